@@ -1,0 +1,57 @@
+#ifndef GM_EMAIL_H
+#define GM_EMAIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm/buf.h"
+#include "gm/strvec.h"
+
+/*
+ * The address model of get_maintainer.pl (spec §8): how a "Name <addr>"
+ * string is split, how a name is quoted, and which strings are RFC 822
+ * addresses. All functions work on NUL-terminated strings.
+ */
+
+/**
+ * Split `s` into a quoted-if-needed name and an address (R-60). Either
+ * may come out empty. The buffers are overwritten.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_email_parse(struct gm_buf *name, struct gm_buf *addr, const char *s);
+
+/**
+ * Format `name` and `addr` as "Name <addr>", or the bare address when
+ * `usename` is 0 or the name is empty (R-62). Appends to `out`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_email_format(struct gm_buf *out, const char *name, const char *addr,
+		    int usename);
+
+/** gm_email_parse() followed by gm_email_format(); `out` is overwritten. */
+int gm_email_normalize(struct gm_buf *out, const char *s, int usename);
+
+/** Whether `s`, comments removed, is one RFC 822 address. */
+bool gm_email_rfc822_valid(const char *s);
+
+/**
+ * If `s`, comments removed, is an RFC 822 list of addresses (R-63),
+ * append its addresses to `out` and return 1; return 0 if it is not a
+ * list, or GM_ERROR.
+ */
+int gm_email_rfc822_list(struct gm_strvec *out, const char *s);
+
+/** Whether the byte is whitespace as Perl's \s sees it. */
+bool gm_email_isspace(int c);
+
+
+
+/**
+ * Find the addresses written in a file's text, as get_maintainer.pl does
+ * for .yaml files and --file-emails (R-47, 6.1 rules), and append them,
+ * cleaned and formatted with names when `usename`, to `out`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
+		       int usename);
+#endif /* GM_EMAIL_H */

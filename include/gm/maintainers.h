@@ -1,0 +1,58 @@
+#ifndef GM_MAINTAINERS_H
+#define GM_MAINTAINERS_H
+
+#include <stddef.h>
+
+#include "gm/pattern.h"
+
+/*
+ * MAINTAINERS as get_maintainer.pl models it (spec §3): the retained lines
+ * of all files in order (tag lines "X: value" and other non-blank,
+ * non-comment lines), and the sections, each a maximal run of tag lines
+ * named by the retained line before it.
+ */
+struct gm_mline {
+	char tag;		/* 'A'..'Z', or 0 for a non-tag line */
+	const char *value;	/* tag value (or whole line), NUL-terminated */
+	size_t len;		/* strlen(value) */
+	struct gm_glob *glob;	/* F:, X: */
+	struct gm_regex *regex;	/* N:, K: */
+};
+
+struct gm_section {
+	size_t start;		/* index of the name line */
+	size_t end;		/* index after the last tag line */
+	const char *name;	/* the name line, verbatim */
+	char *short_name;	/* the name as roles show it */
+	const char *status;	/* value of the last S:, NULL without one */
+	int maintained;		/* an S: says maintain/support */
+	int has_maintainer;	/* at least one M: */
+};
+
+struct gm_maintainers {
+	struct gm_mline *lines;		/* retained lines */
+	size_t nr_lines;
+	struct gm_section *sections;	/* in file order */
+	size_t nr_sections;
+	size_t *section_of;		/* line index -> section index, or SIZE_MAX */
+	char **texts;			/* owned copies of the files */
+	size_t nr_texts;
+	gm_pattern_isdir_fn isdir;	/* directory test for F:/X: */
+	void *isdir_payload;
+};
+
+/**
+ * Parse `n` MAINTAINERS texts, concatenated in order, into a model.
+ * Nothing in them is fatal: every line is either a tag line or not.
+ * `isdir` (may be NULL) answers the directory test of R-12, relative to
+ * the tree the files came from. On success `*out` belongs to the caller.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
+			 const size_t *lens, size_t n, gm_pattern_isdir_fn isdir,
+			 void *payload);
+
+/** Free the model. NULL is a no-op. */
+void gm_maintainers_free(struct gm_maintainers *m);
+
+#endif /* GM_MAINTAINERS_H */

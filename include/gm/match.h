@@ -1,0 +1,59 @@
+#ifndef GM_MATCH_H
+#define GM_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm/maintainers.h"
+#include "gm/patch.h"
+#include "gm/strvec.h"
+
+/*
+ * Which sections claim which files (R-40..R-46). Sections are referred to
+ * by their index in the model, lines by their retained-line index.
+ */
+struct gm_match_file {
+	const char *path;	/* borrowed from the caller's list */
+	size_t *sections;	/* deepest match first; ties in file order */
+	size_t nr_sections;
+	bool exact;		/* claimed by a maintained section with an M: */
+};
+
+struct gm_matches {
+	struct gm_match_file *files;
+	size_t nr_files;
+	size_t *keywords;	/* K: line indices hit, in the script's order */
+	size_t nr_keywords;
+	size_t alloc_keywords;
+};
+
+/**
+ * Match every path of `files` (directories end in '/') against the model.
+ * `pattern_depth` is --pattern-depth (0 for no limit). On success `*out`
+ * belongs to the caller (gm_matches_free()); it borrows `files`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
+		   const struct gm_strvec *files, int pattern_depth);
+
+/**
+ * Record the K: lines whose regex matches somewhere in `text` (a whole
+ * file, for -f). @return 0 or GM_ERROR.
+ */
+int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
+			   const char *text, size_t len);
+
+/**
+ * Record the K: lines that match the keyword lines of a parsed patch
+ * (R-33); `buf` is the buffer the patch was parsed from.
+ * @return 0 or GM_ERROR.
+ */
+int gm_match_keywords_patch(struct gm_matches *mt, struct gm_maintainers *m,
+			    const char *buf, const struct gm_patch *p);
+
+/** Put the recorded K: lines in the script's order: as strings, unique. */
+void gm_match_keywords_finish(struct gm_matches *mt);
+
+void gm_matches_free(struct gm_matches *mt);
+
+#endif /* GM_MATCH_H */

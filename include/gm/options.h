@@ -1,0 +1,91 @@
+#ifndef GM_OPTIONS_H
+#define GM_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "gm/strvec.h"
+
+/*
+ * Everything the command line can say. Field names follow the long option
+ * names of get_maintainer.pl; the defaults are set by gm_options_init().
+ */
+struct gm_options {
+	/* what to collect */
+	int email;		/* --email: people at all */
+	int maintainers;	/* -m: M: entries */
+	int reviewers;		/* -r: R: entries */
+	int usename;		/* -n: names in addresses */
+	int lists;		/* -l: open (and moderated) lists */
+	int subscriber_lists;	/* -s: subscribers-only lists */
+	int moderated;		/* --moderated */
+	int keywords;		/* -k: K: sections */
+	int keywords_in_file;	/* --kf: K: against -f file contents */
+	int file_emails;	/* --fe: addresses found in the files */
+	int remove_duplicates;	/* --remove-duplicates */
+	int mailmap;		/* --mailmap: apply the tree's .mailmap */
+	int fixes;		/* --fixes: signers of Fixes: commits */
+
+	/* history (read, validated; the walk itself is not in the core) */
+	int git;
+	int git_fallback;
+	int git_blame;
+	int git_blame_signatures;
+	int git_all_signature_types;
+	int git_chief_penguins;
+	int git_min_signatures;
+	int git_max_maintainers;
+	int git_min_percent;
+	char *git_since;
+	char *hg_since;
+
+	/* output */
+	int multiline;
+	char *separator;
+	int roles;
+	int rolestats;
+	int scm, status, subsystem, web, bug, substatus;
+	int sections;
+	char *letters;
+	int pattern_depth;
+
+	/* inputs */
+	int from_filename;	/* -f */
+	int find_maintainer_files;
+	char *maintainer_path;	/* --mpath, NULL for MAINTAINERS */
+	char *rev;		/* --rev, NULL for HEAD */
+	int tree;		/* --tree: require a kernel tree */
+	struct gm_strvec args;	/* non-option arguments, in order */
+
+	int help;		/* 1 for --help, 2 for -h */
+	int version;
+};
+
+/** Set every option to its default. Free with gm_options_release(). */
+void gm_options_init(struct gm_options *opts);
+void gm_options_release(struct gm_options *opts);
+
+/**
+ * Parse `argv[0..argc)` (the program name excluded) into `opts`, with
+ * get_maintainer.pl's syntax: `-x` and `--x` alike, case-insensitive names,
+ * no abbreviations, `--opt=value` or `--opt value`, `--noX`/`--no-X` for
+ * negatable options, options and arguments mixed, `--` ending options.
+ * May be called several times (config words first, then argv): later
+ * values win and arguments accumulate.
+ *
+ * @return 0, or GM_EUSAGE with a message for an unknown option, a missing
+ * or malformed value, or an option this program does not implement.
+ */
+int gm_options_parse(struct gm_options *opts, int argc, const char **argv);
+
+/**
+ * Apply the settings derived from others and validate the combination
+ * (get_maintainer.pl's rules: --separator turns multiline off, --rolestats
+ * implies --roles, --sections turns the other outputs off, at least one
+ * output must be selected). @return 0 or GM_EUSAGE.
+ */
+int gm_options_finish(struct gm_options *opts);
+
+/** The usage text, for -h and usage errors. */
+const char *gm_options_usage(void);
+
+#endif /* GM_OPTIONS_H */

@@ -1,0 +1,42 @@
+#ifndef GM_PATCH_H
+#define GM_PATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "gm/strvec.h"
+
+/*
+ * What get_maintainer.pl reads from a patch (R-31): the file names, the
+ * Fixes: commit ids, and the lines that K: keywords are tested against.
+ */
+struct gm_patch_line {
+	size_t off;		/* offset of the line in the parsed buffer */
+	size_t len;		/* its length, the newline included */
+	bool prefixed;		/* after the first ---/+++ line: K: is tested
+				   as "^[+-].*K" (R-33) */
+};
+
+struct gm_patch {
+	struct gm_strvec files;		/* in the order found, duplicates kept */
+	struct gm_strvec fixes;		/* Fixes: ids, in order */
+	struct gm_patch_line *lines;	/* keyword lines */
+	size_t nr_lines;
+	size_t alloc_lines;
+};
+
+#define GM_PATCH_INIT { GM_STRVEC_INIT, GM_STRVEC_INIT, NULL, 0, 0 }
+
+/**
+ * Parse one patch file (git diff, format-patch output, an mbox of several,
+ * `diff -u`) held in `buf`, appending to `p`. Lines are classified as the
+ * script does: mode change, rename from/to, diff --git, Fixes:, ---/+++,
+ * hunk header, else a keyword line. C-quoted names and names ended by a
+ * TAB are understood as well. `buf` must outlive the keyword lines.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_patch_parse(struct gm_patch *p, const char *buf, size_t len);
+
+void gm_patch_release(struct gm_patch *p);
+
+#endif /* GM_PATCH_H */

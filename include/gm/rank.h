@@ -1,0 +1,78 @@
+#ifndef GM_RANK_H
+#define GM_RANK_H
+
+#include <stddef.h>
+
+#include "gm/maintainers.h"
+#include "gm/mailmap.h"
+#include "gm/options.h"
+#include "gm/strmap.h"
+#include "gm/strvec.h"
+
+/*
+ * The recipients, built the way get_maintainer.pl builds them: people and
+ * lists from matched sections in order, de-duplicated by name and address
+ * (R-64, R-53), normalised through .mailmap (R-65), with roles that later
+ * sources append to (R-66). Also the other output groups (R-84).
+ */
+struct gm_rank_entry {
+	char *addr;	/* "Name <addr>" or a bare address */
+	char *role;	/* comma-separated roles, "" for none */
+};
+
+struct gm_rank_list {
+	struct gm_rank_entry *v;
+	size_t nr;
+	size_t alloc;
+};
+
+struct gm_rank {
+	const struct gm_options *opts;
+	const struct gm_mailmap *mailmap;	/* may be NULL */
+	struct gm_rank_list people;
+	struct gm_rank_list lists;
+	struct gm_strmap seen_name;		/* lc(name) of people added */
+	struct gm_strmap seen_addr;		/* lc(addr) of people added */
+	struct gm_strmap seen_list;		/* lc(addr) of lists added */
+	struct gm_strmap dedup_name;		/* lc(name) -> "name\0addr" */
+	struct gm_strmap dedup_addr;		/* lc(addr) -> "name\0addr" */
+	struct gm_strvec scm, substatus, status, subsystem, web, bug;
+	struct gm_strvec ignore;		/* .get_maintainer.ignore lines */
+	struct gm_strvec warnings;		/* for stderr, in order */
+};
+
+/** Start an empty ranking; `opts` and `mailmap` must outlive it. */
+void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
+		  const struct gm_mailmap *mailmap);
+void gm_rank_release(struct gm_rank *rk);
+
+/**
+ * Take the entries of section `s` (R-50..R-55): people, lists, T:, W:,
+ * B:, S:, the name and the status line. @return 0 or GM_ERROR.
+ */
+int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
+			size_t s);
+
+/** Normalise every entry through .mailmap and the dedup tables. */
+int gm_rank_normalize(struct gm_rank *rk);
+
+/**
+ * Count `lines` (signers, one per line) and add the frequent ones with
+ * role "<role>:<n>/<divisor>=<p>%" (R-74). @return 0 or GM_ERROR.
+ */
+int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
+			const struct gm_strvec *lines);
+
+/**
+ * Last steps for people (R-79): drop (or keep) the chief penguin, then add
+ * the addresses found in the files. @return 0 or GM_ERROR.
+ */
+int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
+
+/** Parse .get_maintainer.ignore text into rk->ignore. */
+int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len);
+
+/** deduplicate_email() of R-65 on one string; `out` is overwritten. */
+int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
+
+#endif /* GM_RANK_H */

@@ -1,0 +1,68 @@
+#ifndef GM_REPO_H
+#define GM_REPO_H
+
+#include <stdbool.h>
+
+#include <git2.h>
+
+#include "gm/buf.h"
+#include "gm/strvec.h"
+
+/*
+ * The one door to the repository: found from the current directory (or
+ * GIT_DIR), one commit chosen, and everything read from that commit's tree.
+ */
+struct gm_repo {
+	git_repository *repo;
+	git_commit *commit;	/* HEAD's commit, or --rev's */
+	git_tree *tree;		/* its tree */
+	char *workdir;		/* work tree top with a final '/', NULL if bare */
+	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
+};
+
+enum gm_repo_kind {
+	GM_REPO_NONE = 0,	/* not in the tree */
+	GM_REPO_BLOB,		/* a file (or symlink, or submodule) */
+	GM_REPO_TREE		/* a directory */
+};
+
+/**
+ * Open the repository around the current directory, honouring GIT_DIR and
+ * GIT_WORK_TREE as git does, and resolve `rev` (NULL for HEAD) to a commit.
+ * On success `*out` belongs to the caller (gm_repo_free()).
+ * @return 0, GM_ENOTFOUND (no repository; unborn HEAD; unknown revision),
+ * or GM_ERROR.
+ */
+int gm_repo_open(struct gm_repo **out, const char *rev);
+
+void gm_repo_free(struct gm_repo *r);
+
+/** What `path` (relative to the top, no trailing '/') is in the tree. */
+enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path);
+
+/**
+ * Append the content of the file at `path` in the tree to `out`.
+ * @return 0, GM_ENOTFOUND if there is none, GM_EINVALID if it is not a
+ * regular file, or GM_ERROR (a missing object included).
+ */
+int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
+
+/**
+ * Append to `out` the paths below the directory `dir` ("" for the top)
+ * whose last component does not start with '.', sorted; directories get a
+ * final '/'. With `recursive`, descend into directories (except `.git`)
+ * and list files only.
+ * @return 0, GM_ENOTFOUND if `dir` is not a directory, or GM_ERROR.
+ */
+int gm_repo_list(struct gm_repo *r, const char *dir, bool recursive,
+		 struct gm_strvec *out);
+
+/**
+ * Turn a path given on the command line, relative to the current
+ * directory (or absolute, inside the work tree), into a path relative to
+ * the top, with "." and ".." resolved and no trailing '/'. `out` is
+ * overwritten. @return 0, or GM_EINVALID for a path outside the tree.
+ */
+int gm_repo_relative(struct gm_repo *r, const char *arg, struct gm_buf *out);
+
+#endif /* GM_REPO_H */

@@ -1,0 +1,156 @@
+#include "gm/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char gm_buf__empty[1];
+
+void gm_buf_init(struct gm_buf *b)
+{
+	b->ptr = gm_buf__empty;
+	b->len = 0;
+	b->alloc = 0;
+}
+
+void gm_buf_release(struct gm_buf *b)
+{
+	if (b->alloc)
+		free(b->ptr);
+	gm_buf_init(b);
+}
+
+int gm_buf_grow(struct gm_buf *b, size_t extra)
+{
+	size_t want, alloc;
+	char *p;
+
+	if (extra > SIZE_MAX - b->len - 1)
+		return gm_error_set(GM_ERROR, "out of memory");
+	want = b->len + extra + 1;
+	if (want <= b->alloc)
+		return 0;
+	alloc = b->alloc ? b->alloc : 64;
+	while (alloc < want)
+		alloc = alloc > SIZE_MAX / 2 ? want : alloc * 2;
+	p = realloc(b->alloc ? b->ptr : NULL, alloc);
+	if (!p)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!b->alloc)
+		p[0] = '\0';
+	b->ptr = p;
+	b->alloc = alloc;
+	return 0;
+}
+
+int gm_buf_put(struct gm_buf *b, const char *data, size_t len)
+{
+	if (gm_buf_grow(b, len) < 0)
+		return GM_ERROR;
+	if (len)
+		memmove(b->ptr + b->len, data, len);
+	b->len += len;
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int gm_buf_puts(struct gm_buf *b, const char *s)
+{
+	return gm_buf_put(b, s, strlen(s));
+}
+
+int gm_buf_putc(struct gm_buf *b, char c)
+{
+	return gm_buf_put(b, &c, 1);
+}
+
+int gm_buf_printf(struct gm_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return gm_error_set(GM_ERROR, "bad format");
+	if (gm_buf_grow(b, (size_t)n) < 0)
+		return GM_ERROR;
+	va_start(ap, fmt);
+	vsnprintf(b->ptr + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+void gm_buf_reset(struct gm_buf *b)
+{
+	b->len = 0;
+	if (b->alloc)
+		b->ptr[0] = '\0';
+}
+
+char *gm_buf_detach(struct gm_buf *b, size_t *len)
+{
+	char *p = b->alloc ? b->ptr : calloc(1, 1);
+
+	if (len)
+		*len = b->len;
+	gm_buf_init(b);
+	return p;
+}
+
+int gm_buf_read_fd(struct gm_buf *b, int fd, const char *what)
+{
+	size_t start = b->len;
+	ssize_t n;
+
+	for (;;) {
+		if (b->len - start >= GM_BUF_MAX_READ) {
+			b->len = start;
+			b->ptr[start] = '\0';
+			return gm_error_set(GM_EINVALID, "%s: larger than %zu bytes",
+					    what, (size_t)GM_BUF_MAX_READ);
+		}
+		if (gm_buf_grow(b, 65536) < 0)
+			return GM_ERROR;
+		n = read(fd, b->ptr + b->len, b->alloc - b->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			b->len = start;
+			b->ptr[start] = '\0';
+			return gm_error_set(GM_ERROR, "cannot read %s: %s", what,
+					    strerror(errno));
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+	}
+	b->ptr[b->len] = '\0';
+	return 0;
+}
+
+int gm_buf_read_file(struct gm_buf *b, const char *path)
+{
+	struct stat st;
+	int fd, error;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return gm_error_set(errno == ENOENT ? GM_ENOTFOUND : GM_ERROR,
+				    "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return gm_error_set(GM_EINVALID, "'%s' is a directory", path);
+	}
+	error = gm_buf_read_fd(b, fd, path);
+	close(fd);
+	return error;
+}

@@ -1,0 +1,698 @@
+#include "gm/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gm/buf.h"
+#include "gm/email.h"
+#include "gm/error.h"
+#include "gm/mailmap.h"
+#include "gm/maintainers.h"
+#include "gm/match.h"
+#include "gm/options.h"
+#include "gm/output.h"
+#include "gm/patch.h"
+#include "gm/rank.h"
+#include "gm/repo.h"
+#include "gm/strvec.h"
+
+#define STDIN_NAME "&STDIN"
+
+/* Everything one run holds, freed in reverse pipeline order. */
+struct cli {
+	struct gm_options opts;
+	struct gm_repo *repo;
+	struct gm_maintainers *m;
+	struct gm_mailmap *mailmap;
+	struct gm_strvec files;		/* the file list of R-30 */
+	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
+	struct gm_matches *keywords;	/* K: hits only */
+	struct gm_matches *matches;
+	struct gm_rank rank;
+	struct gm_strvec file_emails;
+	FILE *out;			/* stdout, held back until success */
+	char *out_buf;
+	size_t out_len;
+};
+
+static void warn(const char *fmt, ...) GM_PRINTF(1, 2);
+
+/* A one-line "warning: " message on stderr. */
+static void warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ==================== configuration ==================== */
+
+/* The first of the tree's, $HOME's and the tree's .scripts/ copy. */
+static int cli_read_conf(struct cli *c, const char *name, struct gm_buf *out)
+{
+	const char *home = getenv("HOME");
+	struct gm_buf path = GM_BUF_INIT;
+	int error;
+
+	error = gm_repo_read(c->repo, name, out);
+	if (error != GM_ENOTFOUND)
+		goto out;
+	if ((error = gm_buf_printf(&path, "%s/%s", home ? home : "", name)) < 0)
+		goto out;
+	error = gm_buf_read_file(out, path.ptr);
+	if (error != GM_ENOTFOUND)
+		goto out;
+	gm_buf_reset(&path);
+	if ((error = gm_buf_printf(&path, ".scripts/%s", name)) < 0)
+		goto out;
+	error = gm_repo_read(c->repo, path.ptr, out);
+out:
+	gm_buf_release(&path);
+	return error == GM_ENOTFOUND || error == GM_EINVALID ? 1 : error;
+}
+
+/* The words of a .get_maintainer.conf text; '#' starts a comment word. */
+static int conf_words(struct gm_strvec *words, const char *s)
+{
+	while (*s) {
+		size_t eol = strcspn(s, "\n");
+		const char *p = s, *end = s + eol;
+
+		while (p < end) {
+			const char *w;
+
+			while (p < end && gm_email_isspace((unsigned char)*p))
+				p++;
+			w = p;
+			while (p < end && !gm_email_isspace((unsigned char)*p))
+				p++;
+			if (w == p || *w == '#')
+				break;
+			if (gm_strvec_pushn(words, w, (size_t)(p - w)) < 0)
+				return GM_ERROR;
+		}
+		s = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int cli_parse_options(struct cli *c, int argc, const char **argv)
+{
+	struct gm_strvec words = GM_STRVEC_INIT;
+	struct gm_buf conf = GM_BUF_INIT;
+	int error;
+
+	error = cli_read_conf(c, ".get_maintainer.conf", &conf);
+	if (error == 0)
+		error = conf_words(&words, conf.ptr);
+	if (error < 0)
+		goto out;
+	gm_options_release(&c->opts);
+	gm_options_init(&c->opts);
+	if ((error = gm_options_parse(&c->opts, (int)words.nr,
+				      (const char **)words.v)) < 0 ||
+	    (error = gm_options_parse(&c->opts, argc, argv)) < 0)
+		goto out;
+	error = gm_options_finish(&c->opts);
+out:
+	gm_strvec_release(&words);
+	gm_buf_release(&conf);
+	return error;
+}
+
+static int cli_check_tree(struct cli *c)
+{
+	static const char *const files[] = { "COPYING", "CREDITS", "Kbuild",
+					     "Makefile", "README" };
+	static const char *const dirs[] = { "Documentation", "arch", "include",
+					    "drivers", "fs", "init", "ipc",
+					    "kernel", "lib", "scripts" };
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++)
+		if (gm_repo_kind(c->repo, files[i]) != GM_REPO_BLOB)
+			goto fail;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (gm_repo_kind(c->repo, dirs[i]) != GM_REPO_TREE)
+			goto fail;
+	if (gm_repo_kind(c->repo, "MAINTAINERS") != GM_REPO_NONE)
+		return 0;
+fail:
+	return gm_error_set(GM_EINVALID,
+			    "the tree does not appear to be a linux kernel source tree");
+}
+
+/* ==================== MAINTAINERS, .mailmap ==================== */
+
+static bool cli_isdir(const char *path, void *payload)
+{
+	struct cli *c = payload;
+
+	return gm_repo_kind(c->repo, path) == GM_REPO_TREE;
+}
+
+/* The --mpath value as a path from the top: no "./", no final '/'. */
+static int mpath_normalize(struct gm_buf *out, const char *mpath)
+{
+	gm_buf_reset(out);
+	while (mpath[0] == '.' && mpath[1] == '/')
+		mpath += 2;
+	if (!strcmp(mpath, "."))
+		mpath = "";
+	if (gm_buf_puts(out, mpath) < 0)
+		return GM_ERROR;
+	while (out->len && out->ptr[out->len - 1] == '/')
+		out->ptr[--out->len] = '\0';
+	return 0;
+}
+
+static bool is_maintainers_file(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, "MAINTAINERS");
+}
+
+/* The MAINTAINERS files to read, in order (R-10; sorted, Q-29). */
+static int cli_maintainer_files(struct cli *c, const char *mpath,
+				struct gm_strvec *paths)
+{
+	const struct gm_options *o = &c->opts;
+	struct gm_strvec all = GM_STRVEC_INIT;
+	int error;
+
+	switch (*mpath ? gm_repo_kind(c->repo, mpath) : GM_REPO_TREE) {
+	case GM_REPO_BLOB:
+		return gm_strvec_push(paths, mpath);
+	case GM_REPO_NONE:
+		return gm_error_set(GM_ENOTFOUND, "no %s at %s", mpath,
+				    o->rev ? o->rev : "HEAD");
+	default:
+		break;
+	}
+	error = gm_repo_list(c->repo, mpath, o->find_maintainer_files, &all);
+	for (size_t i = 0; i < all.nr && !error; i++)
+		if (!o->find_maintainer_files || is_maintainers_file(all.v[i]))
+			error = gm_strvec_push(paths, all.v[i]);
+	gm_strvec_release(&all);
+	if (!error && !paths->nr)
+		error = gm_error_set(GM_ENOTFOUND,
+				     "no MAINTAINERS files found in '%s'",
+				     *mpath ? mpath : ".");
+	return error;
+}
+
+static int cli_read_maintainers(struct cli *c)
+{
+	struct gm_strvec paths = GM_STRVEC_INIT;
+	struct gm_buf mpath = GM_BUF_INIT;
+	struct gm_buf *texts = NULL;
+	const char **bufs = NULL;
+	size_t *lens = NULL;
+	int error;
+
+	error = mpath_normalize(&mpath, c->opts.maintainer_path ?
+					 c->opts.maintainer_path : "MAINTAINERS");
+	if (!error)
+		error = cli_maintainer_files(c, mpath.ptr, &paths);
+	if (error)
+		goto out;
+	texts = calloc(paths.nr, sizeof(*texts));
+	bufs = calloc(paths.nr, sizeof(*bufs));
+	lens = calloc(paths.nr, sizeof(*lens));
+	if (!texts || !bufs || !lens) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < paths.nr && !error; i++) {
+		gm_buf_init(&texts[i]);
+		if (paths.v[i][strlen(paths.v[i]) - 1] == '/')
+			continue;	/* a directory reads as empty */
+		error = gm_repo_read(c->repo, paths.v[i], &texts[i]);
+		bufs[i] = texts[i].ptr;
+		lens[i] = texts[i].len;
+	}
+	for (size_t i = 0; i < paths.nr; i++)
+		if (!bufs[i])
+			bufs[i] = "";
+	if (!error)
+		error = gm_maintainers_parse(&c->m, bufs, lens, paths.nr,
+					     cli_isdir, c);
+out:
+	for (size_t i = 0; texts && i < paths.nr; i++)
+		gm_buf_release(&texts[i]);
+	free(texts);
+	free(bufs);
+	free(lens);
+	gm_buf_release(&mpath);
+	gm_strvec_release(&paths);
+	return error;
+}
+
+static int cli_read_mailmap(struct cli *c)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	int error;
+
+	if (!c->opts.mailmap)
+		return 0;
+	error = gm_repo_read(c->repo, ".mailmap", &text);
+	if (error == GM_ENOTFOUND || error == GM_EINVALID)
+		error = 0;
+	else if (!error)
+		error = gm_mailmap_from_buffer(&c->mailmap, text.ptr, text.len);
+	gm_buf_release(&text);
+	return error;
+}
+
+static int cli_read_ignore(struct cli *c)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	int error = cli_read_conf(c, ".get_maintainer.ignore", &text);
+
+	if (error == 0)
+		error = gm_rank_load_ignore(&c->rank, text.ptr, text.len);
+	gm_buf_release(&text);
+	return error < 0 ? error : 0;
+}
+
+/* ==================== inputs ==================== */
+
+/* A file's content: from the tree, else from the work tree. */
+static int cli_read_file(struct cli *c, const char *path, struct gm_buf *out)
+{
+	struct gm_buf full = GM_BUF_INIT;
+	struct stat st;
+	int error = gm_repo_read(c->repo, path, out);
+
+	if (error != GM_ENOTFOUND || !c->repo->workdir)
+		return error;
+	if ((error = gm_buf_printf(&full, "%s%s", c->repo->workdir, path)) < 0)
+		goto out;
+	if (stat(full.ptr, &st) || !S_ISREG(st.st_mode))
+		error = GM_ENOTFOUND;
+	else
+		error = gm_buf_read_file(out, full.ptr);
+out:
+	gm_buf_release(&full);
+	return error;
+}
+
+/* What `path` is: 2 a directory, 1 a file, 0 nothing (tree, then work tree). */
+static int cli_path_kind(struct cli *c, const char *path, bool *tracked)
+{
+	struct gm_buf full = GM_BUF_INIT;
+	enum gm_repo_kind k = gm_repo_kind(c->repo, path);
+	struct stat st;
+	int kind = 0;
+
+	*tracked = k != GM_REPO_NONE;
+	if (!*path || k == GM_REPO_TREE)
+		return 2;
+	if (k == GM_REPO_BLOB)
+		return 1;
+	if (c->repo->workdir &&
+	    gm_buf_printf(&full, "%s%s", c->repo->workdir, path) == 0 &&
+	    !stat(full.ptr, &st))
+		kind = S_ISDIR(st.st_mode) ? 2 : 1;
+	gm_buf_release(&full);
+	return kind;
+}
+
+/* Source-file mode of R-30: the path itself, and K: on its content. */
+static int cli_add_source(struct cli *c, const char *path, int kind)
+{
+	struct gm_buf name = GM_BUF_INIT, text = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_buf_puts(&name, path)) < 0 ||
+	    (kind == 2 && *path && (error = gm_buf_putc(&name, '/')) < 0) ||
+	    (error = gm_strvec_push(&c->files, name.ptr)) < 0)
+		goto out;
+	if (kind != 1 || !c->opts.keywords || !c->opts.keywords_in_file ||
+	    !strcmp(path, "MAINTAINERS"))
+		goto out;
+	error = cli_read_file(c, path, &text);
+	if (error == GM_ENOTFOUND || error == GM_EINVALID)
+		error = 0;
+	else if (!error)
+		error = gm_match_keywords_text(c->keywords, c->m, text.ptr,
+					       text.len);
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&text);
+	return error;
+}
+
+static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin)
+{
+	struct gm_patch p = GM_PATCH_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+	int error;
+
+	error = from_stdin ? gm_buf_read_fd(&text, 0, "standard input") :
+			     gm_buf_read_file(&text, arg);
+	if (error < 0)
+		goto out;
+	if ((error = gm_patch_parse(&p, text.ptr, text.len)) < 0)
+		goto out;
+	if (!p.files.nr)
+		warn("file '%s' doesn't appear to be a patch; add -f to options?",
+		     from_stdin ? "-" : arg);
+	for (size_t i = 0; i < p.files.nr && !error; i++)
+		error = gm_strvec_push(&c->files, p.files.v[i]);
+	for (size_t i = 0; i < p.fixes.nr && !error; i++)
+		if (c->opts.fixes && !gm_strvec_contains(&c->fixes, p.fixes.v[i]))
+			error = gm_strvec_push(&c->fixes, p.fixes.v[i]);
+	if (!error && c->opts.keywords)
+		error = gm_match_keywords_patch(c->keywords, c->m, text.ptr, &p);
+	gm_strvec_sort_uniq(&c->files);
+out:
+	gm_patch_release(&p);
+	gm_buf_release(&text);
+	return error;
+}
+
+static int cli_add_arg(struct cli *c, const char *arg)
+{
+	struct gm_buf rel = GM_BUF_INIT;
+	bool tracked;
+	int kind, error;
+
+	if (!strcmp(arg, STDIN_NAME) || (!c->opts.from_filename &&
+					 !strcmp(arg, "-"))) {
+		if (c->opts.from_filename)
+			return gm_strvec_push(&c->files, STDIN_NAME);
+		return cli_add_patch(c, arg, true);
+	}
+	if ((error = gm_repo_relative(c->repo, arg, &rel)) < 0) {
+		if (c->opts.from_filename)
+			goto out;
+		error = 0;
+		kind = 0;
+		tracked = false;
+	} else {
+		kind = cli_path_kind(c, rel.ptr, &tracked);
+	}
+	if (c->opts.from_filename || tracked) {
+		if (!kind)
+			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
+					     arg);
+		else if (!tracked)
+			warn("file '%s' not found in version control", arg);
+		if (kind)
+			error = cli_add_source(c, rel.ptr, kind);
+		goto out;
+	}
+	if (access(arg, R_OK))
+		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);
+	else
+		error = cli_add_patch(c, arg, false);
+out:
+	gm_buf_release(&rel);
+	return error;
+}
+
+static int cli_add_inputs(struct cli *c)
+{
+	const struct gm_strvec *args = &c->opts.args;
+	int error = 0;
+
+	if (!(c->keywords = calloc(1, sizeof(*c->keywords))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!args->nr) {
+		if (isatty(0))
+			return gm_error_set(GM_EUSAGE,
+					    "missing patchfile or -f file");
+		return cli_add_arg(c, STDIN_NAME);
+	}
+	for (size_t i = 0; i < args->nr && !error; i++)
+		error = cli_add_arg(c, args->v[i]);
+	return error;
+}
+
+/* ==================== Fixes: ==================== */
+
+/* The value after the last ':' of a signature line, as R-73 cuts it. */
+static const char *signature_value(const char *line)
+{
+	const char *colon = strrchr(line, ':');
+	const char *v;
+
+	if (!colon)
+		return line;
+	for (v = colon + 1; gm_email_isspace((unsigned char)*v); v++)
+		;
+	return *v ? v : line;
+}
+
+static bool is_signature_line(const char *s, bool all_types)
+{
+	static const char *const tags[] = { "Signed-off-by:", "Reviewed-by:",
+					    "Acked-by:" };
+	const char *rest = NULL;
+
+	if (all_types) {
+		for (const char *p = s + 1; *p && !rest; p++)
+			if ((p[0] | 0x20) == 'b' && (p[1] | 0x20) == 'y' &&
+			    p[1] && p[2] == ':')
+				rest = p + 3;
+	}
+	for (size_t i = 0; !all_types && i < sizeof(tags) / sizeof(*tags); i++)
+		if (!strncmp(s, tags[i], strlen(tags[i])))
+			rest = s + strlen(tags[i]);
+	return rest && strchr(rest, '@');
+}
+
+static bool has_chief_name(const char *s)
+{
+	static const char name[] = "linus torvalds";
+
+	for (; *s; s++) {
+		size_t i = 0;
+
+		while (name[i] && s[i] && ((s[i] | 0x20) == name[i] ||
+					   (name[i] == ' ' && s[i] == ' ')))
+			i++;
+		if (!name[i])
+			return true;
+	}
+	return false;
+}
+
+/* The signers of `body`, each normalised twice as the script does. */
+static int fixes_signers(struct cli *c, const char *body,
+			 struct gm_strvec *out)
+{
+	struct gm_buf line = GM_BUF_INIT, once = GM_BUF_INIT, twice = GM_BUF_INIT;
+	int error = 0;
+
+	while (*body && !error) {
+		size_t eol = strcspn(body, "\n");
+		const char *s = body;
+
+		body += eol + (body[eol] == '\n');
+		while (gm_email_isspace((unsigned char)*s) && s < body)
+			s++;
+		gm_buf_reset(&line);
+		if (s >= body || gm_buf_put(&line, s, (size_t)(body - s)) < 0)
+			continue;
+		while (line.len && line.ptr[line.len - 1] == '\n')
+			line.ptr[--line.len] = '\0';
+		if (!is_signature_line(line.ptr, c->opts.git_all_signature_types) ||
+		    (!c->opts.git_chief_penguins && has_chief_name(line.ptr)))
+			continue;
+		if (!(error = gm_rank_dedup(&c->rank, &once,
+					    signature_value(line.ptr))) &&
+		    !(error = gm_rank_dedup(&c->rank, &twice, once.ptr)))
+			error = gm_strvec_push(out, twice.ptr);
+	}
+	gm_buf_release(&line);
+	gm_buf_release(&once);
+	gm_buf_release(&twice);
+	return error;
+}
+
+/* Signers of each Fixes: commit get "blamed_fixes". */
+static int cli_add_fixes(struct cli *c)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < c->fixes.nr && !error; i++) {
+		struct gm_strvec signers = GM_STRVEC_INIT;
+		git_object *obj = NULL;
+		const char *body;
+
+		if (git_revparse_single(&obj, c->repo->repo, c->fixes.v[i]) < 0 ||
+		    git_object_type(obj) != GIT_OBJECT_COMMIT) {
+			warn("Fixes: commit '%s' not found", c->fixes.v[i]);
+			git_object_free(obj);
+			continue;
+		}
+		body = git_commit_body((git_commit *)obj);
+		error = fixes_signers(c, body ? body : "", &signers);
+		if (!error)
+			error = gm_rank_add_signers(&c->rank, "blamed_fixes", 1,
+						    &signers);
+		gm_strvec_release(&signers);
+		git_object_free(obj);
+	}
+	return error;
+}
+
+/* ==================== the pipeline ==================== */
+
+static int cli_scan_file_emails(struct cli *c, const char *path)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	size_t len = strlen(path);
+	int error;
+
+	if ((len >= 11 && !strcmp(path + len - 11, "MAINTAINERS") &&
+	     (len == 11 || path[len - 12] == '/' || path[len - 12] == '-' ||
+	      path[len - 12] == '.')) ||
+	    (!c->opts.file_emails && (len < 5 || strcmp(path + len - 5, ".yaml"))))
+		return 0;
+	error = cli_read_file(c, path, &text);
+	if (error == GM_ENOTFOUND || error == GM_EINVALID)
+		error = 0;
+	else if (!error)
+		error = gm_email_scan_text(&c->file_emails, text.ptr, text.len,
+					   c->opts.usename);
+	gm_buf_release(&text);
+	return error;
+}
+
+static int cli_collect(struct cli *c)
+{
+	int error;
+
+	error = gm_match_files(&c->matches, c->m, &c->files,
+			       c->opts.pattern_depth);
+	for (size_t i = 0; !error && i < c->matches->nr_files; i++) {
+		const struct gm_match_file *f = &c->matches->files[i];
+
+		for (size_t k = 0; k < f->nr_sections && !error; k++)
+			error = gm_rank_add_section(&c->rank, c->m, f->sections[k]);
+		if (!error && c->opts.sections)
+			error = gm_output_sections(c->out, c->m, f, c->opts.letters);
+		if (!error)
+			error = cli_scan_file_emails(c, f->path);
+	}
+	if (!error && c->opts.keywords) {
+		gm_match_keywords_finish(c->keywords);
+		for (size_t i = 0; i < c->keywords->nr_keywords && !error; i++)
+			error = gm_rank_add_section(&c->rank, c->m,
+				c->m->section_of[c->keywords->keywords[i]]);
+	}
+	if (!error)
+		error = gm_rank_normalize(&c->rank);
+	if (!error)
+		error = gm_rank_finish(&c->rank, &c->file_emails);
+	if (!error)
+		error = cli_add_fixes(c);
+	return error;
+}
+
+static int cli_execute(struct cli *c, int argc, const char **argv)
+{
+	int error;
+
+	if ((error = gm_repo_open(&c->repo, c->opts.rev)) < 0 ||
+	    (error = cli_parse_options(c, argc, argv)) < 0 ||
+	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
+		return error;
+	gm_rank_init(&c->rank, &c->opts, NULL);
+	if ((error = cli_read_ignore(c)) < 0 ||
+	    (error = cli_read_maintainers(c)) < 0 ||
+	    (error = cli_read_mailmap(c)) < 0)
+		return error;
+	c->rank.mailmap = c->mailmap;
+	if ((error = cli_add_inputs(c)) < 0 || (error = cli_collect(c)) < 0)
+		return error;
+	return gm_output_write(c->out, &c->rank, &c->opts);
+}
+
+static void cli_release(struct cli *c)
+{
+	gm_rank_release(&c->rank);
+	gm_strvec_release(&c->file_emails);
+	gm_matches_free(c->matches);
+	gm_matches_free(c->keywords);
+	gm_strvec_release(&c->fixes);
+	gm_strvec_release(&c->files);
+	gm_mailmap_free(c->mailmap);
+	gm_maintainers_free(c->m);
+	gm_repo_free(c->repo);
+	gm_options_release(&c->opts);
+	if (c->out)
+		fclose(c->out);
+	free(c->out_buf);
+}
+
+static int cli_flush(struct cli *c)
+{
+	if (fflush(c->out) || ferror(c->out))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (c->out_len && fwrite(c->out_buf, 1, c->out_len, stdout) != c->out_len)
+		return gm_error_set(GM_ERROR, "write error on standard output");
+	if (fflush(stdout) || ferror(stdout))
+		return gm_error_set(GM_ERROR, "write error on standard output");
+	return 0;
+}
+
+/* -h, --help, --version, and usage errors of argv alone. */
+static int cli_early(struct cli *c, int argc, const char **argv, int *status)
+{
+	int error = gm_options_parse(&c->opts, argc, argv);
+
+	if (error == 0 && c->opts.help) {
+		fputs(gm_options_usage(), stdout);
+		*status = c->opts.help == 2 ? 129 : 0;
+		return 1;
+	}
+	if (error == 0 && c->opts.version) {
+		printf("git-maintainer version %s\n", GM_VERSION);
+		*status = 0;
+		return 1;
+	}
+	return error;
+}
+
+int gm_cli_run(int argc, const char **argv)
+{
+	struct cli c;
+	int status = 0, error;
+
+	memset(&c, 0, sizeof(c));
+	gm_options_init(&c.opts);
+	error = cli_early(&c, argc - 1, argv + 1, &status);
+	if (error > 0)
+		goto out;
+	if (!error && !(c.out = open_memstream(&c.out_buf, &c.out_len)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (!error)
+		error = cli_execute(&c, argc - 1, argv + 1);
+	if (!error)
+		error = cli_flush(&c);
+	if (error == GM_EUSAGE) {
+		fprintf(stderr, "error: %s\n\n%s", gm_error_last(),
+			gm_options_usage());
+		status = 129;
+	} else if (error < 0) {
+		fprintf(stderr, "fatal: %s\n", gm_error_last());
+		status = 128;
+	}
+	for (size_t i = 0; i < c.rank.warnings.nr; i++)
+		fprintf(stderr, "warning: %s\n", c.rank.warnings.v[i]);
+out:
+	cli_release(&c);
+	return status;
+}

@@ -1,0 +1,547 @@
+#include "gm/email.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pcre2.h>
+
+#include "gm/error.h"
+
+bool gm_email_isspace(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+/* Trim whitespace, then one leading and one trailing double quote. */
+static void trim_name(const char **s, size_t *len)
+{
+	const char *p = *s;
+	size_t n = *len;
+
+	while (n && gm_email_isspace((unsigned char)*p))
+		p++, n--;
+	while (n && gm_email_isspace((unsigned char)p[n - 1]))
+		n--;
+	if (n && *p == '"')
+		p++, n--;
+	if (n && p[n - 1] == '"')
+		n--;
+	*s = p;
+	*len = n;
+}
+
+static void trim_space(const char **s, size_t *len)
+{
+	while (*len && gm_email_isspace((unsigned char)**s))
+		(*s)++, (*len)--;
+	while (*len && gm_email_isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+static bool name_needs_quotes(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == ' ' ||
+		      c == '-'))
+			return true;
+	}
+	return false;
+}
+
+/* Append the name, quoted (with unescaped '"' escaped) if it needs it. */
+static int put_name(struct gm_buf *out, const char *s, size_t len)
+{
+	int error = 0;
+
+	if (!name_needs_quotes(s, len))
+		return gm_buf_put(out, s, len);
+	error = gm_buf_putc(out, '"');
+	for (size_t i = 0; !error && i < len; i++) {
+		if (s[i] == '"' && (i == 0 || s[i - 1] != '\\'))
+			error = gm_buf_putc(out, '\\');
+		if (!error)
+			error = gm_buf_putc(out, s[i]);
+	}
+	return error ? error : gm_buf_putc(out, '"');
+}
+
+/* Form 1 of R-60: "name <...@...>" with the address ending at the last '>'. */
+static bool parse_angle_named(const char *s, const char **n, size_t *nlen,
+			      const char **a, size_t *alen)
+{
+	const char *lt = strchr(s, '<');
+	const char *gt = strrchr(s, '>');
+	const char *at;
+
+	if (!lt || lt == s || !gt || gt <= lt + 2)
+		return false;
+	for (at = lt + 2; at < gt && *at != '@'; at++)
+		;
+	if (at >= gt)
+		return false;
+	*n = s;
+	*nlen = (size_t)(lt - s);
+	*a = lt + 1;
+	*alen = (size_t)(gt - lt - 1);
+	return true;
+}
+
+/* Form 2 of R-60: "<addr@non-space>" after optional whitespace. */
+static bool parse_angle_bare(const char *s, const char **a, size_t *alen)
+{
+	const char *lt = s, *at;
+
+	while (gm_email_isspace((unsigned char)*lt))
+		lt++;
+	if (*lt != '<')
+		return false;
+	for (at = lt + strlen(lt) - 1; at >= lt + 2; at--) {
+		const char *end = at + 1, *gt = NULL;
+
+		if (*at != '@')
+			continue;
+		for (; *end && !gm_email_isspace((unsigned char)*end); end++)
+			if (*end == '>')
+				gt = end;
+		if (gt) {
+			*a = lt + 1;
+			*alen = (size_t)(gt - lt - 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Form 3 of R-60: everything up to the last '@' and the non-space after. */
+static bool parse_bare(const char *s, const char **a, size_t *alen)
+{
+	const char *at = strrchr(s, '@');
+	const char *end;
+
+	if (!at || at == s)
+		return false;
+	for (end = at + 1; *end && !gm_email_isspace((unsigned char)*end); end++)
+		;
+	*a = s;
+	*alen = (size_t)(end - s);
+	return true;
+}
+
+int gm_email_parse(struct gm_buf *name, struct gm_buf *addr, const char *s)
+{
+	const char *n = "", *a = "";
+	size_t nlen = 0, alen = 0;
+
+	gm_buf_reset(name);
+	gm_buf_reset(addr);
+	if (!parse_angle_named(s, &n, &nlen, &a, &alen) &&
+	    !parse_angle_bare(s, &a, &alen))
+		parse_bare(s, &a, &alen);
+	trim_name(&n, &nlen);
+	trim_space(&a, &alen);
+	if (put_name(name, n, nlen) < 0 || gm_buf_put(addr, a, alen) < 0)
+		return GM_ERROR;
+	return 0;
+}
+
+int gm_email_format(struct gm_buf *out, const char *name, const char *addr,
+		    int usename)
+{
+	size_t nlen = strlen(name), alen = strlen(addr);
+	int error;
+
+	trim_name(&name, &nlen);
+	trim_space(&addr, &alen);
+	if (!usename || !nlen)
+		return gm_buf_put(out, addr, alen);
+	if ((error = put_name(out, name, nlen)) < 0 ||
+	    (error = gm_buf_puts(out, " <")) < 0 ||
+	    (error = gm_buf_put(out, addr, alen)) < 0)
+		return error;
+	return gm_buf_putc(out, '>');
+}
+
+int gm_email_normalize(struct gm_buf *out, const char *s, int usename)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_email_parse(&name, &addr, s)) < 0)
+		goto out;
+	gm_buf_reset(out);
+	error = gm_email_format(out, name.ptr, addr.ptr, usename);
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/* ==================== RFC 822 ==================== */
+
+/*
+ * The RFC 822 "address" production (mailbox or group) as a regex over a
+ * string whose comments were already replaced by spaces. Atoms end at
+ * white space, the end, or a special; white space may follow every token.
+ * The regex is assembled from its productions at first use: each entry
+ * below is "name=definition", where a definition may name earlier ones.
+ */
+static const char *const rfc822_grammar[] = {
+	"lwsp=(?:(?:\\r\\n)?[ \\t])",
+	"specials=()<>@,;:\\\\\".\\[\\]",
+	"atom=[^{specials} \\x00-\\x1f\\x7f]+(?:{lwsp}+|\\Z|(?=[\\[\"{specials}]))",
+	"qstring=\"(?:[^\"\\r\\\\]|\\\\.|{lwsp})*\"{lwsp}*",
+	"dliteral=\\[(?:[^\\[\\]\\r\\\\]|\\\\.)*\\]{lwsp}*",
+	"word=(?:{atom}|{qstring})",
+	"localpart={word}(?:\\.{lwsp}*{word})*",
+	"subdomain=(?:{atom}|{dliteral})",
+	"domain={subdomain}(?:\\.{lwsp}*{subdomain})*",
+	"addrspec={localpart}@{lwsp}*{domain}",
+	"phrase={word}*",
+	"route=(?:@{domain}(?:,@{lwsp}*{domain})*:{lwsp}*)",
+	"routeaddr=<{lwsp}*{route}?{addrspec}>{lwsp}*",
+	"mailbox=(?:{addrspec}|{phrase}{routeaddr})",
+	"group={phrase}:{lwsp}*(?:{mailbox}(?:,\\s*{mailbox})*)?;\\s*",
+	"address={lwsp}*(?:{mailbox}|{group})",
+	"valid=^{address}$",
+	"list=^(?:{address})?(?:,(?:{address})?)*$",
+	"item=(?:^|,{lwsp}*)({address})",
+};
+
+#define RFC822_NRULES (sizeof(rfc822_grammar) / sizeof(*rfc822_grammar))
+
+/* Expand the rule named `want` into `out`, with `defs` the expansions so far. */
+static int rfc822_expand(struct gm_buf *defs, size_t ndefs, const char *body,
+			 struct gm_buf *out)
+{
+	while (*body) {
+		const char *close;
+		size_t i, n;
+
+		if (*body != '{' || !(close = strchr(body, '}'))) {
+			if (gm_buf_putc(out, *body++) < 0)
+				return GM_ERROR;
+			continue;
+		}
+		n = (size_t)(close - body - 1);
+		for (i = 0; i < ndefs; i++)
+			if (!strncmp(rfc822_grammar[i], body + 1, n) &&
+			    rfc822_grammar[i][n] == '=')
+				break;
+		if (i == ndefs) {
+			if (gm_buf_putc(out, *body++) < 0)
+				return GM_ERROR;
+			continue;
+		}
+		if (gm_buf_put(out, defs[i].ptr, defs[i].len) < 0)
+			return GM_ERROR;
+		body = close + 1;
+	}
+	return 0;
+}
+
+static int rfc822_build(const char *want, struct gm_buf *out)
+{
+	struct gm_buf defs[RFC822_NRULES];
+	size_t want_len = strlen(want);
+	int error = GM_ENOTFOUND;
+
+	for (size_t i = 0; i < RFC822_NRULES; i++)
+		gm_buf_init(&defs[i]);
+	for (size_t i = 0; i < RFC822_NRULES; i++) {
+		const char *eq = strchr(rfc822_grammar[i], '=');
+
+		if (rfc822_expand(defs, i, eq + 1, &defs[i]) < 0) {
+			error = GM_ERROR;
+			break;
+		}
+		if ((size_t)(eq - rfc822_grammar[i]) == want_len &&
+		    !strncmp(rfc822_grammar[i], want, want_len)) {
+			error = gm_buf_put(out, defs[i].ptr, defs[i].len);
+			break;
+		}
+	}
+	for (size_t i = 0; i < RFC822_NRULES; i++)
+		gm_buf_release(&defs[i]);
+	return error;
+}
+
+enum { RE_VALID, RE_LIST, RE_ITEM, RE_COUNT };
+
+static const char *const rfc822_names[RE_COUNT] = { "valid", "list", "item" };
+
+static pcre2_code *rfc822_re[RE_COUNT];
+
+static void rfc822_free(void)
+{
+	for (int i = 0; i < RE_COUNT; i++)
+		pcre2_code_free(rfc822_re[i]);
+}
+
+static pcre2_code *rfc822_get(int which)
+{
+	struct gm_buf src = GM_BUF_INIT;
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	if (rfc822_re[which])
+		return rfc822_re[which];
+	if (!rfc822_re[RE_VALID] && !rfc822_re[RE_LIST] && !rfc822_re[RE_ITEM])
+		atexit(rfc822_free);
+	if (rfc822_build(rfc822_names[which], &src) == 0)
+		rfc822_re[which] = pcre2_compile((PCRE2_SPTR)src.ptr, src.len,
+						 PCRE2_DOTALL, &errcode,
+						 &erroff, NULL);
+	gm_buf_release(&src);
+	return rfc822_re[which];
+}
+
+/*
+ * Replace each parenthesised comment outside a quoted string by a space,
+ * innermost first, until none is left.
+ */
+static int strip_comments(struct gm_buf *out, const char *s)
+{
+	gm_buf_reset(out);
+	if (gm_buf_puts(out, s) < 0)
+		return GM_ERROR;
+	for (;;) {
+		char *p = out->ptr, *open = NULL, *close = NULL;
+		bool quoted = false;
+
+		for (; *p; p++) {
+			if (*p == '\\') {
+				if (!p[1])
+					break;
+				p++;
+			} else if (*p == '"') {
+				quoted = !quoted;
+			} else if (!quoted && *p == '(') {
+				open = p;
+			} else if (!quoted && *p == ')' && open) {
+				close = p;
+				break;
+			}
+		}
+		if (!close || quoted)
+			return 0;
+		*open = ' ';
+		memmove(open + 1, close + 1, strlen(close + 1) + 1);
+		out->len = strlen(out->ptr);
+	}
+}
+
+static bool rfc822_match(int which, const char *s, size_t len, size_t start,
+			 pcre2_match_data *md)
+{
+	pcre2_code *re = rfc822_get(which);
+
+	return re && pcre2_match(re, (PCRE2_SPTR)s, len, start, 0, md, NULL) >= 0;
+}
+
+bool gm_email_rfc822_valid(const char *s)
+{
+	struct gm_buf clean = GM_BUF_INIT;
+	pcre2_match_data *md = NULL;
+	bool ok = false;
+
+	if (strip_comments(&clean, s) < 0)
+		goto out;
+	md = pcre2_match_data_create(4, NULL);
+	ok = md && rfc822_match(RE_VALID, clean.ptr, clean.len, 0, md);
+out:
+	pcre2_match_data_free(md);
+	gm_buf_release(&clean);
+	return ok;
+}
+
+int gm_email_rfc822_list(struct gm_strvec *out, const char *s)
+{
+	struct gm_buf clean = GM_BUF_INIT;
+	pcre2_match_data *md = NULL;
+	size_t pos = 0;
+	int ret = 0;
+
+	if (strip_comments(&clean, s) < 0 ||
+	    !(md = pcre2_match_data_create(4, NULL))) {
+		ret = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	if (!rfc822_match(RE_LIST, clean.ptr, clean.len, 0, md))
+		goto out;
+	ret = 1;
+	while (pos <= clean.len &&
+	       rfc822_match(RE_ITEM, clean.ptr, clean.len, pos, md)) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+		if (gm_strvec_pushn(out, clean.ptr + ov[2], ov[3] - ov[2]) < 0) {
+			ret = GM_ERROR;
+			goto out;
+		}
+		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+	}
+out:
+	pcre2_match_data_free(md);
+	gm_buf_release(&clean);
+	return ret;
+}
+
+/* ==================== addresses in file text ==================== */
+
+/* Bytes 0x80-0xC3 stand for the script's "À-ÿ", read as UTF-8 bytes. */
+#define SCAN_CANDIDATE "[A-Za-z\\x80-\\xc3\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
+	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
+#define SCAN_ADDRESS "[(<{]?([A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+)[)>}]?"
+
+static bool scan_is_name_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= 0x80 && c <= 0xc3) || c == '\'' || c == ',' || c == '.' ||
+	       c == '+' || c == '-';
+}
+
+/* Perl's split on non-name characters: leading empty fields stay. */
+static int scan_split(struct gm_strvec *fields, const char *s)
+{
+	size_t nonempty = 0;
+	int error = 0;
+
+	while (!error) {
+		size_t n = 0;
+
+		while (s[n] && scan_is_name_char((unsigned char)s[n]))
+			n++;
+		error = gm_strvec_pushn(fields, s, n);
+		if (n)
+			nonempty = fields->nr;
+		if (!s[n])
+			break;
+		s += n + 1;
+	}
+	while (fields->nr > nonempty) {
+		free(fields->v[--fields->nr]);
+		fields->v[fields->nr] = NULL;
+	}
+	return error;
+}
+
+static bool is_comma_or_dot(char c)
+{
+	return c == ',' || c == '.';
+}
+
+/* The name rules of clean_file_emails() in 6.1. */
+static int scan_clean_name(struct gm_buf *name)
+{
+	struct gm_strvec f = GM_STRVEC_INIT;
+	struct gm_buf n = GM_BUF_INIT;
+	int error;
+
+	if ((error = scan_split(&f, name->ptr)) < 0)
+		goto out;
+	if (f.nr > 2) {
+		const char *first = f.v[f.nr - 3], *mid = f.v[f.nr - 2];
+		const char *last = f.v[f.nr - 1];
+		size_t fl = strlen(first), ml = strlen(mid);
+		bool keep = (fl == 1 && isalpha((unsigned char)first[0])) ||
+			    (fl == 2 && first[1] == '.') || ml == 1 ||
+			    (ml == 2 && mid[1] == '.');
+
+		gm_buf_reset(name);
+		error = keep ? gm_buf_printf(name, "%s %s %s", first, mid, last) :
+			       gm_buf_printf(name, "%s %s", mid, last);
+		if (error)
+			goto out;
+	}
+	if (name->len && is_comma_or_dot(name->ptr[name->len - 1])) {
+		name->ptr[--name->len] = '\0';
+	} else if (name->len >= 2 && name->ptr[name->len - 1] == '"' &&
+		   is_comma_or_dot(name->ptr[name->len - 2])) {
+		name->ptr[name->len - 2] = '"';
+		name->ptr[--name->len] = '\0';
+	}
+	if (name->len && is_comma_or_dot(name->ptr[0])) {
+		memmove(name->ptr, name->ptr + 1, name->len--);
+	} else if (name->len >= 2 && name->ptr[0] == '"' &&
+		   is_comma_or_dot(name->ptr[1])) {
+		memmove(name->ptr + 1, name->ptr + 2, name->len - 1);
+		name->len--;
+	}
+out:
+	gm_strvec_release(&f);
+	gm_buf_release(&n);
+	return error;
+}
+
+static pcre2_code *scan_compile(const char *src)
+{
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	return pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, 0,
+			     &errcode, &erroff, NULL);
+}
+
+/* One candidate: every address-like part becomes "<addr>", then parsed. */
+static int scan_candidate(struct gm_strvec *out, pcre2_code *addr_re,
+			  const char *s, size_t len, int usename)
+{
+	struct gm_buf sub = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf fmt = GM_BUF_INIT;
+	PCRE2_SIZE outlen = len * 2 + 64;
+	int rc, error = GM_ERROR;
+
+	if (gm_buf_grow(&sub, outlen) < 0)
+		goto out;
+	rc = pcre2_substitute(addr_re, (PCRE2_SPTR)s, len, 0,
+			      PCRE2_SUBSTITUTE_GLOBAL, NULL, NULL,
+			      (PCRE2_SPTR) "<$1>", 4, (PCRE2_UCHAR *)sub.ptr,
+			      &outlen);
+	if (rc < 0)
+		goto out;
+	sub.len = outlen;
+	sub.ptr[outlen] = '\0';
+	if (gm_email_parse(&name, &addr, sub.ptr) < 0 ||
+	    scan_clean_name(&name) < 0 ||
+	    gm_email_format(&fmt, name.ptr, addr.ptr, usename) < 0)
+		goto out;
+	error = gm_strvec_push(out, fmt.ptr);
+out:
+	gm_buf_release(&sub);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&fmt);
+	return error;
+}
+
+int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
+		       int usename)
+{
+	pcre2_code *cand = scan_compile(SCAN_CANDIDATE);
+	pcre2_code *addr = scan_compile(SCAN_ADDRESS);
+	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
+	size_t pos = 0;
+	int error = 0;
+
+	if (!cand || !addr || !md) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	while (pos < len && !error &&
+	       pcre2_match(cand, (PCRE2_SPTR)text, len, pos, 0, md, NULL) > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+		error = scan_candidate(out, addr, text + ov[0], ov[1] - ov[0],
+				       usename);
+		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+	}
+out:
+	pcre2_code_free(cand);
+	pcre2_code_free(addr);
+	pcre2_match_data_free(md);
+	return error;
+}

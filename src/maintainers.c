@@ -1,0 +1,242 @@
+#include "gm/maintainers.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/email.h"
+#include "gm/error.h"
+
+#define SECTION_MAXLEN 50
+
+static bool line_is_blank_or_comment(const char *s)
+{
+	while (gm_email_isspace((unsigned char)*s))
+		s++;
+	return !*s || *s == '#';
+}
+
+static int maintainers_add_line(struct gm_maintainers *m, char *s,
+				size_t *alloc)
+{
+	struct gm_mline *ml;
+
+	if (line_is_blank_or_comment(s))
+		return 0;
+	if (m->nr_lines == *alloc) {
+		size_t n = *alloc ? *alloc * 2 : 1024;
+		struct gm_mline *p = realloc(m->lines, n * sizeof(*p));
+
+		if (!p)
+			return gm_error_set(GM_ERROR, "out of memory");
+		m->lines = p;
+		*alloc = n;
+	}
+	ml = &m->lines[m->nr_lines++];
+	memset(ml, 0, sizeof(*ml));
+	ml->value = s;
+	if (s[0] >= 'A' && s[0] <= 'Z' && s[1] == ':') {
+		ml->tag = s[0];
+		ml->value = s + 2;
+		while (gm_email_isspace((unsigned char)*ml->value))
+			ml->value++;
+	}
+	ml->len = strlen(ml->value);
+	return 0;
+}
+
+static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
+				size_t len, size_t *alloc)
+{
+	char *text = malloc(len + 1), *p, *end;
+	char **texts;
+
+	if (!text)
+		return gm_error_set(GM_ERROR, "out of memory");
+	texts = realloc(m->texts, (m->nr_texts + 1) * sizeof(*texts));
+	if (!texts) {
+		free(text);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	m->texts = texts;
+	m->texts[m->nr_texts++] = text;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	for (p = text, end = text + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (nl)
+			*nl = '\0';
+		if (maintainers_add_line(m, p, alloc) < 0)
+			return GM_ERROR;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static int line_compile(struct gm_mline *ml)
+{
+	if (ml->tag == 'F' || ml->tag == 'X') {
+		ml->glob = malloc(sizeof(*ml->glob));
+		if (!ml->glob || gm_glob_init(ml->glob, ml->value, ml->len) < 0)
+			return gm_error_set(GM_ERROR, "out of memory");
+		ml->glob->glob = ml->value;
+	} else if (ml->tag == 'N' || ml->tag == 'K') {
+		ml->regex = malloc(sizeof(*ml->regex));
+		if (!ml->regex || gm_regex_init(ml->regex, ml->value, ml->len) < 0)
+			return gm_error_set(GM_ERROR, "out of memory");
+	}
+	return 0;
+}
+
+static char *section_short_name(const char *name)
+{
+	size_t len = strlen(name);
+	char *s;
+
+	if (len <= SECTION_MAXLEN)
+		return strdup(name);
+	len = SECTION_MAXLEN - 3;
+	while (len && gm_email_isspace((unsigned char)name[len - 1]))
+		len--;
+	s = malloc(len + 4);
+	if (s) {
+		memcpy(s, name, len);
+		memcpy(s + len, "...", 4);
+	}
+	return s;
+}
+
+/* Whether `s` contains `word` (lower case ASCII), ignoring ASCII case. */
+static bool contains_ci(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; *s; s++) {
+		size_t i = 0;
+
+		while (i < n && s[i] && (s[i] | 0x20) == word[i])
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+static void section_scan_tags(struct gm_maintainers *m, struct gm_section *sec)
+{
+	for (size_t i = sec->start; i < sec->end; i++) {
+		const struct gm_mline *ml = &m->lines[i];
+
+		if (ml->tag == 'S') {
+			sec->maintained |= contains_ci(ml->value, "maintain") ||
+					   contains_ci(ml->value, "support");
+			if (i > sec->start)
+				sec->status = ml->value;
+		} else if (ml->tag == 'M') {
+			sec->has_maintainer = 1;
+		}
+	}
+}
+
+/*
+ * The section scan of R-15: from the first tag line, each run of tag lines
+ * is a section named by the line before it; the scan resumes one line
+ * after the run ends.
+ */
+static int maintainers_find_sections(struct gm_maintainers *m)
+{
+	size_t tvi = 0, alloc = 0;
+
+	while (tvi < m->nr_lines && !m->lines[tvi].tag)
+		tvi++;
+	m->section_of = malloc((m->nr_lines + 1) * sizeof(*m->section_of));
+	if (!m->section_of)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < m->nr_lines; i++)
+		m->section_of[i] = SIZE_MAX;
+	while (tvi < m->nr_lines) {
+		size_t start = tvi, end = tvi;
+		struct gm_section *sec;
+
+		while (start > 0 && m->lines[start].tag)
+			start--;
+		while (end < m->nr_lines && m->lines[end].tag)
+			end++;
+		tvi = end + 1;
+		if (start == end)
+			continue;
+		if (m->nr_sections == alloc) {
+			size_t n = alloc ? alloc * 2 : 256;
+			struct gm_section *p = realloc(m->sections, n * sizeof(*p));
+
+			if (!p)
+				return gm_error_set(GM_ERROR, "out of memory");
+			m->sections = p;
+			alloc = n;
+		}
+		sec = &m->sections[m->nr_sections];
+		memset(sec, 0, sizeof(*sec));
+		sec->start = start;
+		sec->end = end;
+		sec->name = m->lines[start].tag ? m->lines[start].value - 2 :
+						  m->lines[start].value;
+		sec->short_name = section_short_name(sec->name);
+		if (!sec->short_name)
+			return gm_error_set(GM_ERROR, "out of memory");
+		section_scan_tags(m, sec);
+		for (size_t i = start; i < end; i++)
+			m->section_of[i] = m->nr_sections;
+		m->nr_sections++;
+	}
+	return 0;
+}
+
+int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
+			 const size_t *lens, size_t n, gm_pattern_isdir_fn isdir,
+			 void *payload)
+{
+	struct gm_maintainers *m = calloc(1, sizeof(*m));
+	size_t alloc = 0;
+	int error = 0;
+
+	if (!m)
+		return gm_error_set(GM_ERROR, "out of memory");
+	m->isdir = isdir;
+	m->isdir_payload = payload;
+	for (size_t i = 0; i < n && !error; i++)
+		error = maintainers_add_text(m, bufs[i], lens[i], &alloc);
+	for (size_t i = 0; i < m->nr_lines && !error; i++)
+		error = line_compile(&m->lines[i]);
+	if (!error)
+		error = maintainers_find_sections(m);
+	if (error) {
+		gm_maintainers_free(m);
+		return error;
+	}
+	*out = m;
+	return 0;
+}
+
+void gm_maintainers_free(struct gm_maintainers *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		if (m->lines[i].glob)
+			gm_glob_release(m->lines[i].glob);
+		if (m->lines[i].regex)
+			gm_regex_release(m->lines[i].regex);
+		free(m->lines[i].glob);
+		free(m->lines[i].regex);
+	}
+	for (size_t i = 0; i < m->nr_sections; i++)
+		free(m->sections[i].short_name);
+	for (size_t i = 0; i < m->nr_texts; i++)
+		free(m->texts[i]);
+	free(m->texts);
+	free(m->lines);
+	free(m->sections);
+	free(m->section_of);
+	free(m);
+}

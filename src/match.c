@@ -1,0 +1,317 @@
+#include "gm/match.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/error.h"
+#include "gm/strmap.h"
+
+/*
+ * Candidate sections by a path's first component: an F: glob whose first
+ * component is literal can only match paths that start with it, so most
+ * sections need not be looked at for a given file. Sections with any
+ * other F: glob, or with an N: regex, are candidates for every path.
+ */
+struct index_list {
+	size_t *v;
+	size_t nr, alloc;
+};
+
+struct match_index {
+	struct gm_strmap by_first;	/* component -> struct index_list * */
+	struct index_list always;
+};
+
+static int list_add(struct index_list *l, size_t sec)
+{
+	if (l->nr && l->v[l->nr - 1] == sec)
+		return 0;
+	if (l->nr == l->alloc) {
+		size_t n = l->alloc ? l->alloc * 2 : 4;
+		size_t *v = realloc(l->v, n * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		l->v = v;
+		l->alloc = n;
+	}
+	l->v[l->nr++] = sec;
+	return 0;
+}
+
+/* Length of the glob's literal first component, or 0 if it has none. */
+static size_t glob_first_component(const struct gm_glob *g)
+{
+	size_t i;
+
+	if (!g->plain)
+		return 0;
+	for (i = 0; i < g->len && g->regex[i] != '/'; i++)
+		if (g->regex[i] == '.' || g->regex[i] == '\\' ||
+		    g->regex[i] == '(')
+			return 0;
+	return i < g->len && i ? i : 0;
+}
+
+static int index_add(struct match_index *ix, const struct gm_mline *ml,
+		     size_t sec)
+{
+	struct index_list *l = NULL;
+	size_t n;
+
+	if (ml->tag == 'N')
+		return list_add(&ix->always, sec);
+	if (ml->tag != 'F')
+		return 0;
+	n = glob_first_component(ml->glob);
+	if (!n)
+		return list_add(&ix->always, sec);
+	if (!gm_strmap_get(&ix->by_first, ml->glob->regex, n, (void **)&l)) {
+		if (!(l = calloc(1, sizeof(*l))))
+			return gm_error_set(GM_ERROR, "out of memory");
+		if (gm_strmap_put(&ix->by_first, ml->glob->regex, n, l) < 0) {
+			free(l);
+			return GM_ERROR;
+		}
+	}
+	return list_add(l, sec);
+}
+
+static void index_release(struct match_index *ix)
+{
+	for (size_t i = 0; i < ix->by_first.alloc; i++) {
+		struct index_list *l = ix->by_first.slots[i].value;
+
+		if (l)
+			free(l->v);
+		free(l);
+	}
+	gm_strmap_release(&ix->by_first);
+	free(ix->always.v);
+}
+
+static int index_build(struct match_index *ix, const struct gm_maintainers *m)
+{
+	int error = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	for (size_t s = 0; s < m->nr_sections && !error; s++) {
+		const struct gm_section *sec = &m->sections[s];
+
+		for (size_t i = sec->start; i < sec->end && !error; i++)
+			error = index_add(ix, &m->lines[i], s);
+	}
+	return error;
+}
+
+struct depth {
+	size_t section;
+	int depth;
+};
+
+static int depth_cmp(const void *a, const void *b)
+{
+	const struct depth *x = a, *y = b;
+
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return x->section < y->section ? -1 : x->section > y->section;
+}
+
+static bool glob_hit(struct gm_maintainers *m, struct gm_glob *g,
+		     const char *path, size_t len, size_t slashes)
+{
+	return gm_glob_matches(g, path, len, slashes, m->isdir,
+			       m->isdir_payload);
+}
+
+/*
+ * One section against one file (R-40): skipped if an X: matches; else the
+ * last matching F:/N: line decides the depth. @return whether it matched.
+ */
+static bool match_section(struct gm_maintainers *m, size_t s,
+			  struct gm_match_file *f, size_t len, int pattern_depth,
+			  int *depth)
+{
+	const struct gm_section *sec = &m->sections[s];
+	size_t fd = gm_pattern_slashes(f->path, len);
+	bool hit = false;
+
+	for (size_t i = sec->start; i < sec->end; i++)
+		if (m->lines[i].tag == 'X' &&
+		    glob_hit(m, m->lines[i].glob, f->path, len, fd))
+			return false;
+	for (size_t i = sec->start; i < sec->end; i++) {
+		struct gm_mline *ml = &m->lines[i];
+
+		if (ml->tag == 'F' && glob_hit(m, ml->glob, f->path, len, fd)) {
+			int pd = gm_glob_depth(ml->glob);
+
+			if (pd >= (int)fd && sec->maintained && sec->has_maintainer)
+				f->exact = true;
+			if (pattern_depth == 0 || (int)fd - pd < pattern_depth) {
+				*depth = pd;
+				hit = true;
+			}
+		} else if (ml->tag == 'N' &&
+			   gm_regex_matches(ml->regex, f->path, len, false)) {
+			*depth = 0;
+			hit = true;
+		}
+	}
+	return hit;
+}
+
+/* Visit the candidates of `path` in section order: merge of two lists. */
+static int match_file(struct gm_maintainers *m, struct match_index *ix,
+		      struct gm_match_file *f, int pattern_depth,
+		      struct depth *scratch)
+{
+	const char *slash = strchr(f->path, '/');
+	struct index_list *l = NULL;
+	size_t len = strlen(f->path), a = 0, b = 0, nr = 0;
+
+	if (slash)
+		gm_strmap_get(&ix->by_first, f->path, (size_t)(slash - f->path),
+			      (void **)&l);
+	while (a < ix->always.nr || (l && b < l->nr)) {
+		size_t s;
+		int depth;
+
+		if (!l || b >= l->nr ||
+		    (a < ix->always.nr && ix->always.v[a] <= l->v[b])) {
+			s = ix->always.v[a++];
+			if (l && b < l->nr && l->v[b] == s)
+				b++;
+		} else {
+			s = l->v[b++];
+		}
+		if (match_section(m, s, f, len, pattern_depth, &depth)) {
+			scratch[nr].section = s;
+			scratch[nr++].depth = depth;
+		}
+	}
+	qsort(scratch, nr, sizeof(*scratch), depth_cmp);
+	f->sections = malloc((nr ? nr : 1) * sizeof(*f->sections));
+	if (!f->sections)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < nr; i++)
+		f->sections[i] = scratch[i].section;
+	f->nr_sections = nr;
+	return 0;
+}
+
+int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
+		   const struct gm_strvec *files, int pattern_depth)
+{
+	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct depth *scratch = NULL;
+	struct match_index ix;
+	int error;
+
+	if (!mt)
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = index_build(&ix, m);
+	mt->files = calloc(files->nr ? files->nr : 1, sizeof(*mt->files));
+	scratch = malloc((m->nr_sections ? m->nr_sections : 1) *
+			 sizeof(*scratch));
+	if (!error && (!mt->files || !scratch))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < files->nr && !error; i++) {
+		mt->files[i].path = files->v[i];
+		mt->nr_files++;
+		error = match_file(m, &ix, &mt->files[i], pattern_depth, scratch);
+	}
+	free(scratch);
+	index_release(&ix);
+	if (error) {
+		gm_matches_free(mt);
+		return error;
+	}
+	*out = mt;
+	return 0;
+}
+
+static int keyword_add(struct gm_matches *mt, size_t line)
+{
+	if (mt->nr_keywords == mt->alloc_keywords) {
+		size_t n = mt->alloc_keywords ? mt->alloc_keywords * 2 : 16;
+		size_t *v = realloc(mt->keywords, n * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		mt->keywords = v;
+		mt->alloc_keywords = n;
+	}
+	mt->keywords[mt->nr_keywords++] = line;
+	return 0;
+}
+
+int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
+			   const char *text, size_t len)
+{
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		struct gm_mline *ml = &m->lines[i];
+
+		if (ml->tag == 'K' &&
+		    gm_regex_matches(ml->regex, text, len, false) &&
+		    keyword_add(mt, i) < 0)
+			return GM_ERROR;
+	}
+	return 0;
+}
+
+int gm_match_keywords_patch(struct gm_matches *mt, struct gm_maintainers *m,
+			    const char *buf, const struct gm_patch *p)
+{
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		struct gm_mline *ml = &m->lines[i];
+
+		if (ml->tag != 'K')
+			continue;
+		for (size_t j = 0; j < p->nr_lines; j++) {
+			const struct gm_patch_line *pl = &p->lines[j];
+
+			if (gm_regex_matches(ml->regex, buf + pl->off, pl->len,
+					     pl->prefixed)) {
+				if (keyword_add(mt, i) < 0)
+					return GM_ERROR;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int keyword_cmp(const void *a, const void *b)
+{
+	char x[32], y[32];
+
+	snprintf(x, sizeof(x), "%zu", *(const size_t *)a);
+	snprintf(y, sizeof(y), "%zu", *(const size_t *)b);
+	return strcmp(x, y);
+}
+
+void gm_match_keywords_finish(struct gm_matches *mt)
+{
+	size_t j = 0;
+
+	qsort(mt->keywords, mt->nr_keywords, sizeof(*mt->keywords), keyword_cmp);
+	for (size_t i = 0; i < mt->nr_keywords; i++)
+		if (!j || mt->keywords[j - 1] != mt->keywords[i])
+			mt->keywords[j++] = mt->keywords[i];
+	mt->nr_keywords = j;
+}
+
+void gm_matches_free(struct gm_matches *mt)
+{
+	if (!mt)
+		return;
+	for (size_t i = 0; i < mt->nr_files; i++)
+		free(mt->files[i].sections);
+	free(mt->files);
+	free(mt->keywords);
+	free(mt);
+}

@@ -1,0 +1,322 @@
+#include "gm/options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gm/error.h"
+
+enum opt_kind {
+	OPT_BOOL,	/* negatable: --x, --nox, --no-x */
+	OPT_SET,	/* --x sets 1, no negation */
+	OPT_INT,	/* --x=N or --x N */
+	OPT_STRING,	/* --x=S or --x S */
+	OPT_HELP,	/* -h / --help */
+	OPT_UNSUPPORTED	/* known to get_maintainer.pl, not implemented */
+};
+
+struct opt_def {
+	const char *name;
+	enum opt_kind kind;
+	size_t offset;	/* of the int or char * field in gm_options */
+};
+
+#define OFF(field) offsetof(struct gm_options, field)
+
+/* Sorted by name (strcasecmp) for bsearch. */
+static const struct opt_def opt_table[] = {
+	{ "bug", OPT_BOOL, OFF(bug) },
+	{ "email", OPT_BOOL, OFF(email) },
+	{ "f", OPT_SET, OFF(from_filename) },
+	{ "fe", OPT_BOOL, OFF(file_emails) },
+	{ "file", OPT_SET, OFF(from_filename) },
+	{ "file-emails", OPT_BOOL, OFF(file_emails) },
+	{ "find-maintainer-files", OPT_SET, OFF(find_maintainer_files) },
+	{ "fixes", OPT_BOOL, OFF(fixes) },
+	{ "git", OPT_BOOL, OFF(git) },
+	{ "git-all-signature-types", OPT_BOOL, OFF(git_all_signature_types) },
+	{ "git-blame", OPT_BOOL, OFF(git_blame) },
+	{ "git-blame-signatures", OPT_BOOL, OFF(git_blame_signatures) },
+	{ "git-chief-penguins", OPT_BOOL, OFF(git_chief_penguins) },
+	{ "git-fallback", OPT_BOOL, OFF(git_fallback) },
+	{ "git-max-maintainers", OPT_INT, OFF(git_max_maintainers) },
+	{ "git-min-percent", OPT_INT, OFF(git_min_percent) },
+	{ "git-min-signatures", OPT_INT, OFF(git_min_signatures) },
+	{ "git-since", OPT_STRING, OFF(git_since) },
+	{ "h", OPT_HELP, 0 },
+	{ "help", OPT_HELP, 0 },
+	{ "hg-since", OPT_STRING, OFF(hg_since) },
+	{ "i", OPT_UNSUPPORTED, 0 },
+	{ "interactive", OPT_UNSUPPORTED, 0 },
+	{ "k", OPT_BOOL, OFF(keywords) },
+	{ "keywords", OPT_BOOL, OFF(keywords) },
+	{ "keywords-in-file", OPT_BOOL, OFF(keywords_in_file) },
+	{ "kf", OPT_BOOL, OFF(keywords_in_file) },
+	{ "l", OPT_BOOL, OFF(lists) },
+	{ "letters", OPT_STRING, OFF(letters) },
+	{ "m", OPT_BOOL, OFF(maintainers) },
+	{ "mailmap", OPT_BOOL, OFF(mailmap) },
+	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
+	{ "moderated", OPT_BOOL, OFF(moderated) },
+	{ "mpath", OPT_STRING, OFF(maintainer_path) },
+	{ "multiline", OPT_BOOL, OFF(multiline) },
+	{ "n", OPT_BOOL, OFF(usename) },
+	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
+	{ "r", OPT_BOOL, OFF(reviewers) },
+	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
+	{ "rev", OPT_STRING, OFF(rev) },
+	{ "roles", OPT_BOOL, OFF(roles) },
+	{ "rolestats", OPT_BOOL, OFF(rolestats) },
+	{ "s", OPT_BOOL, OFF(subscriber_lists) },
+	{ "scm", OPT_BOOL, OFF(scm) },
+	{ "sections", OPT_BOOL, OFF(sections) },
+	{ "self-test", OPT_UNSUPPORTED, 0 },
+	{ "separator", OPT_STRING, OFF(separator) },
+	{ "status", OPT_BOOL, OFF(status) },
+	{ "subsystem", OPT_BOOL, OFF(subsystem) },
+	{ "substatus", OPT_BOOL, OFF(substatus) },
+	{ "tree", OPT_BOOL, OFF(tree) },
+	{ "usage", OPT_HELP, 0 },
+	{ "v", OPT_SET, OFF(version) },
+	{ "version", OPT_SET, OFF(version) },
+	{ "web", OPT_BOOL, OFF(web) },
+};
+
+static const char usage_text[] =
+	"usage: git maintainer [<options>] [<patch>... | -f <path>...]\n"
+	"\n"
+	"Print who should receive a patch: the MAINTAINERS sections (read from\n"
+	"the tree of HEAD, or of --rev) whose patterns cover its files.\n"
+	"\n"
+	"Inputs:\n"
+	"    <patch>               a patch or mbox file; '-' or none reads stdin\n"
+	"    -f, --file            the arguments are paths (files or directories)\n"
+	"    --rev=<rev>           read MAINTAINERS and files from <rev>'s tree\n"
+	"    --mpath=<path>        MAINTAINERS file or directory in the tree\n"
+	"    --find-maintainer-files\n"
+	"                          with a directory --mpath, read every */MAINTAINERS\n"
+	"\n"
+	"Selection (each has a --no form):\n"
+	"    --email  -m  -r  -l  -s  --moderated  -n\n"
+	"                          people, maintainers, reviewers, lists,\n"
+	"                          subscribers-only lists, moderated lists, names\n"
+	"    -k, --keywords        K: patterns (patch lines, -f file contents)\n"
+	"    --fe, --file-emails   addresses found in the files themselves\n"
+	"    --remove-duplicates   one entry per name or address\n"
+	"    --mailmap             apply the tree's .mailmap\n"
+	"    --pattern-depth=<n>   only patterns within <n> levels of the file\n"
+	"    --git-chief-penguins  keep the top-level maintainer\n"
+	"\n"
+	"Output:\n"
+	"    --roles, --rolestats  show each entry's role (default: addresses only)\n"
+	"    --separator=<s>       join entries with <s> on one line\n"
+	"    --multiline           one entry per line (default)\n"
+	"    --scm --status --subsystem --web --bug --substatus\n"
+	"                          print T:, S:, section names, W:, B:, status lines\n"
+	"    --sections, --letters=<L>\n"
+	"                          print the matched sections (tags in <L> only)\n"
+	"    -v, --version         print the version\n"
+	"    -h, --help            print this help\n";
+
+const char *gm_options_usage(void)
+{
+	return usage_text;
+}
+
+void gm_options_init(struct gm_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->email = o->maintainers = o->reviewers = o->usename = 1;
+	o->lists = o->moderated = o->keywords = 1;
+	o->remove_duplicates = o->mailmap = o->fixes = 1;
+	o->keywords_in_file = 1;
+	o->git_blame_signatures = 1;
+	o->git_min_signatures = 1;
+	o->git_max_maintainers = 5;
+	o->git_min_percent = 5;
+	o->multiline = 1;
+	o->tree = 0;
+}
+
+static void set_string(char **field, const char *value)
+{
+	free(*field);
+	*field = value ? strdup(value) : NULL;
+}
+
+void gm_options_release(struct gm_options *o)
+{
+	set_string(&o->git_since, NULL);
+	set_string(&o->hg_since, NULL);
+	set_string(&o->separator, NULL);
+	set_string(&o->letters, NULL);
+	set_string(&o->maintainer_path, NULL);
+	set_string(&o->rev, NULL);
+	gm_strvec_release(&o->args);
+}
+
+static int opt_cmp(const void *key, const void *elem)
+{
+	const struct opt_def *def = elem;
+
+	return strcasecmp(key, def->name);
+}
+
+static const struct opt_def *opt_find(const char *name)
+{
+	return bsearch(name, opt_table, sizeof(opt_table) / sizeof(*opt_table),
+		       sizeof(*opt_table), opt_cmp);
+}
+
+/* Find `name`, or a negatable option spelled "no<name>" / "no-<name>". */
+static const struct opt_def *opt_lookup(const char *name, int *negated)
+{
+	const struct opt_def *def = opt_find(name);
+
+	*negated = 0;
+	if (def || strncasecmp(name, "no", 2))
+		return def;
+	def = opt_find(name + 2);
+	if (!def && name[2] == '-')
+		def = opt_find(name + 3);
+	if (def && def->kind != OPT_BOOL && def->kind != OPT_UNSUPPORTED)
+		return NULL;
+	*negated = def != NULL;
+	return def;
+}
+
+static int parse_int(int *out, const char *name, const char *value)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(value, &end, 10);
+	if (!*value || *end || errno || v < INT_MIN || v > INT_MAX ||
+	    isspace((unsigned char)*value))
+		return gm_error_set(GM_EUSAGE,
+				    "value '%s' invalid for option %s (number expected)",
+				    value, name);
+	*out = (int)v;
+	return 0;
+}
+
+static int opt_apply(struct gm_options *o, const struct opt_def *def,
+		     int negated, const char *name, const char *value)
+{
+	char *base = (char *)o;
+
+	switch (def->kind) {
+	case OPT_BOOL:
+	case OPT_SET:
+		if (value)
+			return gm_error_set(GM_EUSAGE,
+					    "option '%s' takes no value", name);
+		*(int *)(base + def->offset) = !negated;
+		return 0;
+	case OPT_INT:
+		return parse_int((int *)(base + def->offset), name, value);
+	case OPT_STRING:
+		set_string((char **)(base + def->offset), value);
+		return 0;
+	case OPT_HELP:
+		o->help = strcasecmp(name, "h") ? 1 : 2;
+		return 0;
+	case OPT_UNSUPPORTED:
+		break;
+	}
+	return gm_error_set(GM_EUSAGE, "option '%s' is not supported", name);
+}
+
+static bool opt_takes_value(const struct opt_def *def)
+{
+	return def->kind == OPT_INT || def->kind == OPT_STRING;
+}
+
+/* One option word (without its dashes); may consume the next argument. */
+static int parse_one(struct gm_options *o, const char *word, int *i, int argc,
+		     const char **argv)
+{
+	const struct opt_def *def;
+	const char *eq = strchr(word, '=');
+	char name[128];
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	const char *value = eq ? eq + 1 : NULL;
+	int negated;
+
+	if (len >= sizeof(name))
+		return gm_error_set(GM_EUSAGE, "unknown option '%s'", word);
+	memcpy(name, word, len);
+	name[len] = '\0';
+	def = opt_lookup(name, &negated);
+	if (!def)
+		return gm_error_set(GM_EUSAGE, "unknown option '%s'", name);
+	if (negated && value)
+		return gm_error_set(GM_EUSAGE, "option '%s' takes no value", name);
+	if (opt_takes_value(def) && !value) {
+		if (*i + 1 >= argc)
+			return gm_error_set(GM_EUSAGE,
+					    "option '%s' requires a value", name);
+		value = argv[++*i];
+	}
+	return opt_apply(o, def, negated, name, value);
+}
+
+int gm_options_parse(struct gm_options *o, int argc, const char **argv)
+{
+	bool options_done = false;
+	int error;
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (options_done || a[0] != '-' || !a[1]) {
+			if ((error = gm_strvec_push(&o->args, a)) < 0)
+				return error;
+			if (getenv("POSIXLY_CORRECT"))
+				options_done = true;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			options_done = true;
+			continue;
+		}
+		a += a[1] == '-' ? 2 : 1;
+		if ((error = parse_one(o, a, &i, argc, argv)) < 0)
+			return error;
+	}
+	return 0;
+}
+
+int gm_options_finish(struct gm_options *o)
+{
+	if (o->separator && strcmp(o->separator, ", "))
+		o->multiline = 0;
+	if (!o->separator)
+		o->separator = strdup(", ");
+	if (o->rolestats)
+		o->roles = 1;
+	if (o->sections || (o->letters && *o->letters)) {
+		o->sections = 1;
+		o->email = o->lists = 0;
+		o->scm = o->status = o->subsystem = o->web = o->bug = 0;
+		o->keywords = o->keywords_in_file = 0;
+	} else if (!o->email && !o->scm && !o->status && !o->subsystem &&
+		   !o->web && !o->bug) {
+		return gm_error_set(GM_EUSAGE,
+				    "missing required option: email, scm, status, subsystem, web or bug");
+	}
+	if (o->email && !o->maintainers && !o->reviewers && !o->lists &&
+	    !o->subscriber_lists && !o->git && !o->git_chief_penguins &&
+	    !o->git_blame)
+		return gm_error_set(GM_EUSAGE, "please select at least 1 email option");
+	if (o->git || o->git_blame || o->git_fallback)
+		return gm_error_set(GM_EUSAGE, "option '%s' is not supported",
+				    o->git ? "git" :
+				    o->git_blame ? "git-blame" : "git-fallback");
+	return 0;
+}

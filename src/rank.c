@@ -1,0 +1,626 @@
+#include "gm/rank.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/email.h"
+#include "gm/error.h"
+
+#define CHIEF_NAME "Linus Torvalds"
+#define CHIEF_ADDR "torvalds@linux-foundation.org"
+
+void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
+		  const struct gm_mailmap *mailmap)
+{
+	memset(rk, 0, sizeof(*rk));
+	rk->opts = opts;
+	rk->mailmap = mailmap;
+}
+
+static void list_release(struct gm_rank_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		free(l->v[i].addr);
+		free(l->v[i].role);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static void pairs_release(struct gm_strmap *m)
+{
+	for (size_t i = 0; i < m->alloc; i++)
+		if (m->slots[i].key)
+			free(m->slots[i].value);
+	gm_strmap_release(m);
+}
+
+void gm_rank_release(struct gm_rank *rk)
+{
+	list_release(&rk->people);
+	list_release(&rk->lists);
+	gm_strmap_release(&rk->seen_name);
+	gm_strmap_release(&rk->seen_addr);
+	gm_strmap_release(&rk->seen_list);
+	pairs_release(&rk->dedup_name);
+	pairs_release(&rk->dedup_addr);
+	gm_strvec_release(&rk->scm);
+	gm_strvec_release(&rk->substatus);
+	gm_strvec_release(&rk->status);
+	gm_strvec_release(&rk->subsystem);
+	gm_strvec_release(&rk->web);
+	gm_strvec_release(&rk->bug);
+	gm_strvec_release(&rk->ignore);
+	gm_strvec_release(&rk->warnings);
+}
+
+static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
+		     const char *role)
+{
+	struct gm_rank_entry *e;
+
+	if (l->nr == l->alloc) {
+		size_t n = l->alloc ? l->alloc * 2 : 16;
+		struct gm_rank_entry *v = realloc(l->v, n * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		l->v = v;
+		l->alloc = n;
+	}
+	e = &l->v[l->nr];
+	e->addr = malloc(len + 1);
+	e->role = strdup(role);
+	if (!e->addr || !e->role) {
+		free(e->addr);
+		free(e->role);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	memcpy(e->addr, addr, len);
+	e->addr[len] = '\0';
+	l->nr++;
+	return 0;
+}
+
+/* ASCII lower case of `s` into `out` (overwritten). */
+static int lower(struct gm_buf *out, const char *s)
+{
+	gm_buf_reset(out);
+	for (; *s; s++)
+		if (gm_buf_putc(out, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	return 0;
+}
+
+static bool seen(const struct gm_strmap *m, struct gm_buf *tmp, const char *s)
+{
+	return lower(tmp, s) == 0 && gm_strmap_get(m, tmp->ptr, tmp->len, NULL);
+}
+
+static int mark(struct gm_strmap *m, struct gm_buf *tmp, const char *s)
+{
+	if (lower(tmp, s) < 0)
+		return GM_ERROR;
+	return gm_strmap_put(m, tmp->ptr, tmp->len, NULL);
+}
+
+/* push_email_address() of R-64. @return 1 if an address was parsed, 0 if not. */
+static int push_person(struct gm_rank *rk, const char *line, const char *role)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_email_parse(&name, &addr, line)) < 0)
+		goto out;
+	if (!addr.len)
+		goto out;
+	error = 1;
+	if (rk->opts->remove_duplicates &&
+	    ((!(name.len == 0 && addr.len == 0) &&
+	      name.len && seen(&rk->seen_name, &tmp, name.ptr)) ||
+	     seen(&rk->seen_addr, &tmp, addr.ptr)))
+		goto out;
+	if (gm_email_format(&fmt, name.ptr, addr.ptr, rk->opts->usename) < 0 ||
+	    list_push(&rk->people, fmt.ptr, fmt.len, role) < 0 ||
+	    (rk->opts->remove_duplicates &&
+	     ((name.len && mark(&rk->seen_name, &tmp, name.ptr) < 0) ||
+	      mark(&rk->seen_addr, &tmp, addr.ptr) < 0)))
+		error = GM_ERROR;
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&fmt);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+/* push_email_addresses(): one address, a list of them, or the raw value. */
+static int push_people(struct gm_rank *rk, const char *value, const char *role)
+{
+	struct gm_strvec list = GM_STRVEC_INIT;
+	struct gm_buf msg = GM_BUF_INIT;
+	int error;
+
+	if (gm_email_rfc822_valid(value))
+		return push_person(rk, value, role) < 0 ? GM_ERROR : 0;
+	error = gm_email_rfc822_list(&list, value);
+	if (error > 0) {
+		for (size_t i = 0; i < list.nr && error >= 0; i++)
+			error = push_person(rk, list.v[i], role);
+	} else if (error == 0) {
+		error = push_person(rk, value, role);
+		if (error == 0 &&
+		    (gm_buf_printf(&msg, "Invalid MAINTAINERS address: '%s'",
+				   value) < 0 ||
+		     gm_strvec_push(&rk->warnings, msg.ptr) < 0))
+			error = GM_ERROR;
+	}
+	gm_strvec_release(&list);
+	gm_buf_release(&msg);
+	return error < 0 ? GM_ERROR : 0;
+}
+
+/* The M: role of 6.1: derived from the section's last S. */
+static int maintainer_role(struct gm_buf *out, const struct gm_section *sec)
+{
+	static const char *const map[][2] = {
+		{ "supported", "supporter" },
+		{ "maintained", "maintainer" },
+		{ "odd fixes", "odd fixer" },
+		{ "orphan", "orphan minder" },
+		{ "obsolete", "obsolete minder" },
+		{ "buried alive in reporters", "chief penguin" },
+	};
+	struct gm_buf lc = GM_BUF_INIT;
+	const char *role;
+	int error;
+
+	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0)
+		goto out;
+	role = lc.ptr;
+	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+		if (!strcmp(lc.ptr, map[i][0]))
+			role = map[i][1];
+	gm_buf_reset(out);
+	error = gm_buf_printf(out, "%s:%s", role, sec->short_name);
+out:
+	gm_buf_release(&lc);
+	return error;
+}
+
+/* The address and annotation of an L: value, split at the first space. */
+static void list_split(const char *v, size_t *addr_len, const char **extra)
+{
+	size_t i = 0;
+
+	while (v[i] && !gm_email_isspace((unsigned char)v[i]))
+		i++;
+	*addr_len = i;
+	*extra = "";
+	if (v[i] && i) {
+		while (gm_email_isspace((unsigned char)v[i]))
+			i++;
+		*extra = v + i;
+	}
+}
+
+static int add_list(struct gm_rank *rk, const struct gm_section *sec,
+		    const char *value)
+{
+	const struct gm_options *o = rk->opts;
+	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
+	const char *extra, *kind = NULL;
+	size_t len;
+	int error;
+
+	list_split(value, &len, &extra);
+	if (!len) {
+		len = strlen(value);
+		extra = "";
+	}
+	if ((error = gm_buf_put(&addr, value, len)) < 0)
+		goto out;
+	if (strstr(extra, "subscribers-only"))
+		kind = o->subscriber_lists ? "subscriber list" : NULL;
+	else if (!o->lists)
+		kind = NULL;
+	else if (strstr(extra, "moderated"))
+		kind = o->moderated ? "moderated list" : NULL;
+	else
+		kind = "open list";
+	if (!kind || seen(&rk->seen_list, &tmp, addr.ptr))
+		goto out;
+	if (strcmp(sec->short_name, "THE REST"))
+		error = gm_buf_printf(&role, "%s:%s", kind, sec->short_name);
+	else
+		error = gm_buf_puts(&role, kind);
+	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
+		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
+out:
+	gm_buf_release(&role);
+	gm_buf_release(&tmp);
+	gm_buf_release(&addr);
+	return error;
+}
+
+static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
+{
+	struct gm_buf line = GM_BUF_INIT;
+	const char *status = sec->status ? sec->status : "Unknown";
+	int error = 0;
+
+	if (!strcmp(sec->name, "THE REST") || !strcmp(status, "Maintained"))
+		return 0;
+	if (!(error = gm_buf_printf(&line, "%s status: %s", sec->name, status)))
+		error = gm_strvec_push(&rk->substatus, line.ptr);
+	gm_buf_release(&line);
+	return error;
+}
+
+static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
+		   const struct gm_mline *ml, struct gm_buf *role)
+{
+	const struct gm_options *o = rk->opts;
+
+	switch (ml->tag) {
+	case 'L':
+		return add_list(rk, sec, ml->value);
+	case 'M':
+		if (!o->maintainers)
+			return 0;
+		if (maintainer_role(role, sec) < 0)
+			return GM_ERROR;
+		return push_people(rk, ml->value, role->ptr);
+	case 'R':
+		if (!o->reviewers)
+			return 0;
+		gm_buf_reset(role);
+		if (gm_buf_printf(role, "reviewer:%s", sec->short_name) < 0)
+			return GM_ERROR;
+		return push_people(rk, ml->value, role->ptr);
+	case 'T':
+		return gm_strvec_push(&rk->scm, ml->value);
+	case 'W':
+		return gm_strvec_push(&rk->web, ml->value);
+	case 'B':
+		return gm_strvec_push(&rk->bug, ml->value);
+	case 'S':
+		return gm_strvec_push(&rk->status, ml->value);
+	default:
+		return 0;
+	}
+}
+
+int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
+			size_t s)
+{
+	const struct gm_section *sec = &m->sections[s];
+	struct gm_buf role = GM_BUF_INIT;
+	int error;
+
+	error = gm_strvec_push(&rk->subsystem, sec->name);
+	for (size_t i = sec->start + 1; i < sec->end && !error; i++)
+		error = add_tag(rk, sec, &m->lines[i], &role);
+	if (!error && rk->opts->substatus)
+		error = add_substatus(rk, sec);
+	gm_buf_release(&role);
+	return error;
+}
+
+/* ==================== normalisation ==================== */
+
+static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
+		    const char *name, const char *addr)
+{
+	size_t nl = strlen(name), al = strlen(addr);
+	char *pair = malloc(nl + al + 2);
+	void *old;
+
+	if (!pair)
+		return gm_error_set(GM_ERROR, "out of memory");
+	memcpy(pair, name, nl + 1);
+	memcpy(pair + nl + 1, addr, al + 1);
+	if (gm_strmap_get(m, key, klen, &old))
+		free(old);
+	if (gm_strmap_put(m, key, klen, pair) < 0) {
+		free(pair);
+		return GM_ERROR;
+	}
+	return 0;
+}
+
+int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf tmp = GM_BUF_INIT, lname = GM_BUF_INIT, laddr = GM_BUF_INIT;
+	const char *n, *a;
+	void *pair = NULL;
+	int error;
+
+	if ((error = gm_email_normalize(&tmp, s, 1)) < 0 ||
+	    (error = gm_mailmap_apply(out, rk->mailmap, tmp.ptr)) < 0 ||
+	    !rk->opts->remove_duplicates)
+		goto out;
+	if ((error = gm_email_parse(&name, &addr, out->ptr)) < 0 ||
+	    (error = lower(&lname, name.ptr)) < 0 ||
+	    (error = lower(&laddr, addr.ptr)) < 0)
+		goto out;
+	if (!(name.len && gm_strmap_get(&rk->dedup_name, lname.ptr, lname.len,
+					&pair)) &&
+	    !gm_strmap_get(&rk->dedup_addr, laddr.ptr, laddr.len, &pair)) {
+		pair = NULL;
+		if ((error = pair_put(&rk->dedup_name, lname.ptr, lname.len,
+				      name.ptr, addr.ptr)) < 0 ||
+		    (error = pair_put(&rk->dedup_addr, laddr.ptr, laddr.len,
+				      name.ptr, addr.ptr)) < 0)
+			goto out;
+	}
+	n = pair ? pair : name.ptr;
+	a = pair ? (const char *)pair + strlen(pair) + 1 : addr.ptr;
+	gm_buf_reset(&tmp);
+	if ((error = gm_email_format(&tmp, n, a, 1)) < 0)
+		goto out;
+	error = gm_mailmap_apply(out, rk->mailmap, tmp.ptr);
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&tmp);
+	gm_buf_release(&lname);
+	gm_buf_release(&laddr);
+	return error;
+}
+
+static int list_normalize(struct gm_rank *rk, struct gm_rank_list *l)
+{
+	struct gm_buf out = GM_BUF_INIT;
+	int error = 0;
+
+	for (size_t i = 0; i < l->nr && !error; i++) {
+		error = gm_rank_dedup(rk, &out, l->v[i].addr);
+		if (!error) {
+			free(l->v[i].addr);
+			l->v[i].addr = gm_buf_detach(&out, NULL);
+		}
+	}
+	gm_buf_release(&out);
+	return error;
+}
+
+int gm_rank_normalize(struct gm_rank *rk)
+{
+	int error = list_normalize(rk, &rk->people);
+
+	return error ? error : list_normalize(rk, &rk->lists);
+}
+
+/* ==================== roles from elsewhere ==================== */
+
+/* add_role() of R-66: append `role` to every entry of the same person. */
+static int add_role(struct gm_rank *rk, const char *line, const char *role)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, fmt = GM_BUF_INIT;
+	struct gm_buf en = GM_BUF_INIT, ea = GM_BUF_INIT, joined = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_email_parse(&name, &addr, line)) < 0 ||
+	    (error = gm_email_format(&fmt, name.ptr, addr.ptr,
+				     rk->opts->usename)) < 0)
+		goto out;
+	for (size_t i = 0; i < rk->people.nr && !error; i++) {
+		struct gm_rank_entry *e = &rk->people.v[i];
+		bool same;
+
+		if (rk->opts->remove_duplicates) {
+			if ((error = gm_email_parse(&en, &ea, e->addr)) < 0)
+				break;
+			same = !strcmp(name.ptr, en.ptr) || !strcmp(addr.ptr, ea.ptr);
+		} else {
+			same = !strcmp(fmt.ptr, e->addr);
+		}
+		if (!same || (*role && strstr(e->role, role)))
+			continue;
+		gm_buf_reset(&joined);
+		if ((error = gm_buf_printf(&joined, "%s%s%s", e->role,
+					   *e->role ? "," : "", role)) < 0)
+			break;
+		free(e->role);
+		e->role = gm_buf_detach(&joined, NULL);
+	}
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&fmt);
+	gm_buf_release(&en);
+	gm_buf_release(&ea);
+	gm_buf_release(&joined);
+	return error;
+}
+
+struct signer_count {
+	const char *line;
+	int count;
+};
+
+static int signer_cmp(const void *a, const void *b)
+{
+	const struct signer_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->line, y->line);
+}
+
+static int strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* vcs_assign() of R-74 over mailmapped, sorted lines. */
+static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
+			  struct signer_count *c, size_t nr)
+{
+	const struct gm_options *o = rk->opts;
+	struct gm_buf r = GM_BUF_INIT;
+	int n = 0, error = 0;
+
+	qsort(c, nr, sizeof(*c), signer_cmp);
+	for (size_t i = 0; i < nr && !error; i++) {
+		double pct = c[i].count * 100.0 / divisor;
+
+		if (pct > 100)
+			pct = 100;
+		if (gm_strvec_contains(&rk->ignore, c[i].line))
+			continue;
+		if (c[i].count < o->git_min_signatures ||
+		    ++n > o->git_max_maintainers || pct < o->git_min_percent)
+			break;
+		if ((error = push_person(rk, c[i].line, "")) < 0)
+			break;
+		gm_buf_reset(&r);
+		if (o->rolestats)
+			error = gm_buf_printf(&r, "%s:%d/%d=%.0f%%", role,
+					      c[i].count, divisor, pct);
+		else
+			error = gm_buf_puts(&r, role);
+		if (!error)
+			error = add_role(rk, c[i].line, r.ptr);
+	}
+	gm_buf_release(&r);
+	return error;
+}
+
+int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
+			const struct gm_strvec *lines)
+{
+	struct gm_strvec mapped = GM_STRVEC_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
+	struct signer_count *c = NULL;
+	size_t nr = 0;
+	int error = 0;
+
+	if (!lines->nr)
+		return 0;
+	if (divisor <= 0) {
+		divisor = 1;
+		error = gm_strvec_push(&rk->warnings,
+				       "Bad divisor in main::vcs_assign: 0");
+	}
+	for (size_t i = 0; i < lines->nr && !error; i++)
+		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))
+			error = gm_strvec_push(&mapped, tmp.ptr);
+	if (!error && !(c = calloc(mapped.nr, sizeof(*c))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (!error) {
+		qsort(mapped.v, mapped.nr, sizeof(*mapped.v), strp_cmp);
+		for (size_t i = 0; i < mapped.nr; i++) {
+			if (nr && !strcmp(c[nr - 1].line, mapped.v[i])) {
+				c[nr - 1].count++;
+				continue;
+			}
+			c[nr].line = mapped.v[i];
+			c[nr++].count = 1;
+		}
+		error = assign_counted(rk, role, divisor, c, nr);
+	}
+	free(c);
+	gm_strvec_release(&mapped);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+/* Whether `s` contains `pat` with '.' in `pat` matching any character. */
+static bool contains_dotted(const char *s, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	for (; *s; s++) {
+		size_t i = 0;
+
+		while (i < n && s[i] && (pat[i] == '.' || pat[i] == s[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+static int drop_chief(struct gm_rank *rk)
+{
+	struct gm_buf chief = GM_BUF_INIT;
+	size_t j = 0;
+
+	if (gm_email_format(&chief, CHIEF_NAME, CHIEF_ADDR, rk->opts->usename) < 0)
+		return GM_ERROR;
+	if (rk->opts->git_chief_penguins) {
+		int error = list_push(&rk->people, chief.ptr, chief.len,
+				      "chief penguin");
+
+		gm_buf_release(&chief);
+		return error;
+	}
+	for (size_t i = 0; i < rk->people.nr; i++) {
+		if (contains_dotted(rk->people.v[i].addr, chief.ptr)) {
+			free(rk->people.v[i].addr);
+			free(rk->people.v[i].role);
+			continue;
+		}
+		rk->people.v[j++] = rk->people.v[i];
+	}
+	rk->people.nr = j;
+	gm_buf_release(&chief);
+	return 0;
+}
+
+int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
+{
+	struct gm_buf mapped = GM_BUF_INIT, fmt = GM_BUF_INIT;
+	int error;
+
+	if (!rk->opts->email)
+		return 0;
+	error = drop_chief(rk);
+	for (size_t i = 0; file_emails && i < file_emails->nr && !error; i++) {
+		if ((error = gm_mailmap_apply(&mapped, rk->mailmap,
+					      file_emails->v[i])) < 0 ||
+		    (error = gm_email_normalize(&fmt, mapped.ptr,
+						rk->opts->usename)) < 0 ||
+		    (error = push_person(rk, fmt.ptr, "")) < 0)
+			break;
+		error = add_role(rk, fmt.ptr, "in file");
+	}
+	gm_buf_release(&mapped);
+	gm_buf_release(&fmt);
+	return error;
+}
+
+int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len)
+{
+	const char *end = buf + len;
+
+	while (buf < end) {
+		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
+		const char *eol = nl ? nl : end;
+		const char *s = buf, *e = eol, *hash;
+		struct gm_buf line = GM_BUF_INIT;
+		int error = 0;
+
+		while (s < e && gm_email_isspace((unsigned char)*s))
+			s++;
+		while (e > s && gm_email_isspace((unsigned char)e[-1]))
+			e--;
+		hash = memchr(s, '#', (size_t)(e - s));
+		if (hash)
+			e = hash;
+		buf = nl ? nl + 1 : end;
+		if (e == s || gm_buf_put(&line, s, (size_t)(e - s)) < 0)
+			continue;
+		if (gm_email_rfc822_valid(line.ptr))
+			error = gm_strvec_push(&rk->ignore, line.ptr);
+		gm_buf_release(&line);
+		if (error)
+			return error;
+	}
+	return 0;
+}

@@ -1,0 +1,329 @@
+#include "gm/repo.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gm/error.h"
+
+static char *path_with_slash(const char *p)
+{
+	size_t len = strlen(p);
+	char *s = malloc(len + 2);
+
+	if (!s)
+		return NULL;
+	memcpy(s, p, len + 1);
+	if (!len || s[len - 1] != '/') {
+		s[len] = '/';
+		s[len + 1] = '\0';
+	}
+	return s;
+}
+
+/* The current directory relative to the work tree top, "" or "a/b/". */
+static int repo_find_prefix(struct gm_repo *r)
+{
+	char *cwd = NULL, *top = NULL;
+	size_t len;
+	int error = 0;
+
+	if (!r->workdir)
+		return (r->prefix = strdup("")) ? 0 : GM_ERROR;
+	cwd = realpath(".", NULL);
+	top = realpath(r->workdir, NULL);
+	if (!cwd || !top) {
+		r->prefix = strdup("");
+		goto out;
+	}
+	len = strlen(top);
+	if (!strncmp(cwd, top, len) && (cwd[len] == '/' || !cwd[len]) &&
+	    cwd[len])
+		r->prefix = path_with_slash(cwd + len + 1);
+	else
+		r->prefix = strdup("");
+out:
+	if (!r->prefix)
+		error = gm_error_set(GM_ERROR, "out of memory");
+	free(cwd);
+	free(top);
+	return error;
+}
+
+static int repo_resolve(struct gm_repo *r, const char *rev)
+{
+	git_reference *head = NULL;
+	git_object *obj = NULL;
+	int error;
+
+	if (rev) {
+		error = git_revparse_single(&obj, r->repo, rev);
+		if (error < 0)
+			return gm_error_set(GM_ENOTFOUND, "invalid revision '%s'",
+					    rev);
+	} else {
+		error = git_repository_head(&head, r->repo);
+		if (error == GIT_EUNBORNBRANCH || error == GIT_ENOTFOUND)
+			return gm_error_set(GM_ENOTFOUND,
+					    "HEAD does not point to a commit yet");
+		if (error < 0)
+			return gm_error_from_git(error, "cannot read HEAD");
+		error = git_reference_peel(&obj, head, GIT_OBJECT_COMMIT);
+		git_reference_free(head);
+		if (error < 0)
+			return gm_error_from_git(error, "cannot read HEAD");
+	}
+	error = git_object_peel((git_object **)&r->commit, obj,
+				GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (error < 0)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not a commit",
+				    rev ? rev : "HEAD");
+	error = git_commit_tree(&r->tree, r->commit);
+	if (error < 0)
+		return gm_error_from_git(error, "cannot read the commit's tree");
+	return 0;
+}
+
+int gm_repo_open(struct gm_repo **out, const char *rev)
+{
+	struct gm_repo *r = calloc(1, sizeof(*r));
+	int error;
+
+	if (!r)
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = git_repository_open_ext(&r->repo, ".",
+					GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (error == GIT_ENOTFOUND) {
+		error = gm_error_set(GM_ENOTFOUND,
+				     "not a git repository (or any of the parent directories)");
+		goto fail;
+	}
+	if (error < 0) {
+		error = gm_error_from_git(error, "cannot open the repository");
+		goto fail;
+	}
+	if (git_repository_workdir(r->repo) &&
+	    !(r->workdir = path_with_slash(git_repository_workdir(r->repo)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto fail;
+	}
+	if ((error = repo_find_prefix(r)) < 0 ||
+	    (error = repo_resolve(r, rev)) < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	gm_repo_free(r);
+	return error;
+}
+
+void gm_repo_free(struct gm_repo *r)
+{
+	if (!r)
+		return;
+	git_tree_free(r->tree);
+	git_commit_free(r->commit);
+	git_repository_free(r->repo);
+	free(r->workdir);
+	free(r->prefix);
+	free(r);
+}
+
+static git_object_t repo_entry_type(struct gm_repo *r, const char *path,
+				    git_oid *oid, git_filemode_t *mode)
+{
+	git_tree_entry *e = NULL;
+	git_object_t type;
+
+	if (!*path || git_tree_entry_bypath(&e, r->tree, path) < 0)
+		return GIT_OBJECT_INVALID;
+	type = git_tree_entry_type(e);
+	if (oid)
+		git_oid_cpy(oid, git_tree_entry_id(e));
+	if (mode)
+		*mode = git_tree_entry_filemode(e);
+	git_tree_entry_free(e);
+	return type;
+}
+
+enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
+{
+	switch (repo_entry_type(r, path, NULL, NULL)) {
+	case GIT_OBJECT_TREE:
+		return GM_REPO_TREE;
+	case GIT_OBJECT_BLOB:
+	case GIT_OBJECT_COMMIT:
+		return GM_REPO_BLOB;
+	default:
+		return GM_REPO_NONE;
+	}
+}
+
+int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
+{
+	git_blob *blob = NULL;
+	git_filemode_t mode = 0;
+	git_object_t type;
+	git_oid oid;
+	int error;
+
+	type = repo_entry_type(r, path, &oid, &mode);
+	if (type == GIT_OBJECT_INVALID)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not in the tree", path);
+	if (type != GIT_OBJECT_BLOB || mode == GIT_FILEMODE_LINK)
+		return gm_error_set(GM_EINVALID, "'%s' is not a regular file",
+				    path);
+	error = git_blob_lookup(&blob, r->repo, &oid);
+	if (error < 0)
+		return gm_error_from_git(GIT_ERROR, path);
+	error = gm_buf_put(out, git_blob_rawcontent(blob),
+			   (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return error;
+}
+
+static int repo_list_tree(struct gm_repo *r, const git_tree *tree,
+			  const char *base, bool recursive,
+			  struct gm_strvec *out)
+{
+	size_t n = git_tree_entrycount(tree);
+	int error = 0;
+
+	for (size_t i = 0; i < n && !error; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
+		char *path;
+		size_t len = strlen(base) + strlen(name) + 2;
+
+		if (recursive ? (dir && !strcmp(name, ".git")) : name[0] == '.')
+			continue;
+		if (!(path = malloc(len)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		snprintf(path, len, "%s%s%s", base, name, dir ? "/" : "");
+		if (!recursive || !dir) {
+			error = gm_strvec_push(out, path);
+		} else {
+			git_tree *sub = NULL;
+
+			error = git_tree_lookup(&sub, r->repo, git_tree_entry_id(e));
+			if (error < 0)
+				error = gm_error_from_git(error, path);
+			else
+				error = repo_list_tree(r, sub, path, true, out);
+			git_tree_free(sub);
+		}
+		free(path);
+	}
+	return error;
+}
+
+int gm_repo_list(struct gm_repo *r, const char *dir, bool recursive,
+		 struct gm_strvec *out)
+{
+	git_tree *tree = NULL;
+	git_oid oid;
+	char *base = NULL;
+	int error;
+
+	if (!*dir) {
+		error = repo_list_tree(r, r->tree, "", recursive, out);
+		goto sort;
+	}
+	if (repo_entry_type(r, dir, &oid, NULL) != GIT_OBJECT_TREE)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory", dir);
+	if ((error = git_tree_lookup(&tree, r->repo, &oid)) < 0)
+		return gm_error_from_git(error, dir);
+	if (!(base = path_with_slash(dir))) {
+		git_tree_free(tree);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	error = repo_list_tree(r, tree, base, recursive, out);
+	free(base);
+	git_tree_free(tree);
+sort:
+	if (!error)
+		gm_strvec_sort_uniq(out);
+	return error;
+}
+
+/* Append one path component, resolving "." and "..". */
+static int relative_push(struct gm_buf *out, const char *c, size_t len)
+{
+	if (!len || (len == 1 && c[0] == '.'))
+		return 0;
+	if (len == 2 && c[0] == '.' && c[1] == '.') {
+		char *slash;
+
+		if (!out->len)
+			return GM_EINVALID;
+		slash = strrchr(out->ptr, '/');
+		out->len = slash ? (size_t)(slash - out->ptr) : 0;
+		out->ptr[out->len] = '\0';
+		return 0;
+	}
+	if (out->len && gm_buf_putc(out, '/') < 0)
+		return GM_ERROR;
+	return gm_buf_put(out, c, len);
+}
+
+static int relative_push_all(struct gm_buf *out, const char *path)
+{
+	while (*path) {
+		size_t len = strcspn(path, "/");
+		int error = relative_push(out, path, len);
+
+		if (error < 0)
+			return error;
+		path += len;
+		path += *path == '/';
+	}
+	return 0;
+}
+
+/* `abs` below the work tree top (as given, or with symlinks resolved). */
+static const char *relative_strip_top(struct gm_repo *r, const char *abs,
+				      char **resolved)
+{
+	size_t len;
+
+	if (!r->workdir)
+		return NULL;
+	len = strlen(r->workdir);
+	if (!strncmp(abs, r->workdir, len))
+		return abs + len;
+	if (!strncmp(abs, r->workdir, len - 1) && !abs[len - 1])
+		return "";
+	*resolved = realpath(r->workdir, NULL);
+	if (!*resolved)
+		return NULL;
+	len = strlen(*resolved);
+	if (!strncmp(abs, *resolved, len) && (abs[len] == '/' || !abs[len]))
+		return abs + len + (abs[len] == '/');
+	return NULL;
+}
+
+int gm_repo_relative(struct gm_repo *r, const char *arg, struct gm_buf *out)
+{
+	char *resolved = NULL;
+	const char *rest = arg;
+	int error;
+
+	gm_buf_reset(out);
+	if (arg[0] == '/') {
+		rest = relative_strip_top(r, arg, &resolved);
+		error = rest ? relative_push_all(out, rest) : GM_EINVALID;
+	} else {
+		error = relative_push_all(out, r->prefix);
+		if (!error)
+			error = relative_push_all(out, arg);
+	}
+	free(resolved);
+	if (error == GM_EINVALID)
+		return gm_error_set(GM_EINVALID, "'%s' is outside the repository",
+				    arg);
+	return error;
+}

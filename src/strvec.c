@@ -1,0 +1,73 @@
+#include "gm/strvec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/error.h"
+
+int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len)
+{
+	char *copy;
+
+	if (sv->nr + 1 >= sv->alloc) {
+		size_t alloc = sv->alloc ? sv->alloc * 2 : 8;
+		char **v = realloc(sv->v, alloc * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		sv->v = v;
+		sv->alloc = alloc;
+	}
+	copy = malloc(len + 1);
+	if (!copy)
+		return gm_error_set(GM_ERROR, "out of memory");
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	sv->v[sv->nr++] = copy;
+	sv->v[sv->nr] = NULL;
+	return 0;
+}
+
+int gm_strvec_push(struct gm_strvec *sv, const char *s)
+{
+	return gm_strvec_pushn(sv, s, strlen(s));
+}
+
+static int strvec_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gm_strvec_sort_uniq(struct gm_strvec *sv)
+{
+	size_t i, j;
+
+	if (sv->nr < 2)
+		return;
+	qsort(sv->v, sv->nr, sizeof(*sv->v), strvec_cmp);
+	for (i = 1, j = 1; i < sv->nr; i++) {
+		if (strcmp(sv->v[i], sv->v[j - 1]))
+			sv->v[j++] = sv->v[i];
+		else
+			free(sv->v[i]);
+	}
+	sv->nr = j;
+	sv->v[j] = NULL;
+}
+
+bool gm_strvec_contains(const struct gm_strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+void gm_strvec_release(struct gm_strvec *sv)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->nr = sv->alloc = 0;
+}
