@@ -78,9 +78,9 @@ static int line_compile(struct gm_mline *ml)
 {
 	if (ml->tag == 'F' || ml->tag == 'X') {
 		ml->glob = malloc(sizeof(*ml->glob));
-		if (!ml->glob || gm_glob_init(ml->glob, ml->value, ml->len) < 0)
+		if (!ml->glob)
 			return gm_error_set(GM_ERROR, "out of memory");
-		ml->glob->glob = ml->value;
+		gm_glob_init(ml->glob, ml->value, ml->len);
 	} else if (ml->tag == 'N' || ml->tag == 'K') {
 		ml->regex = malloc(sizeof(*ml->regex));
 		if (!ml->regex || gm_regex_init(ml->regex, ml->value, ml->len) < 0)

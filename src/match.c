@@ -48,9 +48,8 @@ static size_t glob_first_component(const struct gm_glob *g)
 
 	if (!g->plain)
 		return 0;
-	for (i = 0; i < g->len && g->regex[i] != '/'; i++)
-		if (g->regex[i] == '.' || g->regex[i] == '\\' ||
-		    g->regex[i] == '(')
+	for (i = 0; i < g->len && g->glob[i] != '/'; i++)
+		if (g->glob[i] == '*' || g->glob[i] == '?')
 			return 0;
 	return i < g->len && i ? i : 0;
 }
@@ -68,10 +67,10 @@ static int index_add(struct match_index *ix, const struct gm_mline *ml,
 	n = glob_first_component(ml->glob);
 	if (!n)
 		return list_add(&ix->always, sec);
-	if (!gm_strmap_get(&ix->by_first, ml->glob->regex, n, (void **)&l)) {
+	if (!gm_strmap_get(&ix->by_first, ml->glob->glob, n, (void **)&l)) {
 		if (!(l = calloc(1, sizeof(*l))))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_strmap_put(&ix->by_first, ml->glob->regex, n, l) < 0) {
+		if (gm_strmap_put(&ix->by_first, ml->glob->glob, n, l) < 0) {
 			free(l);
 			return GM_ERROR;
 		}

@@ -69,42 +69,33 @@ static bool pattern_run(pcre2_code *code, const char *s, size_t len)
 
 static bool glob_char_is_regex(char c)
 {
-	return strchr("[](){}+^$|\\", c) != NULL;
+	switch (c) {
+	case '[': case ']': case '(': case ')': case '{': case '}':
+	case '+': case '^': case '$': case '|': case '\\':
+		return true;
+	default:
+		return false;
+	}
 }
 
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 {
-	struct gm_buf re = GM_BUF_INIT;
-	int error = 0;
-
 	memset(g, 0, sizeof(*g));
-	g->plain = true;
+	g->glob = glob;
+	g->len = len;
+	g->plain = g->literal = true;
 	g->isdir = -1;
-	for (size_t i = 0; i < len && !error; i++) {
+	for (size_t i = 0; i < len; i++) {
 		char c = glob[i];
 
-		if (c == '.') {
-			error = gm_buf_puts(&re, "\\.");
-		} else if (c == '*' && i + 1 < len && glob[i + 1] == '*') {
-			error = gm_buf_puts(&re, "(?:.*)");
+		g->slashes += c == '/';
+		if (c == '*' || c == '?' || c == '.')
+			g->literal = false;
+		if (c == '*' && i + 1 < len && glob[i + 1] == '*')
 			g->anydepth = true;
-			i++;
-		} else if (c == '*') {
-			error = gm_buf_puts(&re, ".*");
-		} else if (c == '?') {
-			error = gm_buf_putc(&re, '.');
-		} else {
-			g->plain &= !glob_char_is_regex(c) && c != '\n';
-			error = gm_buf_putc(&re, c);
-		}
+		if (glob_char_is_regex(c) || c == '\n')
+			g->plain = g->literal = false;
 	}
-	if (error) {
-		gm_buf_release(&re);
-		return error;
-	}
-	g->len = re.len;
-	g->regex = gm_buf_detach(&re, NULL);
-	g->slashes = gm_pattern_slashes(g->regex, g->len);
 	return 0;
 }
 
@@ -115,79 +106,94 @@ void gm_glob_release(struct gm_glob *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/* The directory slash counts as written: isdir is 1 only once asked. */
 static bool glob_has_slash(const struct gm_glob *g)
 {
-	return g->len && g->regex[g->len - 1] == '/';
+	return (g->len && g->glob[g->len - 1] == '/') || g->isdir == 1;
 }
 
 int gm_glob_depth(const struct gm_glob *g)
 {
-	if (g->len >= 2 && (!strncmp(g->regex, ".*", 2) ||
-			    !strncmp(g->regex, "(?:.*)", 6)))
+	if (g->len && g->glob[0] == '*')
 		return -1;
-	return (int)g->slashes + (glob_has_slash(g) ? 0 : 1);
+	return (int)g->slashes + (g->len && g->glob[g->len - 1] == '/' ? 0 : 1);
+}
+
+/* '.' to "\.", "**" to "(?:.*)", '*' to ".*", '?' to '.'. */
+static char *glob_convert(const struct gm_glob *g)
+{
+	struct gm_buf re = GM_BUF_INIT;
+	int error = gm_buf_grow(&re, g->len * 6 + 2);
+
+	for (size_t i = 0; i < g->len && !error; i++) {
+		char c = g->glob[i];
+
+		if (c == '.') {
+			error = gm_buf_puts(&re, "\\.");
+		} else if (c == '*' && i + 1 < g->len && g->glob[i + 1] == '*') {
+			error = gm_buf_puts(&re, "(?:.*)");
+			i++;
+		} else if (c == '*') {
+			error = gm_buf_puts(&re, ".*");
+		} else {
+			error = gm_buf_putc(&re, c == '?' ? '.' : c);
+		}
+	}
+	if (!error && g->isdir == 1)
+		error = gm_buf_putc(&re, '/');
+	if (error) {
+		gm_buf_release(&re);
+		return NULL;
+	}
+	return gm_buf_detach(&re, NULL);
 }
 
 /*
- * Whether the plain glob regex `re` matches a prefix of `s`: '.' any
- * character but newline, ".*" any run of them, "\." a dot, "(?:.*)" as
- * ".*". Backtracks to the last star only, which suffices for one-star
- * wildcards.
+ * Whether the plain glob matches a prefix of `s`: '*' any run of
+ * characters, '?' any one, everything else itself. Backtracking to the
+ * last star only suffices for wildcards of this kind.
  */
-static bool plain_prefix_match(const char *re, size_t rlen, const char *s,
+static bool plain_prefix_match(const char *p, size_t plen, const char *s,
 			       size_t slen)
 {
 	size_t r = 0, i = 0, star_r = (size_t)-1, star_i = 0;
 
 	for (;;) {
-		if (r < rlen && re[r] == '(') {	/* "(?:.*)" */
-			r += 6;
+		if (r < plen && p[r] == '*') {
+			while (r < plen && p[r] == '*')
+				r++;
 			star_r = r;
 			star_i = i;
 			continue;
 		}
-		if (r + 1 < rlen && re[r] == '.' && re[r + 1] == '*') {
-			r += 2;
-			star_r = r;
-			star_i = i;
-			continue;
-		}
-		if (r == rlen)
+		if (r == plen)
 			return true;
-		if (i < slen) {
-			bool ok;
-
-			if (re[r] == '\\')
-				ok = s[i] == re[r + 1];
-			else if (re[r] == '.')
-				ok = s[i] != '\n';
-			else
-				ok = s[i] == re[r];
-			if (ok) {
-				r += re[r] == '\\' ? 2 : 1;
-				i++;
-				continue;
-			}
+		if (i < slen && (p[r] == '?' || p[r] == s[i])) {
+			r++;
+			i++;
+			continue;
 		}
-		if (star_r == (size_t)-1 || star_i >= slen || s[star_i] == '\n')
+		if (star_r == (size_t)-1 || star_i >= slen)
 			return false;
-		star_i++;
 		r = star_r;
-		i = star_i;
+		i = ++star_i;
 	}
 }
 
 static bool glob_prefix_match(struct gm_glob *g, const char *path, size_t len)
 {
+	struct gm_buf src = GM_BUF_INIT;
+
 	if (g->bad)
 		return false;
 	if (g->plain && !memchr(path, '\n', len))
-		return plain_prefix_match(g->regex, g->len, path, len);
+		return plain_prefix_match(g->glob, g->len, path, len) &&
+		       (g->isdir != 1 || (len > g->len && path[g->len] == '/'));
 	if (!g->code) {
-		struct gm_buf src = GM_BUF_INIT;
-
-		if (gm_buf_putc(&src, '^') == 0 &&
-		    gm_buf_put(&src, g->regex, g->len) == 0)
+		free(g->regex);
+		g->regex = glob_convert(g);
+		if (g->regex && gm_buf_putc(&src, '^') == 0 &&
+		    gm_buf_puts(&src, g->regex) == 0)
 			g->code = pattern_compile(src.ptr, src.len, 0);
 		gm_buf_release(&src);
 		if (!g->code) {
@@ -199,32 +205,31 @@ static bool glob_prefix_match(struct gm_glob *g, const char *path, size_t len)
 }
 
 /*
- * Whether the value names a directory of the tree; the first time the
- * answer is yes, the value gets its trailing slash, as the script stores it.
+ * Whether the value names a directory of the tree (R-12). The script
+ * tests the converted regex as a path, which for a value with '.', '*' or
+ * '?' names a directory only with backslashes or dots in its name: such
+ * values are not looked up.
  */
 static bool glob_isdir(struct gm_glob *g, gm_pattern_isdir_fn isdir,
 		       void *payload)
 {
-	char *p;
+	char *path;
 
 	if (g->isdir >= 0)
 		return g->isdir;
-	g->isdir = g->len && g->regex[g->len - 1] != '/' && isdir &&
-		   isdir(g->regex, payload);
-	if (!g->isdir)
+	g->isdir = 0;
+	if (!g->literal || !g->len || g->glob[g->len - 1] == '/' || !isdir)
 		return false;
-	p = realloc(g->regex, g->len + 2);
-	if (!p) {
-		g->isdir = 0;
+	path = malloc(g->len + 1);
+	if (!path)
 		return false;
-	}
-	p[g->len] = '/';
-	p[++g->len] = '\0';
-	g->regex = p;
-	g->slashes++;
+	memcpy(path, g->glob, g->len);
+	path[g->len] = '\0';
+	g->isdir = isdir(path, payload);
+	free(path);
 	pcre2_code_free(g->code);
 	g->code = NULL;
-	return true;
+	return g->isdir;
 }
 
 bool gm_glob_matches(struct gm_glob *g, const char *path, size_t len,
@@ -244,26 +249,137 @@ const char *gm_glob_value(struct gm_glob *g, gm_pattern_isdir_fn isdir,
 			  void *payload, size_t *len)
 {
 	glob_isdir(g, isdir, payload);
-	*len = g->len;
+	free(g->regex);
+	g->regex = glob_convert(g);
+	*len = g->regex ? strlen(g->regex) : 0;
 	return g->regex;
 }
 
 /* ==================== regexes (N:, K:) ==================== */
 
+static bool regex_is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+static bool regex_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+/* Whether the regex sets the case-insensitive flag anywhere. */
+static bool regex_has_caseless(const char *s, size_t len)
+{
+	for (size_t i = 0; i + 2 < len; i++) {
+		if (s[i] != '(' || s[i + 1] != '?')
+			continue;
+		for (size_t j = i + 2; j < len && s[j] != ':' && s[j] != ')'; j++)
+			if (s[j] == 'i')
+				return true;
+	}
+	return false;
+}
+
+/* End the current run: keep it in `best` if it is the longest. */
+static void run_end(struct gm_buf *run, struct gm_buf *best)
+{
+	if (run->len > best->len) {
+		gm_buf_reset(best);
+		gm_buf_put(best, run->ptr, run->len);
+	}
+	gm_buf_reset(run);
+}
+
+/*
+ * A literal that every match of the /x regex `s` contains, into `best`:
+ * the longest run of literal characters outside groups and classes, not
+ * made optional by a quantifier. None if the regex has a top-level '|' or
+ * ignores case. A subject without it cannot match, which a plain search
+ * finds out much faster than the regex engine.
+ */
+static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
+{
+	struct gm_buf run = GM_BUF_INIT;
+	size_t depth = 0;
+
+	if (regex_has_caseless(s, len))
+		return;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i], lit = 0;
+		char next = i + 1 < len ? s[i + 1] : 0;
+
+		if (c == '\\' && i + 1 < len && !regex_is_alnum(next) &&
+		    !regex_is_space(next)) {
+			lit = next;
+			next = ++i + 1 < len ? s[i + 1] : 0;
+		} else if (c == '\\') {
+			i++;
+		} else if (c == '[') {
+			for (i += 2; i < len && s[i] != ']'; i++)
+				i += s[i] == '\\';
+		} else if (c == '#') {
+			break;
+		} else if (c == '(') {
+			depth++;
+		} else if (c == ')') {
+			depth -= depth > 0;
+		} else if (c == '|' && !depth) {
+			gm_buf_reset(best);
+			goto out;
+		} else if (!strchr("^$.?*+{}", c) && !regex_is_space(c)) {
+			lit = c;
+		}
+		if (!lit || depth || next == '?' || next == '*' || next == '{') {
+			run_end(&run, best);
+			continue;
+		}
+		gm_buf_putc(&run, lit);
+		if (next == '+')
+			run_end(&run, best);
+	}
+	run_end(&run, best);
+out:
+	gm_buf_release(&run);
+}
+
+/* Whether `needle` occurs in `hay`. */
+static bool contains(const char *hay, size_t len, const char *needle,
+		     size_t nlen)
+{
+	const char *p = hay, *end = hay + len;
+
+	while ((size_t)(end - p) >= nlen &&
+	       (p = memchr(p, needle[0], (size_t)(end - p) - nlen + 1))) {
+		if (!memcmp(p, needle, nlen))
+			return true;
+		p++;
+	}
+	return false;
+}
+
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len)
 {
+	struct gm_buf required = GM_BUF_INIT;
+
 	memset(re, 0, sizeof(*re));
 	re->source = malloc(len + 1);
 	if (!re->source)
 		return gm_error_set(GM_ERROR, "out of memory");
 	memcpy(re->source, source, len);
 	re->source[len] = '\0';
+	regex_find_required(source, len, &required);
+	if (required.len >= 3)
+		re->required = gm_buf_detach(&required, &re->required_len);
+	gm_buf_release(&required);
 	return 0;
 }
 
 void gm_regex_release(struct gm_regex *re)
 {
 	free(re->source);
+	free(re->required);
 	pcre2_code_free(re->code);
 	pcre2_code_free(re->prefixed);
 	memset(re, 0, sizeof(*re));
@@ -284,8 +400,21 @@ static pcre2_code *regex_get(struct gm_regex *re, bool prefixed)
 	return *slot;
 }
 
+/* Subjects from this size on are worth JIT-compiling the regex for. */
+#define GM_REGEX_JIT_MIN 4096
+
 bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 		      bool prefixed)
 {
-	return pattern_run(regex_get(re, prefixed), s, len);
+	pcre2_code *code;
+
+	if (re->required &&
+	    !contains(s, len, re->required, re->required_len))
+		return false;
+	code = regex_get(re, prefixed);
+	if (code && len >= GM_REGEX_JIT_MIN && !re->jit) {
+		re->jit = true;
+		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+	}
+	return pattern_run(code, s, len);
 }

@@ -24,25 +24,32 @@
 typedef bool (*gm_pattern_isdir_fn)(const char *path, void *payload);
 
 struct gm_glob {
-	char *regex;		/* the converted value, no directory slash */
-	size_t len;		/* strlen(regex) */
-	size_t slashes;		/* '/' in regex */
-	bool plain;		/* only literals, '*', '?': no regex engine */
-	bool anydepth;		/* had '**': no slash-count rule */
-	signed char isdir;	/* -1 not yet asked, else 0 or 1 */
-	pcre2_code *code;	/* compiled on first use when !plain */
-	bool bad;		/* failed to compile: never matches */
 	const char *glob;	/* the value as written, borrowed */
+	size_t len;		/* its length */
+	size_t slashes;		/* '/' in it */
+	bool plain;		/* only literals, '*', '?': no regex engine */
+	bool literal;		/* no '*', '?' or '.' either */
+	bool anydepth;		/* has '**': no slash-count rule */
+	signed char isdir;	/* -1 not yet asked, else 0 or 1 */
+	char *regex;		/* the script's converted value, on demand */
+	pcre2_code *code;	/* "^" + regex, on first use when !plain */
+	bool bad;		/* failed to compile: never matches */
 };
 
 struct gm_regex {
 	char *source;		/* the pattern */
 	pcre2_code *code;	/* compiled on first use */
 	pcre2_code *prefixed;	/* "^[+-].*" + source, on first use */
+	bool jit;		/* code was JIT-compiled (for long subjects) */
+	char *required;		/* a literal every match contains, or NULL */
+	size_t required_len;
 	bool bad;		/* failed to compile: never matches */
 };
 
-/** Convert and store the F:/X: value `glob` (copied). @return 0 or GM_ERROR. */
+/**
+ * Prepare the F:/X: value `glob`, which must outlive `g`.
+ * @return 0 (this cannot fail).
+ */
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
 void gm_glob_release(struct gm_glob *g);
 
@@ -58,8 +65,9 @@ bool gm_glob_matches(struct gm_glob *g, const char *path, size_t len,
 int gm_glob_depth(const struct gm_glob *g);
 
 /**
- * The value as get_maintainer.pl stores it (with the directory slash, if
- * any), for --sections. Valid until the glob is released.
+ * The value as get_maintainer.pl stores it: converted to a regex, with the
+ * directory slash if any (for --sections). Valid until the glob is
+ * released; NULL if out of memory.
  */
 const char *gm_glob_value(struct gm_glob *g, gm_pattern_isdir_fn isdir,
 			  void *payload, size_t *len);
