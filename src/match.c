@@ -297,6 +297,8 @@ void gm_match_keywords_finish(struct gm_matches *mt)
 {
 	size_t j = 0;
 
+	if (!mt->nr_keywords)
+		return;
 	qsort(mt->keywords, mt->nr_keywords, sizeof(*mt->keywords), keyword_cmp);
 	for (size_t i = 0; i < mt->nr_keywords; i++)
 		if (!j || mt->keywords[j - 1] != mt->keywords[i])
