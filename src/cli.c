@@ -5,11 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/email.h"
+#include "gm/date.h"
 #include "gm/error.h"
+#include "gm/history.h"
 #include "gm/mailmap.h"
 #include "gm/maintainers.h"
 #include "gm/match.h"
@@ -34,6 +37,9 @@ struct cli {
 	struct gm_matches *matches;
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
+	struct gm_history *history;	/* with --history */
+	int64_t since, until;		/* its window */
+	git_mailmap *git_mailmap;
 	FILE *out;			/* stdout, held back until success */
 	char *out_buf;
 	size_t out_len;
@@ -547,6 +553,64 @@ static int cli_add_fixes(struct cli *c)
 	return error;
 }
 
+/* ==================== history ==================== */
+
+static int cli_history_options(struct cli *c, struct gm_history_options *ho)
+{
+	const struct gm_options *o = &c->opts;
+	time_t now = time(NULL);
+	int error;
+
+	if ((error = gm_date_parse(&ho->since, o->since ? o->since :
+					       "6.months.ago", now)) < 0 ||
+	    (o->until && (error = gm_date_parse(&ho->until, o->until, now)) < 0))
+		return gm_error_set(GM_EUSAGE, "%s", gm_error_last());
+	if (o->mailmap &&
+	    (error = gm_history_mailmap(&c->git_mailmap, c->repo->repo,
+					c->repo->tree)) < 0)
+		return error;
+	ho->mailmap = c->git_mailmap;
+	c->since = ho->since;
+	c->until = ho->until;
+	return 0;
+}
+
+/* Walk the history of the files and merge its people in. */
+static int cli_add_history(struct cli *c)
+{
+	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
+	struct gm_strvec paths = GM_STRVEC_INIT;
+	int error;
+
+	if ((error = cli_history_options(c, &ho)) < 0)
+		return error;
+	for (size_t i = 0; i < c->matches->nr_files && !error; i++) {
+		const struct gm_match_file *f = &c->matches->files[i];
+		size_t len = strlen(f->path);
+
+		if (!strcmp(f->path, STDIN_NAME) ||
+		    (!c->opts.history && (f->exact || (len >= 11 &&
+			!strcmp(f->path + len - 11, "MAINTAINERS")))))
+			continue;
+		error = gm_strvec_push(&paths, f->path);
+	}
+	if (!error)
+		error = gm_history_walk(&c->history, c->repo->repo,
+					git_commit_id(c->repo->commit), &paths,
+					&ho);
+	gm_strvec_release(&paths);
+	if (error)
+		return error;
+	if (c->history->shallow)
+		warn("history stops at the shallow clone boundary");
+	if (c->history->unreadable)
+		warn("%zu objects of the history could not be read",
+		     c->history->unreadable);
+	if (!c->history->commits && paths.nr)
+		warn("no commits in the window touch these paths");
+	return gm_rank_add_history(&c->rank, c->history);
+}
+
 /* ==================== the pipeline ==================== */
 
 static int cli_scan_file_emails(struct cli *c, const char *path)
@@ -598,7 +662,22 @@ static int cli_collect(struct cli *c)
 		error = gm_rank_finish(&c->rank, &c->file_emails);
 	if (!error)
 		error = cli_add_fixes(c);
+	if (!error && (c->opts.history || c->opts.git_fallback) &&
+	    c->opts.email)
+		error = cli_add_history(c);
 	return error;
+}
+
+static int cli_output_json(struct cli *c)
+{
+	char rev[GIT_OID_HEXSZ + 1];
+	struct gm_output_report r = {
+		rev, &c->files, c->m, c->matches, &c->rank, c->history,
+		c->since, c->until,
+	};
+
+	git_oid_tostr(rev, sizeof(rev), git_commit_id(c->repo->commit));
+	return gm_output_json(c->out, &r);
 }
 
 static int cli_execute(struct cli *c, int argc, const char **argv)
@@ -617,12 +696,16 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	c->rank.mailmap = c->mailmap;
 	if ((error = cli_add_inputs(c)) < 0 || (error = cli_collect(c)) < 0)
 		return error;
+	if (c->opts.format && !strcmp(c->opts.format, "json"))
+		return cli_output_json(c);
 	return gm_output_write(c->out, &c->rank, &c->opts);
 }
 
 static void cli_release(struct cli *c)
 {
 	gm_rank_release(&c->rank);
+	gm_history_free(c->history);
+	git_mailmap_free(c->git_mailmap);
 	gm_strvec_release(&c->file_emails);
 	gm_matches_free(c->matches);
 	gm_matches_free(c->keywords);

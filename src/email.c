@@ -545,3 +545,23 @@ out:
 	pcre2_match_data_free(md);
 	return error;
 }
+
+bool gm_email_address_valid(const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	if (!at || at == addr || !at[1] || strchr(at + 1, '@'))
+		return false;
+	for (const unsigned char *p = (const unsigned char *)addr; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || strchr("<>()[],;:\\\"", *p))
+			return false;
+	return true;
+}
+
+bool gm_email_name_valid(const char *name)
+{
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		if (*p < ' ' || *p == 0x7f)
+			return false;
+	return true;
+}

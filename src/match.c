@@ -107,6 +107,7 @@ static int index_build(struct match_index *ix, const struct gm_maintainers *m)
 
 struct depth {
 	size_t section;
+	size_t line;	/* the F:/N: line that set the depth */
 	int depth;
 };
 
@@ -132,7 +133,7 @@ static bool glob_hit(struct gm_maintainers *m, struct gm_glob *g,
  */
 static bool match_section(struct gm_maintainers *m, size_t s,
 			  struct gm_match_file *f, size_t len, int pattern_depth,
-			  int *depth)
+			  struct depth *d)
 {
 	const struct gm_section *sec = &m->sections[s];
 	size_t fd = gm_pattern_slashes(f->path, len);
@@ -151,12 +152,14 @@ static bool match_section(struct gm_maintainers *m, size_t s,
 			if (pd >= (int)fd && sec->maintained && sec->has_maintainer)
 				f->exact = true;
 			if (pattern_depth == 0 || (int)fd - pd < pattern_depth) {
-				*depth = pd;
+				d->depth = pd;
+				d->line = i;
 				hit = true;
 			}
 		} else if (ml->tag == 'N' &&
 			   gm_regex_matches(ml->regex, f->path, len, false)) {
-			*depth = 0;
+			d->depth = 0;
+			d->line = i;
 			hit = true;
 		}
 	}
@@ -177,7 +180,6 @@ static int match_file(struct gm_maintainers *m, struct match_index *ix,
 			      (void **)&l);
 	while (a < ix->always.nr || (l && b < l->nr)) {
 		size_t s;
-		int depth;
 
 		if (!l || b >= l->nr ||
 		    (a < ix->always.nr && ix->always.v[a] <= l->v[b])) {
@@ -187,17 +189,18 @@ static int match_file(struct gm_maintainers *m, struct match_index *ix,
 		} else {
 			s = l->v[b++];
 		}
-		if (match_section(m, s, f, len, pattern_depth, &depth)) {
-			scratch[nr].section = s;
-			scratch[nr++].depth = depth;
-		}
+		if (match_section(m, s, f, len, pattern_depth, &scratch[nr]))
+			scratch[nr++].section = s;
 	}
 	qsort(scratch, nr, sizeof(*scratch), depth_cmp);
 	f->sections = malloc((nr ? nr : 1) * sizeof(*f->sections));
-	if (!f->sections)
+	f->lines = malloc((nr ? nr : 1) * sizeof(*f->lines));
+	if (!f->sections || !f->lines)
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		f->sections[i] = scratch[i].section;
+		f->lines[i] = scratch[i].line;
+	}
 	f->nr_sections = nr;
 	return 0;
 }
@@ -310,8 +313,10 @@ void gm_matches_free(struct gm_matches *mt)
 {
 	if (!mt)
 		return;
-	for (size_t i = 0; i < mt->nr_files; i++)
+	for (size_t i = 0; i < mt->nr_files; i++) {
 		free(mt->files[i].sections);
+		free(mt->files[i].lines);
+	}
 	free(mt->files);
 	free(mt->keywords);
 	free(mt);

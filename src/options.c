@@ -37,6 +37,7 @@ static const struct opt_def opt_table[] = {
 	{ "file-emails", OPT_BOOL, OFF(file_emails) },
 	{ "find-maintainer-files", OPT_SET, OFF(find_maintainer_files) },
 	{ "fixes", OPT_BOOL, OFF(fixes) },
+	{ "format", OPT_STRING, OFF(format) },
 	{ "git", OPT_BOOL, OFF(git) },
 	{ "git-all-signature-types", OPT_BOOL, OFF(git_all_signature_types) },
 	{ "git-blame", OPT_BOOL, OFF(git_blame) },
@@ -50,6 +51,7 @@ static const struct opt_def opt_table[] = {
 	{ "h", OPT_HELP, 0 },
 	{ "help", OPT_HELP, 0 },
 	{ "hg-since", OPT_STRING, OFF(hg_since) },
+	{ "history", OPT_BOOL, OFF(history) },
 	{ "i", OPT_UNSUPPORTED, 0 },
 	{ "interactive", OPT_UNSUPPORTED, 0 },
 	{ "k", OPT_BOOL, OFF(keywords) },
@@ -76,10 +78,12 @@ static const struct opt_def opt_table[] = {
 	{ "sections", OPT_BOOL, OFF(sections) },
 	{ "self-test", OPT_UNSUPPORTED, 0 },
 	{ "separator", OPT_STRING, OFF(separator) },
+	{ "since", OPT_STRING, OFF(since) },
 	{ "status", OPT_BOOL, OFF(status) },
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "substatus", OPT_BOOL, OFF(substatus) },
 	{ "tree", OPT_BOOL, OFF(tree) },
+	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
 	{ "v", OPT_SET, OFF(version) },
 	{ "version", OPT_SET, OFF(version) },
@@ -111,8 +115,18 @@ static const char usage_text[] =
 	"    --pattern-depth=<n>   only patterns within <n> levels of the file\n"
 	"    --git-chief-penguins  keep the top-level maintainer\n"
 	"\n"
+	"History:\n"
+	"    --history             also rank who signed, reviewed or wrote recent\n"
+	"                          commits touching the files\n"
+	"    --since=<date>        oldest commit (default: 6.months.ago)\n"
+	"    --until=<date>        newest commit\n"
+	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n"
+	"    --git-max-maintainers=<n>\n"
+	"                          thresholds for people found only in history\n"
+	"\n"
 	"Output:\n"
 	"    --roles, --rolestats  show each entry's role (default: addresses only)\n"
+	"    --format=json         one JSON document (see the README)\n"
 	"    --separator=<s>       join entries with <s> on one line\n"
 	"    --multiline           one entry per line (default)\n"
 	"    --scm --status --subsystem --web --bug --substatus\n"
@@ -156,6 +170,9 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->letters, NULL);
 	set_string(&o->maintainer_path, NULL);
 	set_string(&o->rev, NULL);
+	set_string(&o->since, NULL);
+	set_string(&o->until, NULL);
+	set_string(&o->format, NULL);
 	gm_strvec_release(&o->args);
 }
 
@@ -314,9 +331,13 @@ int gm_options_finish(struct gm_options *o)
 	    !o->subscriber_lists && !o->git && !o->git_chief_penguins &&
 	    !o->git_blame)
 		return gm_error_set(GM_EUSAGE, "please select at least 1 email option");
-	if (o->git || o->git_blame || o->git_fallback)
-		return gm_error_set(GM_EUSAGE, "option '%s' is not supported",
-				    o->git ? "git" :
-				    o->git_blame ? "git-blame" : "git-fallback");
+	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json"))
+		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
+	if (o->git_blame)
+		return gm_error_set(GM_EUSAGE, "option 'git-blame' is not supported");
+	if (o->git)
+		o->history = 1;
+	if (!o->since && o->git_since)
+		o->since = strdup(o->git_since);
 	return 0;
 }

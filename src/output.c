@@ -2,9 +2,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gm/buf.h"
+#include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strmap.h"
 
@@ -222,4 +224,219 @@ int gm_output_sections(FILE *f, struct gm_maintainers *m,
 	if (!error && ferror(f))
 		error = gm_error_set(GM_ERROR, "write error: %s", strerror(errno));
 	return error;
+}
+
+/* ==================== JSON ==================== */
+
+/* Length of the valid UTF-8 sequence at `s`, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+	size_t n;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	fputc('"', f);
+	while (left) {
+		size_t n = utf8_len(p, left);
+
+		if (!n) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else if (*p == '"' || *p == '\\') {
+			fprintf(f, "\\%c", *p);
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(f, "\\u%04x", *p);
+		} else {
+			fwrite(p, 1, n, f);
+		}
+		p += n;
+		left -= n;
+	}
+	fputc('"', f);
+}
+
+static void json_key(FILE *f, const char *key)
+{
+	json_string(f, key);
+	fputs(": ", f);
+}
+
+static void json_strings(FILE *f, const struct gm_strvec *sv)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < sv->nr; i++) {
+		if (i)
+			fputs(", ", f);
+		json_string(f, sv->v[i]);
+	}
+	fputc(']', f);
+}
+
+static void json_pattern(FILE *f, const struct gm_mline *ml)
+{
+	char tag[3] = { ml->tag, ':', '\0' };
+	struct gm_buf b = GM_BUF_INIT;
+
+	gm_buf_puts(&b, tag);
+	gm_buf_putc(&b, ' ');
+	gm_buf_put(&b, ml->value, ml->len);
+	json_string(f, b.ptr);
+	gm_buf_release(&b);
+}
+
+/* "sections": every section matched, with the files and patterns. */
+static void json_sections(FILE *f, const struct gm_output_report *r)
+{
+	const struct gm_maintainers *m = r->m;
+	bool first = true;
+
+	fputs("  \"sections\": [", f);
+	for (size_t s = 0; s < m->nr_sections; s++) {
+		bool any = false;
+
+		for (size_t i = 0; i < r->matches->nr_files; i++) {
+			const struct gm_match_file *mf = &r->matches->files[i];
+
+			for (size_t k = 0; k < mf->nr_sections; k++) {
+				if (mf->sections[k] != s)
+					continue;
+				if (!any) {
+					fputs(first ? "\n    {" : ",\n    {", f);
+					json_key(f, "name");
+					json_string(f, m->sections[s].name);
+					fputs(", ", f);
+					json_key(f, "status");
+					if (m->sections[s].status)
+						json_string(f, m->sections[s].status);
+					else
+						fputs("null", f);
+					fputs(", \"matches\": [", f);
+				} else {
+					fputs(", ", f);
+				}
+				fputs("{\"file\": ", f);
+				json_string(f, mf->path);
+				fputs(", \"pattern\": ", f);
+				json_pattern(f, &m->lines[mf->lines[k]]);
+				fputc('}', f);
+				any = true;
+				first = false;
+			}
+		}
+		if (any)
+			fputs("]}", f);
+	}
+	fputs(first ? "],\n" : "\n  ],\n", f);
+}
+
+static void json_history_person(FILE *f, const struct gm_history_person *p)
+{
+	fprintf(f, ", \"history\": {\"commits\": %zu, \"authored\": %zu, "
+		   "\"trailers\": {", p->commits, p->authored);
+	for (size_t k = 0; k < p->nr_types; k++) {
+		if (k)
+			fputs(", ", f);
+		json_key(f, p->types[k].key);
+		fprintf(f, "%zu", p->types[k].lines);
+	}
+	fputs("}}", f);
+}
+
+static void json_people(FILE *f, const struct gm_output_report *r)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	const struct gm_rank_list *l = &r->rank->people;
+
+	fputs("  \"people\": [", f);
+	for (size_t i = 0; r->rank->opts->email && i < l->nr; i++) {
+		const struct gm_rank_entry *e = &l->v[i];
+
+		gm_email_parse(&name, &addr, e->addr);
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_key(f, "name");
+		json_string(f, name.ptr);
+		fputs(", ", f);
+		json_key(f, "email");
+		json_string(f, addr.ptr);
+		fputs(", ", f);
+		json_key(f, "roles");
+		json_strings(f, &e->roles);
+		fprintf(f, ", \"maintainers\": %s",
+			e->from_maintainers ? "true" : "false");
+		if (r->history)
+			fprintf(f, ", \"inactive\": %s",
+				e->history ? "false" : "true");
+		if (e->history)
+			json_history_person(f, e->history);
+		fputc('}', f);
+	}
+	fputs(l->nr && r->rank->opts->email ? "\n  ],\n" : "],\n", f);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+}
+
+static void json_lists(FILE *f, const struct gm_output_report *r)
+{
+	const struct gm_rank_list *l = &r->rank->lists;
+	bool show = r->rank->opts->lists || r->rank->opts->subscriber_lists;
+
+	fputs("  \"lists\": [", f);
+	for (size_t i = 0; show && i < l->nr; i++) {
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_key(f, "address");
+		json_string(f, l->v[i].addr);
+		fputs(", ", f);
+		json_key(f, "roles");
+		json_strings(f, &l->v[i].roles);
+		fputc('}', f);
+	}
+	fputs(show && l->nr ? "\n  ]" : "]", f);
+}
+
+int gm_output_json(FILE *f, const struct gm_output_report *r)
+{
+	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
+	json_string(f, r->rev);
+	fputs(",\n  \"files\": ", f);
+	json_strings(f, r->files);
+	fputs(",\n", f);
+	json_sections(f, r);
+	json_people(f, r);
+	json_lists(f, r);
+	if (r->history) {
+		fprintf(f, ",\n  \"history\": {\"commits\": %zu, \"since\": %lld, "
+			   "\"until\": ", r->history->commits,
+			(long long)r->since);
+		if (r->until == INT64_MAX)
+			fputs("null", f);
+		else
+			fprintf(f, "%lld", (long long)r->until);
+		fprintf(f, ", \"shallow\": %s}",
+			r->history->shallow ? "true" : "false");
+	}
+	fputs("\n}\n", f);
+	return ferror(f) ? gm_error_set(GM_ERROR, "write error: %s",
+					strerror(errno)) : 0;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gm/email.h"
 #include "gm/error.h"
@@ -23,6 +24,7 @@ static void list_release(struct gm_rank_list *l)
 	for (size_t i = 0; i < l->nr; i++) {
 		free(l->v[i].addr);
 		free(l->v[i].role);
+		gm_strvec_release(&l->v[i].roles);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -70,11 +72,13 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		l->alloc = n;
 	}
 	e = &l->v[l->nr];
+	memset(e, 0, sizeof(*e));
 	e->addr = malloc(len + 1);
 	e->role = strdup(role);
-	if (!e->addr || !e->role) {
+	if (!e->addr || !e->role || (*role && gm_strvec_push(&e->roles, role))) {
 		free(e->addr);
 		free(e->role);
+		gm_strvec_release(&e->roles);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	memcpy(e->addr, addr, len);
@@ -301,8 +305,13 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	int error;
 
 	error = gm_strvec_push(&rk->subsystem, sec->name);
-	for (size_t i = sec->start + 1; i < sec->end && !error; i++)
+	for (size_t i = sec->start + 1; i < sec->end && !error; i++) {
+		size_t before = rk->people.nr;
+
 		error = add_tag(rk, sec, &m->lines[i], &role);
+		while (before < rk->people.nr)
+			rk->people.v[before++].from_maintainers = true;
+	}
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
 	gm_buf_release(&role);
@@ -397,11 +406,27 @@ int gm_rank_normalize(struct gm_rank *rk)
 
 /* ==================== roles from elsewhere ==================== */
 
+/* Append one role to an entry. */
+static int entry_add_role(struct gm_rank_entry *e, const char *role)
+{
+	struct gm_buf joined = GM_BUF_INIT;
+
+	if (gm_buf_printf(&joined, "%s%s%s", e->role, *e->role ? "," : "",
+			  role) < 0 ||
+	    gm_strvec_push(&e->roles, role) < 0) {
+		gm_buf_release(&joined);
+		return GM_ERROR;
+	}
+	free(e->role);
+	e->role = gm_buf_detach(&joined, NULL);
+	return 0;
+}
+
 /* add_role() of R-66: append `role` to every entry of the same person. */
 static int add_role(struct gm_rank *rk, const char *line, const char *role)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, fmt = GM_BUF_INIT;
-	struct gm_buf en = GM_BUF_INIT, ea = GM_BUF_INIT, joined = GM_BUF_INIT;
+	struct gm_buf en = GM_BUF_INIT, ea = GM_BUF_INIT;
 	int error;
 
 	if ((error = gm_email_parse(&name, &addr, line)) < 0 ||
@@ -421,12 +446,7 @@ static int add_role(struct gm_rank *rk, const char *line, const char *role)
 		}
 		if (!same || (*role && strstr(e->role, role)))
 			continue;
-		gm_buf_reset(&joined);
-		if ((error = gm_buf_printf(&joined, "%s%s%s", e->role,
-					   *e->role ? "," : "", role)) < 0)
-			break;
-		free(e->role);
-		e->role = gm_buf_detach(&joined, NULL);
+		error = entry_add_role(e, role);
 	}
 out:
 	gm_buf_release(&name);
@@ -434,7 +454,6 @@ out:
 	gm_buf_release(&fmt);
 	gm_buf_release(&en);
 	gm_buf_release(&ea);
-	gm_buf_release(&joined);
 	return error;
 }
 
@@ -564,6 +583,7 @@ static int drop_chief(struct gm_rank *rk)
 		if (contains_dotted(rk->people.v[i].addr, chief.ptr)) {
 			free(rk->people.v[i].addr);
 			free(rk->people.v[i].role);
+			gm_strvec_release(&rk->people.v[i].roles);
 			continue;
 		}
 		rk->people.v[j++] = rk->people.v[i];
@@ -623,4 +643,97 @@ int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len)
 			return error;
 	}
 	return 0;
+}
+
+/* ==================== history ==================== */
+
+/* "commit_signer:N/M=P%" and "authored:..." (names only without stats). */
+static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
+			 const struct gm_history_person *p, size_t total)
+{
+	const char *names[2] = { "commit_signer", "authored" };
+	size_t counts[2] = { p->commits, p->authored };
+	struct gm_buf role = GM_BUF_INIT;
+	int error = 0;
+
+	for (int k = 0; k < 2 && !error; k++) {
+		if (!counts[k])
+			continue;
+		gm_buf_reset(&role);
+		if (rk->opts->rolestats)
+			error = gm_buf_printf(&role, "%s:%zu/%zu=%.0f%%", names[k],
+					      counts[k], total,
+					      counts[k] * 100.0 / total);
+		else
+			error = gm_buf_puts(&role, names[k]);
+		if (!error)
+			error = entry_add_role(e, role.ptr);
+	}
+	gm_buf_release(&role);
+	return error;
+}
+
+/* The entry whose address is `email` (ignoring case), or NULL. */
+static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
+					   const char *email,
+					   struct gm_buf *name,
+					   struct gm_buf *addr)
+{
+	for (size_t i = 0; i < rk->people.nr; i++) {
+		struct gm_rank_entry *e = &rk->people.v[i];
+
+		if (gm_email_parse(name, addr, e->addr) == 0 &&
+		    !strcasecmp(addr->ptr, email))
+			return e;
+	}
+	return NULL;
+}
+
+static bool history_qualifies(const struct gm_rank *rk,
+			      const struct gm_history_person *p, size_t total,
+			      int *taken)
+{
+	const struct gm_options *o = rk->opts;
+
+	if ((int)p->commits < o->git_min_signatures ||
+	    p->commits * 100.0 / total < o->git_min_percent ||
+	    *taken >= o->git_max_maintainers)
+		return false;
+	++*taken;
+	return true;
+}
+
+int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
+{
+	struct gm_buf fmt = GM_BUF_INIT;
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	size_t listed = rk->people.nr;
+	int taken = 0, error = 0;
+
+	for (size_t i = 0; i < h->nr_people && !error; i++) {
+		const struct gm_history_person *p = &h->people[i];
+		struct gm_rank_entry *e = find_by_email(rk, p->email, &name, &addr);
+		bool ok = history_qualifies(rk, p, h->commits, &taken);
+
+		if (!e && !ok)
+			continue;
+		if (!e) {
+			gm_buf_reset(&fmt);
+			if ((error = gm_email_format(&fmt, p->name, p->email,
+						     rk->opts->usename)) < 0 ||
+			    (error = list_push(&rk->people, fmt.ptr, fmt.len,
+					       "")) < 0)
+				break;
+			e = &rk->people.v[rk->people.nr - 1];
+		}
+		e->history = p;
+		error = history_roles(e, rk, p, h->commits);
+	}
+	for (size_t i = 0; i < listed && !error; i++)
+		if (!rk->people.v[i].history)
+			error = entry_add_role(&rk->people.v[i], "inactive");
+	gm_buf_release(&fmt);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
 }

@@ -87,6 +87,31 @@ static int repo_resolve(struct gm_repo *r, const char *rev)
 	return 0;
 }
 
+/*
+ * git takes a repository directory without core.bare, not named ".git",
+ * for a bare one; libgit2 would give it the parent as work tree.
+ */
+static bool repo_looks_bare(git_repository *repo)
+{
+	const char *gitdir = git_repository_path(repo);
+	git_config *cfg = NULL;
+	size_t len = strlen(gitdir);
+	int bare = -1, error;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0) {
+		error = git_config_get_bool(&bare, cfg, "core.bare");
+		if (error < 0)
+			bare = -1;
+		git_config_free(cfg);
+	}
+	if (bare >= 0 || getenv("GIT_WORK_TREE"))
+		return bare == 1;
+	while (len && gitdir[len - 1] == '/')
+		len--;
+	return len < 4 || strncmp(gitdir + len - 4, ".git", 4) ||
+	       (len > 4 && gitdir[len - 5] != '/');
+}
+
 int gm_repo_open(struct gm_repo **out, const char *rev)
 {
 	struct gm_repo *r = calloc(1, sizeof(*r));
@@ -105,7 +130,7 @@ int gm_repo_open(struct gm_repo **out, const char *rev)
 		error = gm_error_from_git(error, "cannot open the repository");
 		goto fail;
 	}
-	if (git_repository_workdir(r->repo) &&
+	if (git_repository_workdir(r->repo) && !repo_looks_bare(r->repo) &&
 	    !(r->workdir = path_with_slash(git_repository_workdir(r->repo)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto fail;

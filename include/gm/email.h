@@ -54,4 +54,14 @@ bool gm_email_isspace(int c);
  */
 int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		       int usename);
+/**
+ * Whether `addr` can stand in a mail header as an address: one '@' with
+ * something on both sides, no white space, no control characters, none of
+ * the characters that would start another address or header.
+ */
+bool gm_email_address_valid(const char *addr);
+
+/** Whether `name` has no control characters (CR, LF, TAB and the like). */
+bool gm_email_name_valid(const char *name);
+
 #endif /* GM_EMAIL_H */

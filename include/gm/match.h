@@ -15,6 +15,7 @@
 struct gm_match_file {
 	const char *path;	/* borrowed from the caller's list */
 	size_t *sections;	/* deepest match first; ties in file order */
+	size_t *lines;		/* per section: the F:/N: line that decided */
 	size_t nr_sections;
 	bool exact;		/* claimed by a maintained section with an M: */
 };

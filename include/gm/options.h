@@ -38,7 +38,13 @@ struct gm_options {
 	char *git_since;
 	char *hg_since;
 
+	/* the history walk */
+	int history;		/* --history */
+	char *since;		/* --since, NULL for six months ago */
+	char *until;		/* --until, NULL for no limit */
+
 	/* output */
+	char *format;		/* --format: "text" (NULL) or "json" */
 	int multiline;
 	char *separator;
 	int roles;

@@ -1,8 +1,10 @@
 #ifndef GM_OUTPUT_H
 #define GM_OUTPUT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
+#include "gm/history.h"
 #include "gm/maintainers.h"
 #include "gm/match.h"
 #include "gm/options.h"
@@ -24,5 +26,23 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
  */
 int gm_output_sections(FILE *f, struct gm_maintainers *m,
 		       const struct gm_match_file *mf, const char *letters);
+
+/* What the JSON document describes; everything is borrowed. */
+struct gm_output_report {
+	const char *rev;			/* the commit's id */
+	const struct gm_strvec *files;
+	struct gm_maintainers *m;
+	const struct gm_matches *matches;
+	const struct gm_rank *rank;
+	const struct gm_history *history;	/* NULL without --history */
+	int64_t since;				/* the window, with history */
+	int64_t until;				/* INT64_MAX for none */
+};
+
+/**
+ * Print the whole result as one JSON document (schema in the README).
+ * @return 0, or GM_ERROR if writing failed.
+ */
+int gm_output_json(FILE *f, const struct gm_output_report *r);
 
 #endif /* GM_OUTPUT_H */

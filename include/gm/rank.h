@@ -1,8 +1,10 @@
 #ifndef GM_RANK_H
 #define GM_RANK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "gm/history.h"
 #include "gm/maintainers.h"
 #include "gm/mailmap.h"
 #include "gm/options.h"
@@ -17,7 +19,10 @@
  */
 struct gm_rank_entry {
 	char *addr;	/* "Name <addr>" or a bare address */
-	char *role;	/* comma-separated roles, "" for none */
+	char *role;	/* the roles joined by commas, "" for none */
+	struct gm_strvec roles;	/* the same, one by one */
+	const struct gm_history_person *history;	/* activity, or NULL */
+	bool from_maintainers;	/* listed by a MAINTAINERS section */
 };
 
 struct gm_rank_list {
@@ -68,6 +73,16 @@ int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
  * the addresses found in the files. @return 0 or GM_ERROR.
  */
 int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
+
+/**
+ * Merge the history ranking `h` in: people already listed get their
+ * activity appended to their roles ("commit_signer:N/M=P%", and
+ * "authored:..." or "inactive" for none), and the most active of the
+ * others, within --git-min-signatures, --git-min-percent and
+ * --git-max-maintainers, are added after them. `h` must outlive `rk`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
 /** Parse .get_maintainer.ignore text into rk->ignore. */
 int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len);

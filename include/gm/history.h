@@ -1,0 +1,71 @@
+#ifndef GM_HISTORY_H
+#define GM_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <git2.h>
+
+#include "gm/strvec.h"
+
+/*
+ * Who has been active on some paths lately: one walk over the commits
+ * that `git log --no-merges --since=S --until=U REV -- PATHS` lists,
+ * counting each commit's author and the message lines the one-liner
+ * `grep -i '^    [-a-z]*by:.*@'` picks, per person.
+ */
+struct gm_history_type {
+	char *key;		/* canonical spelling, e.g. "Signed-off-by" */
+	size_t lines;		/* message lines of that type naming the person */
+};
+
+struct gm_history_person {
+	char *name;		/* as first seen, after the mailmap */
+	char *email;		/* after the mailmap */
+	size_t commits;		/* distinct commits naming the person */
+	size_t authored;	/* commits authored */
+	struct gm_history_type *types;
+	size_t nr_types;
+};
+
+struct gm_history {
+	size_t commits;			/* commits that touched the paths */
+	struct gm_history_person *people;	/* most commits first */
+	size_t nr_people;
+	bool shallow;			/* the walk reached a shallow boundary */
+	size_t unreadable;		/* commits or trees that could not be read */
+	size_t rejected;		/* trailer values that were no address */
+};
+
+struct gm_history_options {
+	int64_t since;		/* oldest committer time, or INT64_MIN */
+	int64_t until;		/* newest committer time, or INT64_MAX */
+	git_mailmap *mailmap;	/* NULL for raw identities */
+};
+
+#define GM_HISTORY_OPTIONS_INIT { INT64_MIN, INT64_MAX, NULL }
+
+/**
+ * Walk from `start` and count the commits that touch `paths` (relative to
+ * the top; a trailing '/' is ignored; "" is everything), with git's
+ * default history simplification. A commit older than `since` ends that
+ * line of the walk, as git's --since does. On success `*out` belongs to
+ * the caller (gm_history_free()).
+ * @return 0 or GM_ERROR.
+ */
+int gm_history_walk(struct gm_history **out, git_repository *repo,
+		    const git_oid *start, const struct gm_strvec *paths,
+		    const struct gm_history_options *opts);
+
+/**
+ * The mailmap git would use at `tree`: its .mailmap, then the blob named
+ * by mailmap.blob, then the file named by mailmap.file.
+ * @return 0 or GM_ERROR.
+ */
+int gm_history_mailmap(git_mailmap **out, git_repository *repo,
+		       git_tree *tree);
+
+void gm_history_free(struct gm_history *h);
+
+#endif /* GM_HISTORY_H */

@@ -1,0 +1,533 @@
+#include "gm/history.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/email.h"
+#include "gm/error.h"
+#include "gm/strmap.h"
+#include "gm/trailer.h"
+
+/* ==================== the queue: newest commit first ==================== */
+
+struct queue {
+	git_commit **v;
+	size_t nr, alloc;
+};
+
+static bool queue_before(git_commit *a, git_commit *b)
+{
+	git_time_t ta = git_commit_time(a), tb = git_commit_time(b);
+
+	if (ta != tb)
+		return ta > tb;
+	return git_oid_cmp(git_commit_id(a), git_commit_id(b)) < 0;
+}
+
+static int queue_push(struct queue *q, git_commit *c)
+{
+	size_t i;
+
+	if (q->nr == q->alloc) {
+		size_t n = q->alloc ? q->alloc * 2 : 64;
+		git_commit **v = realloc(q->v, n * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		q->v = v;
+		q->alloc = n;
+	}
+	for (i = q->nr++; i && queue_before(c, q->v[(i - 1) / 2]); i = (i - 1) / 2)
+		q->v[i] = q->v[(i - 1) / 2];
+	q->v[i] = c;
+	return 0;
+}
+
+static git_commit *queue_pop(struct queue *q)
+{
+	git_commit *top, *last;
+	size_t i = 0;
+
+	if (!q->nr)
+		return NULL;
+	top = q->v[0];
+	last = q->v[--q->nr];
+	for (;;) {
+		size_t child = 2 * i + 1;
+
+		if (child >= q->nr)
+			break;
+		if (child + 1 < q->nr && queue_before(q->v[child + 1], q->v[child]))
+			child++;
+		if (!queue_before(q->v[child], last))
+			break;
+		q->v[i] = q->v[child];
+		i = child;
+	}
+	if (q->nr)
+		q->v[i] = last;
+	return top;
+}
+
+/* ==================== comparing trees at the paths ==================== */
+
+struct walk {
+	git_repository *repo;
+	const struct gm_history_options *opts;
+	struct gm_strvec paths;		/* without trailing '/' */
+	struct gm_history *h;
+	struct gm_strmap seen;		/* hex ids of queued commits */
+	struct gm_strmap people;	/* lc(email) -> index + 1 */
+	size_t *last_commit;		/* per person: last commit counted */
+	size_t alloc_people;
+	size_t commit_no;		/* current commit, from 1 */
+	struct gm_buf tmp, key, lc;
+};
+
+/*
+ * The entry at `path` below the tree `root`: its id and mode, or found
+ * false. A non-tree in the middle of the path means the path is absent.
+ */
+static int entry_at(struct walk *w, const git_oid *root, const char *path,
+		    bool *found, git_oid *id, git_filemode_t *mode)
+{
+	git_tree *tree = NULL;
+	git_oid cur;
+	int error = 0;
+
+	*found = false;
+	git_oid_cpy(&cur, root);
+	if (!*path) {
+		git_oid_cpy(id, root);
+		*mode = GIT_FILEMODE_TREE;
+		*found = true;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(path, "/");
+		const git_tree_entry *e;
+
+		if (git_tree_lookup(&tree, w->repo, &cur) < 0) {
+			w->h->unreadable++;
+			return 0;
+		}
+		gm_buf_reset(&w->tmp);
+		if ((error = gm_buf_put(&w->tmp, path, n)) < 0)
+			break;
+		e = git_tree_entry_byname(tree, w->tmp.ptr);
+		if (!e)
+			break;
+		if (!path[n]) {
+			git_oid_cpy(id, git_tree_entry_id(e));
+			*mode = git_tree_entry_filemode(e);
+			*found = true;
+			break;
+		}
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+			break;
+		git_oid_cpy(&cur, git_tree_entry_id(e));
+		git_tree_free(tree);
+		tree = NULL;
+		path += n + 1;
+	}
+	git_tree_free(tree);
+	return error;
+}
+
+/*
+ * Whether trees `a` and `b` (NULL: the empty tree) differ at `path`. The
+ * walk descends both at once and stops at the first identical subtree.
+ */
+static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
+			const char *path, bool *differs)
+{
+	git_oid ida, idb;
+	git_filemode_t ma = 0, mb = 0;
+	bool fa = false, fb = false;
+	int error;
+
+	*differs = false;
+	if (a && b && git_oid_equal(a, b))
+		return 0;
+	if ((a && (error = entry_at(w, a, path, &fa, &ida, &ma)) < 0) ||
+	    (b && (error = entry_at(w, b, path, &fb, &idb, &mb)) < 0))
+		return error;
+	*differs = fa != fb || (fa && (ma != mb || !git_oid_equal(&ida, &idb)));
+	return 0;
+}
+
+/* Whether `c` differs from the tree `parent` (NULL: empty) at any path. */
+static int commit_differs(struct walk *w, git_commit *c, const git_oid *parent,
+			  bool *differs)
+{
+	const git_oid *tree = git_commit_tree_id(c);
+	int error = 0;
+
+	*differs = false;
+	for (size_t i = 0; i < w->paths.nr && !*differs && !error; i++)
+		error = path_differs(w, tree, parent, w->paths.v[i], differs);
+	return error;
+}
+
+/* ==================== counting people ==================== */
+
+static int person_find(struct walk *w, const char *name, const char *email,
+		       struct gm_history_person **out)
+{
+	struct gm_history *h = w->h;
+	struct gm_history_person *p;
+	void *idx = NULL;
+
+	gm_buf_reset(&w->lc);
+	for (const char *s = email; *s; s++)
+		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	if (gm_strmap_get(&w->people, w->lc.ptr, w->lc.len, &idx)) {
+		*out = &h->people[(size_t)idx - 1];
+		return 0;
+	}
+	if (h->nr_people == w->alloc_people) {
+		size_t n = w->alloc_people ? w->alloc_people * 2 : 64;
+		struct gm_history_person *v = realloc(h->people, n * sizeof(*v));
+		size_t *last = realloc(w->last_commit, n * sizeof(*last));
+
+		if (v)
+			h->people = v;
+		if (last)
+			w->last_commit = last;
+		if (!v || !last)
+			return gm_error_set(GM_ERROR, "out of memory");
+		w->alloc_people = n;
+	}
+	p = &h->people[h->nr_people];
+	memset(p, 0, sizeof(*p));
+	p->name = strdup(name);
+	p->email = strdup(email);
+	if (!p->name || !p->email) {
+		free(p->name);
+		free(p->email);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	w->last_commit[h->nr_people++] = 0;
+	if (gm_strmap_put(&w->people, w->lc.ptr, w->lc.len,
+			  (void *)(uintptr_t)h->nr_people) < 0)
+		return GM_ERROR;
+	*out = p;
+	return 0;
+}
+
+/* Count the person once for this commit. */
+static void person_touch(struct walk *w, struct gm_history_person *p)
+{
+	size_t i = (size_t)(p - w->h->people);
+
+	if (w->last_commit[i] != w->commit_no) {
+		w->last_commit[i] = w->commit_no;
+		p->commits++;
+	}
+}
+
+static int person_add_type(struct gm_history_person *p, const char *key)
+{
+	struct gm_history_type *v;
+
+	for (size_t i = 0; i < p->nr_types; i++) {
+		if (!strcmp(p->types[i].key, key)) {
+			p->types[i].lines++;
+			return 0;
+		}
+	}
+	v = realloc(p->types, (p->nr_types + 1) * sizeof(*v));
+	if (!v)
+		return gm_error_set(GM_ERROR, "out of memory");
+	p->types = v;
+	v[p->nr_types].key = strdup(key);
+	if (!v[p->nr_types].key)
+		return gm_error_set(GM_ERROR, "out of memory");
+	v[p->nr_types++].lines = 1;
+	return 0;
+}
+
+/* The person named by `name`/`email`, after the mailmap. */
+static int identify(struct walk *w, const char *name, const char *email,
+		    struct gm_history_person **out)
+{
+	const char *rname = name, *remail = email;
+
+	if (w->opts->mailmap &&
+	    git_mailmap_resolve(&rname, &remail, w->opts->mailmap, name,
+				email) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	return person_find(w, rname, remail, out);
+}
+
+static int count_trailer(struct walk *w, const struct gm_trailer *t)
+{
+	struct gm_buf value = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_history_person *p;
+	int error;
+
+	if ((error = gm_buf_put(&value, t->value, t->value_len)) < 0 ||
+	    (error = gm_email_parse(&name, &addr, value.ptr)) < 0)
+		goto out;
+	if (!gm_email_address_valid(addr.ptr) || !gm_email_name_valid(name.ptr)) {
+		w->h->rejected++;
+		goto out;
+	}
+	if ((error = gm_trailer_canonical_key(&w->key, t->key, t->key_len)) < 0 ||
+	    (error = identify(w, name.ptr, addr.ptr, &p)) < 0 ||
+	    (error = person_add_type(p, w->key.ptr)) < 0)
+		goto out;
+	person_touch(w, p);
+out:
+	gm_buf_release(&value);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+static int count_commit(struct walk *w, git_commit *c)
+{
+	const git_signature *author = git_commit_author(c);
+	const char *msg = git_commit_message_raw(c);
+	struct gm_history_person *p;
+	int error = 0;
+
+	w->h->commits++;
+	w->commit_no++;
+	if (author && author->email && gm_email_address_valid(author->email)) {
+		if ((error = identify(w, author->name ? author->name : "",
+				      author->email, &p)) < 0)
+			return error;
+		p->authored++;
+		person_touch(w, p);
+	}
+	while (msg && *msg && !error) {
+		size_t len = strcspn(msg, "\n");
+		struct gm_trailer t;
+
+		if (gm_trailer_parse(&t, msg, len))
+			error = count_trailer(w, &t);
+		msg += len + (msg[len] == '\n');
+	}
+	return error;
+}
+
+/* ==================== the walk ==================== */
+
+static int walk_enqueue(struct walk *w, struct queue *q, git_commit *c)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	if (gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
+		git_commit_free(c);
+		return 0;
+	}
+	if (gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL) < 0 ||
+	    queue_push(q, c) < 0) {
+		git_commit_free(c);
+		return GM_ERROR;
+	}
+	return 0;
+}
+
+/*
+ * One commit of the walk: git's default simplification keeps only the
+ * first parent the commit is TREESAME to, if any; a non-merge that is not
+ * TREESAME is counted.
+ */
+static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
+{
+	unsigned n = git_commit_parentcount(c);
+	git_commit *parents[64] = { NULL };
+	unsigned loaded = 0, same = n;
+	bool differs = true;
+	int error = 0;
+
+	for (unsigned i = 0; i < n && i < 64; i++) {
+		if (git_commit_parent(&parents[i], c, i) < 0) {
+			w->h->shallow = true;
+			continue;
+		}
+		loaded++;
+	}
+	for (unsigned i = 0; i < n && i < 64 && !error && same == n; i++) {
+		if (!parents[i])
+			continue;
+		error = commit_differs(w, c, git_commit_tree_id(parents[i]),
+				       &differs);
+		if (!error && !differs)
+			same = i;
+	}
+	if (!error && !loaded)
+		error = commit_differs(w, c, NULL, &differs);
+	for (unsigned i = 0; i < n && i < 64; i++) {
+		if (!parents[i])
+			continue;
+		if (!error && (same == n || same == i))
+			error = walk_enqueue(w, q, parents[i]);
+		else
+			git_commit_free(parents[i]);
+	}
+	if (!error && n <= 1 && same == n && differs &&
+	    git_commit_time(c) <= w->opts->until)
+		error = count_commit(w, c);
+	return error;
+}
+
+static int person_cmp(const void *a, const void *b)
+{
+	const struct gm_history_person *x = a, *y = b;
+
+	if (x->commits != y->commits)
+		return x->commits > y->commits ? -1 : 1;
+	if (x->authored != y->authored)
+		return x->authored > y->authored ? -1 : 1;
+	return strcmp(x->email, y->email);
+}
+
+static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
+{
+	for (size_t i = 0; i < paths->nr; i++) {
+		const char *p = paths->v[i];
+		size_t len = strlen(p);
+
+		while (len && p[len - 1] == '/')
+			len--;
+		if (gm_strvec_pushn(&w->paths, p, len) < 0)
+			return GM_ERROR;
+	}
+	return 0;
+}
+
+static void walk_release(struct walk *w, struct queue *q)
+{
+	git_commit *c;
+
+	while ((c = queue_pop(q)))
+		git_commit_free(c);
+	free(q->v);
+	gm_strvec_release(&w->paths);
+	gm_strmap_release(&w->seen);
+	gm_strmap_release(&w->people);
+	free(w->last_commit);
+	gm_buf_release(&w->tmp);
+	gm_buf_release(&w->key);
+	gm_buf_release(&w->lc);
+}
+
+int gm_history_walk(struct gm_history **out, git_repository *repo,
+		    const git_oid *start, const struct gm_strvec *paths,
+		    const struct gm_history_options *opts)
+{
+	struct walk w;
+	struct queue q = { NULL, 0, 0 };
+	git_commit *c = NULL;
+	int error;
+
+	memset(&w, 0, sizeof(w));
+	w.repo = repo;
+	w.opts = opts;
+	if (!(w.h = calloc(1, sizeof(*w.h))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = walk_prepare(&w, paths);
+	if (!error && git_commit_lookup(&c, repo, start) < 0)
+		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
+	if (!error && paths->nr)
+		error = walk_enqueue(&w, &q, c);
+	else
+		git_commit_free(c);
+	while (!error && (c = queue_pop(&q))) {
+		if (git_commit_time(c) >= opts->since)
+			error = walk_commit(&w, &q, c);
+		git_commit_free(c);
+	}
+	if (!error && w.h->nr_people)
+		qsort(w.h->people, w.h->nr_people, sizeof(*w.h->people),
+		      person_cmp);
+	if (error) {
+		gm_history_free(w.h);
+		w.h = NULL;
+	}
+	walk_release(&w, &q);
+	*out = w.h;
+	return error;
+}
+
+void gm_history_free(struct gm_history *h)
+{
+	if (!h)
+		return;
+	for (size_t i = 0; i < h->nr_people; i++) {
+		for (size_t k = 0; k < h->people[i].nr_types; k++)
+			free(h->people[i].types[k].key);
+		free(h->people[i].types);
+		free(h->people[i].name);
+		free(h->people[i].email);
+	}
+	free(h->people);
+	free(h);
+}
+
+/* ==================== the mailmap ==================== */
+
+static int mailmap_add_blob(struct gm_buf *all, git_repository *repo,
+			    git_tree *tree, const char *spec)
+{
+	git_object *obj = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int error = 0;
+
+	if (tree) {
+		if (git_tree_entry_bypath(&e, tree, spec) < 0 ||
+		    git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+			goto out;
+		if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
+			goto out;
+	} else {
+		if (git_revparse_single(&obj, repo, spec) < 0 ||
+		    git_object_type(obj) != GIT_OBJECT_BLOB)
+			goto out;
+		blob = (git_blob *)obj;
+		obj = NULL;
+	}
+	if (!(error = gm_buf_put(all, git_blob_rawcontent(blob),
+				 (size_t)git_blob_rawsize(blob))))
+		error = gm_buf_putc(all, '\n');
+out:
+	git_blob_free(blob);
+	git_object_free(obj);
+	git_tree_entry_free(e);
+	return error;
+}
+
+int gm_history_mailmap(git_mailmap **out, git_repository *repo,
+		       git_tree *tree)
+{
+	struct gm_buf all = GM_BUF_INIT;
+	git_config *cfg = NULL;
+	git_buf value = { NULL, 0, 0 };
+	int error;
+
+	error = mailmap_add_blob(&all, repo, tree, ".mailmap");
+	if (!error && git_repository_config_snapshot(&cfg, repo) == 0) {
+		if (git_config_get_string_buf(&value, cfg, "mailmap.blob") == 0)
+			error = mailmap_add_blob(&all, repo, NULL, value.ptr);
+		git_buf_dispose(&value);
+		if (!error &&
+		    git_config_get_path(&value, cfg, "mailmap.file") == 0) {
+			error = gm_buf_read_file(&all, value.ptr);
+			if (error == GM_ENOTFOUND)
+				error = 0;
+		}
+		git_buf_dispose(&value);
+	}
+	git_config_free(cfg);
+	if (!error && git_mailmap_from_buffer(out, all.ptr, all.len) < 0)
+		error = gm_error_from_git(GIT_ERROR, "cannot parse the mailmap");
+	gm_buf_release(&all);
+	return error;
+}
