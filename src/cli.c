@@ -179,19 +179,11 @@ static int mpath_normalize(struct gm_buf *out, const char *mpath)
 	return 0;
 }
 
-static bool is_maintainers_file(const char *path)
-{
-	const char *base = strrchr(path, '/');
-
-	return !strcmp(base ? base + 1 : path, "MAINTAINERS");
-}
-
 /* The MAINTAINERS files to read, in order (R-10; sorted, Q-29). */
 static int cli_maintainer_files(struct cli *c, const char *mpath,
 				struct gm_strvec *paths)
 {
 	const struct gm_options *o = &c->opts;
-	struct gm_strvec all = GM_STRVEC_INIT;
 	int error;
 
 	switch (*mpath ? gm_repo_kind(c->repo, mpath) : GM_REPO_TREE) {
@@ -203,11 +195,9 @@ static int cli_maintainer_files(struct cli *c, const char *mpath,
 	default:
 		break;
 	}
-	error = gm_repo_list(c->repo, mpath, o->find_maintainer_files, &all);
-	for (size_t i = 0; i < all.nr && !error; i++)
-		if (!o->find_maintainer_files || is_maintainers_file(all.v[i]))
-			error = gm_strvec_push(paths, all.v[i]);
-	gm_strvec_release(&all);
+	error = gm_repo_list(c->repo, mpath,
+			     o->find_maintainer_files ? "MAINTAINERS" : NULL,
+			     paths);
 	if (!error && !paths->nr)
 		error = gm_error_set(GM_ENOTFOUND,
 				     "no MAINTAINERS files found in '%s'",

@@ -211,67 +211,64 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 }
 
 static int repo_list_tree(struct gm_repo *r, const git_tree *tree,
-			  const char *base, bool recursive,
+			  struct gm_buf *base, const char *name_filter,
 			  struct gm_strvec *out)
 {
-	size_t n = git_tree_entrycount(tree);
+	size_t n = git_tree_entrycount(tree), len = base->len;
 	int error = 0;
 
 	for (size_t i = 0; i < n && !error; i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
 		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
-		char *path;
-		size_t len = strlen(base) + strlen(name) + 2;
+		git_tree *sub = NULL;
 
-		if (recursive ? (dir && !strcmp(name, ".git")) : name[0] == '.')
+		if (name_filter ? (dir ? !strcmp(name, ".git") :
+				   strcmp(name, name_filter)) : name[0] == '.')
 			continue;
-		if (!(path = malloc(len)))
-			return gm_error_set(GM_ERROR, "out of memory");
-		snprintf(path, len, "%s%s%s", base, name, dir ? "/" : "");
-		if (!recursive || !dir) {
-			error = gm_strvec_push(out, path);
+		if ((error = gm_buf_puts(base, name)) < 0 ||
+		    (dir && (error = gm_buf_putc(base, '/')) < 0))
+			break;
+		if (!name_filter || !dir) {
+			error = gm_strvec_push(out, base->ptr);
+		} else if ((error = git_tree_lookup(&sub, r->repo,
+						    git_tree_entry_id(e))) < 0) {
+			error = gm_error_from_git(error, base->ptr);
 		} else {
-			git_tree *sub = NULL;
-
-			error = git_tree_lookup(&sub, r->repo, git_tree_entry_id(e));
-			if (error < 0)
-				error = gm_error_from_git(error, path);
-			else
-				error = repo_list_tree(r, sub, path, true, out);
+			error = repo_list_tree(r, sub, base, name_filter, out);
 			git_tree_free(sub);
 		}
-		free(path);
+		base->len = len;
+		base->ptr[len] = '\0';
 	}
 	return error;
 }
 
-int gm_repo_list(struct gm_repo *r, const char *dir, bool recursive,
-		 struct gm_strvec *out)
+int gm_repo_list(struct gm_repo *r, const char *dir,
+		 const char *recursive_name, struct gm_strvec *out)
 {
+	struct gm_buf base = GM_BUF_INIT;
 	git_tree *tree = NULL;
 	git_oid oid;
-	char *base = NULL;
 	int error;
 
-	if (!*dir) {
-		error = repo_list_tree(r, r->tree, "", recursive, out);
-		goto sort;
+	if (*dir) {
+		if (repo_entry_type(r, dir, &oid, NULL) != GIT_OBJECT_TREE)
+			return gm_error_set(GM_ENOTFOUND,
+					    "'%s' is not a directory", dir);
+		if ((error = git_tree_lookup(&tree, r->repo, &oid)) < 0)
+			return gm_error_from_git(error, dir);
+		if ((error = gm_buf_puts(&base, dir)) < 0 ||
+		    (error = gm_buf_putc(&base, '/')) < 0)
+			goto out;
 	}
-	if (repo_entry_type(r, dir, &oid, NULL) != GIT_OBJECT_TREE)
-		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory", dir);
-	if ((error = git_tree_lookup(&tree, r->repo, &oid)) < 0)
-		return gm_error_from_git(error, dir);
-	if (!(base = path_with_slash(dir))) {
-		git_tree_free(tree);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	error = repo_list_tree(r, tree, base, recursive, out);
-	free(base);
-	git_tree_free(tree);
-sort:
+	error = repo_list_tree(r, tree ? tree : r->tree, &base, recursive_name,
+			       out);
 	if (!error)
 		gm_strvec_sort_uniq(out);
+out:
+	gm_buf_release(&base);
+	git_tree_free(tree);
 	return error;
 }
 

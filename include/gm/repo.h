@@ -50,12 +50,12 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
 /**
  * Append to `out` the paths below the directory `dir` ("" for the top)
  * whose last component does not start with '.', sorted; directories get a
- * final '/'. With `recursive`, descend into directories (except `.git`)
- * and list files only.
+ * final '/'. With a `recursive_name`, descend into directories (except
+ * `.git`) and list only the files of that name instead.
  * @return 0, GM_ENOTFOUND if `dir` is not a directory, or GM_ERROR.
  */
-int gm_repo_list(struct gm_repo *r, const char *dir, bool recursive,
-		 struct gm_strvec *out);
+int gm_repo_list(struct gm_repo *r, const char *dir,
+		 const char *recursive_name, struct gm_strvec *out);
 
 /**
  * Turn a path given on the command line, relative to the current
