@@ -74,17 +74,33 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 	return 0;
 }
 
-static int line_compile(struct gm_mline *ml)
+/* Give each F:/X: line its glob and each N:/K: line its regex. */
+static int maintainers_compile(struct gm_maintainers *m)
 {
-	if (ml->tag == 'F' || ml->tag == 'X') {
-		ml->glob = malloc(sizeof(*ml->glob));
-		if (!ml->glob)
-			return gm_error_set(GM_ERROR, "out of memory");
-		gm_glob_init(ml->glob, ml->value, ml->len);
-	} else if (ml->tag == 'N' || ml->tag == 'K') {
-		ml->regex = malloc(sizeof(*ml->regex));
-		if (!ml->regex || gm_regex_init(ml->regex, ml->value, ml->len) < 0)
-			return gm_error_set(GM_ERROR, "out of memory");
+	size_t nglobs = 0, nregexes = 0;
+
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		char t = m->lines[i].tag;
+
+		nglobs += t == 'F' || t == 'X';
+		nregexes += t == 'N' || t == 'K';
+	}
+	m->globs = calloc(nglobs ? nglobs : 1, sizeof(*m->globs));
+	m->regexes = calloc(nregexes ? nregexes : 1, sizeof(*m->regexes));
+	if (!m->globs || !m->regexes)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		struct gm_mline *ml = &m->lines[i];
+
+		if (ml->tag == 'F' || ml->tag == 'X') {
+			ml->glob = &m->globs[m->nr_globs++];
+			gm_glob_init(ml->glob, ml->value, ml->len);
+		} else if (ml->tag == 'N' || ml->tag == 'K') {
+			ml->regex = &m->regexes[m->nr_regexes];
+			if (gm_regex_init(ml->regex, ml->value, ml->len) < 0)
+				return GM_ERROR;
+			m->nr_regexes++;
+		}
 	}
 	return 0;
 }
@@ -206,8 +222,8 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 	m->isdir_payload = payload;
 	for (size_t i = 0; i < n && !error; i++)
 		error = maintainers_add_text(m, bufs[i], lens[i], &alloc);
-	for (size_t i = 0; i < m->nr_lines && !error; i++)
-		error = line_compile(&m->lines[i]);
+	if (!error)
+		error = maintainers_compile(m);
 	if (!error)
 		error = maintainers_find_sections(m);
 	if (error) {
@@ -222,14 +238,12 @@ void gm_maintainers_free(struct gm_maintainers *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nr_lines; i++) {
-		if (m->lines[i].glob)
-			gm_glob_release(m->lines[i].glob);
-		if (m->lines[i].regex)
-			gm_regex_release(m->lines[i].regex);
-		free(m->lines[i].glob);
-		free(m->lines[i].regex);
-	}
+	for (size_t i = 0; i < m->nr_globs; i++)
+		gm_glob_release(&m->globs[i]);
+	for (size_t i = 0; i < m->nr_regexes; i++)
+		gm_regex_release(&m->regexes[i]);
+	free(m->globs);
+	free(m->regexes);
 	for (size_t i = 0; i < m->nr_sections; i++)
 		free(m->sections[i].short_name);
 	for (size_t i = 0; i < m->nr_texts; i++)

@@ -1,3 +1,6 @@
+/* memmem() is a GNU and BSD extension, in every libc we build with. */
+#define _GNU_SOURCE
+
 #include "gm/pattern.h"
 
 #include <stdlib.h>
@@ -67,35 +70,43 @@ static bool pattern_run(pcre2_code *code, const char *s, size_t len)
 
 /* ==================== globs (F:, X:) ==================== */
 
-static bool glob_char_is_regex(char c)
+enum {
+	GLOB_SLASH = 1,		/* '/' */
+	GLOB_WILD = 2,		/* '*', '?', '.': not a literal path */
+	GLOB_REGEX = 4		/* regex syntax the plain matcher lacks */
+};
+
+static unsigned char glob_class[256];
+
+static void glob_class_init(void)
 {
-	switch (c) {
-	case '[': case ']': case '(': case ')': case '{': case '}':
-	case '+': case '^': case '$': case '|': case '\\':
-		return true;
-	default:
-		return false;
-	}
+	const char *regex = "[](){}+^$|\\\n";
+
+	glob_class['/'] = GLOB_SLASH;
+	glob_class['*'] = glob_class['?'] = glob_class['.'] = GLOB_WILD;
+	for (; *regex; regex++)
+		glob_class[(unsigned char)*regex] = GLOB_REGEX;
 }
 
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 {
+	unsigned seen = 0;
+
+	if (!glob_class['/'])
+		glob_class_init();
 	memset(g, 0, sizeof(*g));
 	g->glob = glob;
 	g->len = len;
-	g->plain = g->literal = true;
 	g->isdir = -1;
 	for (size_t i = 0; i < len; i++) {
-		char c = glob[i];
+		unsigned char k = glob_class[(unsigned char)glob[i]];
 
-		g->slashes += c == '/';
-		if (c == '*' || c == '?' || c == '.')
-			g->literal = false;
-		if (c == '*' && i + 1 < len && glob[i + 1] == '*')
-			g->anydepth = true;
-		if (glob_char_is_regex(c) || c == '\n')
-			g->plain = g->literal = false;
+		seen |= k;
+		g->slashes += k == GLOB_SLASH;
 	}
+	g->plain = !(seen & GLOB_REGEX);
+	g->literal = !(seen & (GLOB_REGEX | GLOB_WILD));
+	g->anydepth = (seen & GLOB_WILD) && memmem(glob, len, "**", 2);
 	return 0;
 }
 
@@ -344,21 +355,6 @@ out:
 	gm_buf_release(&run);
 }
 
-/* Whether `needle` occurs in `hay`. */
-static bool contains(const char *hay, size_t len, const char *needle,
-		     size_t nlen)
-{
-	const char *p = hay, *end = hay + len;
-
-	while ((size_t)(end - p) >= nlen &&
-	       (p = memchr(p, needle[0], (size_t)(end - p) - nlen + 1))) {
-		if (!memcmp(p, needle, nlen))
-			return true;
-		p++;
-	}
-	return false;
-}
-
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len)
 {
 	struct gm_buf required = GM_BUF_INIT;
@@ -408,8 +404,7 @@ bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 {
 	pcre2_code *code;
 
-	if (re->required &&
-	    !contains(s, len, re->required, re->required_len))
+	if (re->required && !memmem(s, len, re->required, re->required_len))
 		return false;
 	code = regex_get(re, prefixed);
 	if (code && len >= GM_REGEX_JIT_MIN && !re->jit) {

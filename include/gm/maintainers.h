@@ -35,6 +35,9 @@ struct gm_maintainers {
 	struct gm_section *sections;	/* in file order */
 	size_t nr_sections;
 	size_t *section_of;		/* line index -> section index, or SIZE_MAX */
+	struct gm_glob *globs;		/* the F:/X: patterns, in line order */
+	struct gm_regex *regexes;	/* the N:/K: patterns, in line order */
+	size_t nr_globs, nr_regexes;
 	char **texts;			/* owned copies of the files */
 	size_t nr_texts;
 	gm_pattern_isdir_fn isdir;	/* directory test for F:/X: */
