@@ -27,7 +27,7 @@ struct opt_def {
 
 #define OFF(field) offsetof(struct gm_options, field)
 
-/* Sorted by name (strcasecmp) for bsearch. */
+/* Alphabetical, for the reader; looked up by a linear scan. */
 static const struct opt_def opt_table[] = {
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "email", OPT_BOOL, OFF(email) },
@@ -80,8 +80,8 @@ static const struct opt_def opt_table[] = {
 	{ "separator", OPT_STRING, OFF(separator) },
 	{ "since", OPT_STRING, OFF(since) },
 	{ "status", OPT_BOOL, OFF(status) },
-	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "substatus", OPT_BOOL, OFF(substatus) },
+	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "tree", OPT_BOOL, OFF(tree) },
 	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
@@ -176,17 +176,12 @@ void gm_options_release(struct gm_options *o)
 	gm_strvec_release(&o->args);
 }
 
-static int opt_cmp(const void *key, const void *elem)
-{
-	const struct opt_def *def = elem;
-
-	return strcasecmp(key, def->name);
-}
-
 static const struct opt_def *opt_find(const char *name)
 {
-	return bsearch(name, opt_table, sizeof(opt_table) / sizeof(*opt_table),
-		       sizeof(*opt_table), opt_cmp);
+	for (size_t i = 0; i < sizeof(opt_table) / sizeof(*opt_table); i++)
+		if (!strcasecmp(name, opt_table[i].name))
+			return &opt_table[i];
+	return NULL;
 }
 
 /* Find `name`, or a negatable option spelled "no<name>" / "no-<name>". */
