@@ -1,6 +1,9 @@
 #include "gm/cli.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +36,7 @@ struct cli {
 	struct gm_mailmap *mailmap;
 	struct gm_strvec files;		/* the file list of R-30 */
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
+	int series_depth;		/* inside a cover letter's series */
 	struct gm_matches *keywords;	/* K: hits only */
 	struct gm_matches *matches;
 	struct gm_rank rank;
@@ -110,6 +114,42 @@ static int conf_words(struct gm_strvec *words, const char *s)
 	return 0;
 }
 
+/* Defaults from git config: maintainer.<key>, overridden by the options. */
+static int cli_apply_config(struct cli *c)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+		bool is_bool;
+	} keys[] = {
+		{ "maintainer.history", offsetof(struct gm_options, history), true },
+		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
+		{ "maintainer.since", offsetof(struct gm_options, since), false },
+		{ "maintainer.format", offsetof(struct gm_options, format), false },
+	};
+	git_config *cfg = NULL;
+	int error = 0;
+
+	if (git_repository_config_snapshot(&cfg, c->repo->repo) < 0)
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
+		char *field = (char *)&c->opts + keys[i].offset;
+		const char *value;
+		int b;
+
+		if (keys[i].is_bool) {
+			if (git_config_get_bool(&b, cfg, keys[i].key) == 0)
+				*(int *)field = b;
+		} else if (git_config_get_string(&value, cfg, keys[i].key) == 0) {
+			free(*(char **)field);
+			if (!(*(char **)field = strdup(value)))
+				error = gm_error_set(GM_ERROR, "out of memory");
+		}
+	}
+	git_config_free(cfg);
+	return error;
+}
+
 static int cli_parse_options(struct cli *c, int argc, const char **argv)
 {
 	struct gm_strvec words = GM_STRVEC_INIT;
@@ -123,7 +163,8 @@ static int cli_parse_options(struct cli *c, int argc, const char **argv)
 		goto out;
 	gm_options_release(&c->opts);
 	gm_options_init(&c->opts);
-	if ((error = gm_options_parse(&c->opts, (int)words.nr,
+	if ((error = cli_apply_config(c)) < 0 ||
+	    (error = gm_options_parse(&c->opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||
 	    (error = gm_options_parse(&c->opts, argc, argv)) < 0)
 		goto out;
@@ -347,6 +388,92 @@ out:
 	return error;
 }
 
+static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin);
+
+/* A format-patch file name: "NNNN-*.patch" (NNNN not 0000 unless `cover`). */
+static bool is_series_name(const char *name, bool cover)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < 4; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	if (name[4] != '-' || len < 11 || strcmp(name + len - 6, ".patch"))
+		return false;
+	return cover == !strncmp(name, "0000", 4);
+}
+
+/* A cover letter's Subject: "[PATCH 0/N]", "[PATCH v2 00/N]", "[RFC 0/N]". */
+static bool is_cover_subject(const char *text)
+{
+	const char *s = strstr(text, "\nSubject: [");
+
+	if (!strncmp(text, "Subject: [", 10))
+		s = text - 1;
+	if (!s)
+		return false;
+	for (s += 11; *s && *s != ']' && *s != '\n'; s++) {
+		const char *z = s;
+
+		if (s[-1] != ' ' && s[-1] != '[')
+			continue;
+		while (*z == '0')
+			z++;
+		if (z > s && *z == '/')
+			return true;
+	}
+	return false;
+}
+
+/* Every patch of the format-patch series in `dir`, but the cover letter. */
+static int cli_add_series(struct cli *c, const char *dir)
+{
+	struct gm_strvec names = GM_STRVEC_INIT;
+	struct gm_buf path = GM_BUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int error = 0;
+
+	if (!d)
+		return gm_error_set(GM_ENOTFOUND, "cannot open '%s': %s", dir,
+				    strerror(errno));
+	while (!error && (de = readdir(d)))
+		if (is_series_name(de->d_name, false))
+			error = gm_strvec_push(&names, de->d_name);
+	closedir(d);
+	gm_strvec_sort_uniq(&names);
+	for (size_t i = 0; i < names.nr && !error; i++) {
+		gm_buf_reset(&path);
+		if (!(error = gm_buf_printf(&path, "%s/%s", dir, names.v[i])))
+			error = cli_add_patch(c, path.ptr, false);
+	}
+	gm_strvec_release(&names);
+	gm_buf_release(&path);
+	return error;
+}
+
+/*
+ * A cover letter stands for its series: the other patches beside it.
+ * @return 1 if `arg` was one, 0 if not, or an error.
+ */
+static int cli_add_cover(struct cli *c, const char *arg, const char *text)
+{
+	const char *slash = strrchr(arg, '/');
+	const char *base = slash ? slash + 1 : arg;
+	struct gm_buf dir = GM_BUF_INIT;
+	int error;
+
+	if (!is_series_name(base, true) && !is_cover_subject(text))
+		return 0;
+	if ((error = gm_buf_put(&dir, arg, slash ? (size_t)(slash - arg) : 1)) < 0)
+		return error;
+	if (!slash)
+		dir.ptr[0] = '.';
+	error = cli_add_series(c, dir.ptr);
+	gm_buf_release(&dir);
+	return error < 0 ? error : 1;
+}
+
 static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin)
 {
 	struct gm_patch p = GM_PATCH_INIT;
@@ -359,9 +486,17 @@ static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin)
 		goto out;
 	if ((error = gm_patch_parse(&p, text.ptr, text.len)) < 0)
 		goto out;
-	if (!p.files.nr)
+	if (!p.files.nr && !from_stdin && c->series_depth == 0) {
+		c->series_depth++;
+		error = cli_add_cover(c, arg, text.ptr);
+		c->series_depth--;
+		if (error < 0)
+			goto out;
+	}
+	if (!p.files.nr && error == 0)
 		warn("file '%s' doesn't appear to be a patch; add -f to options?",
 		     from_stdin ? "-" : arg);
+	error = 0;
 	for (size_t i = 0; i < p.files.nr && !error; i++)
 		error = gm_strvec_push(&c->files, p.files.v[i]);
 	for (size_t i = 0; i < p.fixes.nr && !error; i++)
@@ -423,6 +558,10 @@ static int cli_add_inputs(struct cli *c)
 
 	if (!(c->keywords = calloc(1, sizeof(*c->keywords))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	if (c->opts.series && (error = cli_add_series(c, c->opts.series)) < 0)
+		return error;
+	if (!args->nr && c->opts.series)
+		return 0;
 	if (!args->nr) {
 		if (isatty(0))
 			return gm_error_set(GM_EUSAGE,

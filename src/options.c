@@ -30,6 +30,7 @@ struct opt_def {
 /* Alphabetical, for the reader; looked up by a linear scan. */
 static const struct opt_def opt_table[] = {
 	{ "bug", OPT_BOOL, OFF(bug) },
+	{ "cc", OPT_SET, OFF(cc) },
 	{ "email", OPT_BOOL, OFF(email) },
 	{ "f", OPT_SET, OFF(from_filename) },
 	{ "fe", OPT_BOOL, OFF(file_emails) },
@@ -49,6 +50,7 @@ static const struct opt_def opt_table[] = {
 	{ "git-min-signatures", OPT_INT, OFF(git_min_signatures) },
 	{ "git-since", OPT_STRING, OFF(git_since) },
 	{ "h", OPT_HELP, 0 },
+	{ "headers", OPT_SET, OFF(headers) },
 	{ "help", OPT_HELP, 0 },
 	{ "hg-since", OPT_STRING, OFF(hg_since) },
 	{ "history", OPT_BOOL, OFF(history) },
@@ -78,10 +80,12 @@ static const struct opt_def opt_table[] = {
 	{ "sections", OPT_BOOL, OFF(sections) },
 	{ "self-test", OPT_UNSUPPORTED, 0 },
 	{ "separator", OPT_STRING, OFF(separator) },
+	{ "series", OPT_STRING, OFF(series) },
 	{ "since", OPT_STRING, OFF(since) },
 	{ "status", OPT_BOOL, OFF(status) },
 	{ "substatus", OPT_BOOL, OFF(substatus) },
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
+	{ "to", OPT_SET, OFF(to) },
 	{ "tree", OPT_BOOL, OFF(tree) },
 	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
@@ -101,6 +105,7 @@ static const char usage_text[] =
 	"    -f, --file            the arguments are paths (files or directories)\n"
 	"    --rev=<rev>           read MAINTAINERS and files from <rev>'s tree\n"
 	"    --mpath=<path>        MAINTAINERS file or directory in the tree\n"
+	"    --series=<dir>        the union of a format-patch series\n"
 	"    --find-maintainer-files\n"
 	"                          with a directory --mpath, read every */MAINTAINERS\n"
 	"\n"
@@ -127,6 +132,9 @@ static const char usage_text[] =
 	"Output:\n"
 	"    --roles, --rolestats  show each entry's role (default: addresses only)\n"
 	"    --format=json         one JSON document (see the README)\n"
+	"    --to, --cc            only the To (maintainers, lists) or Cc\n"
+	"                          (reviewers, history, ...) recipients\n"
+	"    --headers             To: and Cc: header lines (sendemail.headerCmd)\n"
 	"    --separator=<s>       join entries with <s> on one line\n"
 	"    --multiline           one entry per line (default)\n"
 	"    --scm --status --subsystem --web --bug --substatus\n"
@@ -173,6 +181,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->since, NULL);
 	set_string(&o->until, NULL);
 	set_string(&o->format, NULL);
+	set_string(&o->series, NULL);
 	gm_strvec_release(&o->args);
 }
 
@@ -310,6 +319,8 @@ int gm_options_finish(struct gm_options *o)
 		o->multiline = 0;
 	if (!o->separator)
 		o->separator = strdup(", ");
+	if (o->to || o->cc || o->headers)
+		o->roles = o->rolestats = 0;
 	if (o->rolestats)
 		o->roles = 1;
 	if (o->sections || (o->letters && *o->letters)) {

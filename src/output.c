@@ -63,13 +63,20 @@ static int output_group(FILE *f, const struct gm_strvec *sv,
 	return error;
 }
 
-/* merge_email() of R-82 over people then lists. */
-static int output_people(FILE *f, const struct gm_rank *rk,
-			 const struct gm_options *o)
+static bool is_to(const struct gm_rank_entry *e)
+{
+	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF);
+}
+
+/*
+ * merge_email() of R-82 over people then lists, into `lines`; with only
+ * one of --to and --cc (`which` 1 or 2), just those recipients.
+ */
+static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
+			const struct gm_options *o, int which)
 {
 	const struct gm_rank_list *lists[2] = { &rk->people, &rk->lists };
 	bool use[2] = { o->email, o->lists };
-	struct gm_strvec lines = GM_STRVEC_INIT;
 	struct gm_strmap seen = GM_STRMAP_INIT;
 	struct gm_buf line = GM_BUF_INIT;
 	int error = 0;
@@ -77,8 +84,10 @@ static int output_people(FILE *f, const struct gm_rank *rk,
 	for (int k = 0; k < 2 && !error; k++) {
 		for (size_t i = 0; use[k] && i < lists[k]->nr && !error; i++) {
 			const struct gm_rank_entry *e = &lists[k]->v[i];
+			bool to = k == 1 || is_to(e);
 
-			if (gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
+			if ((which == 1 && !to) || (which == 2 && to) ||
+			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
 				continue;
 			gm_buf_reset(&line);
 			error = o->roles ?
@@ -88,15 +97,65 @@ static int output_people(FILE *f, const struct gm_rank *rk,
 				error = gm_strmap_put(&seen, e->addr,
 						      strlen(e->addr), NULL);
 			if (!error)
-				error = gm_strvec_push(&lines, line.ptr);
+				error = gm_strvec_push(lines, line.ptr);
 		}
 	}
-	if (!error && lines.nr)
-		error = output_items(f, (const char *const *)lines.v, lines.nr, o);
-	gm_strvec_release(&lines);
 	gm_strmap_release(&seen);
 	gm_buf_release(&line);
 	return error;
+}
+
+static int output_people(FILE *f, const struct gm_rank *rk,
+			 const struct gm_options *o)
+{
+	struct gm_strvec lines = GM_STRVEC_INIT;
+	int which = o->to == o->cc ? 0 : o->to ? 1 : 2;
+	int error = people_lines(&lines, rk, o, which);
+
+	if (!error && lines.nr)
+		error = output_items(f, (const char *const *)lines.v, lines.nr, o);
+	gm_strvec_release(&lines);
+	return error;
+}
+
+/* One header, addresses joined by ", ", folded before 78 columns. */
+static void output_header(FILE *f, const char *name,
+			  const struct gm_strvec *addrs)
+{
+	size_t col;
+
+	if (!addrs->nr)
+		return;
+	col = (size_t)fprintf(f, "%s:", name);
+	for (size_t i = 0; i < addrs->nr; i++) {
+		size_t len = strlen(addrs->v[i]) + 1 + (i + 1 < addrs->nr);
+
+		if (i && col + len > 78) {
+			fputs("\n", f);
+			col = 0;
+		}
+		fprintf(f, " %s%s", addrs->v[i], i + 1 < addrs->nr ? "," : "");
+		col += len;
+	}
+	fputc('\n', f);
+}
+
+/* --headers: "To:" and "Cc:" lines for sendemail.headerCmd. */
+static int output_headers(FILE *f, const struct gm_rank *rk,
+			  const struct gm_options *o)
+{
+	struct gm_strvec to = GM_STRVEC_INIT, cc = GM_STRVEC_INIT;
+	int error = people_lines(&to, rk, o, 1);
+
+	if (!error)
+		error = people_lines(&cc, rk, o, 2);
+	if (!error) {
+		output_header(f, "To", &to);
+		output_header(f, "Cc", &cc);
+	}
+	gm_strvec_release(&to);
+	gm_strvec_release(&cc);
+	return error ? error : ferror(f) ? gm_error_set(GM_ERROR, "write error") : 0;
 }
 
 int gm_output_write(FILE *f, const struct gm_rank *rk,
@@ -104,6 +163,8 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 {
 	int error = 0;
 
+	if (o->headers)
+		return output_headers(f, rk, o);
 	if (o->email || o->lists)
 		error = output_people(f, rk, o);
 	if (!error && o->scm)
@@ -384,7 +445,8 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 		json_key(f, "roles");
 		json_strings(f, &e->roles);
 		fprintf(f, ", \"maintainers\": %s",
-			e->from_maintainers ? "true" : "false");
+			e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
+			"true" : "false");
 		if (r->history)
 			fprintf(f, ", \"inactive\": %s",
 				e->history ? "false" : "true");
@@ -400,7 +462,7 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 static void json_lists(FILE *f, const struct gm_output_report *r)
 {
 	const struct gm_rank_list *l = &r->rank->lists;
-	bool show = r->rank->opts->lists || r->rank->opts->subscriber_lists;
+	bool show = r->rank->opts->lists;
 
 	fputs("  \"lists\": [", f);
 	for (size_t i = 0; show && i < l->nr; i++) {

@@ -122,15 +122,18 @@ static int push_person(struct gm_rank *rk, const char *line, const char *role)
 		goto out;
 	error = 1;
 	if (rk->opts->remove_duplicates &&
-	    ((!(name.len == 0 && addr.len == 0) &&
-	      name.len && seen(&rk->seen_name, &tmp, name.ptr)) ||
+	    ((name.len && seen(&rk->seen_name, &tmp, name.ptr)) ||
 	     seen(&rk->seen_addr, &tmp, addr.ptr)))
 		goto out;
 	if (gm_email_format(&fmt, name.ptr, addr.ptr, rk->opts->usename) < 0 ||
-	    list_push(&rk->people, fmt.ptr, fmt.len, role) < 0 ||
-	    (rk->opts->remove_duplicates &&
-	     ((name.len && mark(&rk->seen_name, &tmp, name.ptr) < 0) ||
-	      mark(&rk->seen_addr, &tmp, addr.ptr) < 0)))
+	    list_push(&rk->people, fmt.ptr, fmt.len, role) < 0) {
+		error = GM_ERROR;
+		goto out;
+	}
+	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
+	if (rk->opts->remove_duplicates &&
+	    ((name.len && mark(&rk->seen_name, &tmp, name.ptr) < 0) ||
+	     mark(&rk->seen_addr, &tmp, addr.ptr) < 0))
 		error = GM_ERROR;
 out:
 	gm_buf_release(&name);
@@ -306,11 +309,9 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 
 	error = gm_strvec_push(&rk->subsystem, sec->name);
 	for (size_t i = sec->start + 1; i < sec->end && !error; i++) {
-		size_t before = rk->people.nr;
-
+		rk->kind = m->lines[i].tag == 'M' ? GM_KIND_MAINTAINER :
+						    GM_KIND_REVIEWER;
 		error = add_tag(rk, sec, &m->lines[i], &role);
-		while (before < rk->people.nr)
-			rk->people.v[before++].from_maintainers = true;
 	}
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
@@ -446,6 +447,7 @@ static int add_role(struct gm_rank *rk, const char *line, const char *role)
 		}
 		if (!same || (*role && strstr(e->role, role)))
 			continue;
+		e->kinds |= rk->kind;
 		error = entry_add_role(e, role);
 	}
 out:
@@ -519,6 +521,7 @@ int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
 	size_t nr = 0;
 	int error = 0;
 
+	rk->kind = GM_KIND_FIXES;
 	if (!lines->nr)
 		return 0;
 	if (divisor <= 0) {
@@ -576,6 +579,8 @@ static int drop_chief(struct gm_rank *rk)
 		int error = list_push(&rk->people, chief.ptr, chief.len,
 				      "chief penguin");
 
+		if (!error)
+			rk->people.v[rk->people.nr - 1].kinds = GM_KIND_CHIEF;
 		gm_buf_release(&chief);
 		return error;
 	}
@@ -601,6 +606,7 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 	if (!rk->opts->email)
 		return 0;
 	error = drop_chief(rk);
+	rk->kind = GM_KIND_IN_FILE;
 	for (size_t i = 0; file_emails && i < file_emails->nr && !error; i++) {
 		if ((error = gm_mailmap_apply(&mapped, rk->mailmap,
 					      file_emails->v[i])) < 0 ||
@@ -727,6 +733,7 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 			e = &rk->people.v[rk->people.nr - 1];
 		}
 		e->history = p;
+		e->kinds |= GM_KIND_HISTORY;
 		error = history_roles(e, rk, p, h->commits);
 	}
 	for (size_t i = 0; i < listed && !error; i++)

@@ -45,6 +45,9 @@ struct gm_options {
 
 	/* output */
 	char *format;		/* --format: "text" (NULL) or "json" */
+	int to;			/* --to: maintainers and lists only */
+	int cc;			/* --cc: everybody else only */
+	int headers;		/* --headers: To: and Cc: header lines */
 	int multiline;
 	char *separator;
 	int roles;
@@ -59,6 +62,7 @@ struct gm_options {
 	int find_maintainer_files;
 	char *maintainer_path;	/* --mpath, NULL for MAINTAINERS */
 	char *rev;		/* --rev, NULL for HEAD */
+	char *series;		/* --series: a format-patch directory */
 	int tree;		/* --tree: require a kernel tree */
 	struct gm_strvec args;	/* non-option arguments, in order */
 

@@ -17,12 +17,22 @@
  * (R-64, R-53), normalised through .mailmap (R-65), with roles that later
  * sources append to (R-66). Also the other output groups (R-84).
  */
+/* Where a person came from; an entry may have several. */
+enum gm_rank_kind {
+	GM_KIND_MAINTAINER = 1 << 0,	/* an M: line */
+	GM_KIND_REVIEWER = 1 << 1,	/* an R: line */
+	GM_KIND_HISTORY = 1 << 2,	/* the history walk */
+	GM_KIND_FIXES = 1 << 3,		/* a signer of a Fixes: commit */
+	GM_KIND_IN_FILE = 1 << 4,	/* written in one of the files */
+	GM_KIND_CHIEF = 1 << 5		/* --git-chief-penguins */
+};
+
 struct gm_rank_entry {
 	char *addr;	/* "Name <addr>" or a bare address */
 	char *role;	/* the roles joined by commas, "" for none */
 	struct gm_strvec roles;	/* the same, one by one */
 	const struct gm_history_person *history;	/* activity, or NULL */
-	bool from_maintainers;	/* listed by a MAINTAINERS section */
+	unsigned kinds;		/* enum gm_rank_kind bits */
 };
 
 struct gm_rank_list {
@@ -44,6 +54,7 @@ struct gm_rank {
 	struct gm_strvec scm, substatus, status, subsystem, web, bug;
 	struct gm_strvec ignore;		/* .get_maintainer.ignore lines */
 	struct gm_strvec warnings;		/* for stderr, in order */
+	unsigned kind;				/* of the entries being added */
 };
 
 /** Start an empty ranking; `opts` and `mailmap` must outlive it. */
