@@ -1,9 +1,11 @@
 #include "gm/cli.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,12 @@
 
 #define STDIN_NAME "&STDIN"
 
+/* A patch kept for the keyword pass, which needs MAINTAINERS. */
+struct cli_patch {
+	struct gm_buf text;
+	struct gm_patch patch;
+};
+
 /* Everything one run holds, freed in reverse pipeline order. */
 struct cli {
 	struct gm_options opts;
@@ -38,6 +46,13 @@ struct cli {
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
 	int series_depth;		/* inside a cover letter's series */
 	struct gm_matches *keywords;	/* K: hits only */
+	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
+	struct cli_patch *patches;	/* patches whose lines K: sees */
+	size_t nr_patches;
+	pthread_t walker;		/* the history walk, when in parallel */
+	bool walking;
+	int walk_error;
+	char walk_message[256];
 	struct gm_matches *matches;
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
@@ -373,15 +388,9 @@ static int cli_add_source(struct cli *c, const char *path, int kind)
 	    (kind == 2 && *path && (error = gm_buf_putc(&name, '/')) < 0) ||
 	    (error = gm_strvec_push(&c->files, name.ptr)) < 0)
 		goto out;
-	if (kind != 1 || !c->opts.keywords || !c->opts.keywords_in_file ||
-	    !strcmp(path, "MAINTAINERS"))
-		goto out;
-	error = cli_read_file(c, path, &text);
-	if (error == GM_ENOTFOUND || error == GM_EINVALID)
-		error = 0;
-	else if (!error)
-		error = gm_match_keywords_text(c->keywords, c->m, text.ptr,
-					       text.len);
+	if (kind == 1 && c->opts.keywords && c->opts.keywords_in_file &&
+	    strcmp(path, "MAINTAINERS"))
+		error = gm_strvec_push(&c->keyword_files, path);
 out:
 	gm_buf_release(&name);
 	gm_buf_release(&text);
@@ -389,6 +398,24 @@ out:
 }
 
 static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin);
+
+/* Keep the patch (taking over `text` and `p`) for the keyword pass. */
+static int cli_keep_patch(struct cli *c, struct gm_buf *text,
+			  struct gm_patch *p)
+{
+	struct cli_patch *v = realloc(c->patches,
+				      (c->nr_patches + 1) * sizeof(*v));
+
+	if (!v)
+		return gm_error_set(GM_ERROR, "out of memory");
+	c->patches = v;
+	v[c->nr_patches].text = *text;
+	v[c->nr_patches].patch = *p;
+	c->nr_patches++;
+	gm_buf_init(text);
+	memset(p, 0, sizeof(*p));
+	return 0;
+}
 
 /* A format-patch file name: "NNNN-*.patch" (NNNN not 0000 unless `cover`). */
 static bool is_series_name(const char *name, bool cover)
@@ -503,10 +530,33 @@ static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin)
 		if (c->opts.fixes && !gm_strvec_contains(&c->fixes, p.fixes.v[i]))
 			error = gm_strvec_push(&c->fixes, p.fixes.v[i]);
 	if (!error && c->opts.keywords)
-		error = gm_match_keywords_patch(c->keywords, c->m, text.ptr, &p);
+		error = cli_keep_patch(c, &text, &p);
 	gm_strvec_sort_uniq(&c->files);
 out:
 	gm_patch_release(&p);
+	gm_buf_release(&text);
+	return error;
+}
+
+/* The keyword pass: over the -f files and the patches. */
+static int cli_match_keywords(struct cli *c)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	int error = 0;
+
+	for (size_t i = 0; i < c->keyword_files.nr && !error; i++) {
+		gm_buf_reset(&text);
+		error = cli_read_file(c, c->keyword_files.v[i], &text);
+		if (error == GM_ENOTFOUND || error == GM_EINVALID)
+			error = 0;
+		else if (!error)
+			error = gm_match_keywords_text(c->keywords, c->m,
+						       text.ptr, text.len);
+	}
+	for (size_t i = 0; i < c->nr_patches && !error; i++)
+		error = gm_match_keywords_patch(c->keywords, c->m,
+						c->patches[i].text.ptr,
+						&c->patches[i].patch);
 	gm_buf_release(&text);
 	return error;
 }
@@ -684,50 +734,123 @@ static int cli_add_fixes(struct cli *c)
 
 /* ==================== history ==================== */
 
-static int cli_history_options(struct cli *c, struct gm_history_options *ho)
+static int cli_history_window(struct cli *c)
 {
 	const struct gm_options *o = &c->opts;
 	time_t now = time(NULL);
 	int error;
 
-	if ((error = gm_date_parse(&ho->since, o->since ? o->since :
-					       "6.months.ago", now)) < 0 ||
-	    (o->until && (error = gm_date_parse(&ho->until, o->until, now)) < 0))
+	c->until = INT64_MAX;
+	if ((error = gm_date_parse(&c->since, o->since ? o->since :
+					      "6.months.ago", now)) < 0 ||
+	    (o->until && (error = gm_date_parse(&c->until, o->until, now)) < 0))
 		return gm_error_set(GM_EUSAGE, "%s", gm_error_last());
-	if (o->mailmap &&
-	    (error = gm_history_mailmap(&c->git_mailmap, c->repo->repo,
-					c->repo->tree)) < 0)
-		return error;
-	ho->mailmap = c->git_mailmap;
-	c->since = ho->since;
-	c->until = ho->until;
 	return 0;
 }
 
-/* Walk the history of the files and merge its people in. */
-static int cli_add_history(struct cli *c)
+/*
+ * The paths to walk: with --history every file; with only --git-fallback
+ * those no maintained section claims exactly (R-71).
+ */
+static int cli_history_paths(struct cli *c, struct gm_strvec *paths)
+{
+	const struct gm_strvec *files = &c->files;
+	int error = 0;
+
+	for (size_t i = 0; i < files->nr && !error; i++) {
+		const char *path = files->v[i];
+		size_t len = strlen(path);
+
+		if (!strcmp(path, STDIN_NAME))
+			continue;
+		if (!c->opts.history &&
+		    ((c->matches && c->matches->files[i].exact) ||
+		     (len >= 11 && !strcmp(path + len - 11, "MAINTAINERS"))))
+			continue;
+		error = gm_strvec_push(paths, path);
+	}
+	return error;
+}
+
+/* The walk itself, on `repo` (the run's own, or a second one for a thread). */
+static int cli_walk(struct cli *c, git_repository *repo)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_strvec paths = GM_STRVEC_INIT;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
 	int error;
 
-	if ((error = cli_history_options(c, &ho)) < 0)
-		return error;
-	for (size_t i = 0; i < c->matches->nr_files && !error; i++) {
-		const struct gm_match_file *f = &c->matches->files[i];
-		size_t len = strlen(f->path);
-
-		if (!strcmp(f->path, STDIN_NAME) ||
-		    (!c->opts.history && (f->exact || (len >= 11 &&
-			!strcmp(f->path + len - 11, "MAINTAINERS")))))
-			continue;
-		error = gm_strvec_push(&paths, f->path);
+	ho.since = c->since;
+	ho.until = c->until;
+	if ((error = cli_history_paths(c, &paths)) < 0)
+		goto out;
+	if (git_commit_lookup(&commit, repo, git_commit_id(c->repo->commit)) < 0 ||
+	    git_commit_tree(&tree, commit) < 0) {
+		error = gm_error_from_git(GIT_ERROR, "cannot read the commit");
+		goto out;
 	}
-	if (!error)
-		error = gm_history_walk(&c->history, c->repo->repo,
-					git_commit_id(c->repo->commit), &paths,
-					&ho);
+	if (c->opts.mailmap &&
+	    (error = gm_history_mailmap(&c->git_mailmap, repo, tree)) < 0)
+		goto out;
+	ho.mailmap = c->git_mailmap;
+	error = gm_history_walk(&c->history, repo, git_commit_id(commit),
+				&paths, &ho);
+out:
+	git_tree_free(tree);
+	git_commit_free(commit);
 	gm_strvec_release(&paths);
+	return error;
+}
+
+static void *cli_walker(void *payload)
+{
+	struct cli *c = payload;
+	git_repository *repo = NULL;
+
+	if (git_repository_open(&repo, git_repository_path(c->repo->repo)) < 0)
+		c->walk_error = gm_error_from_git(GIT_ERROR,
+						  "cannot open the repository");
+	else
+		c->walk_error = cli_walk(c, repo);
+	if (c->walk_error)
+		snprintf(c->walk_message, sizeof(c->walk_message), "%s",
+			 gm_error_last());
+	git_repository_free(repo);
+	return NULL;
+}
+
+/*
+ * With --history the paths are known before MAINTAINERS is read: walk in
+ * a second thread, on a repository of its own, while the rules are read.
+ */
+static int cli_start_history(struct cli *c)
+{
+	int error;
+
+	if (!c->opts.email || (!c->opts.history && !c->opts.git_fallback))
+		return 0;
+	if ((error = cli_history_window(c)) < 0 || !c->opts.history)
+		return error;
+	if (pthread_create(&c->walker, NULL, cli_walker, c) == 0)
+		c->walking = true;
+	return 0;
+}
+
+/* Finish the walk (or do it now) and merge its people in. */
+static int cli_add_history(struct cli *c)
+{
+	int error;
+
+	if (c->walking) {
+		pthread_join(c->walker, NULL);
+		c->walking = false;
+		error = c->walk_error;
+		if (error)
+			gm_error_set(error, "%s", c->walk_message);
+	} else {
+		error = cli_walk(c, c->repo->repo);
+	}
 	if (error)
 		return error;
 	if (c->history->shallow)
@@ -735,7 +858,7 @@ static int cli_add_history(struct cli *c)
 	if (c->history->unreadable)
 		warn("%zu objects of the history could not be read",
 		     c->history->unreadable);
-	if (!c->history->commits && paths.nr)
+	if (!c->history->commits)
 		warn("no commits in the window touch these paths");
 	return gm_rank_add_history(&c->rank, c->history);
 }
@@ -818,12 +941,15 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
 		return error;
 	gm_rank_init(&c->rank, &c->opts, NULL);
-	if ((error = cli_read_ignore(c)) < 0 ||
+	if ((error = cli_add_inputs(c)) < 0 ||
+	    (error = cli_start_history(c)) < 0 ||
+	    (error = cli_read_ignore(c)) < 0 ||
 	    (error = cli_read_maintainers(c)) < 0 ||
 	    (error = cli_read_mailmap(c)) < 0)
 		return error;
 	c->rank.mailmap = c->mailmap;
-	if ((error = cli_add_inputs(c)) < 0 || (error = cli_collect(c)) < 0)
+	if ((error = cli_match_keywords(c)) < 0 ||
+	    (error = cli_collect(c)) < 0)
 		return error;
 	if (c->opts.format && !strcmp(c->opts.format, "json"))
 		return cli_output_json(c);
@@ -832,12 +958,20 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 
 static void cli_release(struct cli *c)
 {
+	if (c->walking)
+		pthread_join(c->walker, NULL);
 	gm_rank_release(&c->rank);
 	gm_history_free(c->history);
 	git_mailmap_free(c->git_mailmap);
 	gm_strvec_release(&c->file_emails);
 	gm_matches_free(c->matches);
 	gm_matches_free(c->keywords);
+	gm_strvec_release(&c->keyword_files);
+	for (size_t i = 0; i < c->nr_patches; i++) {
+		gm_buf_release(&c->patches[i].text);
+		gm_patch_release(&c->patches[i].patch);
+	}
+	free(c->patches);
 	gm_strvec_release(&c->fixes);
 	gm_strvec_release(&c->files);
 	gm_mailmap_free(c->mailmap);

@@ -5,7 +5,8 @@
 
 #include <git2.h>
 
-static char last_message[1024];
+/* Per thread: the history walk may run beside the main thread. */
+static _Thread_local char last_message[1024];
 
 int gm_error_set(int code, const char *fmt, ...)
 {
