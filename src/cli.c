@@ -949,7 +949,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 		return error;
 	c->rank.mailmap = c->mailmap;
 	if ((error = cli_match_keywords(c)) < 0 ||
-	    (error = cli_collect(c)) < 0)
+	    (error = cli_collect(c)) < 0 ||
+	    (error = gm_rank_sanitize(&c->rank)) < 0)
 		return error;
 	if (c->opts.format && !strcmp(c->opts.format, "json"))
 		return cli_output_json(c);

@@ -95,6 +95,13 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
+/**
+ * Drop every person and list that would not make a valid mail header
+ * address (control characters, no '@', several addresses in one), with a
+ * warning each: the output is fed into mail headers. @return 0 or GM_ERROR.
+ */
+int gm_rank_sanitize(struct gm_rank *rk);
+
 /** Parse .get_maintainer.ignore text into rk->ignore. */
 int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len);
 
