@@ -43,6 +43,7 @@ struct cli {
 	struct gm_maintainers *m;
 	struct gm_mailmap *mailmap;
 	struct gm_strvec files;		/* the file list of R-30 */
+	struct gm_strvec walk_paths;	/* the paths as given, for history */
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
 	int series_depth;		/* inside a cover letter's series */
 	struct gm_matches *keywords;	/* K: hits only */
@@ -525,7 +526,8 @@ static int cli_add_patch(struct cli *c, const char *arg, bool from_stdin)
 		     from_stdin ? "-" : arg);
 	error = 0;
 	for (size_t i = 0; i < p.files.nr && !error; i++)
-		error = gm_strvec_push(&c->files, p.files.v[i]);
+		if (!(error = gm_strvec_push(&c->files, p.files.v[i])))
+			error = gm_strvec_push(&c->walk_paths, p.files.v[i]);
 	for (size_t i = 0; i < p.fixes.nr && !error; i++)
 		if (c->opts.fixes && !gm_strvec_contains(&c->fixes, p.fixes.v[i]))
 			error = gm_strvec_push(&c->fixes, p.fixes.v[i]);
@@ -561,6 +563,22 @@ static int cli_match_keywords(struct cli *c)
 	return error;
 }
 
+/* A -f path for the history walk: "dir/" only if typed so (git's rule). */
+static int cli_add_walk_path(struct cli *c, const char *rel, const char *arg)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	size_t len = strlen(arg);
+	int error;
+
+	if (!(error = gm_buf_puts(&path, rel)) && *rel && len &&
+	    arg[len - 1] == '/')
+		error = gm_buf_putc(&path, '/');
+	if (!error)
+		error = gm_strvec_push(&c->walk_paths, path.ptr);
+	gm_buf_release(&path);
+	return error;
+}
+
 static int cli_add_arg(struct cli *c, const char *arg)
 {
 	struct gm_buf rel = GM_BUF_INIT;
@@ -590,6 +608,8 @@ static int cli_add_arg(struct cli *c, const char *arg)
 			warn("file '%s' not found in version control", arg);
 		if (kind)
 			error = cli_add_source(c, rel.ptr, kind);
+		if (kind && !error)
+			error = cli_add_walk_path(c, rel.ptr, arg);
 		goto out;
 	}
 	if (access(arg, R_OK))
@@ -754,7 +774,8 @@ static int cli_history_window(struct cli *c)
  */
 static int cli_history_paths(struct cli *c, struct gm_strvec *paths)
 {
-	const struct gm_strvec *files = &c->files;
+	const struct gm_strvec *files = c->opts.history ? &c->walk_paths :
+							  &c->files;
 	int error = 0;
 
 	for (size_t i = 0; i < files->nr && !error; i++) {
@@ -975,6 +996,7 @@ static void cli_release(struct cli *c)
 	free(c->patches);
 	gm_strvec_release(&c->fixes);
 	gm_strvec_release(&c->files);
+	gm_strvec_release(&c->walk_paths);
 	gm_mailmap_free(c->mailmap);
 	gm_maintainers_free(c->m);
 	gm_repo_free(c->repo);

@@ -76,6 +76,7 @@ struct walk {
 	git_repository *repo;
 	const struct gm_history_options *opts;
 	struct gm_strvec paths;		/* without trailing '/' */
+	bool *dir_only;			/* per path: it had a trailing '/' */
 	struct gm_history *h;
 	struct gm_strmap seen;		/* hex ids of queued commits */
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
@@ -140,8 +141,9 @@ static int entry_at(struct walk *w, const git_oid *root, const char *path,
  * walk descends both at once and stops at the first identical subtree.
  */
 static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
-			const char *path, bool *differs)
+			size_t k, bool *differs)
 {
+	const char *path = w->paths.v[k];
 	git_oid ida, idb;
 	git_filemode_t ma = 0, mb = 0;
 	bool fa = false, fb = false;
@@ -153,6 +155,10 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 	if ((a && (error = entry_at(w, a, path, &fa, &ida, &ma)) < 0) ||
 	    (b && (error = entry_at(w, b, path, &fb, &idb, &mb)) < 0))
 		return error;
+	if (w->dir_only[k]) {	/* "dir/" names no file, as in git */
+		fa &= ma == GIT_FILEMODE_TREE;
+		fb &= mb == GIT_FILEMODE_TREE;
+	}
 	*differs = fa != fb || (fa && (ma != mb || !git_oid_equal(&ida, &idb)));
 	return 0;
 }
@@ -166,7 +172,7 @@ static int commit_differs(struct walk *w, git_commit *c, const git_oid *parent,
 
 	*differs = false;
 	for (size_t i = 0; i < w->paths.nr && !*differs && !error; i++)
-		error = path_differs(w, tree, parent, w->paths.v[i], differs);
+		error = path_differs(w, tree, parent, i, differs);
 	return error;
 }
 
@@ -390,12 +396,16 @@ static int person_cmp(const void *a, const void *b)
 
 static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 {
+	w->dir_only = calloc(paths->nr + 1, sizeof(*w->dir_only));
+	if (!w->dir_only)
+		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < paths->nr; i++) {
 		const char *p = paths->v[i];
 		size_t len = strlen(p);
 
 		while (len && p[len - 1] == '/')
 			len--;
+		w->dir_only[i] = len && p[len] == '/';
 		if (gm_strvec_pushn(&w->paths, p, len) < 0)
 			return GM_ERROR;
 	}
@@ -410,6 +420,7 @@ static void walk_release(struct walk *w, struct queue *q)
 		git_commit_free(c);
 	free(q->v);
 	gm_strvec_release(&w->paths);
+	free(w->dir_only);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	free(w->last_commit);

@@ -319,8 +319,10 @@ int gm_options_finish(struct gm_options *o)
 		o->multiline = 0;
 	if (!o->separator)
 		o->separator = strdup(", ");
-	if (o->to || o->cc || o->headers)
+	if (o->to || o->cc || o->headers) {	/* for mail headers: plain text */
 		o->roles = o->rolestats = 0;
+		set_string(&o->format, NULL);
+	}
 	if (o->rolestats)
 		o->roles = 1;
 	if (o->sections || (o->letters && *o->letters)) {

@@ -48,8 +48,9 @@ struct gm_history_options {
 
 /**
  * Walk from `start` and count the commits that touch `paths` (relative to
- * the top; a trailing '/' is ignored; "" is everything), with git's
- * default history simplification. A commit older than `since` ends that
+ * the top; "" is everything; "dir/" matches only a directory, as git's
+ * pathspecs do; no wildcards: paths are literal, as with git's
+ * --literal-pathspecs), with git's default history simplification. A commit older than `since` ends that
  * line of the walk, as git's --since does. On success `*out` belongs to
  * the caller (gm_history_free()).
  * @return 0 or GM_ERROR.
