@@ -202,8 +202,14 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 		return gm_error_set(GM_EINVALID, "'%s' is not a regular file",
 				    path);
 	error = git_blob_lookup(&blob, r->repo, &oid);
-	if (error < 0)
-		return gm_error_from_git(GIT_ERROR, path);
+	if (error < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &oid);
+		return gm_error_set(GM_ERROR,
+				    "cannot read '%s' (blob %s): not in the object database (a partial clone?)",
+				    path, hex);
+	}
 	error = gm_buf_put(out, git_blob_rawcontent(blob),
 			   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
