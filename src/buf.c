@@ -49,6 +49,26 @@ int gm_buf_grow(struct gm_buf *b, size_t extra)
 	return 0;
 }
 
+int gm_array_grow(void *array, size_t *alloc, size_t nr, size_t size)
+{
+	void *old, *p;
+	size_t n = *alloc ? *alloc : 8;
+
+	if (nr < *alloc)
+		return 0;
+	while (n <= nr)
+		n = n > SIZE_MAX / 2 ? SIZE_MAX : n * 2;
+	if (n > SIZE_MAX / size)
+		return gm_error_set(GM_ERROR, "out of memory");
+	memcpy(&old, array, sizeof(old));
+	p = realloc(old, n * size);
+	if (!p)
+		return gm_error_set(GM_ERROR, "out of memory");
+	memcpy(array, &p, sizeof(p));
+	*alloc = n;
+	return 0;
+}
+
 int gm_buf_put(struct gm_buf *b, const char *data, size_t len)
 {
 	if (gm_buf_grow(b, len) < 0)

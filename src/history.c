@@ -29,15 +29,8 @@ static int queue_push(struct queue *q, git_commit *c)
 {
 	size_t i;
 
-	if (q->nr == q->alloc) {
-		size_t n = q->alloc ? q->alloc * 2 : 64;
-		git_commit **v = realloc(q->v, n * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		q->v = v;
-		q->alloc = n;
-	}
+	if (GM_ARRAY_GROW(q->v, q->nr, q->alloc) < 0)
+		return GM_ERROR;
 	for (i = q->nr++; i && queue_before(c, q->v[(i - 1) / 2]); i = (i - 1) / 2)
 		q->v[i] = q->v[(i - 1) / 2];
 	q->v[i] = c;
@@ -82,6 +75,7 @@ struct walk {
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
 	size_t *last_commit;		/* per person: last commit counted */
 	size_t alloc_people;
+	size_t alloc_last;
 	size_t commit_no;		/* current commit, from 1 */
 	struct gm_buf tmp, key, lc;
 };
@@ -193,19 +187,9 @@ static int person_find(struct walk *w, const char *name, const char *email,
 		*out = &h->people[(size_t)idx - 1];
 		return 0;
 	}
-	if (h->nr_people == w->alloc_people) {
-		size_t n = w->alloc_people ? w->alloc_people * 2 : 64;
-		struct gm_history_person *v = realloc(h->people, n * sizeof(*v));
-		size_t *last = realloc(w->last_commit, n * sizeof(*last));
-
-		if (v)
-			h->people = v;
-		if (last)
-			w->last_commit = last;
-		if (!v || !last)
-			return gm_error_set(GM_ERROR, "out of memory");
-		w->alloc_people = n;
-	}
+	if (GM_ARRAY_GROW(h->people, h->nr_people, w->alloc_people) < 0 ||
+	    GM_ARRAY_GROW(w->last_commit, h->nr_people, w->alloc_last) < 0)
+		return GM_ERROR;
 	p = &h->people[h->nr_people];
 	memset(p, 0, sizeof(*p));
 	p->name = strdup(name);

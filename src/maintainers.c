@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gm/email.h"
+#include "gm/buf.h"
 #include "gm/error.h"
 
 #define SECTION_MAXLEN 50
@@ -23,15 +24,8 @@ static int maintainers_add_line(struct gm_maintainers *m, char *s,
 
 	if (line_is_blank_or_comment(s))
 		return 0;
-	if (m->nr_lines == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 1024;
-		struct gm_mline *p = realloc(m->lines, n * sizeof(*p));
-
-		if (!p)
-			return gm_error_set(GM_ERROR, "out of memory");
-		m->lines = p;
-		*alloc = n;
-	}
+	if (GM_ARRAY_GROW(m->lines, m->nr_lines, *alloc) < 0)
+		return GM_ERROR;
 	ml = &m->lines[m->nr_lines++];
 	memset(ml, 0, sizeof(*ml));
 	ml->value = s;
@@ -182,15 +176,8 @@ static int maintainers_find_sections(struct gm_maintainers *m)
 		tvi = end + 1;
 		if (start == end)
 			continue;
-		if (m->nr_sections == alloc) {
-			size_t n = alloc ? alloc * 2 : 256;
-			struct gm_section *p = realloc(m->sections, n * sizeof(*p));
-
-			if (!p)
-				return gm_error_set(GM_ERROR, "out of memory");
-			m->sections = p;
-			alloc = n;
-		}
+		if (GM_ARRAY_GROW(m->sections, m->nr_sections, alloc) < 0)
+			return GM_ERROR;
 		sec = &m->sections[m->nr_sections];
 		memset(sec, 0, sizeof(*sec));
 		sec->start = start;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/strmap.h"
 
@@ -28,15 +29,8 @@ static int list_add(struct index_list *l, size_t sec)
 {
 	if (l->nr && l->v[l->nr - 1] == sec)
 		return 0;
-	if (l->nr == l->alloc) {
-		size_t n = l->alloc ? l->alloc * 2 : 4;
-		size_t *v = realloc(l->v, n * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		l->v = v;
-		l->alloc = n;
-	}
+	if (GM_ARRAY_GROW(l->v, l->nr, l->alloc) < 0)
+		return GM_ERROR;
 	l->v[l->nr++] = sec;
 	return 0;
 }
@@ -238,15 +232,8 @@ int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
 
 static int keyword_add(struct gm_matches *mt, size_t line)
 {
-	if (mt->nr_keywords == mt->alloc_keywords) {
-		size_t n = mt->alloc_keywords ? mt->alloc_keywords * 2 : 16;
-		size_t *v = realloc(mt->keywords, n * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		mt->keywords = v;
-		mt->alloc_keywords = n;
-	}
+	if (GM_ARRAY_GROW(mt->keywords, mt->nr_keywords, mt->alloc_keywords) < 0)
+		return GM_ERROR;
 	mt->keywords[mt->nr_keywords++] = line;
 	return 0;
 }

@@ -252,15 +252,8 @@ static bool is_hunk_header(const struct line *l)
 static int add_keyword_line(struct gm_patch *p, size_t off, size_t len,
 			    bool prefixed)
 {
-	if (p->nr_lines == p->alloc_lines) {
-		size_t n = p->alloc_lines ? p->alloc_lines * 2 : 256;
-		struct gm_patch_line *v = realloc(p->lines, n * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		p->lines = v;
-		p->alloc_lines = n;
-	}
+	if (GM_ARRAY_GROW(p->lines, p->nr_lines, p->alloc_lines) < 0)
+		return GM_ERROR;
 	p->lines[p->nr_lines].off = off;
 	p->lines[p->nr_lines].len = len;
 	p->lines[p->nr_lines].prefixed = prefixed;

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "gm/email.h"
+#include "gm/buf.h"
 #include "gm/error.h"
 
 #define CHIEF_NAME "Linus Torvalds"
@@ -62,15 +63,8 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 {
 	struct gm_rank_entry *e;
 
-	if (l->nr == l->alloc) {
-		size_t n = l->alloc ? l->alloc * 2 : 16;
-		struct gm_rank_entry *v = realloc(l->v, n * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		l->v = v;
-		l->alloc = n;
-	}
+	if (GM_ARRAY_GROW(l->v, l->nr, l->alloc) < 0)
+		return GM_ERROR;
 	e = &l->v[l->nr];
 	memset(e, 0, sizeof(*e));
 	e->addr = malloc(len + 1);

@@ -3,21 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gm/buf.h"
 #include "gm/error.h"
 
 int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len)
 {
 	char *copy;
 
-	if (sv->nr + 1 >= sv->alloc) {
-		size_t alloc = sv->alloc ? sv->alloc * 2 : 8;
-		char **v = realloc(sv->v, alloc * sizeof(*v));
-
-		if (!v)
-			return gm_error_set(GM_ERROR, "out of memory");
-		sv->v = v;
-		sv->alloc = alloc;
-	}
+	if (GM_ARRAY_GROW(sv->v, sv->nr + 1, sv->alloc) < 0)
+		return GM_ERROR;
 	copy = malloc(len + 1);
 	if (!copy)
 		return gm_error_set(GM_ERROR, "out of memory");

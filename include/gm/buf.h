@@ -38,6 +38,16 @@ void gm_buf_reset(struct gm_buf *b);
 char *gm_buf_detach(struct gm_buf *b, size_t *len);
 
 /**
+ * Make room for element `nr` of the array `*array` (elements of `size`
+ * bytes, `*alloc` of them allocated), doubling as needed. On failure the
+ * array is left as it was. Use through GM_ARRAY_GROW().
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_array_grow(void *array, size_t *alloc, size_t nr, size_t size);
+#define GM_ARRAY_GROW(v, nr, alloc) \
+	gm_array_grow(&(v), &(alloc), (nr), sizeof(*(v)))
+
+/**
  * Append everything readable from `fd` (up to GM_BUF_MAX_READ).
  * @return 0, or GM_ERROR with a message naming `what`.
  */
