@@ -1,0 +1,346 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/email.h"
+#include "gm/strvec.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+/* ==================== parse_email (R-60, R-61) ==================== */
+
+struct parse_case {
+	const char *in;
+	const char *name;
+	const char *addr;
+};
+
+static const struct parse_case parse_cases[] = {
+	/* form 1: name <addr>, the address up to the last '>' */
+	{ "Alice Example <alice@example.com>", "Alice Example",
+	  "alice@example.com" },
+	{ "A <a@x> <b@y>", "A", "a@x> <b@y" },
+	{ "A<a@b>", "A", "a@b" },
+	{ "  Spaced   <  a@b.c  >", "Spaced", "a@b.c" },
+	{ "Name <a@b.c> trailing text", "Name", "a@b.c" },
+	/* form 2: <addr> alone */
+	{ "<alice@example.com>", "", "alice@example.com" },
+	{ "  <a@b.c> trailing", "", "a@b.c" },
+	{ "<a@b> <c@d>", "", "a@b> <c@d" },
+	/* form 3: everything to the last '@' and the non-space after it */
+	{ "foo@bar.org (x)", "", "foo@bar.org" },
+	{ "John foo@x.org", "", "John foo@x.org" },
+	{ "a@b.c", "", "a@b.c" },
+	{ "<@x>", "", "<@x>" },
+	/* no address */
+	{ "no address here", "", "" },
+	{ "Name <no-at-sign>", "", "" },
+	{ "@x", "", "" },
+	{ "", "", "" },
+	/* quoting (R-61) */
+	{ "Bob O'Neil <bob@example.com>", "\"Bob O'Neil\"", "bob@example.com" },
+	{ "\"Carol, Jr.\" <carol@example.com>", "\"Carol, Jr.\"",
+	  "carol@example.com" },
+	{ "David S. Miller <davem@davemloft.net>", "\"David S. Miller\"",
+	  "davem@davemloft.net" },
+	{ "Nuno S\xc3\xa1 <nuno@x.org>", "\"Nuno S\xc3\xa1\"", "nuno@x.org" },
+	{ "\"Quoted\" <q@x.org>", "Quoted", "q@x.org" },
+	{ "Jean-Luc Under_Score 3 <j@x>", "Jean-Luc Under_Score 3", "j@x" },
+	{ "Bob \"The\" Builder <b@x>", "\"Bob \\\"The\\\" Builder\"", "b@x" },
+	{ "\"Bob \\\"The\\\" Builder\" <b@x>", "\"Bob \\\"The\\\" Builder\"",
+	  "b@x" },
+};
+
+START_TEST(test_email_parse_table)
+{
+	const struct parse_case *c = &parse_cases[_i];
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+
+	gm_buf_puts(&name, "stale");
+	gm_buf_puts(&addr, "stale");
+	ck_assert_int_eq(gm_email_parse(&name, &addr, c->in), 0);
+	ck_assert_msg(!strcmp(name.ptr, c->name) && !strcmp(addr.ptr, c->addr),
+		      "row %d '%s': got name '%s' addr '%s'", _i, c->in,
+		      name.ptr, addr.ptr);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+}
+END_TEST
+
+/* ==================== format_email (R-62) ==================== */
+
+struct format_case {
+	const char *name;
+	const char *addr;
+	int usename;
+	const char *out;
+};
+
+static const struct format_case format_cases[] = {
+	{ "Alice", "a@x", 1, "Alice <a@x>" },
+	{ "Alice", "a@x", 0, "a@x" },
+	{ "", "a@x", 1, "a@x" },
+	{ "\"\"", "a@x", 1, "a@x" },
+	{ "  \"Bob O'Neil\"  ", " bob@x ", 1, "\"Bob O'Neil\" <bob@x>" },
+	{ "Bob O'Neil", "b@x", 1, "\"Bob O'Neil\" <b@x>" },
+	{ "Bob O'Neil", "b@x", 0, "b@x" },
+	{ "David S. Miller", "d@x", 1, "\"David S. Miller\" <d@x>" },
+	{ "Carol, Jr.", "c@x", 1, "\"Carol, Jr.\" <c@x>" },
+	{ "\"Bob \\\"The\\\" Builder\"", "b@x", 1,
+	  "\"Bob \\\"The\\\" Builder\" <b@x>" },
+	{ "Plain Name-2", "p@x", 1, "Plain Name-2 <p@x>" },
+};
+
+START_TEST(test_email_format_table)
+{
+	const struct format_case *c = &format_cases[_i];
+	struct gm_buf out = GM_BUF_INIT;
+
+	gm_buf_puts(&out, ">");
+	ck_assert_int_eq(gm_email_format(&out, c->name, c->addr, c->usename),
+			 0);
+	ck_assert_str_eq(out.ptr + 1, c->out);	/* appended */
+	gm_buf_release(&out);
+}
+END_TEST
+
+START_TEST(test_email_normalize_is_idempotent)
+{
+	static const char *const in[] = {
+		"Bob O'Neil <bob@example.com>",
+		"\"Carol, Jr.\" <carol@example.com>",
+		"alice@example.com",
+		"Bob \"The\" Builder <b@x>",
+	};
+	static const char *const want[] = {
+		"\"Bob O'Neil\" <bob@example.com>",
+		"\"Carol, Jr.\" <carol@example.com>",
+		"alice@example.com",
+		"\"Bob \\\"The\\\" Builder\" <b@x>",
+	};
+	struct gm_buf once = GM_BUF_INIT, twice = GM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		gm_buf_puts(&once, "stale");
+		ck_assert_int_eq(gm_email_normalize(&once, in[i], 1), 0);
+		ck_assert_str_eq(once.ptr, want[i]);
+		ck_assert_int_eq(gm_email_normalize(&twice, once.ptr, 1), 0);
+		ck_assert_str_eq(twice.ptr, want[i]);
+	}
+	ck_assert_int_eq(gm_email_normalize(&once, in[0], 0), 0);
+	ck_assert_str_eq(once.ptr, "bob@example.com");
+	gm_buf_release(&once);
+	gm_buf_release(&twice);
+}
+END_TEST
+
+/* ==================== RFC 822 (R-63) ==================== */
+
+struct valid_case {
+	const char *in;
+	bool valid;
+};
+
+static const struct valid_case valid_cases[] = {
+	{ "Name <a@b.c>", true },
+	{ "a@b.c", true },
+	{ "<a@b>", true },
+	{ "\"Quoted, Name\" <a@b>", true },
+	{ "\"James E.J. Bottomley\" <x@y>", true },
+	{ "James E.J. Bottomley <x@y>", false },
+	{ "David S. Miller <d@x>", false },
+	{ "Bob O'Neil <bob@example.com>", true },
+	{ "Nuno S\xc3\xa1 <nuno@x.org>", true },
+	{ "A <a@x>, B <b@y>", false },
+	{ "Name (comment) <a@b>", true },
+	{ "Name (a (nested) comment) <a@b>", true },
+	{ "a@b (Some Name)", true },
+	{ "  Name <a@b>  ", true },
+	{ "first.last@sub.example.com", true },
+	{ "group: a@b, c@d;", true },
+	{ "no-at-sign", false },
+	{ "Name <a@b", false },
+	{ "Name <a@b>>", false },
+	{ "", false },
+	{ "Jim [x] <a@b>", false },
+};
+
+START_TEST(test_email_rfc822_valid_table)
+{
+	const struct valid_case *c = &valid_cases[_i];
+
+	ck_assert_msg(gm_email_rfc822_valid(c->in) == c->valid,
+		      "row %d '%s' should be %s", _i, c->in,
+		      c->valid ? "valid" : "invalid");
+}
+END_TEST
+
+START_TEST(test_email_rfc822_list_splits)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_rfc822_list(&sv, "A <a@x>, B <b@y>"), 1);
+	ck_assert_uint_eq(sv.nr, 2);
+	ck_assert_str_eq(sv.v[0], "A <a@x>");
+	ck_assert_str_eq(sv.v[1], "B <b@y>");
+	gm_strvec_release(&sv);
+
+	ck_assert_int_eq(gm_email_rfc822_list(&sv, "a@x,b@y, \"C, D\" <c@z>"),
+			 1);
+	ck_assert_uint_eq(sv.nr, 3);
+	ck_assert_str_eq(sv.v[0], "a@x");
+	ck_assert_str_eq(sv.v[1], "b@y");
+	ck_assert_str_eq(sv.v[2], "\"C, D\" <c@z>");
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_rfc822_list_strips_comments)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+	char *joined;
+
+	ck_assert_int_eq(gm_email_rfc822_list(&sv, "a@x (first), b@y (second)"),
+			 1);
+	ck_assert_uint_eq(sv.nr, 2);
+	joined = gm_test_join(&sv, "|");
+	/* each comment becomes one space, kept as trailing white space */
+	ck_assert_ptr_null(strchr(joined, '('));
+	ck_assert_int_eq(strncmp(sv.v[0], "a@x", 3), 0);
+	ck_assert_int_eq(strncmp(sv.v[1], "b@y", 3), 0);
+	free(joined);
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_rfc822_list_rejects)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_rfc822_list(&sv,
+					      "James E.J. Bottomley <x@y>"), 0);
+	ck_assert_int_eq(gm_email_rfc822_list(&sv, "A <a@x>; B <b@y>"), 0);
+	ck_assert_int_eq(gm_email_rfc822_list(&sv, "not an address"), 0);
+	ck_assert_uint_eq(sv.nr, 0);
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_isspace_is_perl_s)
+{
+	ck_assert(gm_email_isspace(' '));
+	ck_assert(gm_email_isspace('\t'));
+	ck_assert(gm_email_isspace('\n'));
+	ck_assert(gm_email_isspace('\r'));
+	ck_assert(gm_email_isspace('\f'));
+	ck_assert(gm_email_isspace('\v'));
+	ck_assert(!gm_email_isspace('a'));
+	ck_assert(!gm_email_isspace('\0'));
+	ck_assert(!gm_email_isspace(0xa0));
+}
+END_TEST
+
+/* ============ addresses in files (R-47, 6.1 rules) ============ */
+
+/* The .yaml text of E22. */
+static const char yaml_e22[] =
+	"maintainers:\n"
+	"  - Jane Doe <jane@doe.org>\n"
+	"  - devicetree@vger.kernel.org\n"
+	"  - \"Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m\" <zoe@example.org>\n";
+
+START_TEST(test_email_scan_text_e22)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 1),
+			 0);
+	ck_assert_uint_eq(sv.nr, 3);
+	ck_assert_str_eq(sv.v[0], "Jane Doe <jane@doe.org>");
+	/* 6.1 keeps the list dash as the name */
+	ck_assert_str_eq(sv.v[1], "- <devicetree@vger.kernel.org>");
+	ck_assert_str_eq(sv.v[2],
+		"\"Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m\" "
+		"<zoe@example.org>");
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_scan_text_without_names)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 0),
+			 0);
+	ck_assert_uint_eq(sv.nr, 3);
+	ck_assert_str_eq(sv.v[0], "jane@doe.org");
+	ck_assert_str_eq(sv.v[1], "devicetree@vger.kernel.org");
+	ck_assert_str_eq(sv.v[2], "zoe@example.org");
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_scan_text_name_rules)
+{
+	static const char text[] =
+		"/* Copyright (C) 2020 John Q. Public <jq@pub.org> */\n"
+		"Signed-off-by: Some Long Name Person <slnp@x.org>\n"
+		"no address on this line\n"
+		"mail: plain@example.net\n";
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_uint_eq(sv.nr, 3);
+	/* more than 2 words: the last three when the middle is an initial */
+	ck_assert_str_eq(sv.v[0], "\"John Q. Public\" <jq@pub.org>");
+	/* otherwise the last two */
+	ck_assert_str_eq(sv.v[1], "Name Person <slnp@x.org>");
+	ck_assert_str_eq(sv.v[2], "plain@example.net");
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+START_TEST(test_email_scan_text_nothing)
+{
+	static const char text[] = "int main(void) { return a@b; }\n";
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_uint_eq(sv.nr, 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, "", 0, 1), 0);
+	ck_assert_uint_eq(sv.nr, 0);
+	gm_strvec_release(&sv);
+}
+END_TEST
+
+Suite *email_suite(void)
+{
+	Suite *s = suite_create("email");
+	TCase *parse = tcase_create("parse");
+	TCase *rfc = tcase_create("rfc822");
+	TCase *scan = tcase_create("scan");
+
+	tcase_add_loop_test(parse, test_email_parse_table, 0,
+			    (int)ARRAY_SIZE(parse_cases));
+	tcase_add_loop_test(parse, test_email_format_table, 0,
+			    (int)ARRAY_SIZE(format_cases));
+	tcase_add_test(parse, test_email_normalize_is_idempotent);
+	tcase_add_test(parse, test_email_isspace_is_perl_s);
+	suite_add_tcase(s, parse);
+
+	tcase_add_loop_test(rfc, test_email_rfc822_valid_table, 0,
+			    (int)ARRAY_SIZE(valid_cases));
+	tcase_add_test(rfc, test_email_rfc822_list_splits);
+	tcase_add_test(rfc, test_email_rfc822_list_strips_comments);
+	tcase_add_test(rfc, test_email_rfc822_list_rejects);
+	suite_add_tcase(s, rfc);
+
+	tcase_add_test(scan, test_email_scan_text_e22);
+	tcase_add_test(scan, test_email_scan_text_without_names);
+	tcase_add_test(scan, test_email_scan_text_name_rules);
+	tcase_add_test(scan, test_email_scan_text_nothing);
+	suite_add_tcase(s, scan);
+	return s;
+}

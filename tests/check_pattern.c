@@ -1,0 +1,475 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/pattern.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+/* Whether glob `glob` matches `path`, the directories being `dirs`. */
+static bool glob_test(const char *glob, const char *path,
+		      const char *const *dirs, int *calls)
+{
+	struct gm_test_dirs d;
+	struct gm_glob g;
+	bool hit;
+
+	memset(&d, 0, sizeof(d));
+	d.dirs = dirs;
+	gm_glob_init(&g, glob, strlen(glob));
+	hit = gm_glob_matches(&g, path, strlen(path),
+			      gm_pattern_slashes(path, strlen(path)),
+			      gm_test_isdir, &d);
+	gm_glob_release(&g);
+	if (calls)
+		*calls = d.calls;
+	return hit;
+}
+
+/* ==================== F:/X: globs (R-12, R-13) ==================== */
+
+struct glob_case {
+	const char *glob;
+	const char *path;
+	bool isdir;	/* the glob names a directory of the tree */
+	bool match;
+};
+
+static const struct glob_case glob_cases[] = {
+	/* a trailing '/' is a prefix at any depth */
+	{ "drivers/net/", "drivers/net/x.c", false, true },
+	{ "drivers/net/", "drivers/net/a/b/x.c", false, true },
+	{ "drivers/net/", "drivers/netx/x.c", false, false },
+	{ "drivers/net/", "drivers/net", false, false },
+	{ "drivers/net/", "drivers/net/", false, true },
+	{ "Documentation/", "Documentation/x.rst", false, true },
+	/* otherwise a prefix at the same number of slashes */
+	{ "drivers/net/*", "drivers/net/x.c", false, true },
+	{ "drivers/net/*", "drivers/net/a/x.c", false, false },
+	{ "drivers/net/*", "drivers/net/", false, true },	/* R-44 */
+	{ "drivers/net/foo/", "drivers/net/", false, false },
+	{ "drivers/net/foo/a.c", "drivers/net/foo/a.c", false, true },
+	/* Q-2 */
+	{ "drivers/net/foo/a.c", "drivers/net/foo/a.cpp", false, true },
+	{ "drivers/net/foo/a.c", "drivers/net/foo/a.c.orig", false, true },
+	{ "drivers/net/foo/a.c", "drivers/net/foo/aXc", false, false },
+	{ "drivers/net/foo/a.c", "drivers/net/foo/a.c/x", false, false },
+	{ "drivers/net/foo/a.c", "xdrivers/net/foo/a.c", false, false },
+	{ "include/linux/foo.h", "include/linux/foo.h", false, true },
+	/* '*' and '?' */
+	{ "*", "Makefile", false, true },
+	{ "*", "drivers/x.c", false, false },
+	{ "*", "&STDIN", false, true },
+	{ "*/", "drivers/x.c", false, true },
+	{ "*/", "a/b/c/d.c", false, true },
+	{ "*/", "Makefile", false, false },
+	{ "drivers/gpio/gpio-?.c", "drivers/gpio/gpio-x.c", false, true },
+	{ "drivers/gpio/gpio-?.c", "drivers/gpio/gpio-xy.c", false, false },
+	{ "drivers/*/foo.c", "drivers/net/foo.c", false, true },
+	{ "drivers/*/foo.c", "drivers/net/foo/foo.c", false, false },
+	{ "*/net/*", "drivers/net/x.c", false, true },
+	/* '**' at any depth, but its slashes still need matching */
+	{ "fs/**/*foo*.c", "fs/foo.c", false, false },
+	{ "fs/**/*foo*.c", "fs/a/xfooy.c", false, true },
+	{ "fs/**/*foo*.c", "fs/a/b/c/foo.c", false, true },
+	{ "fs/**/*foo*.c", "fs/a/b/bar.c", false, false },
+	{ "**/x", "x", false, false },
+	{ "**/x", "a/b/x", false, true },
+	/* other regex syntax keeps its meaning (pcre2) */
+	{ "da9\?\?\?-regulator.[ch]", "da9055-regulator.c", false, true },
+	{ "da9\?\?\?-regulator.[ch]", "da9055-regulator.h", false, true },
+	{ "da9\?\?\?-regulator.[ch]", "da9055-regulator.o", false, false },
+	{ "drivers/regulator/da9\?\?\?-regulator.[ch]",
+	  "drivers/regulator/da9055-regulator.c", false, true },
+	{ "arch/[ab]/", "arch/a/x.c", false, true },
+	{ "arch/[ab]/", "arch/c/x.c", false, false },
+	{ "net/(ipv4|ipv6)/", "net/ipv6/route.c", false, true },
+	{ "net/(ipv4|ipv6)/", "net/core/dev.c", false, false },
+	{ "lib/foo+bar.c", "lib/foobar.c", false, true },
+	{ "lib/foo+bar.c", "lib/fooobar.c", false, true },
+	{ "lib/foo+bar.c", "lib/foo+bar.c", false, false },
+	{ "lib/x$", "lib/x", false, true },
+	{ "lib/x$", "lib/xy", false, false },
+	/* Q-19: an invalid regex never matches */
+	{ "a[", "a[", false, false },
+	{ "lib/(x", "lib/(x", false, false },
+	/* a directory without its '/' gets one (R-12, E6, E20) */
+	{ "fs/ext4", "fs/ext4/inode.c", true, true },
+	{ "fs/ext4", "fs/ext4/sub/deep.c", true, true },
+	{ "fs/ext4", "fs/ext4/sub/deep.c", false, false },
+	{ "fs/ext4", "fs/ext4.c", true, false },
+	{ "fs/ext4", "fs/ext4.c", false, true },
+	{ "fs/ext4", "fs/ext4", false, true },
+	{ "fs/ext4", "fs/ext4/", true, true },
+	{ "drivers/net", "drivers/net/", true, true },
+	{ "drivers/net", "drivers/net/foo/a.c", true, true },
+};
+
+START_TEST(test_pattern_glob_table)
+{
+	const struct glob_case *c = &glob_cases[_i];
+	const char *dirs[2] = { NULL, NULL };
+
+	if (c->isdir)
+		dirs[0] = c->glob;
+	ck_assert_msg(glob_test(c->glob, c->path, dirs, NULL) == c->match,
+		      "row %d: F: %s %s %s", _i, c->glob,
+		      c->match ? "should match" : "should not match", c->path);
+}
+END_TEST
+
+START_TEST(test_pattern_glob_path_length_bounded)
+{
+	struct gm_glob g;
+	const char *path = "drivers/net/x.c-and-more/y";
+
+	gm_glob_init(&g, "drivers/net/*", 13);
+	/* only the first 15 bytes are the path: two slashes */
+	ck_assert(gm_glob_matches(&g, path, 15, 2, NULL, NULL));
+	gm_glob_release(&g);
+	/* "drivers/net" */
+	gm_glob_init(&g, "drivers/net/x.c-and-more/y", 11);
+	ck_assert_uint_eq(g.slashes, 1);
+	ck_assert(gm_glob_matches(&g, "drivers/netdev", 14, 1, NULL, NULL));
+	gm_glob_release(&g);
+}
+END_TEST
+
+/* ==================== the directory test ==================== */
+
+START_TEST(test_pattern_isdir_only_when_it_matters)
+{
+	static const char *const dirs[] = { "fs/ext4", "drivers/net", NULL };
+	int calls = -1;
+
+	/* a glob with its '/' already needs no test */
+	ck_assert(glob_test("drivers/net/", "drivers/net/x.c", dirs, &calls));
+	ck_assert_int_eq(calls, 0);
+	/* nor one with a wildcard or a '.' (R-12: "a.d" is tested as a\.d) */
+	ck_assert(glob_test("drivers/net/*", "drivers/net/x.c", dirs, &calls));
+	ck_assert_int_eq(calls, 0);
+	ck_assert(glob_test("fs/ext4.c", "fs/ext4.c", dirs, &calls));
+	ck_assert_int_eq(calls, 0);
+	/* nor a path that the prefix already rejects */
+	ck_assert(!glob_test("fs/ext4", "lib/x.c", dirs, &calls));
+	ck_assert_int_eq(calls, 0);
+	/* a literal prefix that matches: asked once */
+	ck_assert(glob_test("fs/ext4", "fs/ext4/inode.c", dirs, &calls));
+	ck_assert_int_eq(calls, 1);
+}
+END_TEST
+
+START_TEST(test_pattern_isdir_asked_at_most_once)
+{
+	static const char *const dirs[] = { "fs/ext4", NULL };
+	static const char *const paths[] = {
+		"fs/ext4/inode.c", "fs/ext4/sub/deep.c", "fs/ext4.c",
+		"fs/ext4/", "fs/ext4",
+	};
+	static const bool want[] = { true, true, false, true, false };
+	struct gm_test_dirs d;
+	struct gm_glob g;
+	size_t i;
+
+	memset(&d, 0, sizeof(d));
+	d.dirs = dirs;
+	gm_glob_init(&g, "fs/ext4", 7);
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		size_t len = strlen(paths[i]);
+		size_t slashes = gm_pattern_slashes(paths[i], len);
+
+		ck_assert_msg(gm_glob_matches(&g, paths[i], len, slashes,
+					      gm_test_isdir, &d) == want[i],
+			      "path %s", paths[i]);
+	}
+	ck_assert_int_eq(d.calls, 1);
+	ck_assert_str_eq(d.last, "fs/ext4");	/* the value as written */
+	ck_assert_int_eq(g.isdir, 1);
+	gm_glob_release(&g);
+}
+END_TEST
+
+START_TEST(test_pattern_no_isdir_callback)
+{
+	struct gm_glob g;
+
+	gm_glob_init(&g, "fs/ext4", 7);
+	ck_assert(!gm_glob_matches(&g, "fs/ext4/inode.c", 15, 2, NULL, NULL));
+	ck_assert(gm_glob_matches(&g, "fs/ext4", 7, 1, NULL, NULL));
+	gm_glob_release(&g);
+}
+END_TEST
+
+/* ==================== depth (R-40) ==================== */
+
+struct depth_case {
+	const char *glob;
+	bool isdir;
+	int depth;
+};
+
+static const struct depth_case depth_cases[] = {
+	{ "drivers/net/", false, 2 },
+	{ "drivers/net/foo/", false, 3 },
+	{ "drivers/net/foo/a.c", false, 4 },
+	{ "drivers/net/*", false, 3 },
+	{ "Makefile", false, 1 },
+	{ "fs/ext4", false, 2 },
+	{ "fs/ext4", true, 2 },		/* "fs/ext4/": 2 slashes, no +1 */
+	{ "fs/**/*foo*.c", false, 3 },
+	{ "?foo", false, 1 },		/* ".foo" does not start with ".*" */
+	{ "*", false, -1 },		/* THE REST */
+	{ "*/", false, -1 },
+	{ "*.c", false, -1 },
+	{ "**/x", false, -1 },		/* "(?:.*)/x" */
+};
+
+START_TEST(test_pattern_depth_table)
+{
+	const struct depth_case *c = &depth_cases[_i];
+	const char *dirs[2] = { NULL, NULL };
+	struct gm_test_dirs d;
+	struct gm_glob g;
+	size_t len;
+
+	memset(&d, 0, sizeof(d));
+	if (c->isdir)
+		dirs[0] = c->glob;
+	d.dirs = dirs;
+	gm_glob_init(&g, c->glob, strlen(c->glob));
+	ck_assert_ptr_nonnull(gm_glob_value(&g, gm_test_isdir, &d, &len));
+	ck_assert_msg(gm_glob_depth(&g) == c->depth, "row %d %s: %d", _i,
+		      c->glob, gm_glob_depth(&g));
+	gm_glob_release(&g);
+}
+END_TEST
+
+/* ==================== the converted value (R-12) ==================== */
+
+struct value_case {
+	const char *glob;
+	bool isdir;
+	const char *value;
+};
+
+static const struct value_case value_cases[] = {
+	{ "drivers/net/foo/a.c", false, "drivers/net/foo/a\\.c" },
+	{ "drivers/net/*", false, "drivers/net/.*" },
+	{ "da9\?\?\?-regulator.[ch]", false, "da9...-regulator\\.[ch]" },
+	{ "fs/**/*foo*.c", false, "fs/(?:.*)/.*foo.*\\.c" },
+	{ "fs/ext4", true, "fs/ext4/" },
+	{ "fs/ext4", false, "fs/ext4" },
+	{ "fs/ext4/", true, "fs/ext4/" },
+	{ "*", false, ".*" },
+	{ "?", false, "." },
+	{ "net/(a|b)/", false, "net/(a|b)/" },
+};
+
+START_TEST(test_pattern_value_table)
+{
+	const struct value_case *c = &value_cases[_i];
+	const char *dirs[2] = { NULL, NULL };
+	struct gm_test_dirs d;
+	struct gm_glob g;
+	const char *v;
+	size_t len = 0;
+
+	memset(&d, 0, sizeof(d));
+	if (c->isdir)
+		dirs[0] = c->glob;
+	d.dirs = dirs;
+	gm_glob_init(&g, c->glob, strlen(c->glob));
+	v = gm_glob_value(&g, gm_test_isdir, &d, &len);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_str_eq(v, c->value);
+	ck_assert_uint_eq(len, strlen(c->value));
+	/* asking again neither asks the tree again nor changes the value */
+	v = gm_glob_value(&g, gm_test_isdir, &d, &len);
+	ck_assert_str_eq(v, c->value);
+	ck_assert_int_le(d.calls, 1);
+	gm_glob_release(&g);
+}
+END_TEST
+
+START_TEST(test_pattern_glob_fields)
+{
+	struct gm_glob g;
+
+	gm_glob_init(&g, "fs/**/x.c", 9);
+	ck_assert_uint_eq(g.slashes, 2);
+	ck_assert(g.anydepth);
+	ck_assert(g.plain);
+	ck_assert(!g.literal);
+	ck_assert_int_eq(g.isdir, -1);
+	gm_glob_release(&g);
+
+	gm_glob_init(&g, "drivers/net", 11);
+	ck_assert(g.literal);
+	ck_assert(!g.anydepth);
+	gm_glob_release(&g);
+
+	gm_glob_init(&g, "x/[ab]", 6);
+	ck_assert(!g.plain);
+	ck_assert(!g.literal);
+	gm_glob_release(&g);
+}
+END_TEST
+
+/* ==================== N:/K: regexes (R-14, R-33) ==================== */
+
+struct regex_case {
+	const char *re;
+	const char *subject;
+	bool prefixed;
+	bool match;
+};
+
+static const struct regex_case regex_cases[] = {
+	/* unanchored */
+	{ "gpio", "drivers/gpio/gpio-x.c", false, true },
+	{ "[^a-z]tegra", "drivers/tegra/x.c", false, true },
+	{ "[^a-z]tegra", "ntegra", false, false },
+	{ "^abc", "xabc", false, false },
+	{ "\\bbeta_magic\\b", "touch beta_magic stuff", false, true },
+	{ "\\bbeta_magic\\b", "beta_magically", false, false },
+	/* /x: white space ignored, '#' starts a comment */
+	{ "foo bar", "foobar", false, true },
+	{ "foo bar", "foo bar", false, false },
+	{ "zzz#c", "zzzq", false, true },
+	{ "zzz#comment", "zzz", false, true },
+	{ "zzz#c", "zz#c", false, false },
+	{ "a\\ b", "a b", false, true },
+	{ "[#]x", "#x", false, true },
+	/* the syntax of the real data */
+	{ "(?i)FOO", "foo", false, true },
+	{ "(?i:xdp)", "XDP", false, true },
+	{ "(?:\\b|_)xdp(?:\\b|_)", "net/xdp.c", false, true },
+	{ "(?:\\b|_)xdp(?:\\b|_)", "netxdpx.c", false, false },
+	{ "\\b(?:foo|bar)_ops\\b", "struct bar_ops x", false, true },
+	{ "a.b", "a\nb", false, false },
+	/* more regex syntax */
+	{ "[0-9]{3,4}", "id 12345", false, true },
+	{ "[0-9]{3,4}", "id 12", false, false },
+	{ "x{3}", "axxxb", false, true },
+	{ "\\x41BC", "ABC", false, true },
+	{ "[[:digit:]]abc", "1abc", false, true },
+	{ "(ab)+cde", "ababcde", false, true },
+	{ "abc?def", "abdef", false, true },
+	/* patch lines after the first file line: "^[+-].*" + K (R-33) */
+	{ "foo", " foo", true, false },
+	{ "foo", "+x foo", true, true },
+	{ "foo", "-foo", true, true },
+	{ "foo bar", "+foobar\n", true, true },
+	{ "aaa|bbb", " context bbb", true, true },	/* Q-6 */
+	{ "aaa|bbb", " context aaa", true, false },
+	{ "aaa|bbb", "+aaa", true, true },
+	{ "(?:aaa|bbb)", " context bbb", true, false },
+	/* Q-19: an invalid regex never matches */
+	{ "foo(", "foo(", false, false },
+	{ "[", "[", false, false },
+	{ "foo(", "+foo(", true, false },
+};
+
+START_TEST(test_pattern_regex_table)
+{
+	const struct regex_case *c = &regex_cases[_i];
+	struct gm_regex re;
+	bool hit;
+
+	ck_assert_int_eq(gm_regex_init(&re, c->re, strlen(c->re)), 0);
+	hit = gm_regex_matches(&re, c->subject, strlen(c->subject),
+			       c->prefixed);
+	gm_regex_release(&re);
+	ck_assert_msg(hit == c->match, "row %d: /%s/x %s '%s'%s", _i, c->re,
+		      c->match ? "should match" : "should not match",
+		      c->subject, c->prefixed ? " (prefixed)" : "");
+}
+END_TEST
+
+START_TEST(test_pattern_regex_source_copied)
+{
+	char src[] = "abc|def";
+	struct gm_regex re;
+
+	ck_assert_int_eq(gm_regex_init(&re, src, 3), 0);
+	src[0] = 'X';
+	ck_assert_str_eq(re.source, "abc");
+	ck_assert(gm_regex_matches(&re, "xabcx", 5, false));
+	ck_assert(!gm_regex_matches(&re, "def", 3, false));
+	gm_regex_release(&re);
+}
+END_TEST
+
+START_TEST(test_pattern_regex_invalid_is_bad)
+{
+	struct gm_regex re;
+
+	ck_assert_int_eq(gm_regex_init(&re, "(unclosed", 9), 0);
+	ck_assert(!gm_regex_matches(&re, "(unclosed", 9, false));
+	ck_assert(re.bad);
+	ck_assert(!gm_regex_matches(&re, "(unclosed", 9, false));
+	gm_regex_release(&re);
+}
+END_TEST
+
+START_TEST(test_pattern_regex_long_subject)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_regex re, other;
+	size_t i;
+
+	for (i = 0; i < 2000; i++)
+		gm_buf_puts(&text, "lorem ipsum\n");
+	gm_buf_puts(&text, "the needle_42 is here\n");
+	ck_assert_int_eq(gm_regex_init(&re, "needle_\\d+", 10), 0);
+	ck_assert_int_eq(gm_regex_init(&other, "haystack", 8), 0);
+	ck_assert(gm_regex_matches(&re, text.ptr, text.len, false));
+	ck_assert(!gm_regex_matches(&other, text.ptr, text.len, false));
+	gm_regex_release(&other);
+	/* '^' and '$' are the ends of the whole text (R-30) */
+	ck_assert_int_eq(gm_regex_init(&other, "^the", 4), 0);
+	ck_assert(!gm_regex_matches(&other, text.ptr, text.len, false));
+	gm_regex_release(&other);
+	gm_regex_release(&re);
+	gm_buf_release(&text);
+}
+END_TEST
+
+START_TEST(test_pattern_slashes)
+{
+	ck_assert_uint_eq(gm_pattern_slashes("a/b/c", 5), 2);
+	ck_assert_uint_eq(gm_pattern_slashes("a/b/c", 2), 1);
+	ck_assert_uint_eq(gm_pattern_slashes("", 0), 0);
+	ck_assert_uint_eq(gm_pattern_slashes("//", 2), 2);
+}
+END_TEST
+
+Suite *pattern_suite(void)
+{
+	Suite *s = suite_create("pattern");
+	TCase *glob = tcase_create("glob");
+	TCase *regex = tcase_create("regex");
+
+	tcase_add_loop_test(glob, test_pattern_glob_table, 0,
+			    (int)ARRAY_SIZE(glob_cases));
+	tcase_add_test(glob, test_pattern_glob_path_length_bounded);
+	tcase_add_test(glob, test_pattern_isdir_only_when_it_matters);
+	tcase_add_test(glob, test_pattern_isdir_asked_at_most_once);
+	tcase_add_test(glob, test_pattern_no_isdir_callback);
+	tcase_add_loop_test(glob, test_pattern_depth_table, 0,
+			    (int)ARRAY_SIZE(depth_cases));
+	tcase_add_loop_test(glob, test_pattern_value_table, 0,
+			    (int)ARRAY_SIZE(value_cases));
+	tcase_add_test(glob, test_pattern_glob_fields);
+	tcase_add_test(glob, test_pattern_slashes);
+	suite_add_tcase(s, glob);
+
+	tcase_add_loop_test(regex, test_pattern_regex_table, 0,
+			    (int)ARRAY_SIZE(regex_cases));
+	tcase_add_test(regex, test_pattern_regex_source_copied);
+	tcase_add_test(regex, test_pattern_regex_invalid_is_bad);
+	tcase_add_test(regex, test_pattern_regex_long_subject);
+	suite_add_tcase(s, regex);
+	return s;
+}

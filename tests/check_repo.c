@@ -1,0 +1,497 @@
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "gm/buf.h"
+#include "gm/error.h"
+#include "gm/repo.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+static const struct gm_test_file old_files[] = {
+	{ "MAINTAINERS", "OLD\nM:\tOld <old@x.org>\nF:\t*\n", 0 },
+	{ "README", "one\n", 0 },
+	{ "a/b/c.txt", "c1\n", 0 },
+};
+
+static const struct gm_test_file new_files[] = {
+	{ "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n", 0 },
+	{ "README", "two\n", 0 },
+	{ "a/top.txt", "top\n", 0 },
+	{ "a/b/c.txt", "c2\n", 0 },
+	{ "a/b/d.txt", "d\n", 0 },
+	{ "a/.hid", "hidden\n", 0 },
+	{ ".hidden", "hidden\n", 0 },
+	{ ".dot/MAINTAINERS", "DOT\n", 0 },
+	{ "sub/MAINTAINERS", "SUB\n", 0 },
+	{ "sub/deeper/MAINTAINERS", "DEEPER\n", 0 },
+	{ "src/x.c", "int x;\n", 0 },
+	{ "link", "README", GIT_FILEMODE_LINK },
+};
+
+static const struct gm_test_commit history[] = {
+	{ "old\n", 1700000000, old_files, ARRAY_SIZE(old_files) },
+	{ "new\n", 1700003600, new_files, ARRAY_SIZE(new_files) },
+};
+
+static char *repo_dir, *outside_dir;
+static char head_id[GIT_OID_HEXSZ + 1];
+static int saved_cwd = -1;
+
+/* Unchecked: built once per TCase, in the parent; read-only in tests. */
+static void repo_setup(void)
+{
+	ck_assert_int_eq(gm_test_repo_create(&repo_dir, head_id, history,
+					     ARRAY_SIZE(history)), 0);
+	outside_dir = gm_test_tmpdir();
+	ck_assert_ptr_nonnull(outside_dir);
+}
+
+static void repo_teardown(void)
+{
+	gm_test_rmtree(repo_dir);
+	gm_test_rmtree(outside_dir);
+	repo_dir = outside_dir = NULL;
+}
+
+/* Checked: every test may chdir; put the process back afterwards. */
+static void cwd_save(void)
+{
+	saved_cwd = open(".", O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(saved_cwd, 0);
+}
+
+static void cwd_restore(void)
+{
+	if (saved_cwd >= 0) {
+		if (fchdir(saved_cwd) < 0)
+			perror("fchdir");
+		close(saved_cwd);
+	}
+	saved_cwd = -1;
+	gm_test_hermetic_env();
+}
+
+static void enter(const char *sub)
+{
+	struct gm_buf path = GM_BUF_INIT;
+
+	gm_buf_printf(&path, "%s%s%s", repo_dir, *sub ? "/" : "", sub);
+	ck_assert_int_eq(chdir(path.ptr), 0);
+	gm_buf_release(&path);
+}
+
+static struct gm_repo *open_at(const char *sub, const char *rev)
+{
+	struct gm_repo *r = NULL;
+
+	enter(sub);
+	ck_assert_msg(gm_repo_open(&r, rev) == 0, "open: %s", gm_error_last());
+	ck_assert_ptr_nonnull(r);
+	return r;
+}
+
+static void assert_read(struct gm_repo *r, const char *path, const char *want)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	ck_assert_int_eq(gm_repo_read(r, path, &b), 0);
+	ck_assert_str_eq(b.ptr, want);
+	gm_buf_release(&b);
+}
+
+/* ==================== opening ==================== */
+
+START_TEST(test_repo_open_head)
+{
+	struct gm_repo *r = open_at("", NULL);
+	struct gm_buf top = GM_BUF_INIT;
+	char id[GIT_OID_HEXSZ + 1];
+
+	gm_buf_printf(&top, "%s/", repo_dir);
+	ck_assert_pstr_eq(r->workdir, top.ptr);
+	ck_assert_pstr_eq(r->prefix, "");
+	git_oid_tostr(id, sizeof(id), git_commit_id(r->commit));
+	ck_assert_str_eq(id, head_id);
+	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
+	gm_buf_release(&top);
+	gm_repo_free(r);
+	gm_repo_free(NULL);
+}
+END_TEST
+
+START_TEST(test_repo_open_rev)
+{
+	struct gm_repo *r = open_at("", "HEAD~1");
+
+	assert_read(r, "MAINTAINERS", "OLD\nM:\tOld <old@x.org>\nF:\t*\n");
+	assert_read(r, "README", "one\n");
+	ck_assert_int_eq(gm_repo_kind(r, "src"), GM_REPO_NONE);
+	gm_repo_free(r);
+
+	r = open_at("", head_id);
+	assert_read(r, "README", "two\n");
+	gm_repo_free(r);
+
+	r = open_at("", "master");
+	assert_read(r, "README", "two\n");
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_open_bad_rev)
+{
+	struct gm_repo *r = NULL;
+
+	enter("");
+	ck_assert_int_eq(gm_repo_open(&r, "no-such-rev"), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+	ck_assert_str_ne(gm_error_last(), "");
+	ck_assert_int_eq(gm_repo_open(&r, "HEAD~5"), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+	/* a tree is not a commit */
+	ck_assert_int_eq(gm_repo_open(&r, "HEAD^{tree}"), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+}
+END_TEST
+
+START_TEST(test_repo_open_not_a_repo)
+{
+	struct gm_repo *r = NULL;
+
+	setenv("GIT_CEILING_DIRECTORIES", "/tmp", 1);
+	ck_assert_int_eq(chdir(outside_dir), 0);
+	ck_assert_int_eq(gm_repo_open(&r, NULL), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+	ck_assert_ptr_nonnull(strstr(gm_error_last(), "not a git repository"));
+}
+END_TEST
+
+START_TEST(test_repo_open_unborn_head)
+{
+	struct gm_repo *r = NULL;
+	char *dir = NULL;
+
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, NULL, 0), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(gm_repo_open(&r, NULL), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+	ck_assert_int_eq(gm_repo_open(&r, "HEAD"), GM_ENOTFOUND);
+	ck_assert_ptr_null(r);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_repo_open_from_subdirectory)
+{
+	struct gm_repo *r = open_at("a/b", NULL);
+	struct gm_buf top = GM_BUF_INIT;
+
+	gm_buf_printf(&top, "%s/", repo_dir);
+	ck_assert_pstr_eq(r->workdir, top.ptr);
+	ck_assert_pstr_eq(r->prefix, "a/b/");
+	/* paths stay relative to the top */
+	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
+	gm_buf_release(&top);
+	gm_repo_free(r);
+
+	r = open_at("a", NULL);
+	ck_assert_pstr_eq(r->prefix, "a/");
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_open_git_dir_env)
+{
+	struct gm_buf gitdir = GM_BUF_INIT;
+	struct gm_repo *r = NULL;
+	int error;
+
+	/* as git does: GIT_DIR names the repository, wherever we are */
+	gm_buf_printf(&gitdir, "%s/.git", repo_dir);
+	setenv("GIT_DIR", gitdir.ptr, 1);
+	gm_buf_release(&gitdir);
+	setenv("GIT_CEILING_DIRECTORIES", "/tmp", 1);
+	ck_assert_int_eq(chdir(outside_dir), 0);
+	error = gm_repo_open(&r, NULL);
+	ck_assert_msg(error == 0, "%s", gm_error_last());
+	assert_read(r, "README", "two\n");
+	gm_repo_free(r);
+	unsetenv("GIT_DIR");
+}
+END_TEST
+
+START_TEST(test_repo_reads_commit_not_work_tree)
+{
+	static const struct gm_test_file files[] = {
+		{ "MAINTAINERS", "COMMITTED\n", 0 },
+	};
+	static const struct gm_test_commit one[] = {
+		{ "one\n", 1700000000, files, 1 },
+	};
+	struct gm_repo *r = NULL;
+	char *dir = NULL;
+
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, one, 1), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS", "DIRTY\n"), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "untracked", "x\n"), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	assert_read(r, "MAINTAINERS", "COMMITTED\n");
+	ck_assert_int_eq(gm_repo_kind(r, "untracked"), GM_REPO_NONE);
+	gm_repo_free(r);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
+START_TEST(test_repo_ids_are_stable)
+{
+	char other[GIT_OID_HEXSZ + 1];
+	char *dir = NULL;
+
+	/* fixed identities and times: the same commits, the same ids */
+	ck_assert_int_eq(gm_test_repo_create(&dir, other, history,
+					     ARRAY_SIZE(history)), 0);
+	ck_assert_str_eq(other, head_id);
+	ck_assert_uint_eq(strlen(head_id), GIT_OID_HEXSZ);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
+/* ==================== the tree ==================== */
+
+struct kind_case {
+	const char *path;
+	enum gm_repo_kind kind;
+};
+
+static const struct kind_case kind_cases[] = {
+	{ "README", GM_REPO_BLOB },
+	{ "a", GM_REPO_TREE },
+	{ "a/b", GM_REPO_TREE },
+	{ "a/b/c.txt", GM_REPO_BLOB },
+	{ "a/b/c.txt/x", GM_REPO_NONE },
+	{ "link", GM_REPO_BLOB },
+	{ ".hidden", GM_REPO_BLOB },
+	{ "nope", GM_REPO_NONE },
+	{ "a/nope", GM_REPO_NONE },
+	{ "", GM_REPO_NONE },
+};
+
+START_TEST(test_repo_kind_table)
+{
+	const struct kind_case *c = &kind_cases[_i];
+	struct gm_repo *r = open_at("", NULL);
+
+	ck_assert_msg(gm_repo_kind(r, c->path) == c->kind, "row %d '%s'", _i,
+		      c->path);
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_read_kinds)
+{
+	struct gm_repo *r = open_at("", NULL);
+	struct gm_buf b = GM_BUF_INIT;
+
+	gm_buf_puts(&b, ">");
+	ck_assert_int_eq(gm_repo_read(r, "a/b/c.txt", &b), 0);
+	ck_assert_str_eq(b.ptr, ">c2\n");		/* appended */
+	gm_buf_reset(&b);
+	ck_assert_int_eq(gm_repo_read(r, "missing", &b), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_repo_read(r, "a/missing", &b), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_repo_read(r, "a", &b), GM_EINVALID);
+	ck_assert_int_eq(gm_repo_read(r, "link", &b), GM_EINVALID);
+	ck_assert_str_eq(b.ptr, "");
+	gm_buf_release(&b);
+	gm_repo_free(r);
+}
+END_TEST
+
+static char *list(struct gm_repo *r, const char *dir, const char *name,
+		  int *error)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+	char *joined;
+
+	*error = gm_repo_list(r, dir, name, &sv);
+	joined = gm_test_join(&sv, ",");
+	gm_strvec_release(&sv);
+	return joined;
+}
+
+START_TEST(test_repo_list_top)
+{
+	struct gm_repo *r = open_at("", NULL);
+	char *got;
+	int error;
+
+	/* sorted, dot-entries skipped, directories with their '/' */
+	got = list(r, "", NULL, &error);
+	ck_assert_int_eq(error, 0);
+	ck_assert_str_eq(got, "MAINTAINERS,README,a/,link,src/,sub/");
+	free(got);
+	got = list(r, "a", NULL, &error);
+	ck_assert_int_eq(error, 0);
+	ck_assert_str_eq(got, "a/b/,a/top.txt");
+	free(got);
+	got = list(r, "a/b", NULL, &error);
+	ck_assert_str_eq(got, "a/b/c.txt,a/b/d.txt");
+	free(got);
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_list_recursive)
+{
+	struct gm_repo *r = open_at("", NULL);
+	char *got;
+	int error;
+
+	/* --find-maintainer-files: every file of that name, any depth */
+	got = list(r, "", "MAINTAINERS", &error);
+	ck_assert_int_eq(error, 0);
+	ck_assert_str_eq(got, ".dot/MAINTAINERS,MAINTAINERS,sub/MAINTAINERS,"
+			 "sub/deeper/MAINTAINERS");
+	free(got);
+	got = list(r, "sub", "MAINTAINERS", &error);
+	ck_assert_int_eq(error, 0);
+	ck_assert_str_eq(got, "sub/MAINTAINERS,sub/deeper/MAINTAINERS");
+	free(got);
+	got = list(r, "a", "MAINTAINERS", &error);
+	ck_assert_int_eq(error, 0);
+	ck_assert_str_eq(got, "");
+	free(got);
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_list_not_a_directory)
+{
+	struct gm_repo *r = open_at("", NULL);
+	char *got;
+	int error;
+
+	got = list(r, "README", NULL, &error);
+	ck_assert_int_eq(error, GM_ENOTFOUND);
+	ck_assert_str_eq(got, "");
+	free(got);
+	got = list(r, "nope", "MAINTAINERS", &error);
+	ck_assert_int_eq(error, GM_ENOTFOUND);
+	free(got);
+	gm_repo_free(r);
+}
+END_TEST
+
+/* ==================== command-line paths ==================== */
+
+struct relative_case {
+	const char *cwd;	/* below the top */
+	const char *arg;
+	int error;
+	const char *out;
+};
+
+static const struct relative_case relative_cases[] = {
+	{ "", "README", 0, "README" },
+	{ "", "./a/./b", 0, "a/b" },
+	{ "", "a//b/", 0, "a/b" },
+	{ "", "a/b/../top.txt", 0, "a/top.txt" },
+	{ "", ".", 0, "" },
+	{ "", "", 0, "" },
+	{ "", "..", GM_EINVALID, NULL },
+	{ "", "a/../..", GM_EINVALID, NULL },
+	{ "a/b", "c.txt", 0, "a/b/c.txt" },
+	{ "a/b", "./c.txt", 0, "a/b/c.txt" },
+	{ "a/b", "../x", 0, "a/x" },
+	{ "a/b", "../../README", 0, "README" },
+	{ "a/b", ".", 0, "a/b" },
+	{ "a/b", "sub/", 0, "a/b/sub" },
+	{ "a/b", "../../..", GM_EINVALID, NULL },
+	{ "a/b", "../../../x", GM_EINVALID, NULL },
+	{ "", "/etc/passwd", GM_EINVALID, NULL },
+	{ "", "/", GM_EINVALID, NULL },
+};
+
+START_TEST(test_repo_relative_table)
+{
+	const struct relative_case *c = &relative_cases[_i];
+	struct gm_repo *r = open_at(c->cwd, NULL);
+	struct gm_buf out = GM_BUF_INIT;
+	int error;
+
+	gm_buf_puts(&out, "stale");
+	error = gm_repo_relative(r, c->arg, &out);
+	ck_assert_msg(error == c->error, "row %d '%s' from '%s': %d", _i,
+		      c->arg, c->cwd, error);
+	if (c->out)
+		ck_assert_str_eq(out.ptr, c->out);
+	gm_buf_release(&out);
+	gm_repo_free(r);
+}
+END_TEST
+
+START_TEST(test_repo_relative_absolute)
+{
+	struct gm_repo *r = open_at("a", NULL);
+	struct gm_buf arg = GM_BUF_INIT, out = GM_BUF_INIT;
+
+	gm_buf_printf(&arg, "%s/src/x.c", repo_dir);
+	ck_assert_int_eq(gm_repo_relative(r, arg.ptr, &out), 0);
+	ck_assert_str_eq(out.ptr, "src/x.c");
+	gm_buf_reset(&arg);
+	gm_buf_printf(&arg, "%s", repo_dir);
+	ck_assert_int_eq(gm_repo_relative(r, arg.ptr, &out), 0);
+	ck_assert_str_eq(out.ptr, "");
+	gm_buf_reset(&arg);
+	gm_buf_printf(&arg, "%s/", repo_dir);
+	ck_assert_int_eq(gm_repo_relative(r, arg.ptr, &out), 0);
+	ck_assert_str_eq(out.ptr, "");
+	/* a sibling directory whose name starts like the top's */
+	gm_buf_reset(&arg);
+	gm_buf_printf(&arg, "%sX/file", repo_dir);
+	ck_assert_int_eq(gm_repo_relative(r, arg.ptr, &out), GM_EINVALID);
+	gm_buf_release(&arg);
+	gm_buf_release(&out);
+	gm_repo_free(r);
+}
+END_TEST
+
+Suite *repo_suite(void)
+{
+	Suite *s = suite_create("repo");
+	TCase *open = tcase_create("open");
+	TCase *tree = tcase_create("tree");
+
+	tcase_add_unchecked_fixture(open, repo_setup, repo_teardown);
+	tcase_add_checked_fixture(open, cwd_save, cwd_restore);
+	tcase_add_test(open, test_repo_open_head);
+	tcase_add_test(open, test_repo_open_rev);
+	tcase_add_test(open, test_repo_open_bad_rev);
+	tcase_add_test(open, test_repo_open_not_a_repo);
+	tcase_add_test(open, test_repo_open_unborn_head);
+	tcase_add_test(open, test_repo_open_from_subdirectory);
+	tcase_add_test(open, test_repo_open_git_dir_env);
+	tcase_add_test(open, test_repo_reads_commit_not_work_tree);
+	tcase_add_test(open, test_repo_ids_are_stable);
+	suite_add_tcase(s, open);
+
+	tcase_add_unchecked_fixture(tree, repo_setup, repo_teardown);
+	tcase_add_checked_fixture(tree, cwd_save, cwd_restore);
+	tcase_add_loop_test(tree, test_repo_kind_table, 0,
+			    (int)ARRAY_SIZE(kind_cases));
+	tcase_add_test(tree, test_repo_read_kinds);
+	tcase_add_test(tree, test_repo_list_top);
+	tcase_add_test(tree, test_repo_list_recursive);
+	tcase_add_test(tree, test_repo_list_not_a_directory);
+	tcase_add_loop_test(tree, test_repo_relative_table, 0,
+			    (int)ARRAY_SIZE(relative_cases));
+	tcase_add_test(tree, test_repo_relative_absolute);
+	suite_add_tcase(s, tree);
+	return s;
+}

@@ -1,0 +1,22 @@
+#ifndef GM_TESTS_H
+#define GM_TESTS_H
+
+#include <check.h>
+
+/* One suite per module; check_main.c runs them all (or CK_RUN_SUITE). */
+Suite *buf_suite(void);
+Suite *strvec_suite(void);
+Suite *strmap_suite(void);
+Suite *options_suite(void);
+Suite *email_suite(void);
+Suite *mailmap_suite(void);
+Suite *patch_suite(void);
+Suite *pattern_suite(void);
+Suite *maintainers_suite(void);
+Suite *match_suite(void);
+Suite *rank_suite(void);
+Suite *output_suite(void);
+Suite *repo_suite(void);
+Suite *cli_suite(void);
+
+#endif /* GM_TESTS_H */
