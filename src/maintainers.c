@@ -182,8 +182,17 @@ static int maintainers_find_sections(struct gm_maintainers *m)
 		memset(sec, 0, sizeof(*sec));
 		sec->start = start;
 		sec->end = end;
-		sec->name = m->lines[start].tag ? m->lines[start].value - 2 :
-						  m->lines[start].value;
+		sec->name = m->lines[start].value;
+		if (m->lines[start].tag) {	/* stored as the script does: "X:value" */
+			const struct gm_mline *ml = &m->lines[start];
+
+			if (!(sec->own_name = malloc(ml->len + 3)))
+				return gm_error_set(GM_ERROR, "out of memory");
+			sec->own_name[0] = ml->tag;
+			sec->own_name[1] = ':';
+			memcpy(sec->own_name + 2, ml->value, ml->len + 1);
+			sec->name = sec->own_name;
+		}
 		sec->short_name = section_short_name(sec->name);
 		if (!sec->short_name)
 			return gm_error_set(GM_ERROR, "out of memory");
@@ -231,8 +240,10 @@ void gm_maintainers_free(struct gm_maintainers *m)
 		gm_regex_release(&m->regexes[i]);
 	free(m->globs);
 	free(m->regexes);
-	for (size_t i = 0; i < m->nr_sections; i++)
+	for (size_t i = 0; i < m->nr_sections; i++) {
 		free(m->sections[i].short_name);
+		free(m->sections[i].own_name);
+	}
 	for (size_t i = 0; i < m->nr_texts; i++)
 		free(m->texts[i]);
 	free(m->texts);

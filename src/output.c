@@ -169,7 +169,7 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 		error = output_people(f, rk, o);
 	if (!error && o->scm)
 		error = output_group(f, &rk->scm, o);
-	if (!error && o->substatus && o->email && o->roles)
+	if (!error && o->substatus)
 		error = output_group(f, &rk->substatus, o);
 	if (!error && o->status)
 		error = output_group(f, &rk->status, o);

@@ -293,6 +293,29 @@ static bool regex_has_caseless(const char *s, size_t len)
 	return false;
 }
 
+/* The index of the ']' closing the class that opens at s[i]. */
+static size_t regex_skip_class(const char *s, size_t len, size_t i)
+{
+	i++;
+	if (i < len && s[i] == '^')
+		i++;
+	if (i < len && s[i] == ']')	/* a leading ']' is literal */
+		i++;
+	for (; i < len && s[i] != ']'; i++) {
+		if (s[i] == '\\') {
+			i++;
+		} else if (s[i] == '[' && i + 1 < len && s[i + 1] == ':') {
+			for (size_t j = i + 2; j + 1 < len; j++) {
+				if (s[j] == ':' && s[j + 1] == ']') {
+					i = j + 1;
+					break;
+				}
+			}
+		}
+	}
+	return i;
+}
+
 /* End the current run: keep it in `best` if it is the longest. */
 static void run_end(struct gm_buf *run, struct gm_buf *best)
 {
@@ -326,10 +349,17 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 			lit = next;
 			next = ++i + 1 < len ? s[i + 1] : 0;
 		} else if (c == '\\') {
+			/* only escapes without an argument are understood */
+			if (i + 1 >= len || !strchr("bBdDsSwWhHvVAzZGRXKntrfea", next)) {
+				gm_buf_reset(best);
+				goto out;
+			}
 			i++;
 		} else if (c == '[') {
-			for (i += 2; i < len && s[i] != ']'; i++)
-				i += s[i] == '\\';
+			i = regex_skip_class(s, len, i);
+		} else if (c == '{') {
+			while (i < len && s[i] != '}')
+				i++;
 		} else if (c == '#') {
 			break;
 		} else if (c == '(') {

@@ -119,7 +119,8 @@ int gm_repo_open(struct gm_repo **out, const char *rev)
 
 	if (!r)
 		return gm_error_set(GM_ERROR, "out of memory");
-	error = git_repository_open_ext(&r->repo, ".",
+	/* NULL: GIT_DIR if set, else the current directory, as git does */
+	error = git_repository_open_ext(&r->repo, NULL,
 					GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
 	if (error == GIT_ENOTFOUND) {
 		error = gm_error_set(GM_ENOTFOUND,
