@@ -65,18 +65,31 @@ struct cli {
 	size_t out_len;
 };
 
+/* A message line on stderr, control characters shown as \xHH. */
+static void say(const char *prefix, const char *msg)
+{
+	fputs(prefix, stderr);
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+		if (*p < ' ' || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
+	fputc('\n', stderr);
+}
+
 static void warn(const char *fmt, ...) GM_PRINTF(1, 2);
 
 /* A one-line "warning: " message on stderr. */
 static void warn(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	say("warning: ", msg);
 }
 
 /* ==================== configuration ==================== */
@@ -1052,15 +1065,15 @@ int gm_cli_run(int argc, const char **argv)
 	if (!error)
 		error = cli_flush(&c);
 	if (error == GM_EUSAGE) {
-		fprintf(stderr, "error: %s\n\n%s", gm_error_last(),
-			gm_options_usage());
+		say("error: ", gm_error_last());
+		fprintf(stderr, "\n%s", gm_options_usage());
 		status = 129;
 	} else if (error < 0) {
-		fprintf(stderr, "fatal: %s\n", gm_error_last());
+		say("fatal: ", gm_error_last());
 		status = 128;
 	}
 	for (size_t i = 0; i < c.rank.warnings.nr; i++)
-		fprintf(stderr, "warning: %s\n", c.rank.warnings.v[i]);
+		say("warning: ", c.rank.warnings.v[i]);
 out:
 	cli_release(&c);
 	return status;

@@ -7,6 +7,7 @@
 #include <pcre2.h>
 
 #include "gm/error.h"
+#include "gm/pattern.h"
 
 bool gm_email_isspace(int c)
 {
@@ -340,7 +341,8 @@ static bool rfc822_match(int which, const char *s, size_t len, size_t start,
 {
 	pcre2_code *re = rfc822_get(which);
 
-	return re && pcre2_match(re, (PCRE2_SPTR)s, len, start, 0, md, NULL) >= 0;
+	return re && pcre2_match(re, (PCRE2_SPTR)s, len, start, 0, md,
+				 gm_pattern_match_context()) >= 0;
 }
 
 bool gm_email_rfc822_valid(const char *s)
@@ -532,7 +534,8 @@ int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		goto out;
 	}
 	while (pos < len && !error &&
-	       pcre2_match(cand, (PCRE2_SPTR)text, len, pos, 0, md, NULL) > 0) {
+	       pcre2_match(cand, (PCRE2_SPTR)text, len, pos, 0, md,
+			   gm_pattern_match_context()) > 0) {
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
 		error = scan_candidate(out, addr, text + ov[0], ov[1] - ov[0],

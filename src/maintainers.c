@@ -61,6 +61,8 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 
 		if (nl)
 			*nl = '\0';
+		if (nl && nl > p && nl[-1] == '\r')	/* CRLF: the CR is no value */
+			nl[-1] = '\0';
 		if (maintainers_add_line(m, p, alloc) < 0)
 			return GM_ERROR;
 		p = nl ? nl + 1 : end;

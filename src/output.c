@@ -10,13 +10,27 @@
 #include "gm/error.h"
 #include "gm/strmap.h"
 
+/*
+ * Write `s` with every control character but TAB shown as \xHH: the text
+ * comes from MAINTAINERS and patches, and goes to terminals and headers.
+ */
+static void output_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < ' ' && *p != '\t') || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
 static int output_items(FILE *f, const char *const *items, size_t nr,
 			const struct gm_options *o)
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (!o->multiline && i)
-			fputs(o->separator, f);
-		fputs(items[i], f);
+			output_text(f, o->separator);
+		output_text(f, items[i]);
 		if (o->multiline)
 			fputc('\n', f);
 	}
@@ -134,7 +148,9 @@ static void output_header(FILE *f, const char *name,
 			fputs("\n", f);
 			col = 0;
 		}
-		fprintf(f, " %s%s", addrs->v[i], i + 1 < addrs->nr ? "," : "");
+		fputc(' ', f);
+		output_text(f, addrs->v[i]);
+		fputs(i + 1 < addrs->nr ? "," : "", f);
 		col += len;
 	}
 	fputc('\n', f);
@@ -276,8 +292,10 @@ int gm_output_sections(FILE *f, struct gm_maintainers *m,
 
 			if (ml->tag && !letter_wanted(letters, ml->tag))
 				continue;
-			if (!(error = section_line(&line, m, ml)))
-				fprintf(f, "%s\n", line.ptr);
+			if ((error = section_line(&line, m, ml)) < 0)
+				break;
+			output_text(f, line.ptr);
+			fputc('\n', f);
 		}
 		fputc('\n', f);
 	}

@@ -10,8 +10,8 @@
 #include "gm/error.h"
 
 /* Limits that keep a hostile N:/K: regex from running away. */
-#define GM_REGEX_MATCH_LIMIT 1000000
-#define GM_REGEX_DEPTH_LIMIT 10000
+#define GM_REGEX_MATCH_LIMIT 200000
+#define GM_REGEX_DEPTH_LIMIT 5000
 
 static pcre2_match_context *match_context;
 static pcre2_match_data *match_data;
@@ -60,12 +60,28 @@ static pcre2_code *pattern_compile(const char *src, size_t len, uint32_t flags)
 	return code;
 }
 
-static bool pattern_run(pcre2_code *code, const char *s, size_t len)
+pcre2_match_context *gm_pattern_match_context(void)
 {
+	return pattern_init_shared() ? match_context : NULL;
+}
+
+/*
+ * Run `code` on `s`. A regex that exceeds the engine's limits is marked
+ * `*bad`: it is input, and one that backtracks without end on one subject
+ * would on the next one too.
+ */
+static bool pattern_run(pcre2_code *code, const char *s, size_t len, bool *bad)
+{
+	int rc;
+
 	if (!code || !pattern_init_shared())
 		return false;
-	return pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, match_data,
-			   match_context) >= 0;
+	rc = pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, match_data,
+			 match_context);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT)
+		*bad = true;
+	return rc >= 0;
 }
 
 /* ==================== globs (F:, X:) ==================== */
@@ -212,7 +228,7 @@ static bool glob_prefix_match(struct gm_glob *g, const char *path, size_t len)
 			return false;
 		}
 	}
-	return pattern_run(g->code, path, len);
+	return pattern_run(g->code, path, len, &g->bad);
 }
 
 /*
@@ -416,7 +432,9 @@ static pcre2_code *regex_get(struct gm_regex *re, bool prefixed)
 	pcre2_code **slot = prefixed ? &re->prefixed : &re->code;
 	struct gm_buf src = GM_BUF_INIT;
 
-	if (*slot || re->bad)
+	if (re->bad)
+		return NULL;
+	if (*slot)
 		return *slot;
 	if ((!prefixed || gm_buf_puts(&src, "^[+-].*") == 0) &&
 	    gm_buf_puts(&src, re->source) == 0)
@@ -441,5 +459,5 @@ bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 		re->jit = true;
 		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	}
-	return pattern_run(code, s, len);
+	return pattern_run(code, s, len, &re->bad);
 }

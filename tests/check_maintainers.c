@@ -273,17 +273,21 @@ START_TEST(test_maintainers_no_final_newline)
 }
 END_TEST
 
-START_TEST(test_maintainers_crlf_keeps_cr)
+START_TEST(test_maintainers_crlf_drops_cr)
 {
-	/* only the '\n' is removed */
+	/*
+	 * Q-16, deliberately not reproduced: a CRLF line ends before its CR,
+	 * so values keep no '\r' and "F: dir/" still matches.
+	 */
 	struct gm_maintainers *m = gm_test_parse(
-		"A\r\nM:\ta@x\r\nF:\tdir/\r\n", NULL);
+		"A\r\nM:\ta@x\r\nF:\tdir/\r\nB\rC\n", NULL);
 
 	ck_assert_uint_eq(m->nr_sections, 1);
-	ck_assert_str_eq(m->sections[0].name, "A\r");
-	ck_assert_str_eq(m->lines[1].value, "a@x\r");
-	ck_assert_str_eq(m->lines[2].value, "dir/\r");
-	ck_assert_uint_eq(m->lines[2].len, 5);
+	ck_assert_str_eq(m->sections[0].name, "A");
+	ck_assert_str_eq(m->lines[1].value, "a@x");
+	ck_assert_str_eq(m->lines[2].value, "dir/");
+	ck_assert_uint_eq(m->lines[2].len, 4);
+	ck_assert_str_eq(m->lines[3].value, "B\rC");	/* only at the end */
 	gm_maintainers_free(m);
 }
 END_TEST
@@ -354,7 +358,7 @@ Suite *maintainers_suite(void)
 	tcase_add_test(lines, test_maintainers_any_letter_is_a_tag);
 	tcase_add_test(lines, test_maintainers_value_white_space);
 	tcase_add_test(lines, test_maintainers_no_final_newline);
-	tcase_add_test(lines, test_maintainers_crlf_keeps_cr);
+	tcase_add_test(lines, test_maintainers_crlf_drops_cr);
 	tcase_add_test(lines, test_maintainers_buffers_concatenate);
 	tcase_add_test(lines, test_maintainers_nothing);
 	suite_add_tcase(s, lines);

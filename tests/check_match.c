@@ -153,8 +153,8 @@ static const struct order_case order_cases[] = {
 	{ "SEC\nN: [^a-z]tegra\n", "drivers/tegra/x.c", "SEC" },
 	{ "SEC\nN: [^a-z]tegra\n", "drivers/ntegra/x.c", "" },
 	{ "SEC\nN: gp io\n", "gpio.c", "SEC" },
-	/* a CRLF F: value matches nothing */
-	{ "A\r\nM: a@x\r\nF: dir/\r\n", "dir/x.c", "" },
+	/* Q-16, not reproduced: a CRLF F: value matches as with LF */
+	{ "A\r\nM: a@x\r\nF: dir/\r\n", "dir/x.c", "A" },
 	/* the preamble is no section */
 	{ "\tF: *\nPRE\n", "x", "" },
 	/* a file reaching a section through several F: lines: once */

@@ -85,6 +85,12 @@ void gm_regex_release(struct gm_regex *re);
 bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 		      bool prefixed);
 
+/**
+ * The match context with the limits that every regex run on input uses
+ * (MAINTAINERS regexes and addresses are input). NULL if out of memory.
+ */
+pcre2_match_context *gm_pattern_match_context(void);
+
 /** Count the '/' in `s[0..len)`. */
 size_t gm_pattern_slashes(const char *s, size_t len);
 
