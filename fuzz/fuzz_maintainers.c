@@ -1,0 +1,229 @@
+/*
+ * gm_maintainers_parse() on the input as MAINTAINERS (two files if it
+ * holds a NUL byte: the text before it and the text after), then matching
+ * of a few fixed paths, --sections output, and the people and lists the
+ * matched sections give, printed as the command prints them.
+ *
+ * After gm_rank_sanitize() no person or list may hold a control byte or be
+ * more or less than one address, and no printed line, role text included,
+ * may hold a control byte other than TAB.
+ */
+#include "fuzz_common.h"
+
+#include <stdio.h>
+
+#include "gm/email.h"
+#include "gm/maintainers.h"
+#include "gm/match.h"
+#include "gm/options.h"
+#include "gm/output.h"
+#include "gm/rank.h"
+
+static const char *const paths[] = {
+	"drivers/net/foo/a.c",
+	"drivers/net/",
+	"fs/ext4/inode.c",
+	"include/linux/foo.h",
+	"MAINTAINERS",
+	"Makefile",
+	"a/b/c/d/e/f/g/h/i/j/k.c",
+	"dir/sub/",
+	"x\ny.c",
+	"",
+};
+
+static const char keyword_text[] =
+	"+\tstruct net_device *dev = beta_magic(foo);\n"
+	"-\treturn -EINVAL;\n";
+
+/* Says yes for a few directories of the fixture tree, and for "*dir". */
+static bool fixed_isdir(const char *path, void *payload)
+{
+	size_t n = strlen(path);
+
+	(*(unsigned *)payload)++;
+	return !strcmp(path, "drivers") || !strcmp(path, "drivers/net") ||
+	       !strcmp(path, "fs") || !strcmp(path, "fs/ext4") ||
+	       !strcmp(path, "include/linux") ||
+	       (n >= 3 && !strcmp(path + n - 3, "dir"));
+}
+
+static void check_model(const struct gm_maintainers *m)
+{
+	for (size_t s = 0; s < m->nr_sections; s++) {
+		const struct gm_section *sec = &m->sections[s];
+
+		FUZZ_CHECK(sec->start < sec->end && sec->end <= m->nr_lines);
+		FUZZ_CHECK(!s || m->sections[s - 1].end <= sec->start);
+		FUZZ_CHECK(sec->name && sec->short_name);
+		FUZZ_CHECK(strlen(sec->short_name) <= 50);
+		for (size_t i = sec->start; i < sec->end; i++)
+			FUZZ_CHECK(m->section_of[i] == s);
+	}
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		const struct gm_mline *ml = &m->lines[i];
+
+		FUZZ_CHECK(strlen(ml->value) == ml->len);
+		FUZZ_CHECK(!ml->tag || (ml->tag >= 'A' && ml->tag <= 'Z'));
+		FUZZ_CHECK(!ml->glob == !(ml->tag == 'F' || ml->tag == 'X'));
+		FUZZ_CHECK(!ml->regex == !(ml->tag == 'N' || ml->tag == 'K'));
+	}
+}
+
+/* What gm_rank_sanitize() promises of every entry left. */
+static void check_entries(const struct gm_rank_list *l)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		const char *s = l->v[i].addr;
+
+		for (const char *p = s; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				fuzz_mismatch("control byte 0x%02x in '%s'\n",
+					      (unsigned char)*p, s);
+		if (gm_email_parse(&name, &addr, s) == 0 &&
+		    !gm_email_address_valid(addr.ptr))
+			fuzz_mismatch("entry '%s': address '%s' is not valid\n",
+				      s, addr.ptr);
+	}
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+}
+
+/* The printed lines must not carry bytes that drive a terminal. */
+static void check_output(const char *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)out[i];
+
+		if (c == '\n' || c == '\t')
+			continue;
+		if (c < 0x20 || c == 0x7f) {
+			fuzz_mismatch("control byte 0x%02x in output:\n%.*s\n",
+				      c, (int)len, out);
+			return;
+		}
+	}
+}
+
+static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
+		     FILE *f)
+{
+	static const char *const argv[] = { "--rolestats", "--scm",
+					    "--status", "--subsystem", "--web",
+					    "--bug" };
+	struct gm_options o;
+	struct gm_rank rk;
+	struct gm_matches *kw = calloc(1, sizeof(*kw));
+	char *out = NULL;
+	size_t len = 0;
+	FILE *people = open_memstream(&out, &len);
+
+	gm_options_init(&o);
+	if (!kw || !people ||
+	    gm_options_parse(&o, (int)(sizeof(argv) / sizeof(*argv)),
+			     (const char **)argv) < 0 ||
+	    gm_options_finish(&o) < 0)
+		abort();
+	gm_rank_init(&rk, &o, NULL);
+	for (size_t i = 0; i < mt->nr_files; i++) {
+		const struct gm_match_file *mf = &mt->files[i];
+
+		for (size_t k = 0; k < mf->nr_sections; k++)
+			if (gm_rank_add_section(&rk, m, mf->sections[k]) < 0)
+				goto out;
+	}
+	if (gm_match_keywords_text(kw, m, keyword_text,
+				   sizeof(keyword_text) - 1) < 0)
+		goto out;
+	gm_match_keywords_finish(kw);
+	for (size_t i = 0; i < kw->nr_keywords; i++) {
+		size_t s = m->section_of[kw->keywords[i]];
+
+		FUZZ_CHECK(s < m->nr_sections);
+		if (gm_rank_add_section(&rk, m, s) < 0)
+			goto out;
+	}
+	if (gm_rank_normalize(&rk) < 0 || gm_rank_finish(&rk, NULL) < 0 ||
+	    gm_rank_sanitize(&rk) < 0)
+		goto out;
+	check_entries(&rk.people);
+	check_entries(&rk.lists);
+	/* people and lists with their roles, for check_output() */
+	o.scm = o.status = o.subsystem = o.web = o.bug = 0;
+	if (gm_output_write(people, &rk, &o) == 0) {
+		fflush(people);
+		check_output(out, len);
+	}
+	o.scm = o.status = o.subsystem = o.web = o.bug = 1;
+	gm_output_write(f, &rk, &o);
+out:
+	fclose(people);
+	free(out);
+	gm_rank_release(&rk);
+	gm_options_release(&o);
+	gm_matches_free(kw);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data;
+	const char *nul = memchr(text, '\0', size);
+	const char *bufs[2];
+	size_t lens[2], n = 1;
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_maintainers *m = NULL;
+	struct gm_matches *mt = NULL;
+	unsigned asked = 0;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *f = NULL;
+
+	bufs[0] = text;
+	lens[0] = size;
+	if (nul) {
+		lens[0] = (size_t)(nul - text);
+		bufs[1] = nul + 1;
+		lens[1] = size - lens[0] - 1;
+		n = 2;
+	}
+	if (gm_maintainers_parse(&m, bufs, lens, n, fixed_isdir, &asked) < 0)
+		return 0;
+	check_model(m);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++)
+		if (gm_strvec_push(&files, paths[i]) < 0)
+			goto out;
+	f = open_memstream(&out, &outlen);
+	if (!f)
+		goto out;
+	for (int depth = 0; depth <= 2; depth += 2) {
+		gm_matches_free(mt);
+		mt = NULL;
+		if (gm_match_files(&mt, m, &files, depth) < 0)
+			goto out;
+		FUZZ_CHECK(mt->nr_files == files.nr);
+		for (size_t i = 0; i < mt->nr_files; i++) {
+			const struct gm_match_file *mf = &mt->files[i];
+
+			for (size_t k = 0; k < mf->nr_sections; k++) {
+				FUZZ_CHECK(mf->sections[k] < m->nr_sections);
+				FUZZ_CHECK(!k || mf->sections[k] !=
+						   mf->sections[k - 1]);
+			}
+			gm_output_sections(f, m, mf, NULL);
+			gm_output_sections(f, m, mf, "mLfX");
+		}
+	}
+	run_rank(m, mt, f);
+	fflush(f);
+	FUZZ_CHECK(strlen(out) <= outlen);
+out:
+	if (f)
+		fclose(f);
+	free(out);
+	gm_matches_free(mt);
+	gm_maintainers_free(m);
+	gm_strvec_release(&files);
+	return 0;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Hostile-input tests: run every case under fixtures/hostile/ with
+# tests/golden.sh (same case layout as fixtures/cli/), each run of the
+# binary limited to HOSTILE_TIMEOUT seconds (default 20) so that a hang is
+# a failure, not a stuck suite.
+#
+# usage: tests/hostile.sh [BINARY [CASES_DIR]]
+#
+# BINARY defaults to build/git-maintainer, CASES_DIR to fixtures/hostile.
+# `tests/hostile.sh build/git-maintainer fixtures/hostile-pending` runs the
+# cases that show known bugs (expected to fail until they are fixed).
+# Prints one PASS/FAIL line per case and "N passed, M failed"; exits 1 if
+# any case failed, 2 on a usage error.
+
+set -u
+
+top=$(cd "$(dirname -- "$0")/.." && pwd -P)
+bin=${1:-$top/build/git-maintainer}
+cases=${2:-$top/fixtures/hostile}
+limit=${HOSTILE_TIMEOUT:-20}
+
+die() {
+	printf 'hostile: %s\n' "$*" >&2
+	exit 2
+}
+
+case $bin in
+*/*) ;;
+*) bin=$(command -v -- "$bin") || die "'$bin' not found in PATH" ;;
+esac
+[ -x "$bin" ] || die "binary '$bin' is not executable"
+[ -d "$cases" ] || die "no directory '$cases'"
+bin=$(cd "$(dirname -- "$bin")" && pwd -P)/$(basename -- "$bin")
+command -v timeout >/dev/null 2>&1 || die "timeout(1) is needed"
+
+wrap=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXXXX") || exit 2
+trap 'rm -rf -- "$wrap"' EXIT
+trap 'exit 1' HUP INT TERM
+# golden.sh runs this wrapper in place of the binary.
+cat >"$wrap/git-maintainer" <<WRAP
+#!/bin/sh
+exec timeout -k 5 $limit '$bin' "\$@"
+WRAP
+chmod +x "$wrap/git-maintainer"
+
+pass=0
+fail=0
+for dir in "$cases"/*/; do
+	dir=${dir%/}
+	[ -f "$dir/args" ] || continue
+	if "$top/tests/golden.sh" "$wrap/git-maintainer" "$dir"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
