@@ -349,6 +349,32 @@ static void run_end(struct gm_buf *run, struct gm_buf *best)
  * ignores case. A subject without it cannot match, which a plain search
  * finds out much faster than the regex engine.
  */
+/* Whether s[i] starts a counted repeat: {n}, {n,}, {n,m}. */
+static bool regex_counted_repeat(const char *s, size_t len, size_t *i)
+{
+	size_t j = *i + 1, digits = 0;
+
+	while (j < len && s[j] >= '0' && s[j] <= '9')
+		j++, digits++;
+	if (!digits)
+		return false;
+	if (j < len && s[j] == ',')
+		for (j++; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+			;
+	if (j >= len || s[j] != '}')
+		return false;
+	*i = j;
+	return true;
+}
+
+/* Drop the run's last character (a quantifier may follow), end the run. */
+static void run_cut(struct gm_buf *run, struct gm_buf *best)
+{
+	if (run->len)
+		run->ptr[--run->len] = '\0';
+	run_end(run, best);
+}
+
 static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 {
 	struct gm_buf run = GM_BUF_INIT;
@@ -359,23 +385,35 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i], lit = 0;
 		char next = i + 1 < len ? s[i + 1] : 0;
+		unsigned char u = (unsigned char)c;
 
+		if (regex_is_space(c) || u >= 0x80) {
+			/* /x: ignored, and a quantifier may follow it */
+			run_cut(&run, best);
+			continue;
+		}
+		if (c == '(' && (next == '*' || (next == '?' && i + 2 < len &&
+						 s[i + 2] == '#'))) {
+			if (next == '*')	/* (*ACCEPT) and other verbs */
+				goto none;
+			while (i < len && s[i] != ')')
+				i++;
+			run_cut(&run, best);
+			continue;
+		}
 		if (c == '\\' && i + 1 < len && !regex_is_alnum(next) &&
-		    !regex_is_space(next)) {
+		    !regex_is_space(next) && (unsigned char)next < 0x80) {
 			lit = next;
 			next = ++i + 1 < len ? s[i + 1] : 0;
 		} else if (c == '\\') {
 			/* only escapes without an argument are understood */
-			if (i + 1 >= len || !strchr("bBdDsSwWhHvVAzZGRXKntrfea", next)) {
-				gm_buf_reset(best);
-				goto out;
-			}
+			if (i + 1 >= len || !strchr("bBdDsSwWhHvVAzZGRXKntrfea", next))
+				goto none;
 			i++;
 		} else if (c == '[') {
 			i = regex_skip_class(s, len, i);
 		} else if (c == '{') {
-			while (i < len && s[i] != '}')
-				i++;
+			regex_counted_repeat(s, len, &i);
 		} else if (c == '#') {
 			break;
 		} else if (c == '(') {
@@ -383,9 +421,8 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 		} else if (c == ')') {
 			depth -= depth > 0;
 		} else if (c == '|' && !depth) {
-			gm_buf_reset(best);
-			goto out;
-		} else if (!strchr("^$.?*+{}", c) && !regex_is_space(c)) {
+			goto none;
+		} else if (!strchr("^$.?*+{}", c)) {
 			lit = c;
 		}
 		if (!lit || depth || next == '?' || next == '*' || next == '{') {
@@ -397,7 +434,10 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 			run_end(&run, best);
 	}
 	run_end(&run, best);
-out:
+	gm_buf_release(&run);
+	return;
+none:
+	gm_buf_reset(best);
 	gm_buf_release(&run);
 }
 

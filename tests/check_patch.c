@@ -72,8 +72,7 @@ static char *line_of(const char *text, const struct gm_patch *p, size_t k)
 START_TEST(test_patch_format_patch_e17)
 {
 	static const char *const kw[] = {
-		"From 1234567890abcdef1234567890abcdef12345678 "
-		"Mon Sep 17 00:00:00 2001",
+		"From 1234567890abcdef1234567890abcdef12345678 Mon Sep 17 00:00:00 2001",
 		"From: Some One <some@one.com>",
 		"Subject: [PATCH] fs: touch beta_magic stuff",
 		"",
