@@ -36,6 +36,31 @@ static const char keyword_text[] =
 	"+\tstruct net_device *dev = beta_magic(foo);\n"
 	"-\treturn -EINVAL;\n";
 
+/*
+ * The one-pass literal scan of gm_match_keywords_text() is a shortcut:
+ * the K: lines it records are exactly those whose regex matches the text.
+ */
+static void check_keywords(struct gm_maintainers *m,
+			   const struct gm_matches *kw)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		bool hit;
+
+		if (m->lines[i].tag != 'K')
+			continue;
+		hit = gm_regex_run(m->lines[i].regex, keyword_text,
+				   sizeof(keyword_text) - 1, false);
+		if (m->lines[i].regex->bad)
+			hit = k < kw->nr_keywords && kw->keywords[k] == i;
+		FUZZ_CHECK(hit == (k < kw->nr_keywords &&
+				   kw->keywords[k] == i));
+		k += hit;
+	}
+	FUZZ_CHECK(k == kw->nr_keywords);
+}
+
 /* Says yes for a few directories of the fixture tree, and for "*dir". */
 static bool fixed_isdir(const char *path, void *payload)
 {
@@ -137,6 +162,7 @@ static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
 	if (gm_match_keywords_text(kw, m, keyword_text,
 				   sizeof(keyword_text) - 1) < 0)
 		goto out;
+	check_keywords(m, kw);
 	gm_match_keywords_finish(kw);
 	for (size_t i = 0; i < kw->nr_keywords; i++) {
 		size_t s = m->section_of[kw->keywords[i]];

@@ -238,14 +238,45 @@ static int keyword_add(struct gm_matches *mt, size_t line)
 	return 0;
 }
 
+/* Index the literals that K: regexes require (gm_regex.required). */
+static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
+{
+	int error;
+
+	if ((error = gm_needles_new(&mt->needles)) < 0)
+		return error;
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		const struct gm_regex *re = m->lines[i].regex;
+
+		if (m->lines[i].tag != 'K')
+			continue;
+		for (size_t j = 0; j < re->required.nr; j++)
+			if ((error = gm_needles_add(mt->needles,
+						    re->required.v[j],
+						    strlen(re->required.v[j]),
+						    re->caseless, i)) < 0)
+				return error;
+	}
+	if (!(mt->found = malloc(m->nr_lines ? m->nr_lines : 1)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
 int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
 			   const char *text, size_t len)
 {
+	int error;
+
+	if (!mt->needles && (error = keywords_prepare(mt, m)) < 0)
+		return error;
+	memset(mt->found, 0, m->nr_lines);
+	gm_needles_scan(mt->needles, text, len, mt->found);
 	for (size_t i = 0; i < m->nr_lines; i++) {
 		struct gm_mline *ml = &m->lines[i];
 
-		if (ml->tag == 'K' &&
-		    gm_regex_matches(ml->regex, text, len, false) &&
+		if (ml->tag != 'K' || (ml->regex->required.nr && !mt->found[i]))
+			continue;
+		if (gm_regex_run(ml->regex, text, len, false) &&
 		    keyword_add(mt, i) < 0)
 			return GM_ERROR;
 	}
@@ -306,5 +337,7 @@ void gm_matches_free(struct gm_matches *mt)
 	}
 	free(mt->files);
 	free(mt->keywords);
+	gm_needles_free(mt->needles);
+	free(mt->found);
 	free(mt);
 }

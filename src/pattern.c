@@ -3,23 +3,35 @@
 
 #include "gm/pattern.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/strvec.h"
 
 /* Limits that keep a hostile N:/K: regex from running away. */
 #define GM_REGEX_MATCH_LIMIT 200000
 #define GM_REGEX_DEPTH_LIMIT 5000
 
-static pcre2_match_context *match_context;
-static pcre2_match_data *match_data;
+/* Per thread: the keyword pass may run beside the main thread. */
+static _Thread_local pcre2_match_context *match_context;
+static _Thread_local pcre2_match_data *match_data;
+static pthread_once_t pattern_atexit_once = PTHREAD_ONCE_INIT;
 
-static void pattern_free_shared(void)
+void gm_pattern_release_thread(void)
 {
 	pcre2_match_context_free(match_context);
 	pcre2_match_data_free(match_data);
+	match_context = NULL;
+	match_data = NULL;
+}
+
+static void pattern_atexit(void)
+{
+	atexit(gm_pattern_release_thread);	/* the thread that exits */
 }
 
 static bool pattern_init_shared(void)
@@ -29,14 +41,12 @@ static bool pattern_init_shared(void)
 	match_context = pcre2_match_context_create(NULL);
 	match_data = pcre2_match_data_create(1, NULL);
 	if (!match_context || !match_data) {
-		pattern_free_shared();
-		match_context = NULL;
-		match_data = NULL;
+		gm_pattern_release_thread();
 		return false;
 	}
 	pcre2_set_match_limit(match_context, GM_REGEX_MATCH_LIMIT);
 	pcre2_set_depth_limit(match_context, GM_REGEX_DEPTH_LIMIT);
-	atexit(pattern_free_shared);
+	pthread_once(&pattern_atexit_once, pattern_atexit);
 	return true;
 }
 
@@ -342,13 +352,6 @@ static void run_end(struct gm_buf *run, struct gm_buf *best)
 	gm_buf_reset(run);
 }
 
-/*
- * A literal that every match of the /x regex `s` contains, into `best`:
- * the longest run of literal characters outside groups and classes, not
- * made optional by a quantifier. None if the regex has a top-level '|' or
- * ignores case. A subject without it cannot match, which a plain search
- * finds out much faster than the regex engine.
- */
 /* Whether s[i] starts a counted repeat: {n}, {n,}, {n,m}. */
 static bool regex_counted_repeat(const char *s, size_t len, size_t *i)
 {
@@ -375,13 +378,171 @@ static void run_cut(struct gm_buf *run, struct gm_buf *best)
 	run_end(run, best);
 }
 
-static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
+/*
+ * Literals of which every match contains one: at most this many, each at
+ * least GM_REGEX_LITERAL_MIN long, found through at most this many levels
+ * of groups.
+ */
+#define GM_REGEX_LITERALS_MAX 32
+#define GM_REGEX_LITERAL_MIN 3
+#define GM_REGEX_GROUP_LEVELS 4
+
+/* The index of the ')' closing the group that opens at s[i], or len. */
+static size_t regex_group_end(const char *s, size_t len, size_t i)
 {
-	struct gm_buf run = GM_BUF_INIT;
 	size_t depth = 0;
 
-	if (regex_has_caseless(s, len))
+	for (; i < len; i++) {
+		if (s[i] == '\\') {
+			i++;
+		} else if (s[i] == '[') {
+			i = regex_skip_class(s, len, i);
+		} else if (s[i] == '#') {
+			break;		/* /x: a comment to the end */
+		} else if (s[i] == '(' && i + 2 < len && s[i + 1] == '?' &&
+			   s[i + 2] == '#') {
+			while (i < len && s[i] != ')')
+				i++;
+		} else if (s[i] == '(') {
+			depth++;
+		} else if (s[i] == ')' && !--depth) {
+			return i;
+		}
+	}
+	return len;
+}
+
+/*
+ * Where the body of the group opening at s[i] starts, if the group is one
+ * whose body is part of the match: capturing, (?:, (?|, (?>, (?flags:,
+ * named. 0 for lookarounds, conditionals, calls, option settings, verbs.
+ */
+static size_t regex_group_body(const char *s, size_t len, size_t i)
+{
+	size_t j = i + 2;
+	char close = '>';
+
+	if (i + 1 >= len || s[i + 1] == '*')
+		return 0;
+	if (s[i + 1] != '?')
+		return i + 1;
+	if (j < len && (s[j] == ':' || s[j] == '|' || s[j] == '>'))
+		return j + 1;
+	if (j < len && (s[j] == '<' || s[j] == '\'' || s[j] == 'P')) {
+		if (s[j] == 'P' && (++j >= len || s[j] != '<'))
+			return 0;
+		close = s[j] == '\'' ? '\'' : '>';
+		if (++j >= len || !(regex_is_alnum(s[j]) || s[j] == '_') ||
+		    (s[j] >= '0' && s[j] <= '9'))
+			return 0;	/* (?<= (?<! and not a name */
+		while (j < len && (regex_is_alnum(s[j]) || s[j] == '_'))
+			j++;
+		return j < len && s[j] == close ? j + 1 : 0;
+	}
+	while (j < len && (s[j] == '-' || s[j] == '^' ||
+			   (s[j] >= 'a' && s[j] <= 'z') ||
+			   (s[j] >= 'A' && s[j] <= 'Z')))
+		j++;
+	return j > i + 2 && j < len && s[j] == ':' ? j + 1 : 0;
+}
+
+/* Whether what follows s[i] (white space, comments skipped) may repeat
+ * it zero times, or cannot be told. */
+static bool regex_optional_after(const char *s, size_t len, size_t i)
+{
+	for (i++; i < len; i++) {
+		unsigned char u = (unsigned char)s[i];
+
+		if (regex_is_space(s[i]) || u >= 0x80)
+			continue;
+		if (s[i] == '(' && i + 2 < len && s[i + 1] == '?' &&
+		    s[i + 2] == '#') {
+			while (i < len && s[i] != ')')
+				i++;
+			continue;
+		}
+		return s[i] == '?' || s[i] == '*' || s[i] == '{' || s[i] == '#';
+	}
+	return false;
+}
+
+/* The shortest literal of a set, the measure of how well it filters. */
+static size_t literals_worth(const struct gm_strvec *set)
+{
+	size_t min = (size_t)-1;
+
+	for (size_t i = 0; i < set->nr; i++)
+		if (strlen(set->v[i]) < min)
+			min = strlen(set->v[i]);
+	return set->nr ? min : 0;
+}
+
+static void regex_find_required(const char *s, size_t len, int levels,
+				struct gm_strvec *set);
+
+/*
+ * For the group opening at s[i] at the top level of an alternative: keep
+ * its literal set in `group` if the group must match and its set filters
+ * better than the one kept.
+ */
+static void regex_try_group(const char *s, size_t len, size_t i, int levels,
+			    struct gm_strvec *group)
+{
+	struct gm_strvec sub = GM_STRVEC_INIT;
+	size_t body = regex_group_body(s, len, i);
+	size_t end = regex_group_end(s, len, i);
+
+	if (!levels || !body || end >= len || regex_optional_after(s, len, end))
 		return;
+	regex_find_required(s + body, end - body, levels - 1, &sub);
+	if (literals_worth(&sub) > literals_worth(group)) {
+		gm_strvec_release(group);
+		*group = sub;
+	} else {
+		gm_strvec_release(&sub);
+	}
+}
+
+/*
+ * End an alternative: add its longest run, or its best group's set, to
+ * `set`. False if it has neither.
+ */
+static bool regex_alternative_end(struct gm_buf *run, struct gm_buf *best,
+				  struct gm_strvec *group,
+				  struct gm_strvec *set)
+{
+	bool ok = true;
+
+	run_end(run, best);
+	if (best->len >= GM_REGEX_LITERAL_MIN &&
+	    best->len >= literals_worth(group))
+		ok = gm_strvec_push(set, best->ptr) == 0;
+	else if (group->nr)
+		for (size_t i = 0; i < group->nr && ok; i++)
+			ok = gm_strvec_push(set, group->v[i]) == 0;
+	else
+		ok = false;
+	gm_buf_reset(best);
+	gm_strvec_release(group);
+	return ok && set->nr <= GM_REGEX_LITERALS_MAX;
+}
+
+/*
+ * Literals of which every match of the /x regex s[0..len) contains one,
+ * into `set`, which is left empty when none is known: for each top-level
+ * alternative, its longest run of literal characters outside groups and
+ * classes and not made optional by a quantifier, or else the set of a
+ * group in it that must match (through `levels` levels). A subject with
+ * none of them cannot match, which a plain search finds out much faster
+ * than the regex engine.
+ */
+static void regex_find_required(const char *s, size_t len, int levels,
+				struct gm_strvec *set)
+{
+	struct gm_buf run = GM_BUF_INIT, best = GM_BUF_INIT;
+	struct gm_strvec group = GM_STRVEC_INIT;
+	size_t depth = 0;
+
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i], lit = 0;
 		char next = i + 1 < len ? s[i + 1] : 0;
@@ -389,7 +550,7 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 
 		if (regex_is_space(c) || u >= 0x80) {
 			/* /x: ignored, and a quantifier may follow it */
-			run_cut(&run, best);
+			run_cut(&run, &best);
 			continue;
 		}
 		if (c == '(' && (next == '*' || (next == '?' && i + 2 < len &&
@@ -398,7 +559,7 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 				goto none;
 			while (i < len && s[i] != ')')
 				i++;
-			run_cut(&run, best);
+			run_cut(&run, &best);
 			continue;
 		}
 		if (c == '\\' && i + 1 < len && !regex_is_alnum(next) &&
@@ -417,51 +578,97 @@ static void regex_find_required(const char *s, size_t len, struct gm_buf *best)
 		} else if (c == '#') {
 			break;
 		} else if (c == '(') {
+			if (!depth)
+				regex_try_group(s, len, i, levels, &group);
 			depth++;
 		} else if (c == ')') {
 			depth -= depth > 0;
 		} else if (c == '|' && !depth) {
-			goto none;
+			if (!regex_alternative_end(&run, &best, &group, set))
+				goto none;
+			continue;
 		} else if (!strchr("^$.?*+{}", c)) {
 			lit = c;
 		}
 		if (!lit || depth || next == '?' || next == '*' || next == '{') {
-			run_end(&run, best);
+			run_end(&run, &best);
 			continue;
 		}
 		gm_buf_putc(&run, lit);
 		if (next == '+')
-			run_end(&run, best);
+			run_end(&run, &best);
 	}
-	run_end(&run, best);
-	gm_buf_release(&run);
-	return;
+	if (regex_alternative_end(&run, &best, &group, set))
+		goto out;
 none:
-	gm_buf_reset(best);
+	gm_strvec_release(set);
+out:
+	gm_strvec_release(&group);
+	gm_buf_release(&best);
 	gm_buf_release(&run);
+}
+
+/* Whether `needle` occurs in `s`, ignoring ASCII case if `caseless`. */
+static bool regex_contains(const char *s, size_t len, const char *needle,
+			   size_t nlen, bool caseless)
+{
+	if (!caseless)
+		return memmem(s, len, needle, nlen) != NULL;
+	for (size_t i = 0; i + nlen <= len; i++)
+		if (!strncasecmp(s + i, needle, nlen))
+			return true;
+	return false;
+}
+
+/* Drop each literal of `set` that contains another: it adds nothing. */
+static void literals_minimize(struct gm_strvec *set, bool caseless)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < set->nr; i++) {
+		size_t li = strlen(set->v[i]);
+		bool redundant = false;
+
+		for (size_t k = 0; k < set->nr && !redundant; k++) {
+			size_t lk = set->v[k] ? strlen(set->v[k]) : 0;
+
+			if (k == i || !lk || lk > li || (lk == li && k > i))
+				continue;
+			redundant = regex_contains(set->v[i], li, set->v[k],
+						   lk, caseless);
+		}
+		if (redundant) {
+			free(set->v[i]);
+			set->v[i] = NULL;
+		}
+	}
+	for (size_t i = 0; i < set->nr; i++)
+		if (set->v[i])
+			set->v[j++] = set->v[i];
+	set->nr = j;
+	if (set->v)
+		set->v[j] = NULL;
 }
 
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len)
 {
-	struct gm_buf required = GM_BUF_INIT;
-
 	memset(re, 0, sizeof(*re));
 	re->source = malloc(len + 1);
 	if (!re->source)
 		return gm_error_set(GM_ERROR, "out of memory");
 	memcpy(re->source, source, len);
 	re->source[len] = '\0';
-	regex_find_required(source, len, &required);
-	if (required.len >= 3)
-		re->required = gm_buf_detach(&required, &re->required_len);
-	gm_buf_release(&required);
+	re->caseless = regex_has_caseless(source, len);
+	regex_find_required(source, len, GM_REGEX_GROUP_LEVELS,
+			    &re->required);
+	literals_minimize(&re->required, re->caseless);
 	return 0;
 }
 
 void gm_regex_release(struct gm_regex *re)
 {
 	free(re->source);
-	free(re->required);
+	gm_strvec_release(&re->required);
 	pcre2_code_free(re->code);
 	pcre2_code_free(re->prefixed);
 	memset(re, 0, sizeof(*re));
@@ -490,11 +697,25 @@ static pcre2_code *regex_get(struct gm_regex *re, bool prefixed)
 bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 		      bool prefixed)
 {
-	pcre2_code *code;
-
-	if (re->required && !memmem(s, len, re->required, re->required_len))
+	if (re->required.nr && !gm_regex_may_match(re, s, len))
 		return false;
-	code = regex_get(re, prefixed);
+	return gm_regex_run(re, s, len, prefixed);
+}
+
+bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len)
+{
+	for (size_t i = 0; i < re->required.nr; i++)
+		if (regex_contains(s, len, re->required.v[i],
+				   strlen(re->required.v[i]), re->caseless))
+			return true;
+	return !re->required.nr;
+}
+
+bool gm_regex_run(struct gm_regex *re, const char *s, size_t len,
+		  bool prefixed)
+{
+	pcre2_code *code = regex_get(re, prefixed);
+
 	if (code && len >= GM_REGEX_JIT_MIN && !re->jit) {
 		re->jit = true;
 		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);

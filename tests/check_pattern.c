@@ -445,6 +445,105 @@ START_TEST(test_pattern_slashes)
 }
 END_TEST
 
+/*
+ * The literals every match contains one of (R-14, R-33 regexes): a
+ * shortcut that must never change an answer, so each expected set is also
+ * checked against subjects with and without its literals.
+ */
+struct required_case {
+	const char *re;
+	const char *literals;	/* space-separated; "" for none known */
+	bool caseless;
+};
+
+static const struct required_case required_cases[] = {
+	{ "mediatek", "mediatek", false },
+	{ "[^@]sifive", "sifive", false },
+	{ "(?:\\b|_)bpf(?:\\b|_)", "bpf", false },
+	{ "\\bdma_(?:buf|fence|resv)\\b", "dma_", false },
+	/* alternatives at the top level: one literal each */
+	{ "abcd|efgh", "abcd efgh", false },
+	{ "abc|", "", false },
+	{ "abc|de", "", false },
+	{ "phylink\\.h|struct\\s+phylink|>phylink_", "phylink", false },
+	/* a group that must match gives its set */
+	{ "\\b(pstore|ramoops)", "pstore ramoops", false },
+	{ "\\b(clone_args|kernel_clone_args)\\b", "clone_args", false },
+	{ "((abc|abd)e|xyz)", "abc abd xyz", false },
+	{ "(?P<n>abcd|efgh)zz", "abcd efgh", false },
+	{ "(?'n'abcd)", "abcd", false },
+	{ "(abcd) +x", "abcd", false },
+	/* but not one that may match nothing, or is not part of the match */
+	{ "(abcd)?x", "", false },
+	{ "(abcd) ?x", "", false },
+	{ "(abcd)(?#c)*x", "", false },
+	{ "(abcd){0,2}x", "", false },
+	{ "a(?:bcd|bce)*", "", false },
+	{ "(?=abcd)", "", false },
+	{ "(?!abcd)x", "", false },
+	{ "(?<=abcd)x", "", false },
+	{ "(?(1)abc|def)", "", false },
+	/* case: any (?i anywhere makes every literal caseless */
+	{ "\\b(?i:clang|llvm)\\b", "clang llvm", true },
+	{ "(?i)pidfd", "pidfd", true },
+	{ "ABC|(?i)abc", "ABC", true },
+	/* what the scan does not understand gives nothing */
+	{ "a(*ACCEPT)bcd", "", false },
+	{ "\\Qabc\\E", "", false },
+	{ "abc\\1", "", false },
+};
+
+static void required_join(const struct gm_regex *re, struct gm_buf *out)
+{
+	for (size_t i = 0; i < re->required.nr; i++) {
+		if (i)
+			gm_buf_putc(out, ' ');
+		gm_buf_puts(out, re->required.v[i]);
+	}
+}
+
+START_TEST(test_pattern_regex_required_table)
+{
+	const struct required_case *c = &required_cases[_i];
+	struct gm_buf got = GM_BUF_INIT;
+	struct gm_regex re;
+
+	ck_assert_int_eq(gm_regex_init(&re, c->re, strlen(c->re)), 0);
+	required_join(&re, &got);
+	ck_assert_msg(!strcmp(got.ptr ? got.ptr : "", c->literals),
+		      "%s: got \"%s\", want \"%s\"", c->re,
+		      got.ptr ? got.ptr : "", c->literals);
+	if (*c->literals)
+		ck_assert_int_eq(re.caseless, c->caseless);
+	gm_buf_release(&got);
+	gm_regex_release(&re);
+}
+END_TEST
+
+START_TEST(test_pattern_regex_required_filters)
+{
+	struct gm_regex re;
+
+	ck_assert_int_eq(gm_regex_init(&re, "\\b(pstore|ramoops)", 18), 0);
+	ck_assert(gm_regex_may_match(&re, "x ramoops y", 11));
+	ck_assert(!gm_regex_may_match(&re, "x ram oops y", 12));
+	ck_assert(gm_regex_matches(&re, "x ramoops y", 11, false));
+	ck_assert(!gm_regex_matches(&re, "xramoops", 8, false));
+	gm_regex_release(&re);
+
+	ck_assert_int_eq(gm_regex_init(&re, "(?i:clang|llvm)", 15), 0);
+	ck_assert(gm_regex_may_match(&re, "built with LLVM", 15));
+	ck_assert(gm_regex_matches(&re, "built with LLVM", 15, false));
+	ck_assert(!gm_regex_may_match(&re, "built with gcc", 14));
+	gm_regex_release(&re);
+
+	ck_assert_int_eq(gm_regex_init(&re, "(abc)?x", 7), 0);
+	ck_assert(gm_regex_may_match(&re, "x", 1));	/* none known */
+	ck_assert(gm_regex_matches(&re, "x", 1, false));
+	gm_regex_release(&re);
+}
+END_TEST
+
 Suite *pattern_suite(void)
 {
 	Suite *s = suite_create("pattern");
@@ -470,6 +569,9 @@ Suite *pattern_suite(void)
 	tcase_add_test(regex, test_pattern_regex_source_copied);
 	tcase_add_test(regex, test_pattern_regex_invalid_is_bad);
 	tcase_add_test(regex, test_pattern_regex_long_subject);
+	tcase_add_loop_test(regex, test_pattern_regex_required_table, 0,
+			    (int)ARRAY_SIZE(required_cases));
+	tcase_add_test(regex, test_pattern_regex_required_filters);
 	suite_add_tcase(s, regex);
 	return s;
 }

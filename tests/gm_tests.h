@@ -10,6 +10,7 @@ Suite *strmap_suite(void);
 Suite *options_suite(void);
 Suite *email_suite(void);
 Suite *mailmap_suite(void);
+Suite *needles_suite(void);
 Suite *patch_suite(void);
 Suite *pattern_suite(void);
 Suite *maintainers_suite(void);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "gm/maintainers.h"
+#include "gm/needles.h"
 #include "gm/patch.h"
 #include "gm/strvec.h"
 
@@ -26,6 +27,8 @@ struct gm_matches {
 	size_t *keywords;	/* K: line indices hit, in the script's order */
 	size_t nr_keywords;
 	size_t alloc_keywords;
+	struct gm_needles *needles;	/* the K: literals, on first use */
+	unsigned char *found;		/* per line: a literal of it is in the text */
 };
 
 /**
@@ -39,7 +42,9 @@ int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
 
 /**
  * Record the K: lines whose regex matches somewhere in `text` (a whole
- * file, for -f). @return 0 or GM_ERROR.
+ * file, for -f). The first call indexes the literals of `m`'s K: regexes
+ * in `mt`, for one pass over each text: later calls must pass the same
+ * `m`. @return 0 or GM_ERROR.
  */
 int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
 			   const char *text, size_t len);

@@ -6,6 +6,8 @@
 
 #include <pcre2.h>
 
+#include "gm/strvec.h"
+
 /*
  * The two kinds of MAINTAINERS patterns.
  *
@@ -41,8 +43,8 @@ struct gm_regex {
 	pcre2_code *code;	/* compiled on first use */
 	pcre2_code *prefixed;	/* "^[+-].*" + source, on first use */
 	bool jit;		/* code was JIT-compiled (for long subjects) */
-	char *required;		/* a literal every match contains, or NULL */
-	size_t required_len;
+	struct gm_strvec required; /* every match contains one of these */
+	bool caseless;		/* and may do so in any case */
 	bool bad;		/* failed to compile: never matches */
 };
 
@@ -86,10 +88,26 @@ bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
 		      bool prefixed);
 
 /**
+ * The two halves of gm_regex_matches(), for a caller that searches
+ * `required` its own way: whether `s` has one of the literals every match
+ * contains (true if none is known), and the regex engine's answer.
+ */
+bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len);
+bool gm_regex_run(struct gm_regex *re, const char *s, size_t len,
+		  bool prefixed);
+
+/**
  * The match context with the limits that every regex run on input uses
  * (MAINTAINERS regexes and addresses are input). NULL if out of memory.
  */
 pcre2_match_context *gm_pattern_match_context(void);
+
+/**
+ * Free this thread's match state (the match context included). A thread
+ * other than the main one that matches calls it before it ends; the main
+ * thread's is freed at exit.
+ */
+void gm_pattern_release_thread(void);
 
 /** Count the '/' in `s[0..len)`. */
 size_t gm_pattern_slashes(const char *s, size_t len);
