@@ -24,6 +24,7 @@
 #include "gm/options.h"
 #include "gm/output.h"
 #include "gm/patch.h"
+#include "gm/pattern.h"
 #include "gm/rank.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
@@ -34,6 +35,20 @@
 struct cli_patch {
 	struct gm_buf text;
 	struct gm_patch patch;
+};
+
+/* A job in a thread beside the main one; cli_job_join() reports its error. */
+struct cli_job {
+	pthread_t thread;
+	bool running;
+	int error;
+	char message[256];
+};
+
+/* A -f file's content for the keyword pass; !read if there is none. */
+struct cli_text {
+	struct gm_buf buf;
+	bool read;
 };
 
 /* Everything one run holds, freed in reverse pipeline order. */
@@ -48,12 +63,12 @@ struct cli {
 	int series_depth;		/* inside a cover letter's series */
 	struct gm_matches *keywords;	/* K: hits only */
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
+	struct cli_text *keyword_texts;	/* theirs, read by `reader` */
+	struct cli_job reader;
+	struct cli_job matcher;		/* the keyword pass, when in parallel */
 	struct cli_patch *patches;	/* patches whose lines K: sees */
 	size_t nr_patches;
-	pthread_t walker;		/* the history walk, when in parallel */
-	bool walking;
-	int walk_error;
-	char walk_message[256];
+	struct cli_job walker;		/* the history walk, when in parallel */
 	struct gm_matches *matches;
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
@@ -352,15 +367,16 @@ static int cli_read_ignore(struct cli *c)
 /* ==================== inputs ==================== */
 
 /* A file's content: from the tree, else from the work tree. */
-static int cli_read_file(struct cli *c, const char *path, struct gm_buf *out)
+static int cli_read_file(struct gm_repo *r, const char *path,
+			 struct gm_buf *out)
 {
 	struct gm_buf full = GM_BUF_INIT;
 	struct stat st;
-	int error = gm_repo_read(c->repo, path, out);
+	int error = gm_repo_read(r, path, out);
 
-	if (error != GM_ENOTFOUND || !c->repo->workdir)
+	if (error != GM_ENOTFOUND || !r->workdir)
 		return error;
-	if ((error = gm_buf_printf(&full, "%s%s", c->repo->workdir, path)) < 0)
+	if ((error = gm_buf_printf(&full, "%s%s", r->workdir, path)) < 0)
 		goto out;
 	if (stat(full.ptr, &st) || !S_ISREG(st.st_mode))
 		error = GM_ENOTFOUND;
@@ -553,27 +569,133 @@ out:
 	return error;
 }
 
+/* ==================== jobs beside the main thread ==================== */
+
+/* Start fn(arg) in a thread; if none can be had, the job is not running. */
+static void cli_job_start(struct cli_job *j, void *(*fn)(void *), void *arg)
+{
+	j->running = pthread_create(&j->thread, NULL, fn, arg) == 0;
+}
+
+/* In the job's thread: the outcome, with the message of an error. */
+static void cli_job_done(struct cli_job *j, int error)
+{
+	j->error = error;
+	if (error)
+		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
+}
+
+/* Wait for the job: its outcome, its error message set in this thread. */
+static int cli_job_join(struct cli_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_join(j->thread, NULL);
+	j->running = false;
+	if (j->error)
+		gm_error_set(j->error, "%s", j->message);
+	return j->error;
+}
+
+/* ==================== the keyword pass ==================== */
+
+/* The -f files' contents, through `r`; a file that is none is skipped. */
+static int cli_read_keyword_files(struct cli *c, struct gm_repo *r)
+{
+	for (size_t i = 0; i < c->keyword_files.nr; i++) {
+		struct cli_text *t = &c->keyword_texts[i];
+		int error = cli_read_file(r, c->keyword_files.v[i], &t->buf);
+
+		if (error && error != GM_ENOTFOUND && error != GM_EINVALID)
+			return error;
+		t->read = !error;
+	}
+	return 0;
+}
+
+static void *cli_reader(void *payload)
+{
+	struct cli *c = payload;
+	struct gm_repo *r = NULL;
+	int error = gm_repo_reopen(&r, c->repo);
+
+	if (!error)
+		error = cli_read_keyword_files(c, r);
+	cli_job_done(&c->reader, error);
+	gm_repo_free(r);
+	return NULL;
+}
+
+/*
+ * The -f files are known before MAINTAINERS is read: read them in a
+ * second thread, on a repository of its own, while the rules are read.
+ * Until the keyword pass, keyword_files and keyword_texts are its.
+ */
+static int cli_start_reader(struct cli *c)
+{
+	size_t n = c->keyword_files.nr;
+
+	if (!c->opts.keywords || !n)
+		return 0;
+	if (!(c->keyword_texts = calloc(n, sizeof(*c->keyword_texts))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	cli_job_start(&c->reader, cli_reader, c);
+	return 0;
+}
+
 /* The keyword pass: over the -f files and the patches. */
 static int cli_match_keywords(struct cli *c)
 {
-	struct gm_buf text = GM_BUF_INIT;
-	int error = 0;
+	int error = cli_job_join(&c->reader);
 
-	for (size_t i = 0; i < c->keyword_files.nr && !error; i++) {
-		gm_buf_reset(&text);
-		error = cli_read_file(c, c->keyword_files.v[i], &text);
-		if (error == GM_ENOTFOUND || error == GM_EINVALID)
-			error = 0;
-		else if (!error)
+	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr &&
+	     !error; i++) {
+		struct cli_text *t = &c->keyword_texts[i];
+
+		if (t->read)
 			error = gm_match_keywords_text(c->keywords, c->m,
-						       text.ptr, text.len);
+						       t->buf.ptr ? t->buf.ptr : "",
+						       t->buf.len);
 	}
-	for (size_t i = 0; i < c->nr_patches && !error; i++)
+	for (size_t i = 0; c->opts.keywords && i < c->nr_patches && !error;
+	     i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,
 						c->patches[i].text.ptr,
 						&c->patches[i].patch);
-	gm_buf_release(&text);
 	return error;
+}
+
+static void *cli_matcher(void *payload)
+{
+	struct cli *c = payload;
+
+	cli_job_done(&c->matcher, cli_match_keywords(c));
+	gm_pattern_release_thread();
+	return NULL;
+}
+
+/*
+ * Once MAINTAINERS is read: the keyword pass, in a second thread while
+ * the main one matches the file rules. Until cli_finish_keywords(), the
+ * reader, c->keywords and the K: regexes are its.
+ */
+static int cli_start_keywords(struct cli *c)
+{
+	int error = 0;
+
+	if (!c->opts.keywords || (!c->keyword_texts && !c->nr_patches))
+		return 0;
+	if (c->keyword_texts && !c->reader.running)	/* no reader thread */
+		error = cli_read_keyword_files(c, c->repo);
+	if (!error)
+		cli_job_start(&c->matcher, cli_matcher, c);
+	return error;
+}
+
+static int cli_finish_keywords(struct cli *c)
+{
+	return c->matcher.running ? cli_job_join(&c->matcher) :
+		cli_match_keywords(c);
 }
 
 /* A -f path for the history walk: "dir/" only if typed so (git's rule). */
@@ -841,15 +963,14 @@ static void *cli_walker(void *payload)
 {
 	struct cli *c = payload;
 	git_repository *repo = NULL;
+	int error;
 
 	if (git_repository_open(&repo, git_repository_path(c->repo->repo)) < 0)
-		c->walk_error = gm_error_from_git(GIT_ERROR,
-						  "cannot open the repository");
+		error = gm_error_from_git(GIT_ERROR,
+					  "cannot open the repository");
 	else
-		c->walk_error = cli_walk(c, repo);
-	if (c->walk_error)
-		snprintf(c->walk_message, sizeof(c->walk_message), "%s",
-			 gm_error_last());
+		error = cli_walk(c, repo);
+	cli_job_done(&c->walker, error);
 	git_repository_free(repo);
 	return NULL;
 }
@@ -866,8 +987,7 @@ static int cli_start_history(struct cli *c)
 		return 0;
 	if ((error = cli_history_window(c)) < 0 || !c->opts.history)
 		return error;
-	if (pthread_create(&c->walker, NULL, cli_walker, c) == 0)
-		c->walking = true;
+	cli_job_start(&c->walker, cli_walker, c);
 	return 0;
 }
 
@@ -876,15 +996,8 @@ static int cli_add_history(struct cli *c)
 {
 	int error;
 
-	if (c->walking) {
-		pthread_join(c->walker, NULL);
-		c->walking = false;
-		error = c->walk_error;
-		if (error)
-			gm_error_set(error, "%s", c->walk_message);
-	} else {
-		error = cli_walk(c, c->repo->repo);
-	}
+	error = c->walker.running ? cli_job_join(&c->walker) :
+		cli_walk(c, c->repo->repo);
 	if (error)
 		return error;
 	if (c->history->shallow)
@@ -910,7 +1023,7 @@ static int cli_scan_file_emails(struct cli *c, const char *path)
 	      path[len - 12] == '.')) ||
 	    (!c->opts.file_emails && (len < 5 || strcmp(path + len - 5, ".yaml"))))
 		return 0;
-	error = cli_read_file(c, path, &text);
+	error = cli_read_file(c->repo, path, &text);
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
@@ -936,6 +1049,8 @@ static int cli_collect(struct cli *c)
 		if (!error)
 			error = cli_scan_file_emails(c, f->path);
 	}
+	if (!error)
+		error = cli_finish_keywords(c);
 	if (!error && c->opts.keywords) {
 		gm_match_keywords_finish(c->keywords);
 		for (size_t i = 0; i < c->keywords->nr_keywords && !error; i++)
@@ -977,13 +1092,14 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	gm_rank_init(&c->rank, &c->opts, NULL);
 	if ((error = cli_add_inputs(c)) < 0 ||
 	    (error = cli_start_history(c)) < 0 ||
+	    (error = cli_start_reader(c)) < 0 ||
 	    (error = cli_read_ignore(c)) < 0 ||
 	    (error = cli_read_maintainers(c)) < 0 ||
+	    (error = cli_start_keywords(c)) < 0 ||
 	    (error = cli_read_mailmap(c)) < 0)
 		return error;
 	c->rank.mailmap = c->mailmap;
-	if ((error = cli_match_keywords(c)) < 0 ||
-	    (error = cli_collect(c)) < 0 ||
+	if ((error = cli_collect(c)) < 0 ||
 	    (error = gm_rank_sanitize(&c->rank)) < 0)
 		return error;
 	if (c->opts.format && !strcmp(c->opts.format, "json"))
@@ -993,14 +1109,18 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 
 static void cli_release(struct cli *c)
 {
-	if (c->walking)
-		pthread_join(c->walker, NULL);
+	cli_job_join(&c->walker);
+	cli_job_join(&c->matcher);	/* which may join the reader */
+	cli_job_join(&c->reader);
 	gm_rank_release(&c->rank);
 	gm_history_free(c->history);
 	git_mailmap_free(c->git_mailmap);
 	gm_strvec_release(&c->file_emails);
 	gm_matches_free(c->matches);
 	gm_matches_free(c->keywords);
+	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr; i++)
+		gm_buf_release(&c->keyword_texts[i].buf);
+	free(c->keyword_texts);
 	gm_strvec_release(&c->keyword_files);
 	for (size_t i = 0; i < c->nr_patches; i++) {
 		gm_buf_release(&c->patches[i].text);

@@ -146,6 +146,33 @@ fail:
 	return error;
 }
 
+int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r)
+{
+	struct gm_repo *n = calloc(1, sizeof(*n));
+	int error;
+
+	if (!n)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = git_repository_open(&n->repo,
+					 git_repository_path(r->repo))) < 0 ||
+	    (error = git_commit_lookup(&n->commit, n->repo,
+				       git_commit_id(r->commit))) < 0 ||
+	    (error = git_commit_tree(&n->tree, n->commit)) < 0) {
+		error = gm_error_from_git(error, "cannot open the repository");
+		goto fail;
+	}
+	if ((r->workdir && !(n->workdir = strdup(r->workdir))) ||
+	    !(n->prefix = strdup(r->prefix))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto fail;
+	}
+	*out = n;
+	return 0;
+fail:
+	gm_repo_free(n);
+	return error;
+}
+
 void gm_repo_free(struct gm_repo *r)
 {
 	if (!r)

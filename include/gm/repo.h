@@ -35,6 +35,13 @@ enum gm_repo_kind {
  */
 int gm_repo_open(struct gm_repo **out, const char *rev);
 
+/**
+ * `r` opened again, at the same commit, for another thread: a gm_repo is
+ * not to be shared between threads. The caller owns `*out`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
+
 void gm_repo_free(struct gm_repo *r);
 
 /** What `path` (relative to the top, no trailing '/') is in the tree. */
