@@ -45,9 +45,12 @@ struct cli_job {
 	char message[256];
 };
 
-/* A -f file's content for the keyword pass; !read if there is none. */
+/* A -f file's content for the keyword pass, if it has one. */
 struct cli_text {
-	struct gm_buf buf;
+	struct gm_repo_entry entry;	/* where it is in the tree */
+	bool in_tree;			/* else in the work tree, if anywhere */
+	git_blob *blob;			/* its content, from the tree */
+	struct gm_buf buf;		/* or from the work tree */
 	bool read;
 };
 
@@ -64,6 +67,7 @@ struct cli {
 	struct gm_matches *keywords;	/* K: hits only */
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct cli_text *keyword_texts;	/* theirs, read by `reader` */
+	struct gm_repo *reader_repo;	/* where their blobs are */
 	struct cli_job reader;
 	struct cli_job matcher;		/* the keyword pass, when in parallel */
 	struct cli_patch *patches;	/* patches whose lines K: sees */
@@ -290,11 +294,19 @@ static int cli_maintainer_files(struct cli *c, const char *mpath,
 	return error;
 }
 
+/* A blob's content, never NULL. */
+static const char *cli_blob_data(const git_blob *blob)
+{
+	const char *data = git_blob_rawcontent(blob);
+
+	return data ? data : "";
+}
+
 static int cli_read_maintainers(struct cli *c)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
 	struct gm_buf mpath = GM_BUF_INIT;
-	struct gm_buf *texts = NULL;
+	git_blob **blobs = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL;
 	int error;
@@ -305,31 +317,29 @@ static int cli_read_maintainers(struct cli *c)
 		error = cli_maintainer_files(c, mpath.ptr, &paths);
 	if (error)
 		goto out;
-	texts = calloc(paths.nr, sizeof(*texts));
+	blobs = calloc(paths.nr, sizeof(*blobs));
 	bufs = calloc(paths.nr, sizeof(*bufs));
 	lens = calloc(paths.nr, sizeof(*lens));
-	if (!texts || !bufs || !lens) {
+	if (!blobs || !bufs || !lens) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < paths.nr && !error; i++) {
-		gm_buf_init(&texts[i]);
-		if (paths.v[i][strlen(paths.v[i]) - 1] == '/')
-			continue;	/* a directory reads as empty */
-		error = gm_repo_read(c->repo, paths.v[i], &texts[i]);
-		bufs[i] = texts[i].ptr;
-		lens[i] = texts[i].len;
+		bufs[i] = "";	/* a directory reads as empty */
+		if (paths.v[i][strlen(paths.v[i]) - 1] == '/' ||
+		    (error = gm_repo_blob(c->repo, paths.v[i], NULL,
+					  &blobs[i])) < 0)
+			continue;
+		bufs[i] = cli_blob_data(blobs[i]);
+		lens[i] = (size_t)git_blob_rawsize(blobs[i]);
 	}
-	for (size_t i = 0; i < paths.nr; i++)
-		if (!bufs[i])
-			bufs[i] = "";
 	if (!error)
 		error = gm_maintainers_parse(&c->m, bufs, lens, paths.nr,
 					     cli_isdir, c);
 out:
-	for (size_t i = 0; texts && i < paths.nr; i++)
-		gm_buf_release(&texts[i]);
-	free(texts);
+	for (size_t i = 0; blobs && i < paths.nr; i++)
+		git_blob_free(blobs[i]);
+	free(blobs);
 	free(bufs);
 	free(lens);
 	gm_buf_release(&mpath);
@@ -366,16 +376,16 @@ static int cli_read_ignore(struct cli *c)
 
 /* ==================== inputs ==================== */
 
-/* A file's content: from the tree, else from the work tree. */
-static int cli_read_file(struct gm_repo *r, const char *path,
-			 struct gm_buf *out)
+/* A file of the work tree: 0, GM_ENOTFOUND (none, or no work tree). */
+static int cli_read_worktree(struct gm_repo *r, const char *path,
+			     struct gm_buf *out)
 {
 	struct gm_buf full = GM_BUF_INIT;
 	struct stat st;
-	int error = gm_repo_read(r, path, out);
+	int error;
 
-	if (error != GM_ENOTFOUND || !r->workdir)
-		return error;
+	if (!r->workdir)
+		return GM_ENOTFOUND;
 	if ((error = gm_buf_printf(&full, "%s%s", r->workdir, path)) < 0)
 		goto out;
 	if (stat(full.ptr, &st) || !S_ISREG(st.st_mode))
@@ -385,6 +395,15 @@ static int cli_read_file(struct gm_repo *r, const char *path,
 out:
 	gm_buf_release(&full);
 	return error;
+}
+
+/* A file's content: from the tree, else from the work tree. */
+static int cli_read_file(struct gm_repo *r, const char *path,
+			 struct gm_buf *out)
+{
+	int error = gm_repo_read(r, path, out);
+
+	return error == GM_ENOTFOUND ? cli_read_worktree(r, path, out) : error;
 }
 
 /* What `path` is: 2 a directory, 1 a file, 0 nothing (tree, then work tree). */
@@ -604,7 +623,10 @@ static int cli_read_keyword_files(struct cli *c, struct gm_repo *r)
 {
 	for (size_t i = 0; i < c->keyword_files.nr; i++) {
 		struct cli_text *t = &c->keyword_texts[i];
-		int error = cli_read_file(r, c->keyword_files.v[i], &t->buf);
+		const char *path = c->keyword_files.v[i];
+		int error = t->in_tree ?
+			gm_repo_blob(r, path, &t->entry, &t->blob) :
+			cli_read_worktree(r, path, &t->buf);
 
 		if (error && error != GM_ENOTFOUND && error != GM_EINVALID)
 			return error;
@@ -616,13 +638,11 @@ static int cli_read_keyword_files(struct cli *c, struct gm_repo *r)
 static void *cli_reader(void *payload)
 {
 	struct cli *c = payload;
-	struct gm_repo *r = NULL;
-	int error = gm_repo_reopen(&r, c->repo);
+	int error = gm_repo_reopen(&c->reader_repo, c->repo);
 
 	if (!error)
-		error = cli_read_keyword_files(c, r);
+		error = cli_read_keyword_files(c, c->reader_repo);
 	cli_job_done(&c->reader, error);
-	gm_repo_free(r);
 	return NULL;
 }
 
@@ -639,6 +659,9 @@ static int cli_start_reader(struct cli *c)
 		return 0;
 	if (!(c->keyword_texts = calloc(n, sizeof(*c->keyword_texts))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++)	/* the trees are this thread's */
+		c->keyword_texts[i].in_tree = gm_repo_lookup(c->repo,
+			c->keyword_files.v[i], &c->keyword_texts[i].entry) == 0;
 	cli_job_start(&c->reader, cli_reader, c);
 	return 0;
 }
@@ -652,13 +675,15 @@ static int cli_match_keywords(struct cli *c)
 	     !error; i++) {
 		struct cli_text *t = &c->keyword_texts[i];
 
-		if (t->read)
+		if (t->blob)
 			error = gm_match_keywords_text(c->keywords, c->m,
-						       t->buf.ptr ? t->buf.ptr : "",
-						       t->buf.len);
+				cli_blob_data(t->blob),
+				(size_t)git_blob_rawsize(t->blob));
+		else if (t->read)
+			error = gm_match_keywords_text(c->keywords, c->m,
+				t->buf.ptr ? t->buf.ptr : "", t->buf.len);
 	}
-	for (size_t i = 0; c->opts.keywords && i < c->nr_patches && !error;
-	     i++)
+	for (size_t i = 0; i < c->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,
 						c->patches[i].text.ptr,
 						&c->patches[i].patch);
@@ -1118,9 +1143,12 @@ static void cli_release(struct cli *c)
 	gm_strvec_release(&c->file_emails);
 	gm_matches_free(c->matches);
 	gm_matches_free(c->keywords);
-	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr; i++)
+	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr; i++) {
+		git_blob_free(c->keyword_texts[i].blob);
 		gm_buf_release(&c->keyword_texts[i].buf);
+	}
 	free(c->keyword_texts);
+	gm_repo_free(c->reader_repo);
 	gm_strvec_release(&c->keyword_files);
 	for (size_t i = 0; i < c->nr_patches; i++) {
 		gm_buf_release(&c->patches[i].text);

@@ -1,4 +1,7 @@
 #include <git2.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "gm/cli.h"
 
@@ -6,6 +9,17 @@ int main(int argc, char **argv)
 {
 	int status;
 
+#if defined(M_MMAP_THRESHOLD)
+	/*
+	 * Blobs of hundreds of KiB are read and freed beside a second
+	 * thread: from the heap, not each from its own mmap(), whose munmap()
+	 * stalls the other thread (measured: MAINTAINERS read and parsed in
+	 * 5.4 ms instead of 8.4 ms while the -f files are read).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	mallopt(M_TOP_PAD, 16 << 20);
+#endif
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

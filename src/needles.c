@@ -11,7 +11,8 @@
  * Every window of three bytes, case-folded, is hashed into a bit filter
  * that the first three bytes of each literal have set; a set bit leads
  * to a chain of the literals with that hash, compared in full. One pass
- * over the text, whatever the number of literals.
+ * over the text, whatever the number of literals, eight bytes loaded and
+ * folded at a time. A window's key is its bytes in little-endian order.
  */
 #define NEEDLE_BITS 15
 #define NEEDLE_BUCKETS ((uint32_t)1 << NEEDLE_BITS)
@@ -40,6 +41,28 @@ static inline uint32_t needle_fold(unsigned char c)
 static inline uint32_t needle_hash(uint32_t window)
 {
 	return (window * 2654435761u) >> (32 - NEEDLE_BITS);
+}
+
+static inline uint32_t needle_key(const unsigned char *s)
+{
+	return needle_fold(s[0]) | needle_fold(s[1]) << 8 |
+	       needle_fold(s[2]) << 16;
+}
+
+/* Eight bytes from `s`, the first lowest, each folded as needle_fold(). */
+static inline uint64_t needle_load8(const unsigned char *s)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t x, low, ge_a, gt_z;
+
+	memcpy(&x, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	low = x & 0x7f * ones;
+	ge_a = low + (0x80 - 'A') * ones;	/* bit 7: at least 'A' */
+	gt_z = low + (0x7f - 'Z') * ones;	/* bit 7: past 'Z' */
+	return x | (((ge_a ^ gt_z) & ~x & 0x80 * ones) >> 2);
 }
 
 int gm_needles_new(struct gm_needles **out)
@@ -77,9 +100,7 @@ int gm_needles_add(struct gm_needles *n, const char *s, size_t len,
 	nd->len = len;
 	nd->owner = owner;
 	nd->caseless = caseless;
-	h = needle_hash(needle_fold((unsigned char)s[0]) << 16 |
-			needle_fold((unsigned char)s[1]) << 8 |
-			needle_fold((unsigned char)s[2]));
+	h = needle_hash(needle_key((const unsigned char *)s));
 	nd->next = n->head[h];
 	n->head[h] = (uint32_t)++n->nr;
 	n->filter[h >> 6] |= (uint64_t)1 << (h & 63);
@@ -107,27 +128,47 @@ static bool needle_at(const struct needle *nd, const char *t, size_t len,
 	return true;
 }
 
+/* The literals of bucket `h` at text[pos..]. */
+static void needles_check(const struct gm_needles *n, uint32_t h,
+			  const char *text, size_t len, size_t pos,
+			  unsigned char *found)
+{
+	for (uint32_t j = n->head[h]; j; j = n->v[j - 1].next) {
+		const struct needle *nd = &n->v[j - 1];
+
+		if (!found[nd->owner] && needle_at(nd, text, len, pos))
+			found[nd->owner] = 1;
+	}
+}
+
+static inline bool needles_maybe(const struct gm_needles *n, uint32_t h)
+{
+	return n->filter[h >> 6] >> (h & 63) & 1;
+}
+
 void gm_needles_scan(const struct gm_needles *n, const char *text, size_t len,
 		     unsigned char *found)
 {
 	const unsigned char *t = (const unsigned char *)text;
-	uint32_t window;
+	size_t i = 0;
 
-	if (!n->nr || len < GM_NEEDLE_MIN)
+	if (!n->nr)
 		return;
-	window = needle_fold(t[0]) << 8 | needle_fold(t[1]);
-	for (size_t i = 2; i < len; i++) {
-		uint32_t h;
+	for (; i + 8 <= len; i += 6) {	/* the windows at i .. i + 5 */
+		uint64_t x = needle_load8(t + i);
 
-		window = (window << 8 | needle_fold(t[i])) & 0xffffff;
-		h = needle_hash(window);
-		if (!(n->filter[h >> 6] >> (h & 63) & 1))
-			continue;
-		for (uint32_t j = n->head[h]; j; j = n->v[j - 1].next) {
-			const struct needle *nd = &n->v[j - 1];
+		for (unsigned k = 0; k < 6; k++) {
+			uint32_t h = needle_hash((uint32_t)(x >> 8 * k) &
+						 0xffffff);
 
-			if (!found[nd->owner] && needle_at(nd, text, len, i - 2))
-				found[nd->owner] = 1;
+			if (needles_maybe(n, h))
+				needles_check(n, h, text, len, i + k, found);
 		}
+	}
+	for (; i + GM_NEEDLE_MIN <= len; i++) {
+		uint32_t h = needle_hash(needle_key(t + i));
+
+		if (needles_maybe(n, h))
+			needles_check(n, h, text, len, i, found);
 	}
 }

@@ -185,26 +185,27 @@ void gm_repo_free(struct gm_repo *r)
 	free(r);
 }
 
-static git_object_t repo_entry_type(struct gm_repo *r, const char *path,
-				    git_oid *oid, git_filemode_t *mode)
+int gm_repo_lookup(struct gm_repo *r, const char *path,
+		   struct gm_repo_entry *out)
 {
 	git_tree_entry *e = NULL;
-	git_object_t type;
 
 	if (!*path || git_tree_entry_bypath(&e, r->tree, path) < 0)
-		return GIT_OBJECT_INVALID;
-	type = git_tree_entry_type(e);
-	if (oid)
-		git_oid_cpy(oid, git_tree_entry_id(e));
-	if (mode)
-		*mode = git_tree_entry_filemode(e);
+		return GM_ENOTFOUND;
+	git_oid_cpy(&out->id, git_tree_entry_id(e));
+	out->type = git_tree_entry_type(e);
+	out->mode = git_tree_entry_filemode(e);
 	git_tree_entry_free(e);
-	return type;
+	return 0;
 }
 
 enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
 {
-	switch (repo_entry_type(r, path, NULL, NULL)) {
+	struct gm_repo_entry e;
+
+	if (gm_repo_lookup(r, path, &e) < 0)
+		return GM_REPO_NONE;
+	switch (e.type) {
 	case GIT_OBJECT_TREE:
 		return GM_REPO_TREE;
 	case GIT_OBJECT_BLOB:
@@ -215,31 +216,35 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
 	}
 }
 
+int gm_repo_blob(struct gm_repo *r, const char *path,
+		 const struct gm_repo_entry *e, git_blob **out)
+{
+	struct gm_repo_entry found;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	if (!e && gm_repo_lookup(r, path, &found) < 0)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not in the tree", path);
+	if (!e)
+		e = &found;
+	if (e->type != GIT_OBJECT_BLOB || e->mode == GIT_FILEMODE_LINK)
+		return gm_error_set(GM_EINVALID, "'%s' is not a regular file",
+				    path);
+	if (git_blob_lookup(out, r->repo, &e->id) == 0)
+		return 0;
+	git_oid_tostr(hex, sizeof(hex), &e->id);
+	return gm_error_set(GM_ERROR,
+			    "cannot read '%s' (blob %s): not in the object database (a partial clone?)",
+			    path, hex);
+}
+
 int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 {
 	git_blob *blob = NULL;
-	git_filemode_t mode = 0;
-	git_object_t type;
-	git_oid oid;
-	int error;
+	int error = gm_repo_blob(r, path, NULL, &blob);
 
-	type = repo_entry_type(r, path, &oid, &mode);
-	if (type == GIT_OBJECT_INVALID)
-		return gm_error_set(GM_ENOTFOUND, "'%s' is not in the tree", path);
-	if (type != GIT_OBJECT_BLOB || mode == GIT_FILEMODE_LINK)
-		return gm_error_set(GM_EINVALID, "'%s' is not a regular file",
-				    path);
-	error = git_blob_lookup(&blob, r->repo, &oid);
-	if (error < 0) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		git_oid_tostr(hex, sizeof(hex), &oid);
-		return gm_error_set(GM_ERROR,
-				    "cannot read '%s' (blob %s): not in the object database (a partial clone?)",
-				    path, hex);
-	}
-	error = gm_buf_put(out, git_blob_rawcontent(blob),
-			   (size_t)git_blob_rawsize(blob));
+	if (!error)
+		error = gm_buf_put(out, git_blob_rawcontent(blob),
+				   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return error;
 }
@@ -282,15 +287,15 @@ int gm_repo_list(struct gm_repo *r, const char *dir,
 		 const char *recursive_name, struct gm_strvec *out)
 {
 	struct gm_buf base = GM_BUF_INIT;
+	struct gm_repo_entry e;
 	git_tree *tree = NULL;
-	git_oid oid;
 	int error;
 
 	if (*dir) {
-		if (repo_entry_type(r, dir, &oid, NULL) != GIT_OBJECT_TREE)
+		if (gm_repo_lookup(r, dir, &e) < 0 || e.type != GIT_OBJECT_TREE)
 			return gm_error_set(GM_ENOTFOUND,
 					    "'%s' is not a directory", dir);
-		if ((error = git_tree_lookup(&tree, r->repo, &oid)) < 0)
+		if ((error = git_tree_lookup(&tree, r->repo, &e.id)) < 0)
 			return gm_error_from_git(error, dir);
 		if ((error = gm_buf_puts(&base, dir)) < 0 ||
 		    (error = gm_buf_putc(&base, '/')) < 0)

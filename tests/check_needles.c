@@ -1,6 +1,3 @@
-/* memmem() is a GNU and BSD extension, in every libc we build with. */
-#define _GNU_SOURCE
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,42 +86,98 @@ START_TEST(test_needles_owners_share)
 }
 END_TEST
 
-/* Against memmem() on a pseudo-random text over a small alphabet, where
- * literals and their hash buckets collide often. */
-START_TEST(test_needles_agree_with_memmem)
+/* The reference: whether `lit` occurs in `text`, ASCII case ignored or not. */
+static bool naive_find(const char *text, size_t len, const char *lit,
+		       size_t llen, bool caseless)
 {
-	enum { NLIT = 200, TEXT = 20000 };
+	for (size_t i = 0; i + llen <= len; i++) {
+		size_t k = 0;
+
+		while (k < llen && (caseless ?
+			(text[i + k] >= 'A' && text[i + k] <= 'Z' ?
+			 text[i + k] + 32 : text[i + k]) ==
+			(lit[k] >= 'A' && lit[k] <= 'Z' ? lit[k] + 32 : lit[k]) :
+			text[i + k] == lit[k]))
+			k++;
+		if (k == llen)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Against the reference on a pseudo-random text over a small alphabet,
+ * where literals and hash buckets collide often; the alphabet has both
+ * cases and the bytes next to them ('@', '[', '`', '{') and with the high
+ * bit set (0xc1 is 'A' | 0x80), which must not fold.
+ */
+static void agree(bool caseless)
+{
+	enum { NLIT = 300, TEXT = 20011 };
+	static const char alphabet[] = "abEe_@[`{\xc1\xe1" "A";
 	struct gm_buf lit[NLIT];
 	char *text = malloc(TEXT);
 	unsigned char found[NLIT] = { 0 };
 	struct gm_needles *nd;
-	unsigned seed = 12345;
+	unsigned seed = caseless ? 777 : 12345;
 
 	ck_assert_ptr_nonnull(text);
 	for (size_t i = 0; i < TEXT; i++) {
 		seed = seed * 1103515245u + 12345u;
-		text[i] = "abcdE_"[(seed >> 16) % 6];
+		text[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
 	}
 	ck_assert_int_eq(gm_needles_new(&nd), 0);
 	for (size_t i = 0; i < NLIT; i++) {
 		gm_buf_init(&lit[i]);
-		for (size_t k = 0; k < 3 + i % 6; k++) {
+		for (size_t k = 0; k < 3 + i % 5; k++) {
 			seed = seed * 1103515245u + 12345u;
-			gm_buf_putc(&lit[i], "abcdE_"[(seed >> 16) % 6]);
+			gm_buf_putc(&lit[i],
+				    alphabet[(seed >> 16) % (sizeof(alphabet) - 1)]);
 		}
 		ck_assert_int_eq(gm_needles_add(nd, lit[i].ptr, lit[i].len,
-						false, i), 0);
+						caseless, i), 0);
 	}
-	gm_needles_scan(nd, text, TEXT, found);
-	for (size_t i = 0; i < NLIT; i++) {
-		bool want = memmem(text, TEXT, lit[i].ptr, lit[i].len) != NULL;
-
-		ck_assert_msg(found[i] == want, "literal %zu \"%s\"", i,
-			      lit[i].ptr);
+	/* every length, so that each tail and chunk boundary is crossed */
+	for (size_t len = TEXT - 17; len <= TEXT; len++) {
+		memset(found, 0, sizeof(found));
+		gm_needles_scan(nd, text, len, found);
+		for (size_t i = 0; i < NLIT; i++)
+			ck_assert_msg(found[i] == naive_find(text, len, lit[i].ptr,
+							     lit[i].len, caseless),
+				      "literal %zu, text of %zu", i, len);
+	}
+	for (size_t i = 0; i < NLIT; i++)
 		gm_buf_release(&lit[i]);
-	}
 	gm_needles_free(nd);
 	free(text);
+}
+
+START_TEST(test_needles_agree_with_reference)
+{
+	agree(false);
+	agree(true);
+}
+END_TEST
+
+/* Folding is ASCII only: each byte against each case of a letter. */
+START_TEST(test_needles_fold_every_byte)
+{
+	struct gm_needles *nd;
+	char text[16];
+
+	ck_assert_int_eq(gm_needles_new(&nd), 0);
+	ck_assert_int_eq(gm_needles_add(nd, "xqx", 3, true, 0), 0);
+	for (int c = 0; c < 256; c++) {
+		unsigned char found[1] = { 0 };
+
+		memset(text, '.', sizeof(text));
+		text[9] = 'x';
+		text[10] = (char)c;
+		text[11] = 'X';
+		gm_needles_scan(nd, text, sizeof(text), found);
+		ck_assert_msg(found[0] == (c == 'q' || c == 'Q'), "byte %d", c);
+	}
+	gm_needles_free(nd);
 }
 END_TEST
 
@@ -137,7 +190,8 @@ Suite *needles_suite(void)
 	tcase_add_test(tc, test_needles_caseless);
 	tcase_add_test(tc, test_needles_edges_of_the_text);
 	tcase_add_test(tc, test_needles_owners_share);
-	tcase_add_test(tc, test_needles_agree_with_memmem);
+	tcase_add_test(tc, test_needles_agree_with_reference);
+	tcase_add_test(tc, test_needles_fold_every_byte);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -44,6 +44,20 @@ int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
 
 void gm_repo_free(struct gm_repo *r);
 
+/* A path's entry in the tree. */
+struct gm_repo_entry {
+	git_oid id;
+	git_object_t type;
+	git_filemode_t mode;
+};
+
+/**
+ * Look `path` (relative to the top, no trailing '/') up in the tree.
+ * @return 0 or GM_ENOTFOUND.
+ */
+int gm_repo_lookup(struct gm_repo *r, const char *path,
+		   struct gm_repo_entry *out);
+
 /** What `path` (relative to the top, no trailing '/') is in the tree. */
 enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path);
 
@@ -53,6 +67,16 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path);
  * regular file, or GM_ERROR (a missing object included).
  */
 int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
+
+/**
+ * The blob of the file at `path`, without a copy: of the entry `e` found
+ * there by gm_repo_lookup() (in this repository or in another opening of
+ * it), or NULL to look it up. The caller frees `*out` before `r`.
+ * @return 0, GM_ENOTFOUND, GM_EINVALID if it is not a regular file, or
+ * GM_ERROR (a missing object included).
+ */
+int gm_repo_blob(struct gm_repo *r, const char *path,
+		 const struct gm_repo_entry *e, git_blob **out);
 
 /**
  * Append to `out` the paths below the directory `dir` ("" for the top)
