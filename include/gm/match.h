@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm/buf.h"
 #include "gm/maintainers.h"
 #include "gm/needles.h"
 #include "gm/patch.h"
@@ -29,6 +30,7 @@ struct gm_matches {
 	size_t alloc_keywords;
 	struct gm_needles *needles;	/* the K: literals, on first use */
 	unsigned char *found;		/* per line: a literal of it is in the text */
+	struct gm_buf padded;		/* the text, for the regex engine */
 };
 
 /**
