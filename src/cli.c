@@ -37,10 +37,18 @@ struct cli_patch {
 	struct gm_patch patch;
 };
 
-/* A job in a thread beside the main one; cli_job_join() reports its error. */
+/*
+ * A job in a thread beside the main one. cli_job_wait() waits for its
+ * outcome (the thread may still be freeing what it used), cli_job_join()
+ * for its end; either reports its error.
+ */
 struct cli_job {
 	pthread_t thread;
 	bool running;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;		/* the outcome is in, under `lock` */
+	bool waited;		/* cli_job_wait() has seen it */
 	int error;
 	char message[256];
 };
@@ -269,13 +277,13 @@ static int mpath_normalize(struct gm_buf *out, const char *mpath)
 }
 
 /* The MAINTAINERS files to read, in order (R-10; sorted, Q-29). */
-static int cli_maintainer_files(struct cli *c, const char *mpath,
-				struct gm_strvec *paths)
+static int cli_maintainer_files(struct cli *c, struct gm_repo *r,
+				const char *mpath, struct gm_strvec *paths)
 {
 	const struct gm_options *o = &c->opts;
 	int error;
 
-	switch (*mpath ? gm_repo_kind(c->repo, mpath) : GM_REPO_TREE) {
+	switch (*mpath ? gm_repo_kind(r, mpath) : GM_REPO_TREE) {
 	case GM_REPO_BLOB:
 		return gm_strvec_push(paths, mpath);
 	case GM_REPO_NONE:
@@ -284,7 +292,7 @@ static int cli_maintainer_files(struct cli *c, const char *mpath,
 	default:
 		break;
 	}
-	error = gm_repo_list(c->repo, mpath,
+	error = gm_repo_list(r, mpath,
 			     o->find_maintainer_files ? "MAINTAINERS" : NULL,
 			     paths);
 	if (!error && !paths->nr)
@@ -306,15 +314,22 @@ static int cli_read_maintainers(struct cli *c)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
 	struct gm_buf mpath = GM_BUF_INIT;
+	struct gm_repo *scan = NULL, *r = c->repo;
 	git_blob **blobs = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL;
 	int error;
 
+	/*
+	 * Finding the files reads every tree: on a repository of its own,
+	 * freed with its cache as soon as they are parsed.
+	 */
+	if (c->opts.find_maintainer_files && gm_repo_reopen(&scan, c->repo) == 0)
+		r = scan;
 	error = mpath_normalize(&mpath, c->opts.maintainer_path ?
 					 c->opts.maintainer_path : "MAINTAINERS");
 	if (!error)
-		error = cli_maintainer_files(c, mpath.ptr, &paths);
+		error = cli_maintainer_files(c, r, mpath.ptr, &paths);
 	if (error)
 		goto out;
 	blobs = calloc(paths.nr, sizeof(*blobs));
@@ -327,8 +342,7 @@ static int cli_read_maintainers(struct cli *c)
 	for (size_t i = 0; i < paths.nr && !error; i++) {
 		bufs[i] = "";	/* a directory reads as empty */
 		if (paths.v[i][strlen(paths.v[i]) - 1] == '/' ||
-		    (error = gm_repo_blob(c->repo, paths.v[i], NULL,
-					  &blobs[i])) < 0)
+		    (error = gm_repo_blob(r, paths.v[i], NULL, &blobs[i])) < 0)
 			continue;
 		bufs[i] = cli_blob_data(blobs[i]);
 		lens[i] = (size_t)git_blob_rawsize(blobs[i]);
@@ -340,6 +354,7 @@ out:
 	for (size_t i = 0; blobs && i < paths.nr; i++)
 		git_blob_free(blobs[i]);
 	free(blobs);
+	gm_repo_free(scan);
 	free(bufs);
 	free(lens);
 	gm_buf_release(&mpath);
@@ -593,27 +608,61 @@ out:
 /* Start fn(arg) in a thread; if none can be had, the job is not running. */
 static void cli_job_start(struct cli_job *j, void *(*fn)(void *), void *arg)
 {
+	if (pthread_mutex_init(&j->lock, NULL))
+		return;
+	if (pthread_cond_init(&j->cond, NULL)) {
+		pthread_mutex_destroy(&j->lock);
+		return;
+	}
 	j->running = pthread_create(&j->thread, NULL, fn, arg) == 0;
+	if (!j->running) {
+		pthread_cond_destroy(&j->cond);
+		pthread_mutex_destroy(&j->lock);
+	}
 }
 
 /* In the job's thread: the outcome, with the message of an error. */
 static void cli_job_done(struct cli_job *j, int error)
 {
+	pthread_mutex_lock(&j->lock);
 	j->error = error;
 	if (error)
 		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
+	j->done = true;
+	pthread_cond_signal(&j->cond);
+	pthread_mutex_unlock(&j->lock);
 }
 
-/* Wait for the job: its outcome, its error message set in this thread. */
+static int cli_job_report(struct cli_job *j)
+{
+	if (j->error)
+		gm_error_set(j->error, "%s", j->message);
+	return j->error;
+}
+
+/* Wait for the job's outcome: its error message set in this thread. */
+static int cli_job_wait(struct cli_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_mutex_lock(&j->lock);
+	while (!j->done)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	j->waited = true;
+	return cli_job_report(j);
+}
+
+/* Wait for the job's end: the same, and its thread is gone. */
 static int cli_job_join(struct cli_job *j)
 {
 	if (!j->running)
 		return 0;
 	pthread_join(j->thread, NULL);
+	pthread_cond_destroy(&j->cond);
+	pthread_mutex_destroy(&j->lock);
 	j->running = false;
-	if (j->error)
-		gm_error_set(j->error, "%s", j->message);
-	return j->error;
+	return cli_job_report(j);
 }
 
 /* ==================== the keyword pass ==================== */
@@ -1021,7 +1070,7 @@ static int cli_add_history(struct cli *c)
 {
 	int error;
 
-	error = c->walker.running ? cli_job_join(&c->walker) :
+	error = c->walker.running ? cli_job_wait(&c->walker) :
 		cli_walk(c, c->repo->repo);
 	if (error)
 		return error;
@@ -1134,7 +1183,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 
 static void cli_release(struct cli *c)
 {
-	cli_job_join(&c->walker);
+	if (!c->walker.waited)	/* else it only frees its own */
+		cli_job_join(&c->walker);
 	cli_job_join(&c->matcher);	/* which may join the reader */
 	cli_job_join(&c->reader);
 	gm_rank_release(&c->rank);
@@ -1161,6 +1211,7 @@ static void cli_release(struct cli *c)
 	gm_mailmap_free(c->mailmap);
 	gm_maintainers_free(c->m);
 	gm_repo_free(c->repo);
+	cli_job_join(&c->walker);
 	gm_options_release(&c->opts);
 	if (c->out)
 		fclose(c->out);

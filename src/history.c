@@ -65,6 +65,22 @@ static git_commit *queue_pop(struct queue *q)
 
 /* ==================== comparing trees at the paths ==================== */
 
+/*
+ * Entries looked up by (tree, path, depth), in a direct-mapped memo: a
+ * commit's trees are looked at again as its child's parent's, and the
+ * same subtrees recur from commit to commit.
+ */
+#define MEMO_SLOTS 4096
+
+struct memo {
+	git_oid tree;
+	size_t path;		/* index in walk.paths, plus one; 0: empty */
+	size_t depth;
+	bool found;		/* the component is in the tree */
+	git_oid id;
+	git_filemode_t mode;
+};
+
 struct walk {
 	git_repository *repo;
 	const struct gm_history_options *opts;
@@ -77,84 +93,102 @@ struct walk {
 	size_t alloc_people;
 	size_t alloc_last;
 	size_t commit_no;		/* current commit, from 1 */
+	struct memo *memo;		/* MEMO_SLOTS of them */
 	struct gm_buf tmp, key, lc;
 };
 
-/*
- * The entry at `path` below the tree `root`: its id and mode, or found
- * false. A non-tree in the middle of the path means the path is absent.
- */
-static int entry_at(struct walk *w, const git_oid *root, const char *path,
-		    bool *found, git_oid *id, git_filemode_t *mode)
+static size_t memo_slot(const git_oid *tree, size_t path, size_t depth)
 {
-	git_tree *tree = NULL;
-	git_oid cur;
-	int error = 0;
+	size_t h;
 
-	*found = false;
-	git_oid_cpy(&cur, root);
-	if (!*path) {
-		git_oid_cpy(id, root);
-		*mode = GIT_FILEMODE_TREE;
-		*found = true;
+	memcpy(&h, tree->id, sizeof(h));
+	return (h ^ (path * 0x9e3779b9u) ^ (depth << 7)) % MEMO_SLOTS;
+}
+
+/*
+ * The entry `name` (`len` bytes, component `depth` of path `k`) of the
+ * tree `tree`, into `*out`. An unreadable tree has no entries.
+ */
+static int tree_child(struct walk *w, const git_oid *tree, size_t k,
+		      size_t depth, const char *name, size_t len,
+		      const struct memo **out)
+{
+	struct memo *m = &w->memo[memo_slot(tree, k, depth)];
+	const git_tree_entry *e;
+	git_tree *t = NULL;
+	int error;
+
+	*out = m;
+	if (m->path == k + 1 && m->depth == depth && git_oid_equal(&m->tree, tree))
+		return 0;
+	git_oid_cpy(&m->tree, tree);
+	m->path = k + 1;
+	m->depth = depth;
+	m->found = false;
+	if (git_tree_lookup(&t, w->repo, tree) < 0) {
+		w->h->unreadable++;
 		return 0;
 	}
-	for (;;) {
-		size_t n = strcspn(path, "/");
-		const git_tree_entry *e;
-
-		if (git_tree_lookup(&tree, w->repo, &cur) < 0) {
-			w->h->unreadable++;
-			return 0;
-		}
-		gm_buf_reset(&w->tmp);
-		if ((error = gm_buf_put(&w->tmp, path, n)) < 0)
-			break;
-		e = git_tree_entry_byname(tree, w->tmp.ptr);
-		if (!e)
-			break;
-		if (!path[n]) {
-			git_oid_cpy(id, git_tree_entry_id(e));
-			*mode = git_tree_entry_filemode(e);
-			*found = true;
-			break;
-		}
-		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
-			break;
-		git_oid_cpy(&cur, git_tree_entry_id(e));
-		git_tree_free(tree);
-		tree = NULL;
-		path += n + 1;
+	gm_buf_reset(&w->tmp);
+	if ((error = gm_buf_put(&w->tmp, name, len)) == 0 &&
+	    (e = git_tree_entry_byname(t, w->tmp.ptr))) {
+		m->found = true;
+		git_oid_cpy(&m->id, git_tree_entry_id(e));
+		m->mode = git_tree_entry_filemode(e);
 	}
-	git_tree_free(tree);
+	git_tree_free(t);
+	if (error)
+		m->path = 0;
 	return error;
 }
 
 /*
- * Whether trees `a` and `b` (NULL: the empty tree) differ at `path`. The
- * walk descends both at once and stops at the first identical subtree.
+ * Whether trees `a` and `b` (NULL: the empty tree) differ at path `k`.
+ * Both are descended at once, down to the first identical subtree; a
+ * non-tree in the middle of the path means the path is absent.
  */
 static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 			size_t k, bool *differs)
 {
 	const char *path = w->paths.v[k];
 	git_oid ida, idb;
-	git_filemode_t ma = 0, mb = 0;
-	bool fa = false, fb = false;
-	int error;
+	bool fa = a != NULL, fb = b != NULL;
+	git_filemode_t ma = GIT_FILEMODE_TREE, mb = GIT_FILEMODE_TREE;
+	int error = 0;
 
-	*differs = false;
-	if (a && b && git_oid_equal(a, b))
-		return 0;
-	if ((a && (error = entry_at(w, a, path, &fa, &ida, &ma)) < 0) ||
-	    (b && (error = entry_at(w, b, path, &fb, &idb, &mb)) < 0))
-		return error;
+	if (a)
+		git_oid_cpy(&ida, a);
+	if (b)
+		git_oid_cpy(&idb, b);
+	for (size_t depth = 0; *path && (fa || fb); depth++) {
+		size_t n = strcspn(path, "/");
+		const struct memo *e;
+
+		fa &= ma == GIT_FILEMODE_TREE;	/* a file names no directory */
+		fb &= mb == GIT_FILEMODE_TREE;
+		if (fa && fb && git_oid_equal(&ida, &idb))
+			break;		/* the same subtree: the same below */
+		if (fa && (error = tree_child(w, &ida, k, depth, path, n, &e)) < 0)
+			break;
+		if (fa && (fa = e->found)) {
+			git_oid_cpy(&ida, &e->id);
+			ma = e->mode;
+		}
+		if (fb && (error = tree_child(w, &idb, k, depth, path, n, &e)) < 0)
+			break;
+		if (fb && (fb = e->found)) {
+			git_oid_cpy(&idb, &e->id);
+			mb = e->mode;
+		}
+		path += n + (path[n] == '/');
+	}
 	if (w->dir_only[k]) {	/* "dir/" names no file, as in git */
 		fa &= ma == GIT_FILEMODE_TREE;
 		fb &= mb == GIT_FILEMODE_TREE;
 	}
-	*differs = fa != fb || (fa && (ma != mb || !git_oid_equal(&ida, &idb)));
-	return 0;
+	*differs = !error && (fa != fb ||
+			      (fa && (ma != mb || !git_oid_equal(&ida, &idb))));
+	return error;
 }
 
 /* Whether `c` differs from the tree `parent` (NULL: empty) at any path. */
@@ -381,7 +415,8 @@ static int person_cmp(const void *a, const void *b)
 static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 {
 	w->dir_only = calloc(paths->nr + 1, sizeof(*w->dir_only));
-	if (!w->dir_only)
+	w->memo = calloc(MEMO_SLOTS, sizeof(*w->memo));
+	if (!w->dir_only || !w->memo)
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < paths->nr; i++) {
 		const char *p = paths->v[i];
@@ -405,6 +440,7 @@ static void walk_release(struct walk *w, struct queue *q)
 	free(q->v);
 	gm_strvec_release(&w->paths);
 	free(w->dir_only);
+	free(w->memo);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	free(w->last_commit);

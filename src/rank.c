@@ -1,6 +1,7 @@
 #include "gm/rank.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -674,19 +675,40 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 }
 
 /* The entry whose address is `email` (ignoring case), or NULL. */
-static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
-					   const char *email,
-					   struct gm_buf *name,
-					   struct gm_buf *addr)
+/*
+ * Index the people by lower-case address, `1 + index` as the value; the
+ * first of an address wins, as a search in order would find it.
+ */
+static int index_by_email(const struct gm_rank *rk, size_t from,
+			  struct gm_strmap *by, struct gm_buf *tmp)
 {
-	for (size_t i = 0; i < rk->people.nr; i++) {
-		struct gm_rank_entry *e = &rk->people.v[i];
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	int error = 0;
 
-		if (gm_email_parse(name, addr, e->addr) == 0 &&
-		    !strcasecmp(addr->ptr, email))
-			return e;
+	for (size_t i = from; i < rk->people.nr && !error; i++) {
+		if (gm_email_parse(&name, &addr, rk->people.v[i].addr) < 0)
+			continue;
+		if ((error = lower(tmp, addr.ptr)) == 0 &&
+		    !gm_strmap_get(by, tmp->ptr, tmp->len, NULL))
+			error = gm_strmap_put(by, tmp->ptr, tmp->len,
+					      (void *)(uintptr_t)(i + 1));
 	}
-	return NULL;
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/* The person with address `email` (any case), or NULL. */
+static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
+					   const struct gm_strmap *by,
+					   const char *email,
+					   struct gm_buf *tmp)
+{
+	void *v;
+
+	if (lower(tmp, email) < 0 || !gm_strmap_get(by, tmp->ptr, tmp->len, &v))
+		return NULL;
+	return &rk->people.v[(uintptr_t)v - 1];
 }
 
 static bool history_qualifies(const struct gm_rank *rk,
@@ -705,14 +727,16 @@ static bool history_qualifies(const struct gm_rank *rk,
 
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 {
-	struct gm_buf fmt = GM_BUF_INIT;
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_strmap by_email = GM_STRMAP_INIT;
+	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
 	size_t listed = rk->people.nr;
-	int taken = 0, error = 0;
+	int taken = 0;
+	int error = index_by_email(rk, 0, &by_email, &tmp);
 
 	for (size_t i = 0; i < h->nr_people && !error; i++) {
 		const struct gm_history_person *p = &h->people[i];
-		struct gm_rank_entry *e = find_by_email(rk, p->email, &name, &addr);
+		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
+							&tmp);
 		bool ok = history_qualifies(rk, p, h->commits, &taken);
 
 		if (!e && !ok)
@@ -722,7 +746,9 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 			if ((error = gm_email_format(&fmt, p->name, p->email,
 						     rk->opts->usename)) < 0 ||
 			    (error = list_push(&rk->people, fmt.ptr, fmt.len,
-					       "")) < 0)
+					       "")) < 0 ||
+			    (error = index_by_email(rk, rk->people.nr - 1,
+						    &by_email, &tmp)) < 0)
 				break;
 			e = &rk->people.v[rk->people.nr - 1];
 		}
@@ -733,9 +759,9 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	for (size_t i = 0; i < listed && !error; i++)
 		if (!rk->people.v[i].history)
 			error = entry_add_role(&rk->people.v[i], "inactive");
+	gm_strmap_release(&by_email);
 	gm_buf_release(&fmt);
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
+	gm_buf_release(&tmp);
 	return error;
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gm/error.h"
+#include "gm/strmap.h"
 
 static char *path_with_slash(const char *p)
 {
@@ -177,6 +178,9 @@ void gm_repo_free(struct gm_repo *r)
 {
 	if (!r)
 		return;
+	for (size_t i = 0; i < r->dirs.alloc; i++)
+		git_tree_free(r->dirs.slots[i].value);
+	gm_strmap_release(&r->dirs);
 	git_tree_free(r->tree);
 	git_commit_free(r->commit);
 	git_repository_free(r->repo);
@@ -185,17 +189,58 @@ void gm_repo_free(struct gm_repo *r)
 	free(r);
 }
 
+/*
+ * The tree of the directory dir[0..len) ("" for the top), or NULL if
+ * there is none: looked up once, then kept in r->dirs.
+ */
+static int repo_dir_tree(struct gm_repo *r, const char *dir, size_t len,
+			 git_tree **out)
+{
+	struct gm_buf name = GM_BUF_INIT;
+	const git_tree_entry *e;
+	git_tree *parent = NULL, *tree = NULL;
+	size_t plen = len;
+	void *v;
+	int error;
+
+	*out = r->tree;
+	if (!len)
+		return 0;
+	if (gm_strmap_get(&r->dirs, dir, len, &v)) {
+		*out = v;
+		return 0;
+	}
+	while (plen && dir[plen - 1] != '/')
+		plen--;
+	error = repo_dir_tree(r, dir, plen ? plen - 1 : 0, &parent);
+	if (!error && parent &&
+	    !(error = gm_buf_put(&name, dir + plen, len - plen)) &&
+	    (e = git_tree_entry_byname(parent, name.ptr)) &&
+	    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&tree, r->repo, git_tree_entry_id(e)) < 0)
+		tree = NULL;	/* unreadable: as if absent */
+	if (!error && (error = gm_strmap_put(&r->dirs, dir, len, tree)) < 0)
+		git_tree_free(tree);
+	gm_buf_release(&name);
+	*out = error ? NULL : tree;
+	return error;
+}
+
 int gm_repo_lookup(struct gm_repo *r, const char *path,
 		   struct gm_repo_entry *out)
 {
-	git_tree_entry *e = NULL;
+	const char *base = strrchr(path, '/');
+	size_t dlen = base ? (size_t)(base - path) : 0;
+	const git_tree_entry *e;
+	git_tree *dir;
 
-	if (!*path || git_tree_entry_bypath(&e, r->tree, path) < 0)
+	base = base ? base + 1 : path;
+	if (!*path || repo_dir_tree(r, path, dlen, &dir) < 0 || !dir ||
+	    !(e = git_tree_entry_byname(dir, base)))
 		return GM_ENOTFOUND;
 	git_oid_cpy(&out->id, git_tree_entry_id(e));
 	out->type = git_tree_entry_type(e);
 	out->mode = git_tree_entry_filemode(e);
-	git_tree_entry_free(e);
 	return 0;
 }
 
@@ -260,7 +305,7 @@ static int repo_list_tree(struct gm_repo *r, const git_tree *tree,
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
 		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
-		git_tree *sub = NULL;
+		git_tree *sub;
 
 		if (name_filter ? (dir ? !strcmp(name, ".git") :
 				   strcmp(name, name_filter)) : name[0] == '.')
@@ -268,15 +313,14 @@ static int repo_list_tree(struct gm_repo *r, const git_tree *tree,
 		if ((error = gm_buf_puts(base, name)) < 0 ||
 		    (dir && (error = gm_buf_putc(base, '/')) < 0))
 			break;
-		if (!name_filter || !dir) {
+		if (!name_filter || !dir)
 			error = gm_strvec_push(out, base->ptr);
-		} else if ((error = git_tree_lookup(&sub, r->repo,
-						    git_tree_entry_id(e))) < 0) {
-			error = gm_error_from_git(error, base->ptr);
-		} else {
+		else if ((error = repo_dir_tree(r, base->ptr, base->len - 1,
+						&sub)) == 0 && !sub)
+			error = gm_error_set(GM_ERROR, "cannot read '%s'",
+					     base->ptr);
+		else if (!error)	/* kept in r->dirs for what follows */
 			error = repo_list_tree(r, sub, base, name_filter, out);
-			git_tree_free(sub);
-		}
 		base->len = len;
 		base->ptr[len] = '\0';
 	}
@@ -287,27 +331,19 @@ int gm_repo_list(struct gm_repo *r, const char *dir,
 		 const char *recursive_name, struct gm_strvec *out)
 {
 	struct gm_buf base = GM_BUF_INIT;
-	struct gm_repo_entry e;
 	git_tree *tree = NULL;
-	int error;
+	int error = repo_dir_tree(r, dir, strlen(dir), &tree);
 
-	if (*dir) {
-		if (gm_repo_lookup(r, dir, &e) < 0 || e.type != GIT_OBJECT_TREE)
-			return gm_error_set(GM_ENOTFOUND,
-					    "'%s' is not a directory", dir);
-		if ((error = git_tree_lookup(&tree, r->repo, &e.id)) < 0)
-			return gm_error_from_git(error, dir);
-		if ((error = gm_buf_puts(&base, dir)) < 0 ||
-		    (error = gm_buf_putc(&base, '/')) < 0)
-			goto out;
-	}
-	error = repo_list_tree(r, tree ? tree : r->tree, &base, recursive_name,
-			       out);
+	if (!error && !tree)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
+				    dir);
+	if (!error && *dir && !(error = gm_buf_puts(&base, dir)))
+		error = gm_buf_putc(&base, '/');
+	if (!error)
+		error = repo_list_tree(r, tree, &base, recursive_name, out);
 	if (!error)
 		gm_strvec_sort_uniq(out);
-out:
 	gm_buf_release(&base);
-	git_tree_free(tree);
 	return error;
 }
 

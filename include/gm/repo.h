@@ -6,6 +6,7 @@
 #include <git2.h>
 
 #include "gm/buf.h"
+#include "gm/strmap.h"
 #include "gm/strvec.h"
 
 /*
@@ -18,6 +19,7 @@ struct gm_repo {
 	git_tree *tree;		/* its tree */
 	char *workdir;		/* work tree top with a final '/', NULL if bare */
 	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
+	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
 };
 
 enum gm_repo_kind {
