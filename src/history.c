@@ -66,16 +66,19 @@ static git_commit *queue_pop(struct queue *q)
 /* ==================== comparing trees at the paths ==================== */
 
 /*
- * Entries looked up by (tree, path, depth), in a direct-mapped memo: a
- * commit's trees are looked at again as its child's parent's, and the
- * same subtrees recur from commit to commit.
+ * Entries looked up by (tree, name), in a direct-mapped memo: a commit's
+ * trees are looked at again as its child's parent's, the same subtrees
+ * recur from commit to commit, and paths share their first components.
+ * The trees last read are kept too, for the other names looked up in
+ * them.
  */
 #define MEMO_SLOTS 4096
+#define TREES_KEPT 8
 
 struct memo {
 	git_oid tree;
-	size_t path;		/* index in walk.paths, plus one; 0: empty */
-	size_t depth;
+	const char *name;	/* a component in walk.paths; NULL: empty */
+	size_t len;
 	bool found;		/* the component is in the tree */
 	git_oid id;
 	git_filemode_t mode;
@@ -94,41 +97,61 @@ struct walk {
 	size_t alloc_last;
 	size_t commit_no;		/* current commit, from 1 */
 	struct memo *memo;		/* MEMO_SLOTS of them */
+	git_tree *trees[TREES_KEPT];	/* the last read, round robin */
+	size_t next_tree;
 	struct gm_buf tmp, key, lc;
 };
 
-static size_t memo_slot(const git_oid *tree, size_t path, size_t depth)
+static size_t memo_slot(const git_oid *tree, const char *name, size_t len)
 {
 	size_t h;
 
 	memcpy(&h, tree->id, sizeof(h));
-	return (h ^ (path * 0x9e3779b9u) ^ (depth << 7)) % MEMO_SLOTS;
+	for (size_t i = 0; i < len; i++)
+		h = h * 31 + (unsigned char)name[i];
+	return h % MEMO_SLOTS;
+}
+
+/* The tree `id`, from those kept or read and kept; NULL if unreadable. */
+static git_tree *walk_tree(struct walk *w, const git_oid *id)
+{
+	git_tree **slot = &w->trees[w->next_tree];
+
+	for (size_t i = 0; i < TREES_KEPT; i++)
+		if (w->trees[i] && git_oid_equal(git_tree_id(w->trees[i]), id))
+			return w->trees[i];
+	git_tree_free(*slot);
+	*slot = NULL;
+	if (git_tree_lookup(slot, w->repo, id) < 0) {
+		w->h->unreadable++;
+		return NULL;
+	}
+	w->next_tree = (w->next_tree + 1) % TREES_KEPT;
+	return *slot;
 }
 
 /*
- * The entry `name` (`len` bytes, component `depth` of path `k`) of the
- * tree `tree`, into `*out`. An unreadable tree has no entries.
+ * The entry `name` (`len` bytes, a component in walk.paths) of the tree
+ * `tree`, into `*out`. An unreadable tree has no entries.
  */
-static int tree_child(struct walk *w, const git_oid *tree, size_t k,
-		      size_t depth, const char *name, size_t len,
-		      const struct memo **out)
+static int tree_child(struct walk *w, const git_oid *tree, const char *name,
+		      size_t len, const struct memo **out)
 {
-	struct memo *m = &w->memo[memo_slot(tree, k, depth)];
+	struct memo *m = &w->memo[memo_slot(tree, name, len)];
 	const git_tree_entry *e;
-	git_tree *t = NULL;
+	git_tree *t;
 	int error;
 
 	*out = m;
-	if (m->path == k + 1 && m->depth == depth && git_oid_equal(&m->tree, tree))
+	if (m->name && m->len == len && git_oid_equal(&m->tree, tree) &&
+	    !memcmp(m->name, name, len))
 		return 0;
 	git_oid_cpy(&m->tree, tree);
-	m->path = k + 1;
-	m->depth = depth;
+	m->name = name;
+	m->len = len;
 	m->found = false;
-	if (git_tree_lookup(&t, w->repo, tree) < 0) {
-		w->h->unreadable++;
+	if (!(t = walk_tree(w, tree)))
 		return 0;
-	}
 	gm_buf_reset(&w->tmp);
 	if ((error = gm_buf_put(&w->tmp, name, len)) == 0 &&
 	    (e = git_tree_entry_byname(t, w->tmp.ptr))) {
@@ -136,9 +159,8 @@ static int tree_child(struct walk *w, const git_oid *tree, size_t k,
 		git_oid_cpy(&m->id, git_tree_entry_id(e));
 		m->mode = git_tree_entry_filemode(e);
 	}
-	git_tree_free(t);
 	if (error)
-		m->path = 0;
+		m->name = NULL;
 	return error;
 }
 
@@ -160,7 +182,7 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 		git_oid_cpy(&ida, a);
 	if (b)
 		git_oid_cpy(&idb, b);
-	for (size_t depth = 0; *path && (fa || fb); depth++) {
+	while (*path && (fa || fb)) {
 		size_t n = strcspn(path, "/");
 		const struct memo *e;
 
@@ -168,13 +190,13 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 		fb &= mb == GIT_FILEMODE_TREE;
 		if (fa && fb && git_oid_equal(&ida, &idb))
 			break;		/* the same subtree: the same below */
-		if (fa && (error = tree_child(w, &ida, k, depth, path, n, &e)) < 0)
+		if (fa && (error = tree_child(w, &ida, path, n, &e)) < 0)
 			break;
 		if (fa && (fa = e->found)) {
 			git_oid_cpy(&ida, &e->id);
 			ma = e->mode;
 		}
-		if (fb && (error = tree_child(w, &idb, k, depth, path, n, &e)) < 0)
+		if (fb && (error = tree_child(w, &idb, path, n, &e)) < 0)
 			break;
 		if (fb && (fb = e->found)) {
 			git_oid_cpy(&idb, &e->id);
@@ -441,6 +463,8 @@ static void walk_release(struct walk *w, struct queue *q)
 	gm_strvec_release(&w->paths);
 	free(w->dir_only);
 	free(w->memo);
+	for (size_t i = 0; i < TREES_KEPT; i++)
+		git_tree_free(w->trees[i]);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	free(w->last_commit);
