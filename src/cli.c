@@ -277,31 +277,6 @@ static int mpath_normalize(struct gm_buf *out, const char *mpath)
 }
 
 /* The MAINTAINERS files to read, in order (R-10; sorted, Q-29). */
-static int cli_maintainer_files(struct cli *c, struct gm_repo *r,
-				const char *mpath, struct gm_strvec *paths)
-{
-	const struct gm_options *o = &c->opts;
-	int error;
-
-	switch (*mpath ? gm_repo_kind(r, mpath) : GM_REPO_TREE) {
-	case GM_REPO_BLOB:
-		return gm_strvec_push(paths, mpath);
-	case GM_REPO_NONE:
-		return gm_error_set(GM_ENOTFOUND, "no %s at %s", mpath,
-				    o->rev ? o->rev : "HEAD");
-	default:
-		break;
-	}
-	error = gm_repo_list(r, mpath,
-			     o->find_maintainer_files ? "MAINTAINERS" : NULL,
-			     paths);
-	if (!error && !paths->nr)
-		error = gm_error_set(GM_ENOTFOUND,
-				     "no MAINTAINERS files found in '%s'",
-				     *mpath ? mpath : ".");
-	return error;
-}
-
 /* A blob's content, never NULL. */
 static const char *cli_blob_data(const git_blob *blob)
 {
@@ -310,26 +285,24 @@ static const char *cli_blob_data(const git_blob *blob)
 	return data ? data : "";
 }
 
-static int cli_read_maintainers(struct cli *c)
+static int cli_no_maintainers(const char *dir)
+{
+	return gm_error_set(GM_ENOTFOUND, "no MAINTAINERS files found in '%s'",
+			    *dir ? dir : ".");
+}
+
+/* The file `mpath`, or the files of the directory `mpath`. */
+static int cli_read_listed(struct cli *c, const char *mpath, bool dir)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
-	struct gm_buf mpath = GM_BUF_INIT;
-	struct gm_repo *scan = NULL, *r = c->repo;
 	git_blob **blobs = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL;
-	int error;
+	int error = dir ? gm_repo_list(c->repo, mpath, &paths) :
+			  gm_strvec_push(&paths, mpath);
 
-	/*
-	 * Finding the files reads every tree: on a repository of its own,
-	 * freed with its cache as soon as they are parsed.
-	 */
-	if (c->opts.find_maintainer_files && gm_repo_reopen(&scan, c->repo) == 0)
-		r = scan;
-	error = mpath_normalize(&mpath, c->opts.maintainer_path ?
-					 c->opts.maintainer_path : "MAINTAINERS");
-	if (!error)
-		error = cli_maintainer_files(c, r, mpath.ptr, &paths);
+	if (!error && !paths.nr)
+		error = cli_no_maintainers(mpath);
 	if (error)
 		goto out;
 	blobs = calloc(paths.nr, sizeof(*blobs));
@@ -342,7 +315,8 @@ static int cli_read_maintainers(struct cli *c)
 	for (size_t i = 0; i < paths.nr && !error; i++) {
 		bufs[i] = "";	/* a directory reads as empty */
 		if (paths.v[i][strlen(paths.v[i]) - 1] == '/' ||
-		    (error = gm_repo_blob(r, paths.v[i], NULL, &blobs[i])) < 0)
+		    (error = gm_repo_blob(c->repo, paths.v[i], NULL,
+					  &blobs[i])) < 0)
 			continue;
 		bufs[i] = cli_blob_data(blobs[i]);
 		lens[i] = (size_t)git_blob_rawsize(blobs[i]);
@@ -354,11 +328,63 @@ out:
 	for (size_t i = 0; blobs && i < paths.nr; i++)
 		git_blob_free(blobs[i]);
 	free(blobs);
-	gm_repo_free(scan);
 	free(bufs);
 	free(lens);
-	gm_buf_release(&mpath);
 	gm_strvec_release(&paths);
+	return error;
+}
+
+/* Every file named MAINTAINERS below `dir` (--find-maintainer-files). */
+static int cli_read_found(struct cli *c, const char *dir)
+{
+	struct gm_repo_file *files = NULL;
+	const char **bufs = NULL;
+	size_t *lens = NULL, nr = 0;
+	int error = gm_repo_find(c->repo, dir, "MAINTAINERS", &files, &nr);
+
+	if (!error && !nr)
+		error = cli_no_maintainers(dir);
+	if (error)
+		goto out;
+	bufs = calloc(nr, sizeof(*bufs));
+	lens = calloc(nr, sizeof(*lens));
+	if (!bufs || !lens) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		bufs[i] = files[i].text.ptr;
+		lens[i] = files[i].text.len;
+	}
+	error = gm_maintainers_parse(&c->m, bufs, lens, nr, cli_isdir, c);
+out:
+	gm_repo_files_free(files, nr);
+	free(bufs);
+	free(lens);
+	return error;
+}
+
+static int cli_read_maintainers(struct cli *c)
+{
+	struct gm_buf mpath = GM_BUF_INIT;
+	enum gm_repo_kind kind = GM_REPO_TREE;
+	int error;
+
+	error = mpath_normalize(&mpath, c->opts.maintainer_path ?
+					 c->opts.maintainer_path : "MAINTAINERS");
+	if (error)
+		goto out;
+	if (*mpath.ptr)
+		kind = gm_repo_kind(c->repo, mpath.ptr);
+	if (kind == GM_REPO_NONE)
+		error = gm_error_set(GM_ENOTFOUND, "no %s at %s", mpath.ptr,
+				     c->opts.rev ? c->opts.rev : "HEAD");
+	else if (kind == GM_REPO_TREE && c->opts.find_maintainer_files)
+		error = cli_read_found(c, mpath.ptr);
+	else
+		error = cli_read_listed(c, mpath.ptr, kind == GM_REPO_TREE);
+out:
+	gm_buf_release(&mpath);
 	return error;
 }
 

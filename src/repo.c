@@ -294,57 +294,147 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 	return error;
 }
 
-static int repo_list_tree(struct gm_repo *r, const git_tree *tree,
-			  struct gm_buf *base, const char *name_filter,
-			  struct gm_strvec *out)
+int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
-	size_t n = git_tree_entrycount(tree), len = base->len;
-	int error = 0;
-
-	for (size_t i = 0; i < n && !error; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-		const char *name = git_tree_entry_name(e);
-		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
-		git_tree *sub;
-
-		if (name_filter ? (dir ? !strcmp(name, ".git") :
-				   strcmp(name, name_filter)) : name[0] == '.')
-			continue;
-		if ((error = gm_buf_puts(base, name)) < 0 ||
-		    (dir && (error = gm_buf_putc(base, '/')) < 0))
-			break;
-		if (!name_filter || !dir)
-			error = gm_strvec_push(out, base->ptr);
-		else if ((error = repo_dir_tree(r, base->ptr, base->len - 1,
-						&sub)) == 0 && !sub)
-			error = gm_error_set(GM_ERROR, "cannot read '%s'",
-					     base->ptr);
-		else if (!error)	/* kept in r->dirs for what follows */
-			error = repo_list_tree(r, sub, base, name_filter, out);
-		base->len = len;
-		base->ptr[len] = '\0';
-	}
-	return error;
-}
-
-int gm_repo_list(struct gm_repo *r, const char *dir,
-		 const char *recursive_name, struct gm_strvec *out)
-{
-	struct gm_buf base = GM_BUF_INIT;
+	struct gm_buf path = GM_BUF_INIT;
 	git_tree *tree = NULL;
 	int error = repo_dir_tree(r, dir, strlen(dir), &tree);
 
 	if (!error && !tree)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
-	if (!error && *dir && !(error = gm_buf_puts(&base, dir)))
-		error = gm_buf_putc(&base, '/');
-	if (!error)
-		error = repo_list_tree(r, tree, &base, recursive_name, out);
+	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+
+		if (name[0] == '.')
+			continue;
+		gm_buf_reset(&path);
+		if (*dir && !(error = gm_buf_puts(&path, dir)))
+			error = gm_buf_putc(&path, '/');
+		if (!error && !(error = gm_buf_puts(&path, name)) &&
+		    git_tree_entry_type(e) == GIT_OBJECT_TREE)
+			error = gm_buf_putc(&path, '/');
+		if (!error)
+			error = gm_strvec_push(out, path.ptr);
+	}
 	if (!error)
 		gm_strvec_sort_uniq(out);
-	gm_buf_release(&base);
+	gm_buf_release(&path);
 	return error;
+}
+
+/* ==================== finding files by name ==================== */
+
+struct find {
+	const char *name;
+	struct gm_repo_file *files;
+	size_t nr, alloc;
+};
+
+/* Keep the file `e` found at `path`, with its content. */
+static int find_keep(struct gm_repo *r, struct find *f, const char *path,
+		     const git_tree_entry *e)
+{
+	struct gm_repo_entry entry;
+	struct gm_repo_file *file;
+	git_blob *blob = NULL;
+	int error;
+
+	git_oid_cpy(&entry.id, git_tree_entry_id(e));
+	entry.type = git_tree_entry_type(e);
+	entry.mode = git_tree_entry_filemode(e);
+	if (GM_ARRAY_GROW(f->files, f->nr, f->alloc) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	file = &f->files[f->nr];
+	memset(file, 0, sizeof(*file));
+	if (!(file->path = strdup(path)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	f->nr++;
+	if ((error = gm_repo_blob(r, path, &entry, &blob)) == 0)
+		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
+				   (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	return error;
+}
+
+/*
+ * The files named f->name in `tree` (at `path`, "" or "a/b/") and below.
+ * Trees are read once and not kept: this reads all of them.
+ */
+static int find_in(struct gm_repo *r, struct find *f, const git_tree *tree,
+		   struct gm_buf *path)
+{
+	size_t len = path->len;
+	int error = 0;
+
+	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
+		git_tree *sub = NULL;
+
+		if (dir ? !strcmp(name, ".git") : strcmp(name, f->name))
+			continue;
+		if ((error = gm_buf_puts(path, name)) < 0)
+			break;
+		if (!dir)
+			error = find_keep(r, f, path->ptr, e);
+		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
+			error = gm_error_set(GM_ERROR, "cannot read '%s'",
+					     path->ptr);
+		else if (!(error = gm_buf_putc(path, '/')))
+			error = find_in(r, f, sub, path);
+		git_tree_free(sub);
+		path->len = len;
+		path->ptr[len] = '\0';
+	}
+	return error;
+}
+
+static int find_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct gm_repo_file *)a)->path,
+		      ((const struct gm_repo_file *)b)->path);
+}
+
+int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
+		 struct gm_repo_file **out, size_t *nr)
+{
+	struct find f = { name, NULL, 0, 0 };
+	struct gm_buf path = GM_BUF_INIT;
+	git_tree *top = NULL;
+	int error;
+
+	*out = NULL;
+	*nr = 0;
+	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0)
+		return error;
+	if (!top)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
+				    dir);
+	if (*dir && !(error = gm_buf_puts(&path, dir)))
+		error = gm_buf_putc(&path, '/');
+	if (!error)
+		error = find_in(r, &f, top, &path);
+	gm_buf_release(&path);
+	if (error) {
+		gm_repo_files_free(f.files, f.nr);
+		return error;
+	}
+	qsort(f.files, f.nr, sizeof(*f.files), find_cmp);
+	*out = f.files;
+	*nr = f.nr;
+	return 0;
+}
+
+void gm_repo_files_free(struct gm_repo_file *files, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(files[i].path);
+		gm_buf_release(&files[i].text);
+	}
+	free(files);
 }
 
 /* Append one path component, resolving "." and "..". */

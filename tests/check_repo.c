@@ -319,7 +319,17 @@ static char *list(struct gm_repo *r, const char *dir, const char *name,
 	struct gm_strvec sv = GM_STRVEC_INIT;
 	char *joined;
 
-	*error = gm_repo_list(r, dir, name, &sv);
+	if (name) {
+		struct gm_repo_file *files = NULL;
+		size_t nr = 0;
+
+		*error = gm_repo_find(r, dir, name, &files, &nr);
+		for (size_t i = 0; i < nr; i++)
+			gm_strvec_push(&sv, files[i].path);
+		gm_repo_files_free(files, nr);
+	} else {
+		*error = gm_repo_list(r, dir, &sv);
+	}
 	joined = gm_test_join(&sv, ",");
 	gm_strvec_release(&sv);
 	return joined;
@@ -368,6 +378,70 @@ START_TEST(test_repo_list_recursive)
 	ck_assert_str_eq(got, "");
 	free(got);
 	gm_repo_free(r);
+}
+END_TEST
+
+/* gm_repo_find() gives each file's content, and says no to a non-file. */
+START_TEST(test_repo_find_texts)
+{
+	struct gm_repo *r = open_at("", NULL);
+	struct gm_repo_file *files = NULL;
+	size_t nr = 0;
+
+	ck_assert_int_eq(gm_repo_find(r, "sub", "MAINTAINERS", &files, &nr), 0);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_str_eq(files[0].path, "sub/MAINTAINERS");
+	ck_assert_str_eq(files[0].text.ptr, "SUB\n");
+	ck_assert_str_eq(files[1].path, "sub/deeper/MAINTAINERS");
+	ck_assert_str_eq(files[1].text.ptr, "DEEPER\n");
+	gm_repo_files_free(files, nr);
+	/* the symlink "link" is no regular file */
+	ck_assert_int_eq(gm_repo_find(r, "", "link", &files, &nr), GM_EINVALID);
+	ck_assert_uint_eq(nr, 0);
+	ck_assert_int_eq(gm_repo_find(r, "README", "x", &files, &nr),
+			 GM_ENOTFOUND);
+	gm_repo_free(r);
+}
+END_TEST
+
+/* Enough directories that both workers take some; all found, in order. */
+START_TEST(test_repo_find_many)
+{
+	enum { DIRS = 300 };
+	struct gm_test_file *files = calloc(2 * DIRS, sizeof(*files));
+	struct gm_test_commit one = { "many\n", 1700000000, files, 2 * DIRS };
+	struct gm_repo_file *found = NULL;
+	char *dir = NULL, id[GIT_OID_HEXSZ + 1], want[64];
+	struct gm_repo *r = NULL;
+	size_t nr = 0;
+
+	ck_assert_ptr_nonnull(files);
+	for (size_t i = 0; i < DIRS; i++) {
+		char *path = malloc(64), *other = malloc(64);
+
+		ck_assert_ptr_nonnull(path);
+		ck_assert_ptr_nonnull(other);
+		snprintf(path, 64, "d%03zu/e%zu/MAINTAINERS", i, i % 7);
+		snprintf(other, 64, "d%03zu/other.c", i);
+		files[2 * i] = (struct gm_test_file){ path, path, 0 };
+		files[2 * i + 1] = (struct gm_test_file){ other, "x\n", 0 };
+	}
+	ck_assert_int_eq(gm_test_repo_create(&dir, id, &one, 1), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_repo_find(r, "", "MAINTAINERS", &found, &nr), 0);
+	ck_assert_uint_eq(nr, DIRS);
+	for (size_t i = 0; i < DIRS; i++) {
+		snprintf(want, sizeof(want), "d%03zu/e%zu/MAINTAINERS", i, i % 7);
+		ck_assert_str_eq(found[i].path, want);
+		ck_assert_str_eq(found[i].text.ptr, want);	/* its own path */
+	}
+	gm_repo_files_free(found, nr);
+	gm_repo_free(r);
+	for (size_t i = 0; i < 2 * DIRS; i++)
+		free((char *)files[i].path);
+	free(files);
+	gm_test_rmtree(dir);
 }
 END_TEST
 
@@ -488,6 +562,8 @@ Suite *repo_suite(void)
 	tcase_add_test(tree, test_repo_read_kinds);
 	tcase_add_test(tree, test_repo_list_top);
 	tcase_add_test(tree, test_repo_list_recursive);
+	tcase_add_test(tree, test_repo_find_texts);
+	tcase_add_test(tree, test_repo_find_many);
 	tcase_add_test(tree, test_repo_list_not_a_directory);
 	tcase_add_loop_test(tree, test_repo_relative_table, 0,
 			    (int)ARRAY_SIZE(relative_cases));

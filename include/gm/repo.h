@@ -81,14 +81,30 @@ int gm_repo_blob(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, git_blob **out);
 
 /**
- * Append to `out` the paths below the directory `dir` ("" for the top)
- * whose last component does not start with '.', sorted; directories get a
- * final '/'. With a `recursive_name`, descend into directories (except
- * `.git`) and list only the files of that name instead.
+ * Append to `out` the entries of the directory `dir` ("" for the top)
+ * whose names do not start with '.', as paths from the top, sorted;
+ * directories get a final '/'.
  * @return 0, GM_ENOTFOUND if `dir` is not a directory, or GM_ERROR.
  */
-int gm_repo_list(struct gm_repo *r, const char *dir,
-		 const char *recursive_name, struct gm_strvec *out);
+int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out);
+
+/* A file found by gm_repo_find(), with its content. */
+struct gm_repo_file {
+	char *path;
+	struct gm_buf text;
+};
+
+/**
+ * Every file named `name` at any depth below the directory `dir` ("" for
+ * the top), `.git` directories left out, with its content: `*nr` of them
+ * in `*out`, sorted by path (gm_repo_files_free()). This reads every tree
+ * below `dir`, once: they are not kept.
+ * @return 0, GM_ENOTFOUND if `dir` is not a directory, GM_EINVALID if a
+ * file of that name is not a regular file, or GM_ERROR.
+ */
+int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
+		 struct gm_repo_file **out, size_t *nr);
+void gm_repo_files_free(struct gm_repo_file *files, size_t nr);
 
 /**
  * Turn a path given on the command line, relative to the current
