@@ -422,7 +422,8 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		gm_repo_files_free(f.files, f.nr);
 		return error;
 	}
-	qsort(f.files, f.nr, sizeof(*f.files), find_cmp);
+	if (f.nr)
+		qsort(f.files, f.nr, sizeof(*f.files), find_cmp);
 	*out = f.files;
 	*nr = f.nr;
 	return 0;
