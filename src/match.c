@@ -245,21 +245,22 @@ static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
 
 	if ((error = gm_needles_new(&mt->needles)) < 0)
 		return error;
-	for (size_t i = 0; i < m->nr_lines; i++) {
+	for (size_t i = 0; i < m->nr_lines && !error; i++) {
 		const struct gm_regex *re = m->lines[i].regex;
 
-		if (m->lines[i].tag != 'K')
-			continue;
-		for (size_t j = 0; j < re->required.nr; j++)
-			if ((error = gm_needles_add(mt->needles,
-						    re->required.v[j],
-						    strlen(re->required.v[j]),
-						    re->caseless, i)) < 0)
-				return error;
+		for (size_t j = 0; m->lines[i].tag == 'K' &&
+		     j < re->required.nr && !error; j++)
+			error = gm_needles_add(mt->needles, re->required.v[j],
+					       strlen(re->required.v[j]),
+					       re->caseless, i);
 	}
-	if (!(mt->found = malloc(m->nr_lines ? m->nr_lines : 1)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	return 0;
+	if (!error && !(mt->found = malloc(m->nr_lines ? m->nr_lines : 1)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error) {	/* prepared again on the next call */
+		gm_needles_free(mt->needles);
+		mt->needles = NULL;
+	}
+	return error;
 }
 
 /*
