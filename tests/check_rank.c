@@ -526,60 +526,45 @@ static void add_e24(struct rank_env *e)
 
 static const char *const core_sections[] = { "CORE LIBRARY", "THE REST", NULL };
 
-START_TEST(test_rank_signers_e24)
+/* E24 and its thresholds: --git-min-percent (E26), --git-max-maintainers (E27). */
+struct signers_case {
+	int min_percent;	/* 0: the default */
+	int max_maintainers;	/* 0: the default */
+	const char *people;
+};
+
+static const struct signers_case signers_cases[] = {
+	{ 0, 0,
+	  RITA " (reviewer:CORE LIBRARY,commit_signer:2/5=40%)\n"
+	  MARK " (commit_signer:5/5=100%)\n"
+	  ANN " (commit_signer:4/5=80%,authored:4/5=80%,added_lines:4/7=57%)\n"
+	  BOB " (commit_signer:1/5=20%,authored:1/5=20%,added_lines:3/7=43%)\n" },
+	{ 30, 0,
+	  RITA " (reviewer:CORE LIBRARY,commit_signer:2/5=40%)\n"
+	  MARK " (commit_signer:5/5=100%)\n"
+	  ANN " (commit_signer:4/5=80%,authored:4/5=80%,added_lines:4/7=57%)\n"
+	  BOB " (added_lines:3/7=43%)\n" },
+	{ 0, 1,
+	  RITA " (reviewer:CORE LIBRARY)\n"
+	  MARK " (commit_signer:5/5=100%)\n"
+	  ANN " (authored:4/5=80%,added_lines:4/7=57%)\n" },
+};
+
+START_TEST(test_rank_signers_table)
 {
+	const struct signers_case *c = &signers_cases[_i];
 	struct rank_env e;
 
 	env_init(&e, fixture_b, NULL);
+	if (c->min_percent)
+		e.opts.git_min_percent = c->min_percent;
+	if (c->max_maintainers)
+		e.opts.git_max_maintainers = c->max_maintainers;
 	env_add(&e, core_sections);
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
 	add_e24(&e);
-	assert_people(&e,
-		RITA " (reviewer:CORE LIBRARY,commit_signer:2/5=40%)\n"
-		MARK " (commit_signer:5/5=100%)\n"
-		ANN " (commit_signer:4/5=80%,authored:4/5=80%,"
-		"added_lines:4/7=57%)\n"
-		BOB " (commit_signer:1/5=20%,authored:1/5=20%,"
-		"added_lines:3/7=43%)\n");
-	env_release(&e);
-}
-END_TEST
-
-START_TEST(test_rank_signers_min_percent)
-{
-	struct rank_env e;
-
-	env_init(&e, fixture_b, NULL);
-	e.opts.git_min_percent = 30;
-	env_add(&e, core_sections);
-	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
-	add_e24(&e);
-	/* E26 */
-	assert_people(&e,
-		RITA " (reviewer:CORE LIBRARY,commit_signer:2/5=40%)\n"
-		MARK " (commit_signer:5/5=100%)\n"
-		ANN " (commit_signer:4/5=80%,authored:4/5=80%,"
-		"added_lines:4/7=57%)\n"
-		BOB " (added_lines:3/7=43%)\n");
-	env_release(&e);
-}
-END_TEST
-
-START_TEST(test_rank_signers_max_maintainers)
-{
-	struct rank_env e;
-
-	env_init(&e, fixture_b, NULL);
-	e.opts.git_max_maintainers = 1;
-	env_add(&e, core_sections);
-	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
-	add_e24(&e);
-	/* E27 */
-	assert_people(&e,
-		      RITA " (reviewer:CORE LIBRARY)\n"
-		      MARK " (commit_signer:5/5=100%)\n"
-		      ANN " (authored:4/5=80%,added_lines:4/7=57%)\n");
+	assert_people(&e, c->people);
 	env_release(&e);
 }
 END_TEST
@@ -859,9 +844,8 @@ Suite *rank_suite(void)
 	tcase_add_test(normalize, test_rank_dedup_rewrites_to_first_seen);
 	suite_add_tcase(s, normalize);
 
-	tcase_add_test(signers, test_rank_signers_e24);
-	tcase_add_test(signers, test_rank_signers_min_percent);
-	tcase_add_test(signers, test_rank_signers_max_maintainers);
+	tcase_add_loop_test(signers, test_rank_signers_table, 0,
+			    (int)ARRAY_SIZE(signers_cases));
 	tcase_add_test(signers, test_rank_signers_min_signatures);
 	tcase_add_test(signers, test_rank_signers_ties_and_rounding);
 	tcase_add_test(signers, test_rank_signers_percent_capped);
