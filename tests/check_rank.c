@@ -526,7 +526,7 @@ static void add_e24(struct rank_env *e)
 
 static const char *const core_sections[] = { "CORE LIBRARY", "THE REST", NULL };
 
-/* E24 and its thresholds: --git-min-percent (E26), --git-max-maintainers (E27). */
+/* E24, then with --git-min-percent (E26) and --git-max-maintainers (E27). */
 struct signers_case {
 	int min_percent;	/* 0: the default */
 	int max_maintainers;	/* 0: the default */
