@@ -276,7 +276,6 @@ static int mpath_normalize(struct gm_buf *out, const char *mpath)
 	return 0;
 }
 
-/* The MAINTAINERS files to read, in order (R-10; sorted, Q-29). */
 /* A blob's content, never NULL. */
 static const char *cli_blob_data(const git_blob *blob)
 {
@@ -364,6 +363,7 @@ out:
 	return error;
 }
 
+/* The MAINTAINERS files, parsed in order (R-10; sorted, Q-29). */
 static int cli_read_maintainers(struct cli *c)
 {
 	struct gm_buf mpath = GM_BUF_INIT;
@@ -750,13 +750,12 @@ static int cli_match_keywords(struct cli *c)
 	     !error; i++) {
 		struct cli_text *t = &c->keyword_texts[i];
 
-		if (t->blob)
+		if (t->read)
 			error = gm_match_keywords_text(c->keywords, c->m,
-				cli_blob_data(t->blob),
-				(size_t)git_blob_rawsize(t->blob));
-		else if (t->read)
-			error = gm_match_keywords_text(c->keywords, c->m,
-				t->buf.ptr ? t->buf.ptr : "", t->buf.len);
+				t->blob ? cli_blob_data(t->blob) :
+					  t->buf.ptr ? t->buf.ptr : "",
+				t->blob ? (size_t)git_blob_rawsize(t->blob) :
+					  t->buf.len);
 	}
 	for (size_t i = 0; i < c->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,
@@ -1029,32 +1028,23 @@ static int cli_history_paths(struct cli *c, struct gm_strvec *paths)
 }
 
 /* The walk itself, on `repo` (the run's own, or a second one for a thread). */
-static int cli_walk(struct cli *c, git_repository *repo)
+static int cli_walk(struct cli *c, struct gm_repo *r)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_strvec paths = GM_STRVEC_INIT;
-	git_commit *commit = NULL;
-	git_tree *tree = NULL;
 	int error;
 
 	ho.since = c->since;
 	ho.until = c->until;
 	if ((error = cli_history_paths(c, &paths)) < 0)
 		goto out;
-	if (git_commit_lookup(&commit, repo, git_commit_id(c->repo->commit)) < 0 ||
-	    git_commit_tree(&tree, commit) < 0) {
-		error = gm_error_from_git(GIT_ERROR, "cannot read the commit");
-		goto out;
-	}
 	if (c->opts.mailmap &&
-	    (error = gm_history_mailmap(&c->git_mailmap, repo, tree)) < 0)
+	    (error = gm_history_mailmap(&c->git_mailmap, r->repo, r->tree)) < 0)
 		goto out;
 	ho.mailmap = c->git_mailmap;
-	error = gm_history_walk(&c->history, repo, git_commit_id(commit),
+	error = gm_history_walk(&c->history, r->repo, git_commit_id(r->commit),
 				&paths, &ho);
 out:
-	git_tree_free(tree);
-	git_commit_free(commit);
 	gm_strvec_release(&paths);
 	return error;
 }
@@ -1062,16 +1052,13 @@ out:
 static void *cli_walker(void *payload)
 {
 	struct cli *c = payload;
-	git_repository *repo = NULL;
-	int error;
+	struct gm_repo *r = NULL;
+	int error = gm_repo_reopen(&r, c->repo);
 
-	if (git_repository_open(&repo, git_repository_path(c->repo->repo)) < 0)
-		error = gm_error_from_git(GIT_ERROR,
-					  "cannot open the repository");
-	else
-		error = cli_walk(c, repo);
+	if (!error)
+		error = cli_walk(c, r);
 	cli_job_done(&c->walker, error);
-	git_repository_free(repo);
+	gm_repo_free(r);
 	return NULL;
 }
 
@@ -1097,7 +1084,7 @@ static int cli_add_history(struct cli *c)
 	int error;
 
 	error = c->walker.running ? cli_job_wait(&c->walker) :
-		cli_walk(c, c->repo->repo);
+		cli_walk(c, c->repo);
 	if (error)
 		return error;
 	if (c->history->shallow)

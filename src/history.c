@@ -164,6 +164,24 @@ static int tree_child(struct walk *w, const git_oid *tree, const char *name,
 	return error;
 }
 
+/* One side of path_differs(): from the tree `*id` to its entry `name`. */
+static int side_descend(struct walk *w, bool *found, git_oid *id,
+			git_filemode_t *mode, const char *name, size_t len)
+{
+	const struct memo *e;
+	int error;
+
+	if (!*found)
+		return 0;
+	if ((error = tree_child(w, id, name, len, &e)) < 0)
+		return error;
+	if ((*found = e->found)) {
+		git_oid_cpy(id, &e->id);
+		*mode = e->mode;
+	}
+	return 0;
+}
+
 /*
  * Whether trees `a` and `b` (NULL: the empty tree) differ at path `k`.
  * Both are descended at once, down to the first identical subtree; a
@@ -184,24 +202,14 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 		git_oid_cpy(&idb, b);
 	while (*path && (fa || fb)) {
 		size_t n = strcspn(path, "/");
-		const struct memo *e;
 
 		fa &= ma == GIT_FILEMODE_TREE;	/* a file names no directory */
 		fb &= mb == GIT_FILEMODE_TREE;
 		if (fa && fb && git_oid_equal(&ida, &idb))
 			break;		/* the same subtree: the same below */
-		if (fa && (error = tree_child(w, &ida, path, n, &e)) < 0)
+		if ((error = side_descend(w, &fa, &ida, &ma, path, n)) < 0 ||
+		    (error = side_descend(w, &fb, &idb, &mb, path, n)) < 0)
 			break;
-		if (fa && (fa = e->found)) {
-			git_oid_cpy(&ida, &e->id);
-			ma = e->mode;
-		}
-		if (fb && (error = tree_child(w, &idb, path, n, &e)) < 0)
-			break;
-		if (fb && (fb = e->found)) {
-			git_oid_cpy(&idb, &e->id);
-			mb = e->mode;
-		}
 		path += n + (path[n] == '/');
 	}
 	if (w->dir_only[k]) {	/* "dir/" names no file, as in git */

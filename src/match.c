@@ -238,6 +238,9 @@ static int keyword_add(struct gm_matches *mt, size_t line)
 	return 0;
 }
 
+_Static_assert(GM_REGEX_LITERAL_MIN >= GM_NEEDLE_MIN,
+	       "every required literal of a regex fits the scanner");
+
 /* Index the literals that K: regexes require (gm_regex.required). */
 static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
 {

@@ -379,12 +379,10 @@ static void run_cut(struct gm_buf *run, struct gm_buf *best)
 }
 
 /*
- * Literals of which every match contains one: at most this many, each at
- * least GM_REGEX_LITERAL_MIN long, found through at most this many levels
- * of groups.
+ * Literals of which every match contains one: at most this many, found
+ * through at most this many levels of groups.
  */
 #define GM_REGEX_LITERALS_MAX 32
-#define GM_REGEX_LITERAL_MIN 3
 #define GM_REGEX_GROUP_LEVELS 4
 
 /* The index of the ')' closing the group that opens at s[i], or len. */

@@ -38,6 +38,9 @@ struct gm_glob {
 	bool bad;		/* failed to compile: never matches */
 };
 
+/* The shortest literal a regex's `required` set holds. */
+#define GM_REGEX_LITERAL_MIN 3
+
 struct gm_regex {
 	char *source;		/* the pattern */
 	pcre2_code *code;	/* compiled on first use */
