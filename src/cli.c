@@ -57,8 +57,7 @@ struct cli_job {
 struct cli_text {
 	struct gm_repo_entry entry;	/* where it is in the tree */
 	bool in_tree;			/* else in the work tree, if anywhere */
-	git_blob *blob;			/* its content, from the tree */
-	struct gm_buf buf;		/* or from the work tree */
+	struct gm_repo_text text;	/* its content */
 	bool read;
 };
 
@@ -276,14 +275,6 @@ static int mpath_normalize(struct gm_buf *out, const char *mpath)
 	return 0;
 }
 
-/* A blob's content, never NULL. */
-static const char *cli_blob_data(const git_blob *blob)
-{
-	const char *data = git_blob_rawcontent(blob);
-
-	return data ? data : "";
-}
-
 static int cli_no_maintainers(const char *dir)
 {
 	return gm_error_set(GM_ENOTFOUND, "no MAINTAINERS files found in '%s'",
@@ -294,7 +285,7 @@ static int cli_no_maintainers(const char *dir)
 static int cli_read_listed(struct cli *c, const char *mpath, bool dir)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
-	git_blob **blobs = NULL;
+	struct gm_repo_text *texts = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL;
 	int error = dir ? gm_repo_list(c->repo, mpath, &paths) :
@@ -304,29 +295,30 @@ static int cli_read_listed(struct cli *c, const char *mpath, bool dir)
 		error = cli_no_maintainers(mpath);
 	if (error)
 		goto out;
-	blobs = calloc(paths.nr, sizeof(*blobs));
+	texts = malloc(paths.nr * sizeof(*texts));
 	bufs = calloc(paths.nr, sizeof(*bufs));
 	lens = calloc(paths.nr, sizeof(*lens));
-	if (!blobs || !bufs || !lens) {
+	if (!texts || !bufs || !lens) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < paths.nr; i++)
+		texts[i] = (struct gm_repo_text)GM_REPO_TEXT_INIT;
 	for (size_t i = 0; i < paths.nr && !error; i++) {
-		bufs[i] = "";	/* a directory reads as empty */
-		if (paths.v[i][strlen(paths.v[i]) - 1] == '/' ||
-		    (error = gm_repo_blob(c->repo, paths.v[i], NULL,
-					  &blobs[i])) < 0)
-			continue;
-		bufs[i] = cli_blob_data(blobs[i]);
-		lens[i] = (size_t)git_blob_rawsize(blobs[i]);
+		/* a directory reads as empty */
+		if (paths.v[i][strlen(paths.v[i]) - 1] != '/')
+			error = gm_repo_text(c->repo, paths.v[i], NULL,
+					     &texts[i]);
+		bufs[i] = texts[i].ptr;
+		lens[i] = texts[i].len;
 	}
 	if (!error)
 		error = gm_maintainers_parse(&c->m, bufs, lens, paths.nr,
 					     cli_isdir, c);
 out:
-	for (size_t i = 0; blobs && i < paths.nr; i++)
-		git_blob_free(blobs[i]);
-	free(blobs);
+	for (size_t i = 0; texts && i < paths.nr; i++)
+		gm_repo_text_release(&texts[i]);
+	free(texts);
 	free(bufs);
 	free(lens);
 	gm_strvec_release(&paths);
@@ -700,11 +692,15 @@ static int cli_read_keyword_files(struct cli *c, struct gm_repo *r)
 		struct cli_text *t = &c->keyword_texts[i];
 		const char *path = c->keyword_files.v[i];
 		int error = t->in_tree ?
-			gm_repo_blob(r, path, &t->entry, &t->blob) :
-			cli_read_worktree(r, path, &t->buf);
+			gm_repo_text(r, path, &t->entry, &t->text) :
+			cli_read_worktree(r, path, &t->text.buf);
 
 		if (error && error != GM_ENOTFOUND && error != GM_EINVALID)
 			return error;
+		if (!t->in_tree) {
+			t->text.ptr = t->text.buf.ptr;
+			t->text.len = t->text.buf.len;
+		}
 		t->read = !error;
 	}
 	return 0;
@@ -734,9 +730,13 @@ static int cli_start_reader(struct cli *c)
 		return 0;
 	if (!(c->keyword_texts = calloc(n, sizeof(*c->keyword_texts))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++)	/* the trees are this thread's */
-		c->keyword_texts[i].in_tree = gm_repo_lookup(c->repo,
-			c->keyword_files.v[i], &c->keyword_texts[i].entry) == 0;
+	for (size_t i = 0; i < n; i++) {	/* the trees are this thread's */
+		struct cli_text *t = &c->keyword_texts[i];
+
+		t->text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
+		t->in_tree = gm_repo_lookup(c->repo, c->keyword_files.v[i],
+					    &t->entry) == 0;
+	}
 	cli_job_start(&c->reader, cli_reader, c);
 	return 0;
 }
@@ -752,10 +752,8 @@ static int cli_match_keywords(struct cli *c)
 
 		if (t->read)
 			error = gm_match_keywords_text(c->keywords, c->m,
-				t->blob ? cli_blob_data(t->blob) :
-					  t->buf.ptr ? t->buf.ptr : "",
-				t->blob ? (size_t)git_blob_rawsize(t->blob) :
-					  t->buf.len);
+						       t->text.ptr,
+						       t->text.len);
 	}
 	for (size_t i = 0; i < c->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,
@@ -1206,10 +1204,8 @@ static void cli_release(struct cli *c)
 	gm_strvec_release(&c->file_emails);
 	gm_matches_free(c->matches);
 	gm_matches_free(c->keywords);
-	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr; i++) {
-		git_blob_free(c->keyword_texts[i].blob);
-		gm_buf_release(&c->keyword_texts[i].buf);
-	}
+	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr; i++)
+		gm_repo_text_release(&c->keyword_texts[i].text);
 	free(c->keyword_texts);
 	gm_repo_free(c->reader_repo);
 	gm_strvec_release(&c->keyword_files);

@@ -9,6 +9,7 @@
 #include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/repo.h"
+#include "gm/sha1.h"
 
 #include "gm_tests.h"
 #include "gm_testutil.h"
@@ -244,6 +245,65 @@ START_TEST(test_repo_reads_commit_not_work_tree)
 	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
 	assert_read(r, "MAINTAINERS", "COMMITTED\n");
 	ck_assert_int_eq(gm_repo_kind(r, "untracked"), GM_REPO_NONE);
+	gm_repo_free(r);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
+/*
+ * A file's text comes from the work tree only when the bytes there are
+ * the blob's: a changed file of the same size, a deleted file and a
+ * symlink to the right bytes all read the blob.
+ */
+START_TEST(test_repo_text_work_tree_only_when_same)
+{
+	static const struct gm_test_file files[] = {
+		{ "MAINTAINERS", "M\n", 0 },
+		{ "same.txt", "same bytes\n", 0 },
+		{ "dirty.txt", "committed\n", 0 },
+		{ "gone.txt", "gone\n", 0 },
+		{ "linked.txt", "target\n", 0 },
+	};
+	static const struct gm_test_commit one[] = {
+		{ "one\n", 1700000000, files, ARRAY_SIZE(files) },
+	};
+	static const struct {
+		const char *path, *want;
+		bool from_work_tree;
+	} cases[] = {
+		{ "same.txt", "same bytes\n", true },
+		{ "dirty.txt", "committed\n", false },
+		{ "gone.txt", "gone\n", false },
+		{ "linked.txt", "target\n", false },
+	};
+	struct gm_buf path = GM_BUF_INIT;
+	struct gm_repo *r = NULL;
+	char *dir = NULL;
+
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, one, 1), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "dirty.txt", "commitXed\n"), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "t", "target\n"), 0);
+	gm_buf_printf(&path, "%s/gone.txt", dir);
+	ck_assert_int_eq(unlink(path.ptr), 0);
+	gm_buf_reset(&path);
+	gm_buf_printf(&path, "%s/linked.txt", dir);
+	ck_assert_int_eq(unlink(path.ptr), 0);
+	ck_assert_int_eq(symlink("t", path.ptr), 0);
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct gm_repo_text t = GM_REPO_TEXT_INIT;
+
+		ck_assert_int_eq(gm_repo_text(r, cases[i].path, NULL, &t), 0);
+		ck_assert_uint_eq(t.len, strlen(cases[i].want));
+		ck_assert_str_eq(t.ptr, cases[i].want);
+		ck_assert_msg((t.blob == NULL) ==
+			      (cases[i].from_work_tree && gm_sha1_fast()),
+			      "%s read from the %s", cases[i].path,
+			      t.blob ? "blob" : "work tree");
+		gm_repo_text_release(&t);
+	}
+	gm_buf_release(&path);
 	gm_repo_free(r);
 	gm_test_rmtree(dir);
 }
@@ -552,6 +612,7 @@ Suite *repo_suite(void)
 	tcase_add_test(open, test_repo_open_from_subdirectory);
 	tcase_add_test(open, test_repo_open_git_dir_env);
 	tcase_add_test(open, test_repo_reads_commit_not_work_tree);
+	tcase_add_test(open, test_repo_text_work_tree_only_when_same);
 	tcase_add_test(open, test_repo_ids_are_stable);
 	suite_add_tcase(s, open);
 

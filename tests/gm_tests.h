@@ -11,6 +11,7 @@ Suite *options_suite(void);
 Suite *email_suite(void);
 Suite *mailmap_suite(void);
 Suite *needles_suite(void);
+Suite *sha1_suite(void);
 Suite *patch_suite(void);
 Suite *pattern_suite(void);
 Suite *maintainers_suite(void);

@@ -80,6 +80,30 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
 int gm_repo_blob(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, git_blob **out);
 
+/*
+ * The content of a file of the tree: its blob, not copied, or the same
+ * bytes read from the work tree.
+ */
+struct gm_repo_text {
+	const char *ptr;	/* the bytes, never NULL */
+	size_t len;
+	git_blob *blob;		/* what ptr points into, */
+	struct gm_buf buf;	/* or this */
+};
+
+#define GM_REPO_TEXT_INIT { "", 0, NULL, GM_BUF_INIT }
+
+/**
+ * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
+ * NULL). Where the work tree's file holds exactly the blob's bytes (they
+ * hash to its id) they are read from there, which costs less than
+ * inflating the blob. The caller releases `out` before `r` is freed.
+ * @return as gm_repo_blob().
+ */
+int gm_repo_text(struct gm_repo *r, const char *path,
+		 const struct gm_repo_entry *e, struct gm_repo_text *out);
+void gm_repo_text_release(struct gm_repo_text *t);
+
 /**
  * Append to `out` the entries of the directory `dir` ("" for the top)
  * whose names do not start with '.', as paths from the top, sorted;
