@@ -17,8 +17,12 @@ static bool line_is_blank_or_comment(const char *s)
 	return !*s || *s == '#';
 }
 
+/*
+ * The line s[0..end), NUL-terminated at `end`, with `nul` if the text
+ * may hold other NULs.
+ */
 static int maintainers_add_line(struct gm_maintainers *m, char *s,
-				size_t *alloc)
+				const char *end, bool nul, size_t *alloc)
 {
 	struct gm_mline *ml;
 
@@ -35,7 +39,8 @@ static int maintainers_add_line(struct gm_maintainers *m, char *s,
 		while (gm_email_isspace((unsigned char)*ml->value))
 			ml->value++;
 	}
-	ml->len = strlen(ml->value);
+	/* a NUL inside the line ends its value, as it ends a C string */
+	ml->len = nul ? strlen(ml->value) : (size_t)(end - ml->value);
 	return 0;
 }
 
@@ -44,6 +49,7 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 {
 	char *text = malloc(len + 1), *p, *end;
 	char **texts;
+	bool nul;
 
 	if (!text)
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -56,14 +62,15 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 	m->texts[m->nr_texts++] = text;
 	memcpy(text, buf, len);
 	text[len] = '\0';
+	nul = memchr(text, '\0', len) != NULL;
 	for (p = text, end = text + len; p < end;) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *eol = nl ? nl : end;
 
-		if (nl)
-			*nl = '\0';
-		if (nl && nl > p && nl[-1] == '\r')	/* CRLF: the CR is no value */
-			nl[-1] = '\0';
-		if (maintainers_add_line(m, p, alloc) < 0)
+		if (eol > p && eol[-1] == '\r')	/* CRLF: the CR is no value */
+			eol--;
+		*eol = '\0';
+		if (maintainers_add_line(m, p, eol, nul, alloc) < 0)
 			return GM_ERROR;
 		p = nl ? nl + 1 : end;
 	}
@@ -101,22 +108,24 @@ static int maintainers_compile(struct gm_maintainers *m)
 	return 0;
 }
 
-static char *section_short_name(const char *name)
+/* The name as roles show it: shortened, in a copy, if too long. */
+static int section_short_name(struct gm_section *sec)
 {
-	size_t len = strlen(name);
+	size_t len = strlen(sec->name);
 	char *s;
 
+	sec->short_name = sec->name;
 	if (len <= SECTION_MAXLEN)
-		return strdup(name);
+		return 0;
 	len = SECTION_MAXLEN - 3;
-	while (len && gm_email_isspace((unsigned char)name[len - 1]))
+	while (len && gm_email_isspace((unsigned char)sec->name[len - 1]))
 		len--;
-	s = malloc(len + 4);
-	if (s) {
-		memcpy(s, name, len);
-		memcpy(s + len, "...", 4);
-	}
-	return s;
+	if (!(s = malloc(len + 4)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	memcpy(s, sec->name, len);
+	memcpy(s + len, "...", 4);
+	sec->short_name = sec->own_short_name = s;
+	return 0;
 }
 
 /* Whether `s` contains `word` (lower case ASCII), ignoring ASCII case. */
@@ -195,9 +204,8 @@ static int maintainers_find_sections(struct gm_maintainers *m)
 			memcpy(sec->own_name + 2, ml->value, ml->len + 1);
 			sec->name = sec->own_name;
 		}
-		sec->short_name = section_short_name(sec->name);
-		if (!sec->short_name)
-			return gm_error_set(GM_ERROR, "out of memory");
+		if (section_short_name(sec) < 0)
+			return GM_ERROR;
 		section_scan_tags(m, sec);
 		for (size_t i = start; i < end; i++)
 			m->section_of[i] = m->nr_sections;
@@ -243,7 +251,7 @@ void gm_maintainers_free(struct gm_maintainers *m)
 	free(m->globs);
 	free(m->regexes);
 	for (size_t i = 0; i < m->nr_sections; i++) {
-		free(m->sections[i].short_name);
+		free(m->sections[i].own_short_name);
 		free(m->sections[i].own_name);
 	}
 	for (size_t i = 0; i < m->nr_texts; i++)

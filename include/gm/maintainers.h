@@ -24,7 +24,8 @@ struct gm_section {
 	size_t end;		/* index after the last tag line */
 	const char *name;	/* the name line, verbatim */
 	char *own_name;		/* the name, when it had to be built */
-	char *short_name;	/* the name as roles show it */
+	const char *short_name;	/* the name as roles show it */
+	char *own_short_name;	/* it, when it had to be shortened */
 	const char *status;	/* value of the last S:, NULL without one */
 	int maintained;		/* an S: says maintain/support */
 	int has_maintainer;	/* at least one M: */
