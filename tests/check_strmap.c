@@ -88,20 +88,27 @@ START_TEST(test_strmap_many_keys)
 	void *v = NULL;
 	size_t i;
 
+	ck_assert_int_eq(gm_strmap_put(&m, "", 0, &m), 0);	/* kept through growth */
 	for (i = 0; i < 20000; i++) {
-		snprintf(key, sizeof(key), "key%zu", i);
+		/* lengths 4-24: the hash's tail bytes and whole words */
+		snprintf(key, sizeof(key), "key%zu%.*s", i, (int)(i % 16),
+			 "ABCDEFGHIJKLMNOP");
 		ck_assert_int_eq(gm_strmap_put(&m, key, strlen(key),
 					       (void *)(uintptr_t)(i + 1)), 0);
 	}
-	ck_assert_uint_eq(m.nr, 20000);
+	ck_assert_uint_eq(m.nr, 20001);
+	ck_assert(gm_strmap_get(&m, "", 0, &v));
+	ck_assert_ptr_eq(v, &m);
 	ck_assert_uint_eq(m.alloc & (m.alloc - 1), 0);	/* a power of two */
 	ck_assert_uint_gt(m.alloc, m.nr);
 	for (i = 0; i < 20000; i++) {
-		snprintf(key, sizeof(key), "key%zu", i);
+		snprintf(key, sizeof(key), "key%zu%.*s", i, (int)(i % 16),
+			 "ABCDEFGHIJKLMNOP");
 		ck_assert(gm_strmap_get(&m, key, strlen(key), &v));
 		ck_assert_ptr_eq(v, (void *)(uintptr_t)(i + 1));
 	}
 	ck_assert(!gm_strmap_get(&m, "key20000", 8, NULL));
+	ck_assert(!gm_strmap_get(&m, "key1A", 4, NULL));	/* "key1" */
 	gm_strmap_release(&m);
 }
 END_TEST

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A hash map from strings (copied in) to opaque values (not owned), with
@@ -12,6 +13,7 @@
 struct gm_strmap_entry {
 	char *key;	/* owned copy, NULL for an empty slot */
 	void *value;
+	uint64_t hash;	/* of the key */
 };
 
 struct gm_strmap {
