@@ -109,33 +109,41 @@ static bool naive_find(const char *text, size_t len, const char *lit,
  * Against the reference on a pseudo-random text over a small alphabet,
  * where literals and hash buckets collide often; the alphabet has both
  * cases and the bytes next to them ('@', '[', '`', '{') and with the high
- * bit set (0xc1 is 'A' | 0x80), which must not fold.
+ * bit set (0xc1 is 'A' | 0x80), which must not fold. The wide alphabet
+ * gives more first bytes than the SSSE3 scan has groups. Case matters
+ * for none, all or every other literal; the portable scan and the SSSE3
+ * one (where the CPU has it) are both checked.
  */
-static void agree(bool caseless)
+enum agree_case { CASE_MATTERS, CASELESS, MIXED };
+
+static void agree(const char *alphabet, enum agree_case mode, bool portable)
 {
 	enum { NLIT = 300, TEXT = 20011 };
-	static const char alphabet[] = "abEe_@[`{\xc1\xe1" "A";
+	size_t nalpha = strlen(alphabet);
 	struct gm_buf lit[NLIT];
 	char *text = malloc(TEXT);
 	unsigned char found[NLIT] = { 0 };
+	bool caseless[NLIT];
 	struct gm_needles *nd;
-	unsigned seed = caseless ? 777 : 12345;
+	unsigned seed = 777u + 1000u * mode + portable;
 
 	ck_assert_ptr_nonnull(text);
 	for (size_t i = 0; i < TEXT; i++) {
 		seed = seed * 1103515245u + 12345u;
-		text[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		text[i] = alphabet[(seed >> 16) % nalpha];
 	}
 	ck_assert_int_eq(gm_needles_new(&nd), 0);
+	if (portable)
+		gm_needles_portable(nd);
 	for (size_t i = 0; i < NLIT; i++) {
 		gm_buf_init(&lit[i]);
 		for (size_t k = 0; k < 3 + i % 5; k++) {
 			seed = seed * 1103515245u + 12345u;
-			gm_buf_putc(&lit[i],
-				    alphabet[(seed >> 16) % (sizeof(alphabet) - 1)]);
+			gm_buf_putc(&lit[i], alphabet[(seed >> 16) % nalpha]);
 		}
+		caseless[i] = mode == CASELESS || (mode == MIXED && i % 2);
 		ck_assert_int_eq(gm_needles_add(nd, lit[i].ptr, lit[i].len,
-						caseless, i), 0);
+						caseless[i], i), 0);
 	}
 	/* every length, so that each tail and chunk boundary is crossed */
 	for (size_t len = TEXT - 17; len <= TEXT; len++) {
@@ -143,7 +151,7 @@ static void agree(bool caseless)
 		gm_needles_scan(nd, text, len, found);
 		for (size_t i = 0; i < NLIT; i++)
 			ck_assert_msg(found[i] == naive_find(text, len, lit[i].ptr,
-							     lit[i].len, caseless),
+							     lit[i].len, caseless[i]),
 				      "literal %zu, text of %zu", i, len);
 	}
 	for (size_t i = 0; i < NLIT; i++)
@@ -152,10 +160,80 @@ static void agree(bool caseless)
 	free(text);
 }
 
+static const char *const agree_alphabets[] = {
+	"abEe_@[`{\xc1\xe1" "A",
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP_:@[`{\xc1\xe1\x8f",
+};
+
 START_TEST(test_needles_agree_with_reference)
 {
-	agree(false);
-	agree(true);
+	const char *alphabet = agree_alphabets[_i / 2];
+	bool portable = _i % 2;
+
+	agree(alphabet, CASE_MATTERS, portable);
+	agree(alphabet, CASELESS, portable);
+	agree(alphabet, MIXED, portable);
+}
+END_TEST
+
+/* `lit` with the letters picked by the bits of `mix` in the other case. */
+static bool recase(const char *lit, size_t n, unsigned mix, char *out)
+{
+	bool same = true;
+
+	for (size_t k = 0; k < n; k++) {
+		char c = lit[k];
+
+		out[k] = c;
+		if ((mix >> k & 1) && c >= 'a' && c <= 'z')
+			out[k] = (char)(c - 32);
+		else if ((mix >> k & 1) && c >= 'A' && c <= 'Z')
+			out[k] = (char)(c + 32);
+		same &= out[k] == c;
+	}
+	return same;
+}
+
+/*
+ * One literal, alone in its groups, at every place of a text long enough
+ * for the 16-byte scan, in each mix of cases: found where case is ignored
+ * or matches.
+ */
+static void one_literal_everywhere(const char *lit, bool caseless,
+				   bool portable)
+{
+	size_t n = strlen(lit);
+	struct gm_needles *nd;
+	char text[64], as[8];
+
+	ck_assert_int_eq(gm_needles_new(&nd), 0);
+	if (portable)
+		gm_needles_portable(nd);
+	ck_assert_int_eq(gm_needles_add(nd, lit, n, caseless, 0), 0);
+	for (unsigned mix = 0; mix < 1u << n; mix++) {
+		bool same = recase(lit, n, mix, as);
+
+		for (size_t pos = 0; pos + n <= sizeof(text); pos++) {
+			unsigned char found[1] = { 0 };
+
+			memset(text, '.', sizeof(text));
+			memcpy(text + pos, as, n);
+			gm_needles_scan(nd, text, sizeof(text), found);
+			ck_assert_msg(found[0] == (caseless || same),
+				      "'%s' as '%.*s' at %zu%s", lit, (int)n,
+				      as, pos, portable ? " (portable)" : "");
+		}
+	}
+	gm_needles_free(nd);
+}
+
+START_TEST(test_needles_one_literal_everywhere)
+{
+	for (int portable = 0; portable < 2; portable++) {
+		one_literal_everywhere("abc", true, portable);
+		one_literal_everywhere("Zq_x", true, portable);
+		one_literal_everywhere("kmP", false, portable);
+	}
 }
 END_TEST
 
@@ -190,7 +268,9 @@ Suite *needles_suite(void)
 	tcase_add_test(tc, test_needles_caseless);
 	tcase_add_test(tc, test_needles_edges_of_the_text);
 	tcase_add_test(tc, test_needles_owners_share);
-	tcase_add_test(tc, test_needles_agree_with_reference);
+	tcase_add_loop_test(tc, test_needles_agree_with_reference, 0,
+			    2 * (int)ARRAY_SIZE(agree_alphabets));
+	tcase_add_test(tc, test_needles_one_literal_everywhere);
 	tcase_add_test(tc, test_needles_fold_every_byte);
 	suite_add_tcase(s, tc);
 	return s;

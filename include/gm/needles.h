@@ -26,6 +26,9 @@ void gm_needles_free(struct gm_needles *n);
 int gm_needles_add(struct gm_needles *n, const char *s, size_t len,
 		   bool caseless, size_t owner);
 
+/** Scan with the portable code even where the CPU has faster (tests). */
+void gm_needles_portable(struct gm_needles *n);
+
 /** One past the largest owner added, the size `found` must have. */
 size_t gm_needles_owners(const struct gm_needles *n);
 
