@@ -160,7 +160,7 @@ static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
 				goto out;
 	}
 	if (gm_match_keywords_text(kw, m, keyword_text,
-				   sizeof(keyword_text) - 1) < 0)
+				   sizeof(keyword_text) - 1, 0) < 0)
 		goto out;
 	check_keywords(m, kw);
 	gm_match_keywords_finish(kw);

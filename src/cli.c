@@ -753,7 +753,8 @@ static int cli_match_keywords(struct cli *c)
 		if (t->read)
 			error = gm_match_keywords_text(c->keywords, c->m,
 						       t->text.ptr,
-						       t->text.len);
+						       t->text.len,
+						       t->text.pad);
 	}
 	for (size_t i = 0; i < c->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,

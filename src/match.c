@@ -248,16 +248,24 @@ static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
 
 	if ((error = gm_needles_new(&mt->needles)) < 0)
 		return error;
+	mt->nr_klines = 0;
 	for (size_t i = 0; i < m->nr_lines && !error; i++) {
 		const struct gm_regex *re = m->lines[i].regex;
 
-		for (size_t j = 0; m->lines[i].tag == 'K' &&
-		     j < re->required.nr && !error; j++)
+		if (m->lines[i].tag != 'K')
+			continue;
+		if (GM_ARRAY_GROW(mt->klines, mt->nr_klines,
+				  mt->alloc_klines) < 0) {
+			error = GM_ERROR;
+			break;
+		}
+		for (size_t j = 0; j < re->required.nr && !error; j++)
 			error = gm_needles_add(mt->needles, re->required.v[j],
 					       strlen(re->required.v[j]),
-					       re->caseless, i);
+					       re->caseless, mt->nr_klines);
+		mt->klines[mt->nr_klines++] = i;
 	}
-	if (!error && !(mt->found = malloc(m->nr_lines ? m->nr_lines : 1)))
+	if (!error && !(mt->found = malloc(mt->nr_klines ? mt->nr_klines : 1)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (error) {	/* prepared again on the next call */
 		gm_needles_free(mt->needles);
@@ -270,6 +278,7 @@ static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
  * Bytes of zeros after a subject: the PCRE2 JIT's SIMD loads may read up
  * to 15 bytes past its end. Harmless inside a malloc() block, but the
  * text may come straight from a blob, and valgrind sees those reads.
+ * A text without them is copied.
  */
 #define KEYWORD_PAD 16
 
@@ -286,19 +295,20 @@ static const char *keywords_padded(struct gm_matches *mt, const char *text,
 }
 
 int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
-			   const char *text, size_t len)
+			   const char *text, size_t len, size_t pad)
 {
-	const char *subject = NULL;
+	const char *subject = pad >= KEYWORD_PAD ? text : NULL;
 	int error;
 
 	if (!mt->needles && (error = keywords_prepare(mt, m)) < 0)
 		return error;
-	memset(mt->found, 0, m->nr_lines);
+	memset(mt->found, 0, mt->nr_klines);
 	gm_needles_scan(mt->needles, text, len, mt->found);
-	for (size_t i = 0; i < m->nr_lines; i++) {
+	for (size_t k = 0; k < mt->nr_klines; k++) {
+		size_t i = mt->klines[k];
 		struct gm_mline *ml = &m->lines[i];
 
-		if (ml->tag != 'K' || (ml->regex->required.nr && !mt->found[i]))
+		if (ml->regex->required.nr && !mt->found[k])
 			continue;
 		if (!subject && !(subject = keywords_padded(mt, text, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
@@ -364,6 +374,7 @@ void gm_matches_free(struct gm_matches *mt)
 	free(mt->files);
 	free(mt->keywords);
 	gm_needles_free(mt->needles);
+	free(mt->klines);
 	free(mt->found);
 	gm_buf_release(&mt->padded);
 	free(mt);

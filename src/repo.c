@@ -322,11 +322,12 @@ static bool repo_worktree_copy(struct gm_repo *r, const char *path,
 	    (fd = open(full.ptr, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) || !S_ISREG(st.st_mode) ||
 	    (uintmax_t)st.st_size >= GM_BUF_MAX_READ ||
-	    gm_buf_grow(out, (size_t)st.st_size + 1) < 0)
+	    gm_buf_grow(out, (size_t)st.st_size + 1 + GM_REPO_TEXT_PAD) < 0)
 		goto out;
 	if (repo_read_exactly(fd, out, (size_t)st.st_size)) {
 		gm_sha1_blob(out->ptr, out->len, hash);
 		same = !memcmp(hash, id->id, sizeof(hash));
+		memset(out->ptr + out->len, 0, 1 + GM_REPO_TEXT_PAD);
 	}
 	if (!same)
 		gm_buf_release(out);
@@ -349,6 +350,7 @@ int gm_repo_text(struct gm_repo *r, const char *path,
 	    repo_worktree_copy(r, path, &e->id, &out->buf)) {
 		out->ptr = out->buf.ptr;
 		out->len = out->buf.len;
+		out->pad = GM_REPO_TEXT_PAD;
 		return 0;
 	}
 	if ((error = gm_repo_blob(r, path, e, &out->blob)) < 0)

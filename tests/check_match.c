@@ -314,12 +314,15 @@ END_TEST
 
 START_TEST(test_match_keywords_in_text)
 {
-	static const char text[] = "int foobar;\n/* zzz */\n";
+	/* the second time with zeros after it, used in place */
+	static const char text[] = "int foobar;\n/* zzz */\n"
+				   "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+	size_t len = strlen(text), pad = sizeof(text) - 1 - len;
 	struct gm_maintainers *m = gm_test_parse(keyword_fixture, NULL);
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
 
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, strlen(text)), 0);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, strlen(text)), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, len, 0), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, len, pad), 0);
 	gm_match_keywords_finish(mt);
 	/* unique, string order */
 	ck_assert_uint_eq(mt->nr_keywords, 2);
@@ -364,7 +367,7 @@ START_TEST(test_match_keywords_none)
 
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 0);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, "nothing", 7), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, "nothing", 7, 0), 0);
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 0);
 	gm_matches_free(mt);
@@ -384,7 +387,7 @@ START_TEST(test_match_keywords_many_lines_string_order)
 	for (i = 0; i < 13; i++)
 		gm_buf_printf(&text, "S%zu\nK: hit\n", i);
 	m = gm_test_parse(text.ptr, NULL);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, "hit", 3), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, "hit", 3, 0), 0);
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 13);
 	ck_assert_uint_eq(mt->keywords[0], 1);

@@ -29,7 +29,9 @@ struct gm_matches {
 	size_t nr_keywords;
 	size_t alloc_keywords;
 	struct gm_needles *needles;	/* the K: literals, on first use */
-	unsigned char *found;		/* per line: a literal of it is in the text */
+	size_t *klines;			/* the K: lines, owners of those */
+	size_t nr_klines, alloc_klines;
+	unsigned char *found;		/* per K: line: a literal is in the text */
 	struct gm_buf padded;		/* the text, for the regex engine */
 };
 
@@ -44,12 +46,12 @@ int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
 
 /**
  * Record the K: lines whose regex matches somewhere in `text` (a whole
- * file, for -f). The first call indexes the literals of `m`'s K: regexes
- * in `mt`, for one pass over each text: later calls must pass the same
- * `m`. @return 0 or GM_ERROR.
+ * file, for -f), after which `pad` bytes are readable zeros. The first
+ * call indexes the literals of `m`'s K: regexes in `mt`, for one pass over
+ * each text: later calls must pass the same `m`. @return 0 or GM_ERROR.
  */
 int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
-			   const char *text, size_t len);
+			   const char *text, size_t len, size_t pad);
 
 /**
  * Record the K: lines that match the keyword lines of a parsed patch

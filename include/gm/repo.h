@@ -87,11 +87,15 @@ int gm_repo_blob(struct gm_repo *r, const char *path,
 struct gm_repo_text {
 	const char *ptr;	/* the bytes, never NULL */
 	size_t len;
+	size_t pad;		/* zero bytes readable after them */
 	git_blob *blob;		/* what ptr points into, */
 	struct gm_buf buf;	/* or this */
 };
 
-#define GM_REPO_TEXT_INIT { "", 0, NULL, GM_BUF_INIT }
+#define GM_REPO_TEXT_INIT { "", 0, 0, NULL, GM_BUF_INIT }
+
+/* The `pad` of a text read from the work tree. */
+#define GM_REPO_TEXT_PAD 16
 
 /**
  * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
