@@ -50,7 +50,7 @@ struct cli_job {
 	bool done;		/* the outcome is in, under `lock` */
 	bool waited;		/* cli_job_wait() has seen it */
 	int error;
-	char message[256];
+	char message[1024];	/* as long as gm_error_last() can be */
 };
 
 /* A -f file's content for the keyword pass, if it has one. */
@@ -75,6 +75,7 @@ struct cli {
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct cli_text *keyword_texts;	/* theirs, read by `reader` */
 	struct gm_repo *reader_repo;	/* where their blobs are */
+	struct cli_job parser;		/* MAINTAINERS, when in parallel */
 	struct cli_job reader;
 	struct cli_job matcher;		/* the keyword pass, when in parallel */
 	struct cli_patch *patches;	/* patches whose lines K: sees */
@@ -251,6 +252,68 @@ fail:
 			    "the tree does not appear to be a linux kernel source tree");
 }
 
+/* ==================== jobs beside the main thread ==================== */
+
+/* Start fn(arg) in a thread; if none can be had, the job is not running. */
+static void cli_job_start(struct cli_job *j, void *(*fn)(void *), void *arg)
+{
+	if (pthread_mutex_init(&j->lock, NULL))
+		return;
+	if (pthread_cond_init(&j->cond, NULL)) {
+		pthread_mutex_destroy(&j->lock);
+		return;
+	}
+	j->running = pthread_create(&j->thread, NULL, fn, arg) == 0;
+	if (!j->running) {
+		pthread_cond_destroy(&j->cond);
+		pthread_mutex_destroy(&j->lock);
+	}
+}
+
+/* In the job's thread: the outcome, with the message of an error. */
+static void cli_job_done(struct cli_job *j, int error)
+{
+	pthread_mutex_lock(&j->lock);
+	j->error = error;
+	if (error)
+		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
+	j->done = true;
+	pthread_cond_signal(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static int cli_job_report(struct cli_job *j)
+{
+	if (j->error)
+		gm_error_set(j->error, "%s", j->message);
+	return j->error;
+}
+
+/* Wait for the job's outcome: its error message set in this thread. */
+static int cli_job_wait(struct cli_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_mutex_lock(&j->lock);
+	while (!j->done)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	j->waited = true;
+	return cli_job_report(j);
+}
+
+/* Wait for the job's end: the same, and its thread is gone. */
+static int cli_job_join(struct cli_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_join(j->thread, NULL);
+	pthread_cond_destroy(&j->cond);
+	pthread_mutex_destroy(&j->lock);
+	j->running = false;
+	return cli_job_report(j);
+}
+
 /* ==================== MAINTAINERS, .mailmap ==================== */
 
 static bool cli_isdir(const char *path, void *payload)
@@ -282,13 +345,14 @@ static int cli_no_maintainers(const char *dir)
 }
 
 /* The file `mpath`, or the files of the directory `mpath`. */
-static int cli_read_listed(struct cli *c, const char *mpath, bool dir)
+static int cli_read_listed(struct cli *c, struct gm_repo *r, const char *mpath,
+			   bool dir)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
 	struct gm_repo_text *texts = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL;
-	int error = dir ? gm_repo_list(c->repo, mpath, &paths) :
+	int error = dir ? gm_repo_list(r, mpath, &paths) :
 			  gm_strvec_push(&paths, mpath);
 
 	if (!error && !paths.nr)
@@ -307,8 +371,7 @@ static int cli_read_listed(struct cli *c, const char *mpath, bool dir)
 	for (size_t i = 0; i < paths.nr && !error; i++) {
 		/* a directory reads as empty */
 		if (paths.v[i][strlen(paths.v[i]) - 1] != '/')
-			error = gm_repo_text(c->repo, paths.v[i], NULL,
-					     &texts[i]);
+			error = gm_repo_text(r, paths.v[i], NULL, &texts[i]);
 		bufs[i] = texts[i].ptr;
 		lens[i] = texts[i].len;
 	}
@@ -326,12 +389,12 @@ out:
 }
 
 /* Every file named MAINTAINERS below `dir` (--find-maintainer-files). */
-static int cli_read_found(struct cli *c, const char *dir)
+static int cli_read_found(struct cli *c, struct gm_repo *r, const char *dir)
 {
 	struct gm_repo_file *files = NULL;
 	const char **bufs = NULL;
 	size_t *lens = NULL, nr = 0;
-	int error = gm_repo_find(c->repo, dir, "MAINTAINERS", &files, &nr);
+	int error = gm_repo_find(r, dir, "MAINTAINERS", &files, &nr);
 
 	if (!error && !nr)
 		error = cli_no_maintainers(dir);
@@ -355,8 +418,11 @@ out:
 	return error;
 }
 
-/* The MAINTAINERS files, parsed in order (R-10; sorted, Q-29). */
-static int cli_read_maintainers(struct cli *c)
+/*
+ * The MAINTAINERS files, through `r`, parsed in order into c->m (R-10;
+ * sorted, Q-29). Its directory test is the main thread's.
+ */
+static int cli_read_maintainers(struct cli *c, struct gm_repo *r)
 {
 	struct gm_buf mpath = GM_BUF_INIT;
 	enum gm_repo_kind kind = GM_REPO_TREE;
@@ -367,17 +433,47 @@ static int cli_read_maintainers(struct cli *c)
 	if (error)
 		goto out;
 	if (*mpath.ptr)
-		kind = gm_repo_kind(c->repo, mpath.ptr);
+		kind = gm_repo_kind(r, mpath.ptr);
 	if (kind == GM_REPO_NONE)
 		error = gm_error_set(GM_ENOTFOUND, "no %s at %s", mpath.ptr,
 				     c->opts.rev ? c->opts.rev : "HEAD");
 	else if (kind == GM_REPO_TREE && c->opts.find_maintainer_files)
-		error = cli_read_found(c, mpath.ptr);
+		error = cli_read_found(c, r, mpath.ptr);
 	else
-		error = cli_read_listed(c, mpath.ptr, kind == GM_REPO_TREE);
+		error = cli_read_listed(c, r, mpath.ptr, kind == GM_REPO_TREE);
 out:
 	gm_buf_release(&mpath);
 	return error;
+}
+
+static void *cli_parser(void *payload)
+{
+	struct cli *c = payload;
+	struct gm_repo *r = NULL;
+	int error = gm_repo_reopen(&r, c->repo);
+
+	if (!error)
+		error = cli_read_maintainers(c, r);
+	gm_repo_free(r);
+	cli_job_done(&c->parser, error);
+	gm_pattern_release_thread();
+	return NULL;
+}
+
+/*
+ * MAINTAINERS is read and parsed in a second thread, on a repository of
+ * its own, while the main one reads the inputs, the ignore list and the
+ * .mailmap. Until cli_finish_parser(), c->m is its.
+ */
+static void cli_start_parser(struct cli *c)
+{
+	cli_job_start(&c->parser, cli_parser, c);
+}
+
+static int cli_finish_parser(struct cli *c)
+{
+	return c->parser.running ? cli_job_join(&c->parser) :
+		cli_read_maintainers(c, c->repo);
 }
 
 static int cli_read_mailmap(struct cli *c)
@@ -394,6 +490,15 @@ static int cli_read_mailmap(struct cli *c)
 		error = gm_mailmap_from_buffer(&c->mailmap, text.ptr, text.len);
 	gm_buf_release(&text);
 	return error;
+}
+
+/* The .mailmap, then MAINTAINERS once parsed; an error of the latter first. */
+static int cli_read_rules(struct cli *c)
+{
+	int mailmap_error = cli_read_mailmap(c);
+	int error = cli_finish_parser(c);
+
+	return error ? error : mailmap_error;
 }
 
 static int cli_read_ignore(struct cli *c)
@@ -619,68 +724,6 @@ out:
 	gm_patch_release(&p);
 	gm_buf_release(&text);
 	return error;
-}
-
-/* ==================== jobs beside the main thread ==================== */
-
-/* Start fn(arg) in a thread; if none can be had, the job is not running. */
-static void cli_job_start(struct cli_job *j, void *(*fn)(void *), void *arg)
-{
-	if (pthread_mutex_init(&j->lock, NULL))
-		return;
-	if (pthread_cond_init(&j->cond, NULL)) {
-		pthread_mutex_destroy(&j->lock);
-		return;
-	}
-	j->running = pthread_create(&j->thread, NULL, fn, arg) == 0;
-	if (!j->running) {
-		pthread_cond_destroy(&j->cond);
-		pthread_mutex_destroy(&j->lock);
-	}
-}
-
-/* In the job's thread: the outcome, with the message of an error. */
-static void cli_job_done(struct cli_job *j, int error)
-{
-	pthread_mutex_lock(&j->lock);
-	j->error = error;
-	if (error)
-		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
-	j->done = true;
-	pthread_cond_signal(&j->cond);
-	pthread_mutex_unlock(&j->lock);
-}
-
-static int cli_job_report(struct cli_job *j)
-{
-	if (j->error)
-		gm_error_set(j->error, "%s", j->message);
-	return j->error;
-}
-
-/* Wait for the job's outcome: its error message set in this thread. */
-static int cli_job_wait(struct cli_job *j)
-{
-	if (!j->running)
-		return 0;
-	pthread_mutex_lock(&j->lock);
-	while (!j->done)
-		pthread_cond_wait(&j->cond, &j->lock);
-	pthread_mutex_unlock(&j->lock);
-	j->waited = true;
-	return cli_job_report(j);
-}
-
-/* Wait for the job's end: the same, and its thread is gone. */
-static int cli_job_join(struct cli_job *j)
-{
-	if (!j->running)
-		return 0;
-	pthread_join(j->thread, NULL);
-	pthread_cond_destroy(&j->cond);
-	pthread_mutex_destroy(&j->lock);
-	j->running = false;
-	return cli_job_report(j);
 }
 
 /* ==================== the keyword pass ==================== */
@@ -1176,13 +1219,13 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
 		return error;
 	gm_rank_init(&c->rank, &c->opts, NULL);
+	cli_start_parser(c);
 	if ((error = cli_add_inputs(c)) < 0 ||
 	    (error = cli_start_history(c)) < 0 ||
 	    (error = cli_start_reader(c)) < 0 ||
 	    (error = cli_read_ignore(c)) < 0 ||
-	    (error = cli_read_maintainers(c)) < 0 ||
-	    (error = cli_start_keywords(c)) < 0 ||
-	    (error = cli_read_mailmap(c)) < 0)
+	    (error = cli_read_rules(c)) < 0 ||
+	    (error = cli_start_keywords(c)) < 0)
 		return error;
 	c->rank.mailmap = c->mailmap;
 	if ((error = cli_collect(c)) < 0 ||
@@ -1197,6 +1240,7 @@ static void cli_release(struct cli *c)
 {
 	if (!c->walker.waited)	/* else it only frees its own */
 		cli_job_join(&c->walker);
+	cli_job_join(&c->parser);
 	cli_job_join(&c->matcher);	/* which may join the reader */
 	cli_job_join(&c->reader);
 	gm_rank_release(&c->rank);
