@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "gm/error.h"
+#include "gm/index.h"
 #include "gm/sha1.h"
 #include "gm/strmap.h"
 
@@ -418,18 +420,14 @@ struct find {
 	size_t nr, alloc;
 };
 
-/* Keep the file `e` found at `path`, with its content. */
+/* Keep the file `entry` found at `path`, with its content. */
 static int find_keep(struct gm_repo *r, struct find *f, const char *path,
-		     const git_tree_entry *e)
+		     const struct gm_repo_entry *entry)
 {
-	struct gm_repo_entry entry;
 	struct gm_repo_file *file;
 	git_blob *blob = NULL;
 	int error;
 
-	git_oid_cpy(&entry.id, git_tree_entry_id(e));
-	entry.type = git_tree_entry_type(e);
-	entry.mode = git_tree_entry_filemode(e);
 	if (GM_ARRAY_GROW(f->files, f->nr, f->alloc) < 0)
 		return gm_error_set(GM_ERROR, "out of memory");
 	file = &f->files[f->nr];
@@ -437,11 +435,22 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 	if (!(file->path = strdup(path)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	f->nr++;
-	if ((error = gm_repo_blob(r, path, &entry, &blob)) == 0)
+	if ((error = gm_repo_blob(r, path, entry, &blob)) == 0)
 		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return error;
+}
+
+static int find_keep_tree_entry(struct gm_repo *r, struct find *f,
+				const char *path, const git_tree_entry *e)
+{
+	struct gm_repo_entry entry;
+
+	git_oid_cpy(&entry.id, git_tree_entry_id(e));
+	entry.type = git_tree_entry_type(e);
+	entry.mode = git_tree_entry_filemode(e);
+	return find_keep(r, f, path, &entry);
 }
 
 /*
@@ -465,7 +474,7 @@ static int find_in(struct gm_repo *r, struct find *f, const git_tree *tree,
 		if ((error = gm_buf_puts(path, name)) < 0)
 			break;
 		if (!dir)
-			error = find_keep(r, f, path->ptr, e);
+			error = find_keep_tree_entry(r, f, path->ptr, e);
 		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
 			error = gm_error_set(GM_ERROR, "cannot read '%s'",
 					     path->ptr);
@@ -482,6 +491,62 @@ static int find_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct gm_repo_file *)a)->path,
 		      ((const struct gm_repo_file *)b)->path);
+}
+
+/* Whether `path` has a component ".git", which find_in() does not enter. */
+static bool path_in_dot_git(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, ".git/")); p++)
+		if (p == path || p[-1] == '/')
+			return true;
+	return false;
+}
+
+/*
+ * The files of the index named f->name below `prefix` ("" or "a/b/"),
+ * if the index stands for the whole tree (gm_index_find()): no tree is
+ * read. GM_ENOTFOUND if it does not, or there is none.
+ */
+static int find_in_index(struct gm_repo *r, struct find *f,
+			 const char *prefix)
+{
+	const char *env = getenv("GIT_INDEX_FILE");
+	struct gm_buf file = GM_BUF_INIT;
+	struct gm_index_file *found = NULL;
+	size_t nr = 0, plen = strlen(prefix);
+	void *map = MAP_FAILED;
+	struct stat st;
+	int fd = -1, error = GM_ENOTFOUND;
+
+	if (!r->workdir ||
+	    gm_buf_puts(&file, env && *env ? env :
+			git_repository_path(r->repo)) < 0 ||
+	    (!(env && *env) && gm_buf_puts(&file, "index") < 0) ||
+	    (fd = open(file.ptr, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
+	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			fd, 0)) == MAP_FAILED)
+		goto out;
+	error = gm_index_find(map, (size_t)st.st_size, git_tree_id(r->tree),
+			      f->name, &found, &nr);
+	for (size_t i = 0; i < nr && !error; i++) {
+		struct gm_repo_entry e = { found[i].id, GIT_OBJECT_BLOB,
+					   (git_filemode_t)found[i].mode };
+
+		if (e.mode == GIT_FILEMODE_COMMIT)
+			e.type = GIT_OBJECT_COMMIT;
+		if (!strncmp(found[i].path, prefix, plen) &&
+		    !path_in_dot_git(found[i].path))
+			error = find_keep(r, f, found[i].path, &e);
+	}
+out:
+	gm_index_files_free(found, nr);
+	if (map != MAP_FAILED)
+		munmap(map, (size_t)st.st_size);
+	if (fd >= 0)
+		close(fd);
+	gm_buf_release(&file);
+	return error;
 }
 
 int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
@@ -501,8 +566,12 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 				    dir);
 	if (*dir && !(error = gm_buf_puts(&path, dir)))
 		error = gm_buf_putc(&path, '/');
-	if (!error)
+	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND) {
+		gm_repo_files_free(f.files, f.nr);
+		f.files = NULL;
+		f.nr = f.alloc = 0;
 		error = find_in(r, &f, top, &path);
+	}
 	gm_buf_release(&path);
 	if (error) {
 		gm_repo_files_free(f.files, f.nr);

@@ -465,6 +465,97 @@ START_TEST(test_repo_find_texts)
 END_TEST
 
 /* Enough directories that both workers take some; all found, in order. */
+/* "path=text;" for each file found, or "(error)". */
+static char *found_files(const char *dir, const char *name)
+{
+	struct gm_buf out = GM_BUF_INIT;
+	struct gm_repo_file *files = NULL;
+	struct gm_repo *r = NULL;
+	size_t nr = 0;
+	int error;
+
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	if ((error = gm_repo_find(r, dir, name, &files, &nr)) < 0)
+		gm_buf_printf(&out, "(%d)", error);
+	for (size_t i = 0; i < nr; i++)
+		gm_buf_printf(&out, "%s=%s;", files[i].path, files[i].text.ptr);
+	gm_repo_files_free(files, nr);
+	gm_repo_free(r);
+	return gm_buf_detach(&out, NULL);
+}
+
+/*
+ * In the index file `path`, give the entry of `from` the blob id of `to`
+ * (HEAD's), leaving its cache-tree as it was: what the index says is
+ * then seen only if it is read.
+ */
+static void index_swap_blob(const char *path, const char *from, const char *to)
+{
+	struct gm_buf data = GM_BUF_INIT;
+	struct gm_repo_entry a, b;
+	struct gm_repo *r = NULL;
+	char *at;
+	FILE *f;
+
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_repo_lookup(r, from, &a), 0);
+	ck_assert_int_eq(gm_repo_lookup(r, to, &b), 0);
+	ck_assert_int_eq(gm_buf_read_file(&data, path), 0);
+	for (at = data.ptr; at + sizeof(a.id.id) <= data.ptr + data.len &&
+	     memcmp(at, a.id.id, sizeof(a.id.id)); at++)
+		;
+	ck_assert(at + sizeof(a.id.id) <= data.ptr + data.len);
+	memcpy(at, b.id.id, sizeof(b.id.id));
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_uint_eq(fwrite(data.ptr, 1, data.len, f), data.len);
+	ck_assert_int_eq(fclose(f), 0);
+	gm_buf_release(&data);
+	gm_repo_free(r);
+}
+
+/*
+ * With an index that stands for HEAD's tree the files are found in it;
+ * without one, by reading the trees: the same files either way.
+ */
+START_TEST(test_repo_find_index_or_trees)
+{
+	static const char *const cases[][2] = {
+		{ "", "MAINTAINERS" }, { "sub", "MAINTAINERS" },
+		{ "", "link" }, { "a", "c.txt" },
+	};
+	struct gm_buf index = GM_BUF_INIT, cmd = GM_BUF_INIT;
+	char *dir = NULL, *got, *with[ARRAY_SIZE(cases)];
+
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, history,
+					     ARRAY_SIZE(history)), 0);
+	gm_buf_printf(&cmd, "cd '%s' && git read-tree HEAD", dir);
+	ck_assert_int_eq(system(cmd.ptr), 0);	/* an index with a cache-tree */
+	ck_assert_int_eq(chdir(dir), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		with[i] = found_files(cases[i][0], cases[i][1]);
+	ck_assert_str_eq(with[0], ".dot/MAINTAINERS=DOT\n;"
+			 "MAINTAINERS=NEW\nM:\tNew <new@x.org>\nF:\t*\n;"
+			 "sub/MAINTAINERS=SUB\n;sub/deeper/MAINTAINERS=DEEPER\n;");
+	gm_buf_printf(&index, "%s/.git/index", dir);
+	index_swap_blob(index.ptr, "MAINTAINERS", "README");
+	got = found_files("", "MAINTAINERS");	/* the index was read */
+	ck_assert_str_eq(got, ".dot/MAINTAINERS=DOT\n;MAINTAINERS=two\n;"
+			 "sub/MAINTAINERS=SUB\n;sub/deeper/MAINTAINERS=DEEPER\n;");
+	free(got);
+	ck_assert_int_eq(unlink(index.ptr), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *without = found_files(cases[i][0], cases[i][1]);
+
+		ck_assert_str_eq(with[i], without);
+		free(without);
+		free(with[i]);
+	}
+	gm_buf_release(&index);
+	gm_buf_release(&cmd);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_repo_find_many)
 {
 	enum { DIRS = 300 };
@@ -625,6 +716,7 @@ Suite *repo_suite(void)
 	tcase_add_test(tree, test_repo_list_recursive);
 	tcase_add_test(tree, test_repo_find_texts);
 	tcase_add_test(tree, test_repo_find_many);
+	tcase_add_test(tree, test_repo_find_index_or_trees);
 	tcase_add_test(tree, test_repo_list_not_a_directory);
 	tcase_add_loop_test(tree, test_repo_relative_table, 0,
 			    (int)ARRAY_SIZE(relative_cases));

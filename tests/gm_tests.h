@@ -12,6 +12,7 @@ Suite *email_suite(void);
 Suite *mailmap_suite(void);
 Suite *needles_suite(void);
 Suite *sha1_suite(void);
+Suite *index_suite(void);
 Suite *patch_suite(void);
 Suite *pattern_suite(void);
 Suite *maintainers_suite(void);
