@@ -282,6 +282,23 @@ static void cli_job_done(struct cli_job *j, int error)
 	pthread_mutex_unlock(&j->lock);
 }
 
+/*
+ * In a job's thread: fn(c, r) on an opening of the repository of the
+ * thread's own, reported before that is freed.
+ */
+static void cli_job_run(struct cli *c, struct cli_job *j,
+			int (*fn)(struct cli *, struct gm_repo *))
+{
+	struct gm_repo *r = NULL;
+	int error = gm_repo_reopen(&r, c->repo);
+
+	if (!error)
+		error = fn(c, r);
+	cli_job_done(j, error);
+	gm_repo_free(r);
+	gm_pattern_release_thread();
+}
+
 static int cli_job_report(struct cli_job *j)
 {
 	if (j->error)
@@ -449,14 +466,8 @@ out:
 static void *cli_parser(void *payload)
 {
 	struct cli *c = payload;
-	struct gm_repo *r = NULL;
-	int error = gm_repo_reopen(&r, c->repo);
 
-	if (!error)
-		error = cli_read_maintainers(c, r);
-	gm_repo_free(r);
-	cli_job_done(&c->parser, error);
-	gm_pattern_release_thread();
+	cli_job_run(c, &c->parser, cli_read_maintainers);
 	return NULL;
 }
 
@@ -1094,13 +1105,8 @@ out:
 static void *cli_walker(void *payload)
 {
 	struct cli *c = payload;
-	struct gm_repo *r = NULL;
-	int error = gm_repo_reopen(&r, c->repo);
 
-	if (!error)
-		error = cli_walk(c, r);
-	cli_job_done(&c->walker, error);
-	gm_repo_free(r);
+	cli_job_run(c, &c->walker, cli_walk);
 	return NULL;
 }
 
