@@ -506,10 +506,15 @@ static int cli_read_mailmap(struct cli *c)
 /* The .mailmap, then MAINTAINERS once parsed; an error of the latter first. */
 static int cli_read_rules(struct cli *c)
 {
-	int mailmap_error = cli_read_mailmap(c);
-	int error = cli_finish_parser(c);
+	char message[sizeof(c->parser.message)] = "";
+	int mailmap_error = cli_read_mailmap(c), error;
 
-	return error ? error : mailmap_error;
+	if (mailmap_error)
+		snprintf(message, sizeof(message), "%s", gm_error_last());
+	error = cli_finish_parser(c);
+	if (!error && mailmap_error)
+		error = gm_error_set(mailmap_error, "%s", message);
+	return error;
 }
 
 static int cli_read_ignore(struct cli *c)
