@@ -28,6 +28,7 @@
 #include "gm/rank.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
+#include "gm/thread.h"
 
 #define STDIN_NAME "&STDIN"
 
@@ -75,6 +76,7 @@ struct cli {
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct cli_text *keyword_texts;	/* theirs, read by `reader` */
 	struct gm_repo *reader_repo;	/* where their blobs are */
+	struct gm_prefetch *prefetch;	/* MAINTAINERS, perhaps, already */
 	struct cli_job parser;		/* MAINTAINERS, when in parallel */
 	struct cli_job reader;
 	struct cli_job matcher;		/* the keyword pass, when in parallel */
@@ -263,7 +265,7 @@ static void cli_job_start(struct cli_job *j, void *(*fn)(void *), void *arg)
 		pthread_mutex_destroy(&j->lock);
 		return;
 	}
-	j->running = pthread_create(&j->thread, NULL, fn, arg) == 0;
+	j->running = gm_thread_start(&j->thread, fn, arg) == 0;
 	if (!j->running) {
 		pthread_cond_destroy(&j->cond);
 		pthread_mutex_destroy(&j->lock);
@@ -472,19 +474,47 @@ static void *cli_parser(void *payload)
 }
 
 /*
- * MAINTAINERS is read and parsed in a second thread, on a repository of
- * its own, while the main one reads the inputs, the ignore list and the
- * .mailmap. Until cli_finish_parser(), c->m is its.
+ * The prefetched MAINTAINERS, if it is the one that would be read: the
+ * default path, the blob of this commit, from this work tree.
+ */
+static void cli_take_prefetch(struct cli *c)
+{
+	struct gm_buf mpath = GM_BUF_INIT;
+	struct gm_repo_entry e;
+
+	if (!c->prefetch || c->opts.find_maintainer_files ||
+	    mpath_normalize(&mpath, c->opts.maintainer_path ?
+			    c->opts.maintainer_path : "MAINTAINERS") < 0 ||
+	    strcmp(mpath.ptr, "MAINTAINERS") ||
+	    gm_repo_lookup(c->repo, "MAINTAINERS", &e) < 0 ||
+	    e.type != GIT_OBJECT_BLOB || e.mode == GIT_FILEMODE_LINK)
+		goto out;
+	gm_prefetch_take(c->prefetch, c->repo->workdir, &e.id, &c->m);
+	if (c->m) {
+		c->m->isdir = cli_isdir;
+		c->m->isdir_payload = c;
+	}
+out:
+	gm_buf_release(&mpath);
+}
+
+/*
+ * MAINTAINERS, unless prefetched, is read and parsed in a second thread,
+ * on a repository of its own, while the main one reads the inputs, the
+ * ignore list and the .mailmap. Until cli_finish_parser(), c->m is its.
  */
 static void cli_start_parser(struct cli *c)
 {
-	cli_job_start(&c->parser, cli_parser, c);
+	cli_take_prefetch(c);
+	if (!c->m)
+		cli_job_start(&c->parser, cli_parser, c);
 }
 
 static int cli_finish_parser(struct cli *c)
 {
-	return c->parser.running ? cli_job_join(&c->parser) :
-		cli_read_maintainers(c, c->repo);
+	if (c->parser.running)
+		return cli_job_join(&c->parser);
+	return c->m ? 0 : cli_read_maintainers(c, c->repo);
 }
 
 static int cli_read_mailmap(struct cli *c)
@@ -1312,12 +1342,13 @@ static int cli_early(struct cli *c, int argc, const char **argv, int *status)
 	return error;
 }
 
-int gm_cli_run(int argc, const char **argv)
+int gm_cli_run(int argc, const char **argv, struct gm_prefetch *prefetch)
 {
 	struct cli c;
 	int status = 0, error;
 
 	memset(&c, 0, sizeof(c));
+	c.prefetch = prefetch;
 	gm_options_init(&c.opts);
 	error = cli_early(&c, argc - 1, argv + 1, &status);
 	if (error > 0)

@@ -7,6 +7,7 @@
 
 int main(int argc, char **argv)
 {
+	struct gm_prefetch *prefetch;
 	int status;
 
 #if defined(M_MMAP_THRESHOLD)
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
+	prefetch = gm_prefetch_start();	/* while libgit2 initialises */
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -30,7 +32,8 @@ int main(int argc, char **argv)
 	 * freed, which took 5-10 ms at the end of a U-Boot walk.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	status = gm_cli_run(argc, (const char **)argv);
+	status = gm_cli_run(argc, (const char **)argv, prefetch);
+	gm_prefetch_free(prefetch);
 	git_libgit2_shutdown();
 	return status;
 }

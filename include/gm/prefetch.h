@@ -1,0 +1,35 @@
+#ifndef GM_PREFETCH_H
+#define GM_PREFETCH_H
+
+#include <git2.h>
+
+#include "gm/maintainers.h"
+
+/*
+ * MAINTAINERS read, hashed and parsed in a second thread while libgit2
+ * initialises (which takes a core for milliseconds): the file as it is in
+ * the work tree around the current directory, before the repository is
+ * known. It is used only where it proves to be the blob that would be
+ * read: the same work tree, the same blob id.
+ */
+struct gm_prefetch;
+
+/**
+ * Start the prefetch; it needs nothing of libgit2. NULL when there is
+ * nothing to start (GIT_DIR or GIT_WORK_TREE set, no thread to be had).
+ */
+struct gm_prefetch *gm_prefetch_start(void);
+
+/**
+ * Wait for the prefetch and hand its model over if it was parsed from
+ * the file MAINTAINERS at the top of `workdir` (as libgit2 gives it)
+ * holding the blob `id`; `*out` is NULL otherwise. The caller owns
+ * `*out`. `p` may be NULL.
+ */
+void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
+		      const git_oid *id, struct gm_maintainers **out);
+
+/** Wait for the prefetch if need be, and free what was not taken. */
+void gm_prefetch_free(struct gm_prefetch *p);
+
+#endif /* GM_PREFETCH_H */
