@@ -13,6 +13,7 @@ Suite *mailmap_suite(void);
 Suite *needles_suite(void);
 Suite *sha1_suite(void);
 Suite *index_suite(void);
+Suite *prefetch_suite(void);
 Suite *patch_suite(void);
 Suite *pattern_suite(void);
 Suite *maintainers_suite(void);

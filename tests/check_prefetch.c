@@ -1,0 +1,133 @@
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gm/buf.h"
+#include "gm/prefetch.h"
+#include "gm/repo.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+static const struct gm_test_file files[] = {
+	{ "MAINTAINERS", "ALPHA\nM:\tA <a@x.org>\nF:\tsrc/\n", 0 },
+	{ "src/deep/x.c", "int x;\n", 0 },
+};
+
+static const struct gm_test_commit one[] = {
+	{ "one\n", 1700000000, files, ARRAY_SIZE(files) },
+};
+
+static char *dir;
+static int saved_cwd = -1;
+
+static void setup(void)
+{
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, one, 1), 0);
+	saved_cwd = open(".", O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(saved_cwd, 0);
+}
+
+static void teardown(void)
+{
+	if (fchdir(saved_cwd) < 0)
+		perror("fchdir");
+	close(saved_cwd);
+	gm_test_rmtree(dir);
+	gm_test_hermetic_env();
+}
+
+/* HEAD:MAINTAINERS's id and the work tree top, as the tool finds them. */
+static void head_maintainers(git_oid *id, char **workdir)
+{
+	struct gm_repo_entry e;
+	struct gm_repo *r = NULL;
+
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_repo_lookup(r, "MAINTAINERS", &e), 0);
+	*id = e.id;
+	*workdir = strdup(r->workdir);
+	gm_repo_free(r);
+}
+
+/* From a subdirectory: the work tree's file, taken for its own blob only. */
+START_TEST(test_prefetch_taken_for_its_blob)
+{
+	struct gm_prefetch *p;
+	struct gm_maintainers *m = NULL;
+	char *workdir;
+	git_oid id, other;
+	struct gm_buf sub = GM_BUF_INIT;
+
+	gm_buf_printf(&sub, "%s/src/deep", dir);
+	ck_assert_int_eq(chdir(sub.ptr), 0);
+	head_maintainers(&id, &workdir);
+	other = id;
+	other.id[0] ^= 1;
+	ck_assert_ptr_nonnull(p = gm_prefetch_start());
+	gm_prefetch_take(p, workdir, &other, &m);
+	ck_assert_ptr_null(m);		/* another blob */
+	gm_prefetch_take(p, "/", &id, &m);
+	ck_assert_ptr_null(m);		/* another work tree */
+	gm_prefetch_take(p, workdir, &id, &m);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_uint_eq(m->nr_sections, 1);
+	ck_assert_str_eq(m->sections[0].name, "ALPHA");
+	gm_prefetch_take(p, workdir, &id, &m);
+	ck_assert_ptr_null(m);		/* handed over once */
+	gm_maintainers_free(m);
+	gm_prefetch_free(p);
+	free(workdir);
+	gm_buf_release(&sub);
+}
+END_TEST
+
+/* An edited MAINTAINERS is not the commit's blob. */
+START_TEST(test_prefetch_dirty_not_taken)
+{
+	struct gm_prefetch *p;
+	struct gm_maintainers *m = NULL;
+	char *workdir;
+	git_oid id;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	head_maintainers(&id, &workdir);
+	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS",
+					    "BETA\nM:\tB <b@x.org>\n"), 0);
+	ck_assert_ptr_nonnull(p = gm_prefetch_start());
+	gm_prefetch_take(p, workdir, &id, &m);
+	ck_assert_ptr_null(m);
+	gm_prefetch_free(p);
+	free(workdir);
+}
+END_TEST
+
+/* Where libgit2 is told where the repository is, nothing is guessed. */
+START_TEST(test_prefetch_not_with_git_dir)
+{
+	struct gm_maintainers *m = NULL;
+	git_oid id = { { 0 } };
+
+	ck_assert_int_eq(chdir(dir), 0);
+	setenv("GIT_DIR", ".git", 1);
+	ck_assert_ptr_null(gm_prefetch_start());
+	unsetenv("GIT_DIR");
+	gm_prefetch_take(NULL, dir, &id, &m);	/* none started: nothing */
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+Suite *prefetch_suite(void)
+{
+	Suite *s = suite_create("prefetch");
+	TCase *tc = tcase_create("prefetch");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_prefetch_taken_for_its_blob);
+	tcase_add_test(tc, test_prefetch_dirty_not_taken);
+	tcase_add_test(tc, test_prefetch_not_with_git_dir);
+	suite_add_tcase(s, tc);
+	return s;
+}
