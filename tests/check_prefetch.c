@@ -75,9 +75,9 @@ START_TEST(test_prefetch_taken_for_its_blob)
 	ck_assert_ptr_nonnull(m);
 	ck_assert_uint_eq(m->nr_sections, 1);
 	ck_assert_str_eq(m->sections[0].name, "ALPHA");
+	gm_maintainers_free(m);
 	gm_prefetch_take(p, workdir, &id, &m);
 	ck_assert_ptr_null(m);		/* handed over once */
-	gm_maintainers_free(m);
 	gm_prefetch_free(p);
 	free(workdir);
 	gm_buf_release(&sub);
