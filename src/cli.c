@@ -774,16 +774,21 @@ out:
 
 /* ==================== the keyword pass ==================== */
 
-/* The -f files' contents, through `r`; a file that is none is skipped. */
+/*
+ * The -f files' contents, through `r`, but for those prefetched; a file
+ * that is none is skipped.
+ */
 static int cli_read_keyword_files(struct cli *c, struct gm_repo *r)
 {
 	for (size_t i = 0; i < c->keyword_files.nr; i++) {
 		struct cli_text *t = &c->keyword_texts[i];
 		const char *path = c->keyword_files.v[i];
-		int error = t->in_tree ?
-			gm_repo_text(r, path, &t->entry, &t->text) :
-			cli_read_worktree(r, path, &t->text.buf);
+		int error;
 
+		if (t->read)
+			continue;
+		error = t->in_tree ? gm_repo_text(r, path, &t->entry, &t->text) :
+				     cli_read_worktree(r, path, &t->text.buf);
 		if (error && error != GM_ENOTFOUND && error != GM_EINVALID)
 			return error;
 		if (!t->in_tree) {
@@ -806,27 +811,56 @@ static void *cli_reader(void *payload)
 	return NULL;
 }
 
+/* The prefetched bytes of the tree's regular file `t`, if they are its. */
+static bool cli_take_prefetched(struct cli *c, const char *top,
+				const char *path, struct cli_text *t)
+{
+	struct gm_buf full = GM_BUF_INIT;
+	bool taken = false;
+
+	if (t->in_tree && t->entry.type == GIT_OBJECT_BLOB &&
+	    t->entry.mode != GIT_FILEMODE_LINK &&
+	    !gm_buf_printf(&full, "%s/%s", top, path) &&
+	    (taken = gm_prefetch_take_text(c->prefetch, full.ptr, &t->entry.id,
+					   &t->text.buf))) {
+		t->text.ptr = t->text.buf.ptr;
+		t->text.len = t->text.buf.len;
+		t->text.pad = GM_PREFETCH_PAD;
+		t->read = true;
+	}
+	gm_buf_release(&full);
+	return taken;
+}
+
 /*
- * The -f files are known before MAINTAINERS is read: read them in a
- * second thread, on a repository of its own, while the rules are read.
- * Until the keyword pass, keyword_files and keyword_texts are its.
+ * The -f files are known before MAINTAINERS is read: those not
+ * prefetched are read in a second thread, on a repository of its own,
+ * while the rules are read. Until the keyword pass, keyword_files and
+ * keyword_texts are its.
  */
 static int cli_start_reader(struct cli *c)
 {
-	size_t n = c->keyword_files.nr;
+	size_t n = c->keyword_files.nr, taken = 0;
+	char *top;
 
 	if (!c->opts.keywords || !n)
 		return 0;
 	if (!(c->keyword_texts = calloc(n, sizeof(*c->keyword_texts))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	top = c->prefetch && c->repo->workdir ?
+	      realpath(c->repo->workdir, NULL) : NULL;
 	for (size_t i = 0; i < n; i++) {	/* the trees are this thread's */
 		struct cli_text *t = &c->keyword_texts[i];
 
 		t->text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
 		t->in_tree = gm_repo_lookup(c->repo, c->keyword_files.v[i],
 					    &t->entry) == 0;
+		taken += top && cli_take_prefetched(c, top,
+						    c->keyword_files.v[i], t);
 	}
-	cli_job_start(&c->reader, cli_reader, c);
+	free(top);
+	if (taken < n)
+		cli_job_start(&c->reader, cli_reader, c);
 	return 0;
 }
 

@@ -21,7 +21,8 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
-	prefetch = gm_prefetch_start();	/* while libgit2 initialises */
+	/* while libgit2 initialises */
+	prefetch = gm_prefetch_start(argc, (const char **)argv);
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,12 +13,26 @@
 #include "gm/sha1.h"
 #include "gm/thread.h"
 
+/* Files of the command line read at the most, and their sizes. */
+#define PREFETCH_FILES 64
+#define PREFETCH_FILE_MAX ((size_t)16 << 20)
+#define PREFETCH_TOTAL_MAX ((size_t)64 << 20)
+
+struct prefetch_text {
+	char *arg;			/* as given */
+	char *path;			/* canonical, once read */
+	unsigned char id[GM_SHA1_SIZE];
+	struct gm_buf text;
+};
+
 struct gm_prefetch {
 	pthread_t thread;
 	bool joined;
 	char *top;			/* the work tree top it found */
 	unsigned char id[GM_SHA1_SIZE];	/* of the MAINTAINERS it read */
 	struct gm_maintainers *m;	/* parsed from it, or NULL */
+	struct prefetch_text texts[PREFETCH_FILES];
+	size_t nr_texts;
 };
 
 /*
@@ -49,6 +64,34 @@ static char *prefetch_top(void)
 	return NULL;
 }
 
+/* The file t->arg, if it is a regular one of no more than `room` bytes. */
+static void prefetch_text(struct prefetch_text *t, size_t *room)
+{
+	struct stat st;
+
+	if (!(t->path = realpath(t->arg, NULL)) || stat(t->path, &st) ||
+	    !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > PREFETCH_FILE_MAX ||
+	    (size_t)st.st_size > *room ||
+	    gm_buf_read_file(&t->text, t->path) < 0 ||
+	    gm_buf_grow(&t->text, GM_PREFETCH_PAD) < 0) {
+		free(t->path);
+		t->path = NULL;
+		gm_buf_release(&t->text);
+		return;
+	}
+	memset(t->text.ptr + t->text.len, 0, GM_PREFETCH_PAD + 1);
+	gm_sha1_blob(t->text.ptr, t->text.len, t->id);
+	*room -= t->text.len < *room ? t->text.len : *room;
+}
+
+static void prefetch_texts(struct gm_prefetch *p)
+{
+	size_t room = PREFETCH_TOTAL_MAX;
+
+	for (size_t i = 0; i < p->nr_texts; i++)
+		prefetch_text(&p->texts[i], &room);
+}
+
 static void *prefetch_run(void *payload)
 {
 	struct gm_prefetch *p = payload;
@@ -68,11 +111,12 @@ static void *prefetch_run(void *payload)
 out:
 	gm_buf_release(&path);
 	gm_buf_release(&text);
+	prefetch_texts(p);
 	gm_pattern_release_thread();
 	return NULL;
 }
 
-struct gm_prefetch *gm_prefetch_start(void)
+struct gm_prefetch *gm_prefetch_start(int argc, const char **argv)
 {
 	struct gm_prefetch *p;
 
@@ -80,8 +124,18 @@ struct gm_prefetch *gm_prefetch_start(void)
 	if (getenv("GIT_DIR") || getenv("GIT_WORK_TREE") ||
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2 || !(p = calloc(1, sizeof(*p))))
 		return NULL;
+	for (int i = 1; i < argc && p->nr_texts < PREFETCH_FILES; i++) {
+		struct prefetch_text *t = &p->texts[p->nr_texts];
+
+		if (argv[i][0] == '-' || !argv[i][0])
+			continue;
+		gm_buf_init(&t->text);
+		if ((t->arg = strdup(argv[i])))
+			p->nr_texts++;
+	}
 	if (gm_thread_start(&p->thread, prefetch_run, p)) {
-		free(p);
+		p->joined = true;
+		gm_prefetch_free(p);
 		return NULL;
 	}
 	return p;
@@ -112,11 +166,37 @@ void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 	free(top);
 }
 
+bool gm_prefetch_take_text(struct gm_prefetch *p, const char *path,
+			   const git_oid *id, struct gm_buf *out)
+{
+	if (!p)
+		return false;
+	prefetch_join(p);
+	for (size_t i = 0; i < p->nr_texts; i++) {
+		struct prefetch_text *t = &p->texts[i];
+
+		if (t->path && !strcmp(t->path, path) &&
+		    !memcmp(t->id, id->id, GM_SHA1_SIZE)) {
+			*out = t->text;
+			gm_buf_init(&t->text);
+			free(t->path);
+			t->path = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
 void gm_prefetch_free(struct gm_prefetch *p)
 {
 	if (!p)
 		return;
 	prefetch_join(p);
+	for (size_t i = 0; i < p->nr_texts; i++) {
+		free(p->texts[i].arg);
+		free(p->texts[i].path);
+		gm_buf_release(&p->texts[i].text);
+	}
 	gm_maintainers_free(p->m);
 	free(p->top);
 	free(p);

@@ -20,6 +20,7 @@ static const struct gm_test_commit one[] = {
 	{ "one\n", 1700000000, files, ARRAY_SIZE(files) },
 };
 
+static const char *argv0[] = { "git-maintainer", NULL };
 static char *dir;
 static int saved_cwd = -1;
 
@@ -66,7 +67,7 @@ START_TEST(test_prefetch_taken_for_its_blob)
 	head_maintainers(&id, &workdir);
 	other = id;
 	other.id[0] ^= 1;
-	ck_assert_ptr_nonnull(p = gm_prefetch_start());
+	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
 	gm_prefetch_take(p, workdir, &other, &m);
 	ck_assert_ptr_null(m);		/* another blob */
 	gm_prefetch_take(p, "/", &id, &m);
@@ -96,11 +97,49 @@ START_TEST(test_prefetch_dirty_not_taken)
 	head_maintainers(&id, &workdir);
 	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS",
 					    "BETA\nM:\tB <b@x.org>\n"), 0);
-	ck_assert_ptr_nonnull(p = gm_prefetch_start());
+	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
 	gm_prefetch_take(p, workdir, &id, &m);
 	ck_assert_ptr_null(m);
 	gm_prefetch_free(p);
 	free(workdir);
+}
+END_TEST
+
+/*
+ * The files the command line names, read before it is parsed: handed
+ * over for their own blob, with zeros after them, once.
+ */
+START_TEST(test_prefetch_texts)
+{
+	const char *argv[] = { "git-maintainer", "-f", "src/deep/x.c",
+			       "MAINTAINERS", "missing.c", NULL };
+	struct gm_buf path = GM_BUF_INIT, text = GM_BUF_INIT;
+	struct gm_prefetch *p;
+	struct gm_repo_entry e;
+	struct gm_repo *r = NULL;
+	git_oid other;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_ptr_nonnull(p = gm_prefetch_start(5, argv));
+	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_repo_lookup(r, "src/deep/x.c", &e), 0);
+	other = e.id;
+	other.id[19] ^= 1;
+	gm_buf_printf(&path, "%s/src/deep/x.c", dir);
+	ck_assert(!gm_prefetch_take_text(p, path.ptr, &other, &text));
+	ck_assert(gm_prefetch_take_text(p, path.ptr, &e.id, &text));
+	ck_assert_str_eq(text.ptr, "int x;\n");
+	for (size_t i = 0; i <= GM_PREFETCH_PAD; i++)
+		ck_assert_int_eq(text.ptr[text.len + i], 0);
+	gm_buf_release(&text);
+	ck_assert(!gm_prefetch_take_text(p, path.ptr, &e.id, &text));
+	gm_buf_reset(&path);
+	gm_buf_printf(&path, "%s/missing.c", dir);
+	ck_assert(!gm_prefetch_take_text(p, path.ptr, &e.id, &text));
+	ck_assert(!gm_prefetch_take_text(NULL, path.ptr, &e.id, &text));
+	gm_prefetch_free(p);
+	gm_repo_free(r);
+	gm_buf_release(&path);
 }
 END_TEST
 
@@ -112,7 +151,7 @@ START_TEST(test_prefetch_not_with_git_dir)
 
 	ck_assert_int_eq(chdir(dir), 0);
 	setenv("GIT_DIR", ".git", 1);
-	ck_assert_ptr_null(gm_prefetch_start());
+	ck_assert_ptr_null(gm_prefetch_start(1, argv0));
 	unsetenv("GIT_DIR");
 	gm_prefetch_take(NULL, dir, &id, &m);	/* none started: nothing */
 	ck_assert_ptr_null(m);
@@ -127,6 +166,7 @@ Suite *prefetch_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_prefetch_taken_for_its_blob);
 	tcase_add_test(tc, test_prefetch_dirty_not_taken);
+	tcase_add_test(tc, test_prefetch_texts);
 	tcase_add_test(tc, test_prefetch_not_with_git_dir);
 	suite_add_tcase(s, tc);
 	return s;

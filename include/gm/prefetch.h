@@ -1,24 +1,30 @@
 #ifndef GM_PREFETCH_H
 #define GM_PREFETCH_H
 
+#include <stdbool.h>
+
 #include <git2.h>
 
+#include "gm/buf.h"
 #include "gm/maintainers.h"
 
 /*
  * MAINTAINERS read, hashed and parsed in a second thread while libgit2
  * initialises (which takes a core for milliseconds): the file as it is in
  * the work tree around the current directory, before the repository is
- * known. It is used only where it proves to be the blob that would be
- * read: the same work tree, the same blob id.
+ * known; then the files the command line names, read and hashed. Each is
+ * used only where it proves to be the blob that would be read: the same
+ * file of the same work tree, the same blob id.
  */
 struct gm_prefetch;
 
 /**
- * Start the prefetch; it needs nothing of libgit2. NULL when there is
- * nothing to start (GIT_DIR or GIT_WORK_TREE set, no thread to be had).
+ * Start the prefetch of MAINTAINERS and of the regular files among the
+ * `argc` arguments `argv` that are no options; it needs nothing of
+ * libgit2. NULL when there is nothing to start (GIT_DIR or GIT_WORK_TREE
+ * set, no thread to be had).
  */
-struct gm_prefetch *gm_prefetch_start(void);
+struct gm_prefetch *gm_prefetch_start(int argc, const char **argv);
 
 /**
  * Wait for the prefetch and hand its model over if it was parsed from
@@ -28,6 +34,17 @@ struct gm_prefetch *gm_prefetch_start(void);
  */
 void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 		      const git_oid *id, struct gm_maintainers **out);
+
+/**
+ * Hand over the bytes read from the file `path` (absolute, canonical) if
+ * they are the blob `id`, followed by GM_PREFETCH_PAD zero bytes, into
+ * the empty `out`. @return whether they were. `p` may be NULL.
+ */
+bool gm_prefetch_take_text(struct gm_prefetch *p, const char *path,
+			   const git_oid *id, struct gm_buf *out);
+
+/* The zero bytes after a text's content: the regex engine's slack. */
+#define GM_PREFETCH_PAD 16
 
 /** Wait for the prefetch if need be, and free what was not taken. */
 void gm_prefetch_free(struct gm_prefetch *p);
