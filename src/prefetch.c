@@ -28,6 +28,9 @@ struct prefetch_text {
 struct gm_prefetch {
 	pthread_t thread;
 	bool joined;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool parsed;			/* under `lock`: MAINTAINERS is done */
 	char *top;			/* the work tree top it found */
 	unsigned char id[GM_SHA1_SIZE];	/* of the MAINTAINERS it read */
 	struct gm_maintainers *m;	/* parsed from it, or NULL */
@@ -57,7 +60,10 @@ static char *prefetch_top(void)
 		}
 		if (!slash || !dir[1])
 			break;
-		slash[slash == dir] = '\0';	/* "/a" -> "/" */
+		if (slash == dir)
+			dir[1] = '\0';	/* "/a" -> "/" */
+		else
+			*slash = '\0';
 	}
 	free(dir);
 	gm_buf_release(&probe);
@@ -111,6 +117,10 @@ static void *prefetch_run(void *payload)
 out:
 	gm_buf_release(&path);
 	gm_buf_release(&text);
+	pthread_mutex_lock(&p->lock);
+	p->parsed = true;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
 	prefetch_texts(p);
 	gm_pattern_release_thread();
 	return NULL;
@@ -124,6 +134,15 @@ struct gm_prefetch *gm_prefetch_start(int argc, const char **argv)
 	if (getenv("GIT_DIR") || getenv("GIT_WORK_TREE") ||
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2 || !(p = calloc(1, sizeof(*p))))
 		return NULL;
+	if (pthread_mutex_init(&p->lock, NULL)) {
+		free(p);
+		return NULL;
+	}
+	if (pthread_cond_init(&p->cond, NULL)) {
+		pthread_mutex_destroy(&p->lock);
+		free(p);
+		return NULL;
+	}
 	for (int i = 1; i < argc && p->nr_texts < PREFETCH_FILES; i++) {
 		struct prefetch_text *t = &p->texts[p->nr_texts];
 
@@ -156,7 +175,10 @@ void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 	*out = NULL;
 	if (!p)
 		return;
-	prefetch_join(p);
+	pthread_mutex_lock(&p->lock);	/* the files may still be read */
+	while (!p->parsed)
+		pthread_cond_wait(&p->cond, &p->lock);
+	pthread_mutex_unlock(&p->lock);
 	if (!p->m || !workdir || !(top = realpath(workdir, NULL)))
 		return;
 	if (!strcmp(top, p->top) && !memcmp(id->id, p->id, GM_SHA1_SIZE)) {
@@ -199,5 +221,7 @@ void gm_prefetch_free(struct gm_prefetch *p)
 	}
 	gm_maintainers_free(p->m);
 	free(p->top);
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
