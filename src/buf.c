@@ -157,6 +157,43 @@ int gm_buf_read_fd(struct gm_buf *b, int fd, const char *what)
 	return 0;
 }
 
+int gm_buf_read_regular(struct gm_buf *b, const char *path, size_t max)
+{
+	int error = GM_ENOTFOUND, fd;
+	struct stat st;
+	size_t size;
+
+	/* not even opened unless regular: opening a FIFO waits for a writer */
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    (fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		       O_CLOEXEC)) < 0)
+		return GM_ENOTFOUND;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uintmax_t)st.st_size > max)
+		goto out;
+	size = (size_t)st.st_size;
+	if (gm_buf_grow(b, size + GM_BUF_PAD) < 0) {
+		error = GM_ERROR;
+		goto out;
+	}
+	while (b->len < size) {
+		ssize_t n = read(fd, b->ptr + b->len, size - b->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto out;
+		b->len += (size_t)n;
+	}
+	memset(b->ptr + b->len, 0, 1 + GM_BUF_PAD);
+	error = 0;
+out:
+	close(fd);
+	if (error)
+		gm_buf_release(b);
+	return error;
+}
+
 int gm_buf_read_file(struct gm_buf *b, const char *path)
 {
 	struct stat st;

@@ -825,7 +825,7 @@ static bool cli_take_prefetched(struct cli *c, const char *top,
 					   &t->text.buf))) {
 		t->text.ptr = t->text.buf.ptr;
 		t->text.len = t->text.buf.len;
-		t->text.pad = GM_PREFETCH_PAD;
+		t->text.pad = GM_BUF_PAD;
 		t->read = true;
 	}
 	gm_buf_release(&full);

@@ -275,12 +275,12 @@ static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
 }
 
 /*
- * Bytes of zeros after a subject: the PCRE2 JIT's SIMD loads may read up
- * to 15 bytes past its end. Harmless inside a malloc() block, but the
- * text may come straight from a blob, and valgrind sees those reads.
- * A text without them is copied.
+ * Bytes of zeros after a subject (GM_BUF_PAD): the PCRE2 JIT's SIMD loads
+ * may read up to 15 bytes past its end. Harmless inside a malloc() block,
+ * but the text may come straight from a blob, and valgrind sees those
+ * reads. A text without them is copied.
  */
-#define KEYWORD_PAD 16
+#define KEYWORD_PAD GM_BUF_PAD
 
 /* `text`, with KEYWORD_PAD zero bytes after it, in mt->padded. */
 static const char *keywords_padded(struct gm_matches *mt, const char *text,

@@ -217,10 +217,10 @@ static inline void needles_window(const struct gm_needles *n, const char *text,
 #define NEEDLES_ALLOW(k, x) do {					\
 	__m128i l_ = _mm_and_si128(x, nib);				\
 	__m128i h_ = _mm_and_si128(_mm_srli_epi16(x, 4), nib);		\
-	a = _mm_and_si128(a, _mm_and_si128(				\
-		_mm_shuffle_epi8(lo[0][k], l_), _mm_shuffle_epi8(hi[0][k], h_))); \
-	b = _mm_and_si128(b, _mm_and_si128(				\
-		_mm_shuffle_epi8(lo[1][k], l_), _mm_shuffle_epi8(hi[1][k], h_))); \
+	a = _mm_and_si128(a, _mm_and_si128(_mm_shuffle_epi8(lo[0][k], l_), \
+					   _mm_shuffle_epi8(hi[0][k], h_))); \
+	b = _mm_and_si128(b, _mm_and_si128(_mm_shuffle_epi8(lo[1][k], l_), \
+					   _mm_shuffle_epi8(hi[1][k], h_))); \
 } while (0)
 
 _Static_assert(GM_NEEDLE_MIN == 3, "the SSSE3 scan allows three bytes");
@@ -241,7 +241,7 @@ static size_t needles_scan_ssse3(const struct gm_needles *n, const char *text,
 			hi[s][k] = _mm_loadu_si128(
 				(const __m128i *)n->nibble[s][k][1]);
 		}
-	for (; i + 16 + 2 <= len; i += 16) {
+	for (; i + 16 + GM_NEEDLE_MIN - 1 <= len; i += 16) {
 		const char *p = text + i;
 		__m128i a = _mm_set1_epi8(-1), b = a;
 		unsigned hits;
@@ -253,8 +253,8 @@ static size_t needles_scan_ssse3(const struct gm_needles *n, const char *text,
 			       _mm_cmpeq_epi8(_mm_or_si128(a, b), zero)) &
 		       0xffffu;
 		for (; hits; hits &= hits - 1)
-			needles_window(n, text, len, i + (size_t)__builtin_ctz(hits),
-				       found);
+			needles_window(n, text, len,
+				       i + (size_t)__builtin_ctz(hits), found);
 	}
 	return i;
 }

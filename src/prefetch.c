@@ -2,7 +2,6 @@
 
 #include <pthread.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -73,21 +72,15 @@ static char *prefetch_top(void)
 /* The file t->arg, if it is a regular one of no more than `room` bytes. */
 static void prefetch_text(struct prefetch_text *t, size_t *room)
 {
-	struct stat st;
-
-	if (!(t->path = realpath(t->arg, NULL)) || stat(t->path, &st) ||
-	    !S_ISREG(st.st_mode) || (uintmax_t)st.st_size > PREFETCH_FILE_MAX ||
-	    (size_t)st.st_size > *room ||
-	    gm_buf_read_file(&t->text, t->path) < 0 ||
-	    gm_buf_grow(&t->text, GM_PREFETCH_PAD) < 0) {
+	if (!(t->path = realpath(t->arg, NULL)) ||
+	    gm_buf_read_regular(&t->text, t->path, *room < PREFETCH_FILE_MAX ?
+						   *room : PREFETCH_FILE_MAX)) {
 		free(t->path);
 		t->path = NULL;
-		gm_buf_release(&t->text);
 		return;
 	}
-	memset(t->text.ptr + t->text.len, 0, GM_PREFETCH_PAD + 1);
 	gm_sha1_blob(t->text.ptr, t->text.len, t->id);
-	*room -= t->text.len < *room ? t->text.len : *room;
+	*room -= t->text.len;
 }
 
 static void prefetch_texts(struct gm_prefetch *p)

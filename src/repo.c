@@ -1,6 +1,5 @@
 #include "gm/repo.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -288,22 +287,6 @@ int gm_repo_blob(struct gm_repo *r, const char *path,
 			    path, hex);
 }
 
-/* Read all `size` bytes of `fd` into `out`, which has room. */
-static bool repo_read_exactly(int fd, struct gm_buf *out, size_t size)
-{
-	while (out->len < size) {
-		ssize_t n = read(fd, out->ptr + out->len, size - out->len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		out->len += (size_t)n;
-	}
-	out->ptr[out->len] = '\0';
-	return true;
-}
-
 /*
  * Into the empty `out`, the bytes of the work tree's file at `path` if
  * they are the blob `id`: they hash to it. Only where SHA-1 runs on the
@@ -315,27 +298,15 @@ static bool repo_worktree_copy(struct gm_repo *r, const char *path,
 {
 	unsigned char hash[GM_SHA1_SIZE];
 	struct gm_buf full = GM_BUF_INIT;
-	struct stat st;
 	bool same = false;
-	int fd = -1;
 
-	if (!r->workdir || !gm_sha1_fast() ||
-	    gm_buf_printf(&full, "%s%s", r->workdir, path) < 0 ||
-	    (fd = open(full.ptr, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (uintmax_t)st.st_size >= GM_BUF_MAX_READ ||
-	    gm_buf_grow(out, (size_t)st.st_size + 1 + GM_REPO_TEXT_PAD) < 0)
-		goto out;
-	if (repo_read_exactly(fd, out, (size_t)st.st_size)) {
+	if (r->workdir && gm_sha1_fast() &&
+	    !gm_buf_printf(&full, "%s%s", r->workdir, path) &&
+	    !gm_buf_read_regular(out, full.ptr, GM_BUF_MAX_READ - 1)) {
 		gm_sha1_blob(out->ptr, out->len, hash);
-		same = !memcmp(hash, id->id, sizeof(hash));
-		memset(out->ptr + out->len, 0, 1 + GM_REPO_TEXT_PAD);
+		if (!(same = !memcmp(hash, id->id, sizeof(hash))))
+			gm_buf_release(out);
 	}
-	if (!same)
-		gm_buf_release(out);
-out:
-	if (fd >= 0)
-		close(fd);
 	gm_buf_release(&full);
 	return same;
 }
@@ -352,7 +323,7 @@ int gm_repo_text(struct gm_repo *r, const char *path,
 	    repo_worktree_copy(r, path, &e->id, &out->buf)) {
 		out->ptr = out->buf.ptr;
 		out->len = out->buf.len;
-		out->pad = GM_REPO_TEXT_PAD;
+		out->pad = GM_BUF_PAD;
 		return 0;
 	}
 	if ((error = gm_repo_blob(r, path, e, &out->blob)) < 0)

@@ -1,6 +1,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gm/buf.h"
@@ -175,6 +176,44 @@ START_TEST(test_buf_read_file_kinds)
 }
 END_TEST
 
+/*
+ * Only a regular file, no larger than asked, zeros after it; a FIFO is
+ * not opened (that would wait for a writer), a symlink not followed.
+ */
+START_TEST(test_buf_read_regular_kinds)
+{
+	struct gm_buf b = GM_BUF_INIT, path = GM_BUF_INIT;
+	char *dir = gm_test_tmpdir();
+
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_eq(gm_test_write_file(dir, "f.txt", "twelve bytes"), 0);
+	gm_buf_printf(&path, "%s/f.txt", dir);
+	ck_assert_int_eq(gm_buf_read_regular(&b, path.ptr, 11), GM_ENOTFOUND);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_int_eq(gm_buf_read_regular(&b, path.ptr, 12), 0);
+	ck_assert_str_eq(b.ptr, "twelve bytes");
+	for (size_t i = 0; i <= GM_BUF_PAD; i++)
+		ck_assert_int_eq(b.ptr[b.len + i], 0);
+	gm_buf_release(&b);
+	gm_buf_reset(&path);
+	gm_buf_printf(&path, "%s/link", dir);
+	ck_assert_int_eq(symlink("f.txt", path.ptr), 0);
+	ck_assert_int_eq(gm_buf_read_regular(&b, path.ptr, 100), GM_ENOTFOUND);
+	gm_buf_reset(&path);
+	gm_buf_printf(&path, "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path.ptr, 0600), 0);
+	ck_assert_int_eq(gm_buf_read_regular(&b, path.ptr, 100), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_buf_read_regular(&b, dir, 100), GM_ENOTFOUND);
+	gm_buf_reset(&path);
+	gm_buf_printf(&path, "%s/missing", dir);
+	ck_assert_int_eq(gm_buf_read_regular(&b, path.ptr, 100), GM_ENOTFOUND);
+	ck_assert_uint_eq(b.len, 0);
+	gm_buf_release(&b);
+	gm_buf_release(&path);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
 START_TEST(test_buf_read_fd_appends_pipe)
 {
 	struct gm_buf b = GM_BUF_INIT;
@@ -209,6 +248,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_grow_overflow_fails_cleanly);
 	suite_add_tcase(s, tc);
 	tcase_add_test(io, test_buf_read_file_kinds);
+	tcase_add_test(io, test_buf_read_regular_kinds);
 	tcase_add_test(io, test_buf_read_fd_appends_pipe);
 	suite_add_tcase(s, io);
 	return s;

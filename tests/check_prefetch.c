@@ -129,7 +129,7 @@ START_TEST(test_prefetch_texts)
 	ck_assert(!gm_prefetch_take_text(p, path.ptr, &other, &text));
 	ck_assert(gm_prefetch_take_text(p, path.ptr, &e.id, &text));
 	ck_assert_str_eq(text.ptr, "int x;\n");
-	for (size_t i = 0; i <= GM_PREFETCH_PAD; i++)
+	for (size_t i = 0; i <= GM_BUF_PAD; i++)
 		ck_assert_int_eq(text.ptr[text.len + i], 0);
 	gm_buf_release(&text);
 	ck_assert(!gm_prefetch_take_text(p, path.ptr, &e.id, &text));

@@ -53,6 +53,22 @@ int gm_array_grow(void *array, size_t *alloc, size_t nr, size_t size);
  */
 int gm_buf_read_fd(struct gm_buf *b, int fd, const char *what);
 
+/*
+ * Zero bytes after the NUL of what gm_buf_read_regular() reads: the PCRE2
+ * JIT's SIMD loads may read up to 15 bytes past the end of a subject.
+ */
+#define GM_BUF_PAD 16
+
+/**
+ * Read the regular file at `path` (not through a symlink at its end), of
+ * at most `max` bytes, into the empty `b`, followed by a NUL and
+ * GM_BUF_PAD zero bytes.
+ * @return 0, GM_ENOTFOUND (no such file, another kind, larger, or cut
+ * short while read) or GM_ERROR (out of memory); `b` is left empty but
+ * on success.
+ */
+int gm_buf_read_regular(struct gm_buf *b, const char *path, size_t max);
+
 /**
  * Append the content of the regular file or FIFO at `path`.
  * @return 0, GM_ENOTFOUND if it does not exist, GM_EINVALID if it is a

@@ -37,14 +37,12 @@ void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 
 /**
  * Hand over the bytes read from the file `path` (absolute, canonical) if
- * they are the blob `id`, followed by GM_PREFETCH_PAD zero bytes, into
- * the empty `out`. @return whether they were. `p` may be NULL.
+ * they are the blob `id`, as gm_buf_read_regular() reads them (zeros
+ * after), into the empty `out`. @return whether they were. `p` may be
+ * NULL.
  */
 bool gm_prefetch_take_text(struct gm_prefetch *p, const char *path,
 			   const git_oid *id, struct gm_buf *out);
-
-/* The zero bytes after a text's content: the regex engine's slack. */
-#define GM_PREFETCH_PAD 16
 
 /** Wait for the prefetch if need be, and free what was not taken. */
 void gm_prefetch_free(struct gm_prefetch *p);

@@ -94,9 +94,6 @@ struct gm_repo_text {
 
 #define GM_REPO_TEXT_INIT { "", 0, 0, NULL, GM_BUF_INIT }
 
-/* The `pad` of a text read from the work tree. */
-#define GM_REPO_TEXT_PAD 16
-
 /**
  * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
  * NULL). Where the work tree's file holds exactly the blob's bytes (they
