@@ -812,24 +812,19 @@ static void *cli_reader(void *payload)
 }
 
 /* The prefetched bytes of the tree's regular file `t`, if they are its. */
-static bool cli_take_prefetched(struct cli *c, const char *top,
-				const char *path, struct cli_text *t)
+static bool cli_take_prefetched_text(struct cli *c, const char *path,
+				     struct cli_text *t)
 {
-	struct gm_buf full = GM_BUF_INIT;
-	bool taken = false;
-
-	if (t->in_tree && t->entry.type == GIT_OBJECT_BLOB &&
-	    t->entry.mode != GIT_FILEMODE_LINK &&
-	    !gm_buf_printf(&full, "%s/%s", top, path) &&
-	    (taken = gm_prefetch_take_text(c->prefetch, full.ptr, &t->entry.id,
-					   &t->text.buf))) {
-		t->text.ptr = t->text.buf.ptr;
-		t->text.len = t->text.buf.len;
-		t->text.pad = GM_BUF_PAD;
-		t->read = true;
-	}
-	gm_buf_release(&full);
-	return taken;
+	if (!t->in_tree || t->entry.type != GIT_OBJECT_BLOB ||
+	    t->entry.mode == GIT_FILEMODE_LINK ||
+	    !gm_prefetch_take_text(c->prefetch, c->repo->workdir, path,
+				   &t->entry.id, &t->text.buf))
+		return false;
+	t->text.ptr = t->text.buf.ptr;
+	t->text.len = t->text.buf.len;
+	t->text.pad = GM_BUF_PAD;
+	t->read = true;
+	return true;
 }
 
 /*
@@ -841,24 +836,19 @@ static bool cli_take_prefetched(struct cli *c, const char *top,
 static int cli_start_reader(struct cli *c)
 {
 	size_t n = c->keyword_files.nr, taken = 0;
-	char *top;
 
 	if (!c->opts.keywords || !n)
 		return 0;
 	if (!(c->keyword_texts = calloc(n, sizeof(*c->keyword_texts))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	top = c->prefetch && c->repo->workdir ?
-	      realpath(c->repo->workdir, NULL) : NULL;
 	for (size_t i = 0; i < n; i++) {	/* the trees are this thread's */
 		struct cli_text *t = &c->keyword_texts[i];
 
 		t->text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
 		t->in_tree = gm_repo_lookup(c->repo, c->keyword_files.v[i],
 					    &t->entry) == 0;
-		taken += top && cli_take_prefetched(c, top,
-						    c->keyword_files.v[i], t);
+		taken += cli_take_prefetched_text(c, c->keyword_files.v[i], t);
 	}
-	free(top);
 	if (taken < n)
 		cli_job_start(&c->reader, cli_reader, c);
 	return 0;

@@ -35,6 +35,8 @@ struct gm_prefetch {
 	struct gm_maintainers *m;	/* parsed from it, or NULL */
 	struct prefetch_text texts[PREFETCH_FILES];
 	size_t nr_texts;
+	char *asked;			/* the workdir last compared with top */
+	bool same_top;			/* the answer */
 };
 
 /*
@@ -160,11 +162,29 @@ static void prefetch_join(struct gm_prefetch *p)
 	p->joined = true;
 }
 
-void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
-		      const git_oid *id, struct gm_maintainers **out)
+/*
+ * Whether `workdir` (as libgit2 gives it) is the top the thread found;
+ * the answer is kept for the same `workdir` asked again.
+ */
+static bool prefetch_same_top(struct gm_prefetch *p, const char *workdir)
 {
 	char *top;
 
+	if (!workdir || !p->top)
+		return false;
+	if (p->asked && !strcmp(p->asked, workdir))
+		return p->same_top;
+	free(p->asked);
+	top = realpath(workdir, NULL);
+	p->same_top = top && !strcmp(top, p->top);
+	p->asked = strdup(workdir);
+	free(top);
+	return p->same_top;
+}
+
+void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
+		      const git_oid *id, struct gm_maintainers **out)
+{
 	*out = NULL;
 	if (!p)
 		return;
@@ -172,25 +192,35 @@ void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 	while (!p->parsed)
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
-	if (!p->m || !workdir || !(top = realpath(workdir, NULL)))
-		return;
-	if (!strcmp(top, p->top) && !memcmp(id->id, p->id, GM_SHA1_SIZE)) {
+	if (p->m && prefetch_same_top(p, workdir) &&
+	    !memcmp(id->id, p->id, GM_SHA1_SIZE)) {
 		*out = p->m;
 		p->m = NULL;
 	}
-	free(top);
 }
 
-bool gm_prefetch_take_text(struct gm_prefetch *p, const char *path,
-			   const git_oid *id, struct gm_buf *out)
+/* Whether `full` is `top` "/" `path`. */
+static bool path_is(const char *full, const char *top, const char *path)
+{
+	size_t n = strlen(top);
+
+	return !strncmp(full, top, n) && full[n] == '/' &&
+	       !strcmp(full + n + 1, path);
+}
+
+bool gm_prefetch_take_text(struct gm_prefetch *p, const char *workdir,
+			   const char *path, const git_oid *id,
+			   struct gm_buf *out)
 {
 	if (!p)
 		return false;
 	prefetch_join(p);
+	if (!prefetch_same_top(p, workdir))
+		return false;
 	for (size_t i = 0; i < p->nr_texts; i++) {
 		struct prefetch_text *t = &p->texts[i];
 
-		if (t->path && !strcmp(t->path, path) &&
+		if (t->path && path_is(t->path, p->top, path) &&
 		    !memcmp(t->id, id->id, GM_SHA1_SIZE)) {
 			*out = t->text;
 			gm_buf_init(&t->text);
@@ -214,6 +244,7 @@ void gm_prefetch_free(struct gm_prefetch *p)
 	}
 	gm_maintainers_free(p->m);
 	free(p->top);
+	free(p->asked);
 	pthread_cond_destroy(&p->cond);
 	pthread_mutex_destroy(&p->lock);
 	free(p);

@@ -113,7 +113,7 @@ START_TEST(test_prefetch_texts)
 {
 	const char *argv[] = { "git-maintainer", "-f", "src/deep/x.c",
 			       "MAINTAINERS", "missing.c", NULL };
-	struct gm_buf path = GM_BUF_INIT, text = GM_BUF_INIT;
+	struct gm_buf text = GM_BUF_INIT;
 	struct gm_prefetch *p;
 	struct gm_repo_entry e;
 	struct gm_repo *r = NULL;
@@ -125,21 +125,24 @@ START_TEST(test_prefetch_texts)
 	ck_assert_int_eq(gm_repo_lookup(r, "src/deep/x.c", &e), 0);
 	other = e.id;
 	other.id[19] ^= 1;
-	gm_buf_printf(&path, "%s/src/deep/x.c", dir);
-	ck_assert(!gm_prefetch_take_text(p, path.ptr, &other, &text));
-	ck_assert(gm_prefetch_take_text(p, path.ptr, &e.id, &text));
+	ck_assert(!gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &other,
+					 &text));
+	ck_assert(!gm_prefetch_take_text(p, r->workdir, "deep/x.c", &e.id,
+					 &text));
+	ck_assert(gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &e.id,
+					&text));
 	ck_assert_str_eq(text.ptr, "int x;\n");
 	for (size_t i = 0; i <= GM_BUF_PAD; i++)
 		ck_assert_int_eq(text.ptr[text.len + i], 0);
 	gm_buf_release(&text);
-	ck_assert(!gm_prefetch_take_text(p, path.ptr, &e.id, &text));
-	gm_buf_reset(&path);
-	gm_buf_printf(&path, "%s/missing.c", dir);
-	ck_assert(!gm_prefetch_take_text(p, path.ptr, &e.id, &text));
-	ck_assert(!gm_prefetch_take_text(NULL, path.ptr, &e.id, &text));
+	ck_assert(!gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &e.id,
+					 &text));
+	ck_assert(!gm_prefetch_take_text(p, r->workdir, "missing.c", &e.id,
+					 &text));
+	ck_assert(!gm_prefetch_take_text(NULL, r->workdir, "missing.c", &e.id,
+					 &text));
 	gm_prefetch_free(p);
 	gm_repo_free(r);
-	gm_buf_release(&path);
 }
 END_TEST
 

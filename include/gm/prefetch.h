@@ -36,13 +36,14 @@ void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 		      const git_oid *id, struct gm_maintainers **out);
 
 /**
- * Hand over the bytes read from the file `path` (absolute, canonical) if
- * they are the blob `id`, as gm_buf_read_regular() reads them (zeros
- * after), into the empty `out`. @return whether they were. `p` may be
- * NULL.
+ * Hand over the bytes read from the file `path` (relative to the top)
+ * of the work tree `workdir` if that is the one found and they are the
+ * blob `id`, as gm_buf_read_regular() reads them (zeros after), into the
+ * empty `out`. @return whether they were. `p` may be NULL.
  */
-bool gm_prefetch_take_text(struct gm_prefetch *p, const char *path,
-			   const git_oid *id, struct gm_buf *out);
+bool gm_prefetch_take_text(struct gm_prefetch *p, const char *workdir,
+			   const char *path, const git_oid *id,
+			   struct gm_buf *out);
 
 /** Wait for the prefetch if need be, and free what was not taken. */
 void gm_prefetch_free(struct gm_prefetch *p);
