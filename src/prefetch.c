@@ -102,7 +102,7 @@ static void *prefetch_run(void *payload)
 
 	if (!(p->top = prefetch_top()) ||
 	    gm_buf_printf(&path, "%s/MAINTAINERS", p->top) < 0 ||
-	    gm_buf_read_file(&text, path.ptr) < 0)
+	    gm_buf_read_regular(&text, path.ptr, GM_BUF_MAX_READ - 1) < 0)
 		goto out;
 	gm_sha1_blob(text.ptr, text.len, p->id);
 	bufs[0] = text.ptr;

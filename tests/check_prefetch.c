@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gm/buf.h"
@@ -146,6 +147,29 @@ START_TEST(test_prefetch_texts)
 }
 END_TEST
 
+/* A FIFO named MAINTAINERS in the work tree is not opened: no wait. */
+START_TEST(test_prefetch_fifo_not_opened)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	struct gm_maintainers *m = NULL;
+	struct gm_prefetch *p;
+	char *workdir;
+	git_oid id;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	head_maintainers(&id, &workdir);
+	gm_buf_printf(&path, "%s/MAINTAINERS", dir);
+	ck_assert_int_eq(unlink(path.ptr), 0);
+	ck_assert_int_eq(mkfifo(path.ptr, 0600), 0);
+	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
+	gm_prefetch_take(p, workdir, &id, &m);
+	ck_assert_ptr_null(m);
+	gm_prefetch_free(p);
+	free(workdir);
+	gm_buf_release(&path);
+}
+END_TEST
+
 /* Where libgit2 is told where the repository is, nothing is guessed. */
 START_TEST(test_prefetch_not_with_git_dir)
 {
@@ -170,6 +194,7 @@ Suite *prefetch_suite(void)
 	tcase_add_test(tc, test_prefetch_taken_for_its_blob);
 	tcase_add_test(tc, test_prefetch_dirty_not_taken);
 	tcase_add_test(tc, test_prefetch_texts);
+	tcase_add_test(tc, test_prefetch_fifo_not_opened);
 	tcase_add_test(tc, test_prefetch_not_with_git_dir);
 	suite_add_tcase(s, tc);
 	return s;
