@@ -493,7 +493,8 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 	    gm_buf_puts(&file, env && *env ? env :
 			git_repository_path(r->repo)) < 0 ||
 	    (!(env && *env) && gm_buf_puts(&file, "index") < 0) ||
-	    (fd = open(file.ptr, O_RDONLY | O_CLOEXEC)) < 0 ||
+	    stat(file.ptr, &st) || !S_ISREG(st.st_mode) ||	/* no FIFO */
+	    (fd = open(file.ptr, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
 	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 			fd, 0)) == MAP_FAILED)
