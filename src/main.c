@@ -7,7 +7,8 @@
 
 int main(int argc, char **argv)
 {
-	struct gm_prefetch *prefetch;
+	struct gm_repo_location *loc = NULL;
+	struct gm_prefetch *prefetch = NULL;
 	int status;
 
 #if defined(M_MMAP_THRESHOLD)
@@ -21,8 +22,9 @@ int main(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
 #endif
-	/* while libgit2 initialises */
-	prefetch = gm_prefetch_start(argc, (const char **)argv);
+	/* found without libgit2, so the prefetch runs while it initialises */
+	if (gm_repo_locate(&loc) == 0)
+		prefetch = gm_prefetch_start(loc, argc, (const char **)argv);
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
@@ -33,8 +35,9 @@ int main(int argc, char **argv)
 	 * freed, which took 5-10 ms at the end of a U-Boot walk.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	status = gm_cli_run(argc, (const char **)argv, prefetch);
+	status = gm_cli_run(argc, (const char **)argv, loc, prefetch);
 	gm_prefetch_free(prefetch);
+	gm_repo_location_free(loc);
 	git_libgit2_shutdown();
 	return status;
 }

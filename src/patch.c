@@ -314,3 +314,38 @@ void gm_patch_release(struct gm_patch *p)
 	p->lines = NULL;
 	p->nr_lines = p->alloc_lines = 0;
 }
+
+bool gm_patch_is_series_name(const char *name, bool cover)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < 4; i++)
+		if (name[i] < '0' || name[i] > '9')
+			return false;
+	if (name[4] != '-' || len < 11 || strcmp(name + len - 6, ".patch"))
+		return false;
+	return cover == !strncmp(name, "0000", 4);
+}
+
+bool gm_patch_is_cover_subject(const char *text)
+{
+	const char *s = strstr(text, "\nSubject: [");
+
+	if (!strncmp(text, "Subject: [", 10))
+		s = text + 10;
+	else if (s)
+		s += 11;
+	else
+		return false;
+	for (; *s && *s != ']' && *s != '\n'; s++) {
+		const char *z = s;
+
+		if (s[-1] != ' ' && s[-1] != '[')
+			continue;
+		while (*z == '0')
+			z++;
+		if (z > s && *z == '/')
+			return true;
+	}
+	return false;
+}

@@ -9,6 +9,7 @@
 
 #include "gm/buf.h"
 #include "gm/pattern.h"
+#include "gm/repo.h"
 #include "gm/sha1.h"
 #include "gm/thread.h"
 
@@ -39,46 +40,19 @@ struct gm_prefetch {
 	bool same_top;			/* the answer */
 };
 
-/*
- * The nearest directory at or above the current one that has a ".git",
- * as a canonical path (every prefix of one is canonical), or NULL.
- */
-static char *prefetch_top(void)
+/* The file t->arg of the work tree `top`, if it is a regular one of no more than `room` bytes. */
+static void prefetch_text(struct prefetch_text *t, const char *top,
+			  size_t *room)
 {
-	struct gm_buf probe = GM_BUF_INIT;
-	char *dir = realpath(".", NULL);
-	struct stat st;
+	size_t n = strlen(top);
 
-	while (dir) {
-		char *slash = strrchr(dir, '/');
-
-		gm_buf_reset(&probe);
-		if (gm_buf_printf(&probe, "%s%s.git", dir, dir[1] ? "/" : "") < 0)
-			break;
-		if (!lstat(probe.ptr, &st)) {
-			gm_buf_release(&probe);
-			return dir;
-		}
-		if (!slash || !dir[1])
-			break;
-		if (slash == dir)
-			dir[1] = '\0';	/* "/a" -> "/" */
-		else
-			*slash = '\0';
-	}
-	free(dir);
-	gm_buf_release(&probe);
-	return NULL;
-}
-
-/* The file t->arg, if it is a regular one of no more than `room` bytes. */
-static void prefetch_text(struct prefetch_text *t, size_t *room)
-{
-	if (!(t->path = realpath(t->arg, NULL)) ||
-	    gm_buf_read_regular(&t->text, t->path, *room < PREFETCH_FILE_MAX ?
-						   *room : PREFETCH_FILE_MAX)) {
+	if (!(t->path = realpath(t->arg, NULL)) || strncmp(t->path, top, n) ||
+	    t->path[n] != '/' ||
+	    gm_repo_worktree_read_at(top, t->path + n + 1, &t->text) ||
+	    t->text.len > (*room < PREFETCH_FILE_MAX ? *room : PREFETCH_FILE_MAX)) {
 		free(t->path);
 		t->path = NULL;
+		gm_buf_release(&t->text);
 		return;
 	}
 	gm_sha1_blob(t->text.ptr, t->text.len, t->id);
@@ -90,19 +64,17 @@ static void prefetch_texts(struct gm_prefetch *p)
 	size_t room = PREFETCH_TOTAL_MAX;
 
 	for (size_t i = 0; i < p->nr_texts; i++)
-		prefetch_text(&p->texts[i], &room);
+		prefetch_text(&p->texts[i], p->top, &room);
 }
 
 static void *prefetch_run(void *payload)
 {
 	struct gm_prefetch *p = payload;
-	struct gm_buf path = GM_BUF_INIT, text = GM_BUF_INIT;
+	struct gm_buf text = GM_BUF_INIT;
 	const char *bufs[1];
 	size_t lens[1];
 
-	if (!(p->top = prefetch_top()) ||
-	    gm_buf_printf(&path, "%s/MAINTAINERS", p->top) < 0 ||
-	    gm_buf_read_regular(&text, path.ptr, GM_BUF_MAX_READ - 1) < 0)
+	if (gm_repo_worktree_read_at(p->top, "MAINTAINERS", &text) < 0)
 		goto out;
 	gm_sha1_blob(text.ptr, text.len, p->id);
 	bufs[0] = text.ptr;
@@ -110,7 +82,6 @@ static void *prefetch_run(void *payload)
 	if (gm_maintainers_parse(&p->m, bufs, lens, 1, NULL, NULL) < 0)
 		p->m = NULL;
 out:
-	gm_buf_release(&path);
 	gm_buf_release(&text);
 	pthread_mutex_lock(&p->lock);
 	p->parsed = true;
@@ -121,20 +92,27 @@ out:
 	return NULL;
 }
 
-struct gm_prefetch *gm_prefetch_start(int argc, const char **argv)
+struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
+				      int argc, const char **argv)
 {
+	const char *top = gm_repo_location_worktree(loc);
 	struct gm_prefetch *p;
 
-	/* libgit2 finds these; the guess below would not */
-	if (getenv("GIT_DIR") || getenv("GIT_WORK_TREE") ||
-	    sysconf(_SC_NPROCESSORS_ONLN) < 2 || !(p = calloc(1, sizeof(*p))))
+	if (!top || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    !(p = calloc(1, sizeof(*p))))
 		return NULL;
+	if (!(p->top = strdup(top))) {
+		free(p);
+		return NULL;
+	}
 	if (pthread_mutex_init(&p->lock, NULL)) {
+		free(p->top);
 		free(p);
 		return NULL;
 	}
 	if (pthread_cond_init(&p->cond, NULL)) {
 		pthread_mutex_destroy(&p->lock);
+		free(p->top);
 		free(p);
 		return NULL;
 	}

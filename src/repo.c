@@ -1,4 +1,4 @@
-#include "gm/repo.h"
+#include "repo_internal.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -13,186 +13,6 @@
 #include "gm/index.h"
 #include "gm/sha1.h"
 #include "gm/strmap.h"
-
-static char *path_with_slash(const char *p)
-{
-	size_t len = strlen(p);
-	char *s = malloc(len + 2);
-
-	if (!s)
-		return NULL;
-	memcpy(s, p, len + 1);
-	if (!len || s[len - 1] != '/') {
-		s[len] = '/';
-		s[len + 1] = '\0';
-	}
-	return s;
-}
-
-/* The current directory relative to the work tree top, "" or "a/b/". */
-static int repo_find_prefix(struct gm_repo *r)
-{
-	char *cwd = NULL, *top = NULL;
-	size_t len;
-	int error = 0;
-
-	if (!r->workdir)
-		return (r->prefix = strdup("")) ? 0 : GM_ERROR;
-	cwd = realpath(".", NULL);
-	top = realpath(r->workdir, NULL);
-	if (!cwd || !top) {
-		r->prefix = strdup("");
-		goto out;
-	}
-	len = strlen(top);
-	if (!strncmp(cwd, top, len) && (cwd[len] == '/' || !cwd[len]) &&
-	    cwd[len])
-		r->prefix = path_with_slash(cwd + len + 1);
-	else
-		r->prefix = strdup("");
-out:
-	if (!r->prefix)
-		error = gm_error_set(GM_ERROR, "out of memory");
-	free(cwd);
-	free(top);
-	return error;
-}
-
-static int repo_resolve(struct gm_repo *r, const char *rev)
-{
-	git_reference *head = NULL;
-	git_object *obj = NULL;
-	int error;
-
-	if (rev) {
-		error = git_revparse_single(&obj, r->repo, rev);
-		if (error < 0)
-			return gm_error_set(GM_ENOTFOUND, "invalid revision '%s'",
-					    rev);
-	} else {
-		error = git_repository_head(&head, r->repo);
-		if (error == GIT_EUNBORNBRANCH || error == GIT_ENOTFOUND)
-			return gm_error_set(GM_ENOTFOUND,
-					    "HEAD does not point to a commit yet");
-		if (error < 0)
-			return gm_error_from_git(error, "cannot read HEAD");
-		error = git_reference_peel(&obj, head, GIT_OBJECT_COMMIT);
-		git_reference_free(head);
-		if (error < 0)
-			return gm_error_from_git(error, "cannot read HEAD");
-	}
-	error = git_object_peel((git_object **)&r->commit, obj,
-				GIT_OBJECT_COMMIT);
-	git_object_free(obj);
-	if (error < 0)
-		return gm_error_set(GM_ENOTFOUND, "'%s' is not a commit",
-				    rev ? rev : "HEAD");
-	error = git_commit_tree(&r->tree, r->commit);
-	if (error < 0)
-		return gm_error_from_git(error, "cannot read the commit's tree");
-	return 0;
-}
-
-/*
- * git takes a repository directory without core.bare, not named ".git",
- * for a bare one; libgit2 would give it the parent as work tree.
- */
-static bool repo_looks_bare(git_repository *repo)
-{
-	const char *gitdir = git_repository_path(repo);
-	git_config *cfg = NULL;
-	size_t len = strlen(gitdir);
-	int bare = -1, error;
-
-	if (git_repository_config_snapshot(&cfg, repo) == 0) {
-		error = git_config_get_bool(&bare, cfg, "core.bare");
-		if (error < 0)
-			bare = -1;
-		git_config_free(cfg);
-	}
-	if (bare >= 0 || getenv("GIT_WORK_TREE"))
-		return bare == 1;
-	while (len && gitdir[len - 1] == '/')
-		len--;
-	return len < 4 || strncmp(gitdir + len - 4, ".git", 4) ||
-	       (len > 4 && gitdir[len - 5] != '/');
-}
-
-int gm_repo_open(struct gm_repo **out, const char *rev)
-{
-	struct gm_repo *r = calloc(1, sizeof(*r));
-	int error;
-
-	if (!r)
-		return gm_error_set(GM_ERROR, "out of memory");
-	/* NULL: GIT_DIR if set, else the current directory, as git does */
-	error = git_repository_open_ext(&r->repo, NULL,
-					GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
-	if (error == GIT_ENOTFOUND) {
-		error = gm_error_set(GM_ENOTFOUND,
-				     "not a git repository (or any of the parent directories)");
-		goto fail;
-	}
-	if (error < 0) {
-		error = gm_error_from_git(error, "cannot open the repository");
-		goto fail;
-	}
-	if (git_repository_workdir(r->repo) && !repo_looks_bare(r->repo) &&
-	    !(r->workdir = path_with_slash(git_repository_workdir(r->repo)))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto fail;
-	}
-	if ((error = repo_find_prefix(r)) < 0 ||
-	    (error = repo_resolve(r, rev)) < 0)
-		goto fail;
-	*out = r;
-	return 0;
-fail:
-	gm_repo_free(r);
-	return error;
-}
-
-int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r)
-{
-	struct gm_repo *n = calloc(1, sizeof(*n));
-	int error;
-
-	if (!n)
-		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = git_repository_open(&n->repo,
-					 git_repository_path(r->repo))) < 0 ||
-	    (error = git_commit_lookup(&n->commit, n->repo,
-				       git_commit_id(r->commit))) < 0 ||
-	    (error = git_commit_tree(&n->tree, n->commit)) < 0) {
-		error = gm_error_from_git(error, "cannot open the repository");
-		goto fail;
-	}
-	if ((r->workdir && !(n->workdir = strdup(r->workdir))) ||
-	    !(n->prefix = strdup(r->prefix))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto fail;
-	}
-	*out = n;
-	return 0;
-fail:
-	gm_repo_free(n);
-	return error;
-}
-
-void gm_repo_free(struct gm_repo *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->dirs.alloc; i++)
-		git_tree_free(r->dirs.slots[i].value);
-	gm_strmap_release(&r->dirs);
-	git_tree_free(r->tree);
-	git_commit_free(r->commit);
-	git_repository_free(r->repo);
-	free(r->workdir);
-	free(r->prefix);
-	free(r);
-}
 
 /*
  * The tree of the directory dir[0..len) ("" for the top), or NULL if
@@ -287,6 +107,44 @@ int gm_repo_blob(struct gm_repo *r, const char *path,
 			    path, hex);
 }
 
+/* ==================== the work tree ==================== */
+
+int gm_repo_worktree_read_at(const char *top, const char *path,
+			     struct gm_buf *out)
+{
+	struct gm_buf full = GM_BUF_INIT;
+	size_t len = strlen(top);
+	int error;
+
+	error = gm_buf_printf(&full, "%s%s%s", top,
+			      len && top[len - 1] == '/' ? "" : "/", path);
+	if (!error)
+		error = gm_buf_read_regular(out, full.ptr, GM_BUF_MAX_READ - 1);
+	gm_buf_release(&full);
+	return error;
+}
+
+int gm_repo_worktree_read(struct gm_repo *r, const char *path,
+			  struct gm_buf *out)
+{
+	if (!r->workdir)
+		return GM_ENOTFOUND;
+	return gm_repo_worktree_read_at(r->workdir, path, out);
+}
+
+enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path)
+{
+	struct gm_buf full = GM_BUF_INIT;
+	enum gm_repo_kind kind = GM_REPO_NONE;
+	struct stat st;
+
+	if (r->workdir && !gm_buf_printf(&full, "%s%s", r->workdir, path) &&
+	    !stat(full.ptr, &st))
+		kind = S_ISDIR(st.st_mode) ? GM_REPO_TREE : GM_REPO_BLOB;
+	gm_buf_release(&full);
+	return kind;
+}
+
 /*
  * Into the empty `out`, the bytes of the work tree's file at `path` if
  * they are the blob `id`: they hash to it. Only where SHA-1 runs on the
@@ -297,17 +155,13 @@ static bool repo_worktree_copy(struct gm_repo *r, const char *path,
 			       const git_oid *id, struct gm_buf *out)
 {
 	unsigned char hash[GM_SHA1_SIZE];
-	struct gm_buf full = GM_BUF_INIT;
 	bool same = false;
 
-	if (r->workdir && gm_sha1_fast() &&
-	    !gm_buf_printf(&full, "%s%s", r->workdir, path) &&
-	    !gm_buf_read_regular(out, full.ptr, GM_BUF_MAX_READ - 1)) {
+	if (gm_sha1_fast() && !gm_repo_worktree_read(r, path, out)) {
 		gm_sha1_blob(out->ptr, out->len, hash);
 		if (!(same = !memcmp(hash, id->id, sizeof(hash))))
 			gm_buf_release(out);
 	}
-	gm_buf_release(&full);
 	return same;
 }
 
@@ -481,20 +335,15 @@ static bool path_in_dot_git(const char *path)
 static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
 {
-	const char *env = getenv("GIT_INDEX_FILE");
-	struct gm_buf file = GM_BUF_INIT;
 	struct gm_index_file *found = NULL;
 	size_t nr = 0, plen = strlen(prefix);
 	void *map = MAP_FAILED;
 	struct stat st;
 	int fd = -1, error = GM_ENOTFOUND;
 
-	if (!r->workdir ||
-	    gm_buf_puts(&file, env && *env ? env :
-			git_repository_path(r->repo)) < 0 ||
-	    (!(env && *env) && gm_buf_puts(&file, "index") < 0) ||
-	    stat(file.ptr, &st) || !S_ISREG(st.st_mode) ||	/* no FIFO */
-	    (fd = open(file.ptr, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
+	if (!r->index_path ||
+	    stat(r->index_path, &st) || !S_ISREG(st.st_mode) ||	/* no FIFO */
+	    (fd = open(r->index_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
 	    fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
 	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
 			fd, 0)) == MAP_FAILED)
@@ -517,7 +366,6 @@ out:
 		munmap(map, (size_t)st.st_size);
 	if (fd >= 0)
 		close(fd);
-	gm_buf_release(&file);
 	return error;
 }
 

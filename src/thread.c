@@ -3,7 +3,10 @@
 #include "gm/thread.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "gm/error.h"
 
 #if defined(__linux__) && defined(CPU_SET)
 struct thread_start {
@@ -51,3 +54,62 @@ int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	return pthread_create(t, NULL, fn, arg);
 }
 #endif
+
+bool gm_job_start(struct gm_job *j, void *(*fn)(void *), void *arg)
+{
+	j->running = false;
+	j->done = j->waited = false;
+	if (pthread_mutex_init(&j->lock, NULL))
+		return false;
+	if (pthread_cond_init(&j->cond, NULL)) {
+		pthread_mutex_destroy(&j->lock);
+		return false;
+	}
+	j->running = gm_thread_start(&j->thread, fn, arg) == 0;
+	if (!j->running) {
+		pthread_cond_destroy(&j->cond);
+		pthread_mutex_destroy(&j->lock);
+	}
+	return j->running;
+}
+
+void gm_job_done(struct gm_job *j, int error)
+{
+	pthread_mutex_lock(&j->lock);
+	j->error = error;
+	if (error)
+		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
+	j->done = true;
+	pthread_cond_signal(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static int job_report(const struct gm_job *j)
+{
+	if (j->error)
+		gm_error_set(j->error, "%s", j->message);
+	return j->error;
+}
+
+int gm_job_wait(struct gm_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_mutex_lock(&j->lock);
+	while (!j->done)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+	j->waited = true;
+	return job_report(j);
+}
+
+int gm_job_join(struct gm_job *j)
+{
+	if (!j->running)
+		return 0;
+	pthread_join(j->thread, NULL);
+	pthread_cond_destroy(&j->cond);
+	pthread_mutex_destroy(&j->lock);
+	j->running = false;
+	return job_report(j);
+}

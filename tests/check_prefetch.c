@@ -47,10 +47,10 @@ static void head_maintainers(git_oid *id, char **workdir)
 	struct gm_repo_entry e;
 	struct gm_repo *r = NULL;
 
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	ck_assert_int_eq(gm_repo_lookup(r, "MAINTAINERS", &e), 0);
 	*id = e.id;
-	*workdir = strdup(r->workdir);
+	*workdir = strdup(gm_repo_workdir(r));
 	gm_repo_free(r);
 }
 
@@ -68,7 +68,7 @@ START_TEST(test_prefetch_taken_for_its_blob)
 	head_maintainers(&id, &workdir);
 	other = id;
 	other.id[0] ^= 1;
-	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
 	gm_prefetch_take(p, workdir, &other, &m);
 	ck_assert_ptr_null(m);		/* another blob */
 	gm_prefetch_take(p, "/", &id, &m);
@@ -98,7 +98,7 @@ START_TEST(test_prefetch_dirty_not_taken)
 	head_maintainers(&id, &workdir);
 	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS",
 					    "BETA\nM:\tB <b@x.org>\n"), 0);
-	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
 	gm_prefetch_take(p, workdir, &id, &m);
 	ck_assert_ptr_null(m);
 	gm_prefetch_free(p);
@@ -121,26 +121,26 @@ START_TEST(test_prefetch_texts)
 	git_oid other;
 
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_ptr_nonnull(p = gm_prefetch_start(5, argv));
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(5, argv));
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	ck_assert_int_eq(gm_repo_lookup(r, "src/deep/x.c", &e), 0);
 	other = e.id;
 	other.id[19] ^= 1;
-	ck_assert(!gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &other,
+	ck_assert(!gm_prefetch_take_text(p, gm_repo_workdir(r), "src/deep/x.c", &other,
 					 &text));
-	ck_assert(!gm_prefetch_take_text(p, r->workdir, "deep/x.c", &e.id,
+	ck_assert(!gm_prefetch_take_text(p, gm_repo_workdir(r), "deep/x.c", &e.id,
 					 &text));
-	ck_assert(gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &e.id,
+	ck_assert(gm_prefetch_take_text(p, gm_repo_workdir(r), "src/deep/x.c", &e.id,
 					&text));
 	ck_assert_str_eq(text.ptr, "int x;\n");
 	for (size_t i = 0; i <= GM_BUF_PAD; i++)
 		ck_assert_int_eq(text.ptr[text.len + i], 0);
 	gm_buf_release(&text);
-	ck_assert(!gm_prefetch_take_text(p, r->workdir, "src/deep/x.c", &e.id,
+	ck_assert(!gm_prefetch_take_text(p, gm_repo_workdir(r), "src/deep/x.c", &e.id,
 					 &text));
-	ck_assert(!gm_prefetch_take_text(p, r->workdir, "missing.c", &e.id,
+	ck_assert(!gm_prefetch_take_text(p, gm_repo_workdir(r), "missing.c", &e.id,
 					 &text));
-	ck_assert(!gm_prefetch_take_text(NULL, r->workdir, "missing.c", &e.id,
+	ck_assert(!gm_prefetch_take_text(NULL, gm_repo_workdir(r), "missing.c", &e.id,
 					 &text));
 	gm_prefetch_free(p);
 	gm_repo_free(r);
@@ -161,7 +161,7 @@ START_TEST(test_prefetch_fifo_not_opened)
 	gm_buf_printf(&path, "%s/MAINTAINERS", dir);
 	ck_assert_int_eq(unlink(path.ptr), 0);
 	ck_assert_int_eq(mkfifo(path.ptr, 0600), 0);
-	ck_assert_ptr_nonnull(p = gm_prefetch_start(1, argv0));
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
 	gm_prefetch_take(p, workdir, &id, &m);
 	ck_assert_ptr_null(m);
 	gm_prefetch_free(p);
@@ -178,7 +178,7 @@ START_TEST(test_prefetch_not_with_git_dir)
 
 	ck_assert_int_eq(chdir(dir), 0);
 	setenv("GIT_DIR", ".git", 1);
-	ck_assert_ptr_null(gm_prefetch_start(1, argv0));
+	ck_assert_ptr_null(gm_test_prefetch_start(1, argv0));
 	unsetenv("GIT_DIR");
 	gm_prefetch_take(NULL, dir, &id, &m);	/* none started: nothing */
 	ck_assert_ptr_null(m);

@@ -92,7 +92,7 @@ static struct gm_repo *open_at(const char *sub, const char *rev)
 	struct gm_repo *r = NULL;
 
 	enter(sub);
-	ck_assert_msg(gm_repo_open(&r, rev) == 0, "open: %s", gm_error_last());
+	ck_assert_msg(gm_test_repo_open(&r, rev) == 0, "open: %s", gm_error_last());
 	ck_assert_ptr_nonnull(r);
 	return r;
 }
@@ -115,9 +115,9 @@ START_TEST(test_repo_open_head)
 	char id[GIT_OID_HEXSZ + 1];
 
 	gm_buf_printf(&top, "%s/", repo_dir);
-	ck_assert_pstr_eq(r->workdir, top.ptr);
-	ck_assert_pstr_eq(r->prefix, "");
-	git_oid_tostr(id, sizeof(id), git_commit_id(r->commit));
+	ck_assert_pstr_eq(gm_repo_workdir(r), top.ptr);
+	ck_assert_pstr_eq(gm_repo_prefix(r), "");
+	git_oid_tostr(id, sizeof(id), gm_repo_commit_id(r));
 	ck_assert_str_eq(id, head_id);
 	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
 	gm_buf_release(&top);
@@ -150,13 +150,13 @@ START_TEST(test_repo_open_bad_rev)
 	struct gm_repo *r = NULL;
 
 	enter("");
-	ck_assert_int_eq(gm_repo_open(&r, "no-such-rev"), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, "no-such-rev"), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
 	ck_assert_str_ne(gm_error_last(), "");
-	ck_assert_int_eq(gm_repo_open(&r, "HEAD~5"), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, "HEAD~5"), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
 	/* a tree is not a commit */
-	ck_assert_int_eq(gm_repo_open(&r, "HEAD^{tree}"), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, "HEAD^{tree}"), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
 }
 END_TEST
@@ -167,7 +167,7 @@ START_TEST(test_repo_open_not_a_repo)
 
 	setenv("GIT_CEILING_DIRECTORIES", "/tmp", 1);
 	ck_assert_int_eq(chdir(outside_dir), 0);
-	ck_assert_int_eq(gm_repo_open(&r, NULL), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
 	ck_assert_ptr_nonnull(strstr(gm_error_last(), "not a git repository"));
 }
@@ -180,9 +180,9 @@ START_TEST(test_repo_open_unborn_head)
 
 	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, NULL, 0), 0);
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_int_eq(gm_repo_open(&r, NULL), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
-	ck_assert_int_eq(gm_repo_open(&r, "HEAD"), GM_ENOTFOUND);
+	ck_assert_int_eq(gm_test_repo_open(&r, "HEAD"), GM_ENOTFOUND);
 	ck_assert_ptr_null(r);
 	gm_test_rmtree(dir);
 }
@@ -194,15 +194,15 @@ START_TEST(test_repo_open_from_subdirectory)
 	struct gm_buf top = GM_BUF_INIT;
 
 	gm_buf_printf(&top, "%s/", repo_dir);
-	ck_assert_pstr_eq(r->workdir, top.ptr);
-	ck_assert_pstr_eq(r->prefix, "a/b/");
+	ck_assert_pstr_eq(gm_repo_workdir(r), top.ptr);
+	ck_assert_pstr_eq(gm_repo_prefix(r), "a/b/");
 	/* paths stay relative to the top */
 	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
 	gm_buf_release(&top);
 	gm_repo_free(r);
 
 	r = open_at("a", NULL);
-	ck_assert_pstr_eq(r->prefix, "a/");
+	ck_assert_pstr_eq(gm_repo_prefix(r), "a/");
 	gm_repo_free(r);
 }
 END_TEST
@@ -219,7 +219,7 @@ START_TEST(test_repo_open_git_dir_env)
 	gm_buf_release(&gitdir);
 	setenv("GIT_CEILING_DIRECTORIES", "/tmp", 1);
 	ck_assert_int_eq(chdir(outside_dir), 0);
-	error = gm_repo_open(&r, NULL);
+	error = gm_test_repo_open(&r, NULL);
 	ck_assert_msg(error == 0, "%s", gm_error_last());
 	assert_read(r, "README", "two\n");
 	gm_repo_free(r);
@@ -242,7 +242,7 @@ START_TEST(test_repo_reads_commit_not_work_tree)
 	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS", "DIRTY\n"), 0);
 	ck_assert_int_eq(gm_test_write_file(dir, "untracked", "x\n"), 0);
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	assert_read(r, "MAINTAINERS", "COMMITTED\n");
 	ck_assert_int_eq(gm_repo_kind(r, "untracked"), GM_REPO_NONE);
 	gm_repo_free(r);
@@ -290,7 +290,7 @@ START_TEST(test_repo_text_work_tree_only_when_same)
 	ck_assert_int_eq(unlink(path.ptr), 0);
 	ck_assert_int_eq(symlink("t", path.ptr), 0);
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct gm_repo_text t = GM_REPO_TEXT_INIT;
 
@@ -474,7 +474,7 @@ static char *found_files(const char *dir, const char *name)
 	size_t nr = 0;
 	int error;
 
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	if ((error = gm_repo_find(r, dir, name, &files, &nr)) < 0)
 		gm_buf_printf(&out, "(%d)", error);
 	for (size_t i = 0; i < nr; i++)
@@ -497,7 +497,7 @@ static void index_swap_blob(const char *path, const char *from, const char *to)
 	char *at;
 	FILE *f;
 
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	ck_assert_int_eq(gm_repo_lookup(r, from, &a), 0);
 	ck_assert_int_eq(gm_repo_lookup(r, to, &b), 0);
 	ck_assert_int_eq(gm_buf_read_file(&data, path), 0);
@@ -579,7 +579,7 @@ START_TEST(test_repo_find_many)
 	}
 	ck_assert_int_eq(gm_test_repo_create(&dir, id, &one, 1), 0);
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_int_eq(gm_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	ck_assert_int_eq(gm_repo_find(r, "", "MAINTAINERS", &found, &nr), 0);
 	ck_assert_uint_eq(nr, DIRS);
 	for (size_t i = 0; i < DIRS; i++) {

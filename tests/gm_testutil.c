@@ -421,3 +421,25 @@ void gm_test_run_release(struct gm_test_run *r)
 	free(r->err);
 	r->out = r->err = NULL;
 }
+
+int gm_test_repo_open(struct gm_repo **out, const char *rev)
+{
+	struct gm_repo_location *loc = NULL;
+	int error = gm_repo_locate(&loc);
+
+	if (!error)
+		error = gm_repo_open(out, loc, rev);
+	gm_repo_location_free(loc);
+	return error;
+}
+
+struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv)
+{
+	struct gm_repo_location *loc = NULL;
+	struct gm_prefetch *p = NULL;
+
+	if (gm_repo_locate(&loc) == 0)
+		p = gm_prefetch_start(loc, argc, argv);
+	gm_repo_location_free(loc);
+	return p;
+}

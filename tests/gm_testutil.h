@@ -6,6 +6,9 @@
 
 #include <git2.h>
 
+#include "gm/prefetch.h"
+#include "gm/repo.h"
+
 #include "gm/maintainers.h"
 #include "gm/strvec.h"
 
@@ -75,6 +78,15 @@ int gm_test_repo_create(char **dir, char head[GIT_OID_HEXSZ + 1],
 			const struct gm_test_commit *commits, size_t nr);
 
 /* A new empty temporary directory (symlinks resolved), or NULL. */
+/**
+ * gm_repo_open() on the repository gm_repo_locate() finds now (from the
+ * current directory and the environment).
+ */
+int gm_test_repo_open(struct gm_repo **out, const char *rev);
+
+/** gm_prefetch_start() in the work tree gm_repo_locate() finds now. */
+struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv);
+
 char *gm_test_tmpdir(void);
 
 /* Remove `dir` and everything below it, then free the string. */

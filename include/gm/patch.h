@@ -39,4 +39,17 @@ int gm_patch_parse(struct gm_patch *p, const char *buf, size_t len);
 
 void gm_patch_release(struct gm_patch *p);
 
+/**
+ * Whether `name` (a file name, no directory) is one git format-patch
+ * writes: "NNNN-*.patch"; with `cover`, the cover letter's ("0000-"),
+ * else any other.
+ */
+bool gm_patch_is_series_name(const char *name, bool cover);
+
+/**
+ * Whether the mail `text` has a cover letter's Subject: "[PATCH 0/N]",
+ * "[PATCH v2 00/N]", "[RFC 0/N]".
+ */
+bool gm_patch_is_cover_subject(const char *text);
+
 #endif /* GM_PATCH_H */

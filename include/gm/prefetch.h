@@ -7,24 +7,28 @@
 
 #include "gm/buf.h"
 #include "gm/maintainers.h"
+#include "gm/repo.h"
 
 /*
  * MAINTAINERS read, hashed and parsed in a second thread while libgit2
  * initialises (which takes a core for milliseconds): the file as it is in
- * the work tree around the current directory, before the repository is
- * known; then the files the command line names, read and hashed. Each is
+ * the work tree the repository's location names, before the repository is
+ * open; then the files the command line names, read and hashed. Each is
  * used only where it proves to be the blob that would be read: the same
  * file of the same work tree, the same blob id.
+ *
+ * The calls below are made by one thread, the one that started it.
  */
 struct gm_prefetch;
 
 /**
  * Start the prefetch of MAINTAINERS and of the regular files among the
- * `argc` arguments `argv` that are no options; it needs nothing of
- * libgit2. NULL when there is nothing to start (GIT_DIR or GIT_WORK_TREE
- * set, no thread to be had).
+ * `argc` arguments `argv` that are no options, in the work tree `loc`
+ * names; it needs nothing of libgit2. NULL when there is nothing to
+ * start (no work tree known yet, no second CPU or thread to be had).
  */
-struct gm_prefetch *gm_prefetch_start(int argc, const char **argv);
+struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
+				      int argc, const char **argv);
 
 /**
  * Wait for the prefetch and hand its model over if it was parsed from

@@ -10,41 +10,92 @@
 #include "gm/strvec.h"
 
 /*
- * The one door to the repository: found from the current directory (or
- * GIT_DIR), one commit chosen, and everything read from that commit's tree.
+ * The one door to the repository. Everything the tool knows of it comes
+ * through here: where it is (found once, as git finds it, from the
+ * environment and the current directory), the commit chosen, every read
+ * of a tree, a blob, a commit, the configuration and the work tree.
+ *
+ * A struct gm_repo is used by one thread at a time: a thread of its own
+ * gets its own with gm_repo_reopen(), opened exactly as the first. The
+ * location may be read by any number of threads once made.
  */
-struct gm_repo {
-	git_repository *repo;
-	git_commit *commit;	/* HEAD's commit, or --rev's */
-	git_tree *tree;		/* its tree */
-	char *workdir;		/* work tree top with a final '/', NULL if bare */
-	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
-	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
-};
+struct gm_repo;
+struct gm_repo_location;
+
+/**
+ * Find the repository as git does, from GIT_DIR, GIT_WORK_TREE,
+ * GIT_CEILING_DIRECTORIES, GIT_DISCOVERY_ACROSS_FILESYSTEM,
+ * GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES, GIT_INDEX_FILE
+ * and the current directory, read once, now. Needs nothing of libgit2.
+ * Finding nothing is not an error: gm_repo_open() reports it.
+ * @return 0 or GM_ERROR (out of memory); the caller owns `*out`.
+ */
+int gm_repo_locate(struct gm_repo_location **out);
+void gm_repo_location_free(struct gm_repo_location *loc);
+
+/**
+ * The top of the work tree the location names, canonical, no final '/',
+ * where it is known before the repository is opened (found from a
+ * ".git" in it, or given by GIT_WORK_TREE); else NULL.
+ */
+const char *gm_repo_location_worktree(const struct gm_repo_location *loc);
+
+/**
+ * Open the repository `loc` names and resolve `rev` (NULL for HEAD) to a
+ * commit. On success `*out` belongs to the caller (gm_repo_free()).
+ * @return 0, GM_ENOTFOUND (no repository; unborn HEAD; unknown revision),
+ * or GM_ERROR.
+ */
+int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
+		 const char *rev);
+
+/**
+ * `r` opened again, from the same location, at the same commit, for
+ * another thread. The caller owns `*out`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
+
+void gm_repo_free(struct gm_repo *r);
+
+/** The work tree's top with a final '/', or NULL if bare. */
+const char *gm_repo_workdir(const struct gm_repo *r);
+
+/** The current directory below the work tree's top: "" or "a/b/". */
+const char *gm_repo_prefix(const struct gm_repo *r);
+
+/** The chosen commit's id. */
+const git_oid *gm_repo_commit_id(const struct gm_repo *r);
+
+/**
+ * The libgit2 repository and the chosen commit's tree, for the history
+ * walk (history.c), which reads objects by the thousand. Owned by `r`.
+ */
+git_repository *gm_repo_git(struct gm_repo *r);
+git_tree *gm_repo_tree(struct gm_repo *r);
+
+/**
+ * The configuration value `key` (repository, global and system files,
+ * as git reads them), as a bool or a string.
+ * @return 0, GM_ENOTFOUND if unset (or unreadable), GM_EINVALID if not a
+ * bool, or GM_ERROR; `*out` (a string) is the caller's.
+ */
+int gm_repo_config_bool(struct gm_repo *r, const char *key, bool *out);
+int gm_repo_config_string(struct gm_repo *r, const char *key, char **out);
+
+/**
+ * The body of the message (all but the subject) of the commit `rev`
+ * names (a full or abbreviated id, or any revision), appended to `out`.
+ * @return 0, GM_ENOTFOUND if it names no commit, or GM_ERROR.
+ */
+int gm_repo_commit_body(struct gm_repo *r, const char *rev,
+			struct gm_buf *out);
 
 enum gm_repo_kind {
 	GM_REPO_NONE = 0,	/* not in the tree */
 	GM_REPO_BLOB,		/* a file (or symlink, or submodule) */
 	GM_REPO_TREE		/* a directory */
 };
-
-/**
- * Open the repository around the current directory, honouring GIT_DIR and
- * GIT_WORK_TREE as git does, and resolve `rev` (NULL for HEAD) to a commit.
- * On success `*out` belongs to the caller (gm_repo_free()).
- * @return 0, GM_ENOTFOUND (no repository; unborn HEAD; unknown revision),
- * or GM_ERROR.
- */
-int gm_repo_open(struct gm_repo **out, const char *rev);
-
-/**
- * `r` opened again, at the same commit, for another thread: a gm_repo is
- * not to be shared between threads. The caller owns `*out`.
- * @return 0 or GM_ERROR.
- */
-int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
-
-void gm_repo_free(struct gm_repo *r);
 
 /* A path's entry in the tree. */
 struct gm_repo_entry {
@@ -130,6 +181,31 @@ struct gm_repo_file {
 int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		 struct gm_repo_file **out, size_t *nr);
 void gm_repo_files_free(struct gm_repo_file *files, size_t nr);
+
+/**
+ * What `path` (relative to the top) is in the work tree: a directory
+ * (GM_REPO_TREE), anything else that exists (GM_REPO_BLOB), or nothing,
+ * also when there is no work tree.
+ */
+enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path);
+
+/**
+ * Read the regular file `path` (relative to the top) of the work tree
+ * into the empty `out`, as gm_buf_read_regular() does (never a FIFO, a
+ * device or through a final symlink; zeros after).
+ * @return 0, GM_ENOTFOUND (none, another kind, or no work tree), or
+ * GM_ERROR.
+ */
+int gm_repo_worktree_read(struct gm_repo *r, const char *path,
+			  struct gm_buf *out);
+
+/**
+ * The same, for the file `path` below the directory `top` (a work tree's
+ * top as gm_repo_location_worktree() names it), before any repository is
+ * open: the prefetch's read.
+ */
+int gm_repo_worktree_read_at(const char *top, const char *path,
+			     struct gm_buf *out);
 
 /**
  * Turn a path given on the command line, relative to the current

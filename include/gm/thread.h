@@ -2,6 +2,7 @@
 #define GM_THREAD_H
 
 #include <pthread.h>
+#include <stdbool.h>
 
 /**
  * pthread_create(t, NULL, fn, arg), but the thread starts on a CPU other
@@ -13,5 +14,41 @@
  * @return 0, or pthread_create()'s error number.
  */
 int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
+
+/*
+ * A job: a function run in a thread beside the one that starts it, with
+ * an outcome (0 or an error code and its message) that the starter waits
+ * for. Each call below is made by the starting thread only, but
+ * gm_job_done(), which the job's own thread makes once.
+ */
+struct gm_job {
+	pthread_t thread;
+	bool running;		/* a thread was started and not joined */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool done;		/* the outcome is in, under `lock` */
+	bool waited;		/* gm_job_wait() has seen it */
+	int error;
+	char message[1024];	/* as long as gm_error_last() can be */
+};
+
+/**
+ * Start fn(arg) in a thread (gm_thread_start()). If none can be had, the
+ * job is not running, and the caller does the work itself.
+ * @return whether it runs.
+ */
+bool gm_job_start(struct gm_job *j, void *(*fn)(void *), void *arg);
+
+/** In the job's thread: its outcome, with the message of an error. */
+void gm_job_done(struct gm_job *j, int error);
+
+/**
+ * Wait for the job's outcome (its thread may still be freeing what it
+ * used); its error and message become this thread's. 0 if not running.
+ */
+int gm_job_wait(struct gm_job *j);
+
+/** Wait for the job's end: the same, and its thread is gone. */
+int gm_job_join(struct gm_job *j);
 
 #endif /* GM_THREAD_H */

@@ -1,0 +1,38 @@
+#ifndef GM_CONFIG_H
+#define GM_CONFIG_H
+
+#include "gm/buf.h"
+#include "gm/options.h"
+#include "gm/repo.h"
+
+/*
+ * Where a run's options come from, lowest first: the built-in defaults,
+ * git config (maintainer.*), the words of .get_maintainer.conf (R-01),
+ * the command line.
+ */
+
+/**
+ * Read the file `name` from the first of the places R-01 names: the top
+ * of the tree, $HOME, the tree's .scripts/. Appended to `out`.
+ * @return 0, 1 if there is none (or it is no regular file), or an error.
+ */
+int gm_config_read_file(struct gm_repo *r, const char *name,
+			struct gm_buf *out);
+
+/**
+ * The words of a .get_maintainer.conf text, appended to `out`: split at
+ * blanks, a word starting with '#' ends its line.
+ * @return 0 or GM_ERROR.
+ */
+int gm_config_words(struct gm_strvec *out, const char *text);
+
+/**
+ * Fill `opts` (released and made anew) for the `argc` words `argv`, as
+ * the run sees them: defaults, git config, the conf file's words, argv;
+ * then gm_options_finish().
+ * @return 0, GM_EUSAGE (with a message), or another error.
+ */
+int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
+		   const char **argv);
+
+#endif /* GM_CONFIG_H */

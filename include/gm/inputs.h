@@ -1,0 +1,63 @@
+#ifndef GM_INPUTS_H
+#define GM_INPUTS_H
+
+#include <stdbool.h>
+
+#include "gm/buf.h"
+#include "gm/options.h"
+#include "gm/patch.h"
+#include "gm/repo.h"
+#include "gm/strvec.h"
+
+/* The name R-30 gives standard input in the file list. */
+#define GM_INPUTS_STDIN "&STDIN"
+
+/* A patch kept for the keyword pass, which needs MAINTAINERS. */
+struct gm_inputs_patch {
+	struct gm_buf text;
+	struct gm_patch patch;
+};
+
+/*
+ * What the command line names (R-30): patch files, an mbox, standard
+ * input, a format-patch series (--series, or a cover letter standing for
+ * the patches beside it), or paths of the tree with -f.
+ */
+struct gm_inputs {
+	struct gm_strvec files;		/* the file list of R-30 */
+	struct gm_strvec walk_paths;	/* the paths as given, for history */
+	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
+	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
+	struct gm_inputs_patch *patches;	/* patches whose lines K: sees */
+	size_t nr_patches;
+	struct gm_strvec warnings;	/* "warning: " lines, in order */
+
+	/* private */
+	struct gm_repo *repo;
+	const struct gm_options *opts;
+	int series_depth;
+};
+
+/**
+ * Read the inputs `o` names, paths taken relative to `r`'s current
+ * directory, into the zeroed `in` (released by gm_inputs_release() even
+ * on failure; its warnings are those before the failure).
+ * @return 0, GM_EUSAGE (no input and stdin a terminal), GM_ENOTFOUND (a
+ * file not found), or another error.
+ */
+int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
+		   const struct gm_options *o);
+
+void gm_inputs_release(struct gm_inputs *in);
+
+/*
+ * The three ways the script tells a MAINTAINERS file from a path:
+ * exactly "MAINTAINERS", whose content K: does not see (R-30); a path
+ * matching \bMAINTAINERS$, whose addresses are not taken (R-47); a path
+ * ending in "MAINTAINERS", which gets no --git-fallback history (R-71).
+ */
+bool gm_inputs_is_maintainers_r30(const char *path);
+bool gm_inputs_is_maintainers_r47(const char *path);
+bool gm_inputs_is_maintainers_r71(const char *path);
+
+#endif /* GM_INPUTS_H */

@@ -1,0 +1,54 @@
+#ifndef GM_WALK_H
+#define GM_WALK_H
+
+#include <stdint.h>
+
+#include "gm/history.h"
+#include "gm/inputs.h"
+#include "gm/match.h"
+#include "gm/options.h"
+#include "gm/repo.h"
+#include "gm/thread.h"
+
+/*
+ * The history walk of a run: with --history every path as given, in a
+ * thread of its own (on a repository of its own) from gm_walk_start()
+ * on, since the paths are known before MAINTAINERS is read; with only
+ * --git-fallback the files no maintained section claims exactly (R-71),
+ * walked in gm_walk_finish(). All calls are made by the thread that
+ * started.
+ */
+struct gm_walk {
+	struct gm_history *history;	/* after gm_walk_finish() */
+	int64_t since, until;		/* the window */
+
+	/* private */
+	struct gm_repo *repo;		/* the caller's */
+	const struct gm_options *opts;
+	const struct gm_inputs *in;
+	const struct gm_matches *matches;
+	git_mailmap *mailmap;
+	struct gm_job job;
+};
+
+/**
+ * Into the zeroed `kw`: the window of `o`, and the walk started if
+ * `o` asks for history. `r` and `in` must outlive `w`.
+ * @return 0, GM_EUSAGE for a bad date, or another error.
+ */
+int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
+		  const struct gm_options *o, const struct gm_inputs *in);
+
+/**
+ * The walk's outcome (waited for, or walked now with `matches` telling
+ * the exactly claimed files); `history` is set unless no history was
+ * asked for. @return 0 or the walk's error.
+ */
+int gm_walk_finish(struct gm_walk *w, const struct gm_matches *matches);
+
+/** Whether the options ask for a walk at all. */
+bool gm_walk_wanted(const struct gm_options *o);
+
+void gm_walk_release(struct gm_walk *w);
+
+#endif /* GM_WALK_H */

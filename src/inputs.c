@@ -1,0 +1,305 @@
+#include "gm/inputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gm/error.h"
+
+static int inputs_warn(struct gm_inputs *in, const char *fmt, ...)
+	GM_PRINTF(2, 3);
+
+static int inputs_warn(struct gm_inputs *in, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return gm_strvec_push(&in->warnings, msg);
+}
+
+bool gm_inputs_is_maintainers_r30(const char *path)
+{
+	return !strcmp(path, "MAINTAINERS");
+}
+
+bool gm_inputs_is_maintainers_r47(const char *path)
+{
+	size_t len = strlen(path);
+	char before;
+
+	if (len < 11 || strcmp(path + len - 11, "MAINTAINERS"))
+		return false;
+	before = len > 11 ? path[len - 12] : ' ';
+	return !(before == '_' || (before >= '0' && before <= '9') ||
+		 ((before | 0x20) >= 'a' && (before | 0x20) <= 'z'));
+}
+
+bool gm_inputs_is_maintainers_r71(const char *path)
+{
+	size_t len = strlen(path);
+
+	return len >= 11 && !strcmp(path + len - 11, "MAINTAINERS");
+}
+
+/* What `path` is: 2 a directory, 1 a file, 0 nothing (tree, then work tree). */
+static int inputs_path_kind(struct gm_inputs *in, const char *path,
+			    bool *tracked)
+{
+	enum gm_repo_kind k = gm_repo_kind(in->repo, path);
+
+	*tracked = k != GM_REPO_NONE;
+	if (!*path || k == GM_REPO_TREE)
+		return 2;
+	if (k == GM_REPO_BLOB)
+		return 1;
+	k = gm_repo_worktree_kind(in->repo, path);
+	return k == GM_REPO_TREE ? 2 : k == GM_REPO_BLOB;
+}
+
+/* Source-file mode of R-30: the path itself, and K: on its content. */
+static int inputs_add_source(struct gm_inputs *in, const char *path, int kind)
+{
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_buf_puts(&name, path)) < 0 ||
+	    (kind == 2 && *path && (error = gm_buf_putc(&name, '/')) < 0) ||
+	    (error = gm_strvec_push(&in->files, name.ptr)) < 0)
+		goto out;
+	if (kind == 1 && in->opts->keywords && in->opts->keywords_in_file &&
+	    !gm_inputs_is_maintainers_r30(path))
+		error = gm_strvec_push(&in->keyword_files, path);
+out:
+	gm_buf_release(&name);
+	return error;
+}
+
+/* A -f path for the history walk: "dir/" only if typed so (git's rule). */
+static int inputs_add_walk_path(struct gm_inputs *in, const char *rel,
+				const char *arg)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	size_t len = strlen(arg);
+	int error;
+
+	if (!(error = gm_buf_puts(&path, rel)) && *rel && len &&
+	    arg[len - 1] == '/')
+		error = gm_buf_putc(&path, '/');
+	if (!error)
+		error = gm_strvec_push(&in->walk_paths, path.ptr);
+	gm_buf_release(&path);
+	return error;
+}
+
+static int inputs_add_patch(struct gm_inputs *in, const char *arg,
+			    bool from_stdin);
+
+/* Keep the patch (taking over `text` and `p`) for the keyword pass. */
+static int inputs_keep_patch(struct gm_inputs *in, struct gm_buf *text,
+			     struct gm_patch *p)
+{
+	struct gm_inputs_patch *v = realloc(in->patches,
+					    (in->nr_patches + 1) * sizeof(*v));
+
+	if (!v)
+		return gm_error_set(GM_ERROR, "out of memory");
+	in->patches = v;
+	v[in->nr_patches].text = *text;
+	v[in->nr_patches].patch = *p;
+	in->nr_patches++;
+	gm_buf_init(text);
+	memset(p, 0, sizeof(*p));
+	return 0;
+}
+
+/* Every patch of the format-patch series in `dir`, but the cover letter. */
+static int inputs_add_series(struct gm_inputs *in, const char *dir)
+{
+	struct gm_strvec names = GM_STRVEC_INIT;
+	struct gm_buf path = GM_BUF_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int error = 0;
+
+	if (!d)
+		return gm_error_set(GM_ENOTFOUND, "cannot open '%s': %s", dir,
+				    strerror(errno));
+	while (!error && (de = readdir(d)))
+		if (gm_patch_is_series_name(de->d_name, false))
+			error = gm_strvec_push(&names, de->d_name);
+	closedir(d);
+	gm_strvec_sort_uniq(&names);
+	for (size_t i = 0; i < names.nr && !error; i++) {
+		gm_buf_reset(&path);
+		if (!(error = gm_buf_printf(&path, "%s/%s", dir, names.v[i])))
+			error = inputs_add_patch(in, path.ptr, false);
+	}
+	gm_strvec_release(&names);
+	gm_buf_release(&path);
+	return error;
+}
+
+/*
+ * A cover letter stands for its series: the other patches beside it.
+ * @return 1 if `arg` was one, 0 if not, or an error.
+ */
+static int inputs_add_cover(struct gm_inputs *in, const char *arg,
+			    const char *text)
+{
+	const char *slash = strrchr(arg, '/');
+	const char *base = slash ? slash + 1 : arg;
+	struct gm_buf dir = GM_BUF_INIT;
+	int error;
+
+	if (!gm_patch_is_series_name(base, true) &&
+	    !gm_patch_is_cover_subject(text))
+		return 0;
+	if ((error = gm_buf_put(&dir, arg, slash ? (size_t)(slash - arg) : 1)) < 0)
+		return error;
+	if (!slash)
+		dir.ptr[0] = '.';
+	error = inputs_add_series(in, dir.ptr);
+	gm_buf_release(&dir);
+	return error < 0 ? error : 1;
+}
+
+/* The files of a patch, its Fixes: ids, and the patch kept for K:. */
+static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
+			     struct gm_patch *p)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < p->files.nr && !error; i++)
+		if (!(error = gm_strvec_push(&in->files, p->files.v[i])))
+			error = gm_strvec_push(&in->walk_paths, p->files.v[i]);
+	for (size_t i = 0; i < p->fixes.nr && !error; i++)
+		if (in->opts->fixes &&
+		    !gm_strvec_contains(&in->fixes, p->fixes.v[i]))
+			error = gm_strvec_push(&in->fixes, p->fixes.v[i]);
+	if (!error && in->opts->keywords)
+		error = inputs_keep_patch(in, text, p);
+	gm_strvec_sort_uniq(&in->files);
+	return error;
+}
+
+static int inputs_add_patch(struct gm_inputs *in, const char *arg,
+			    bool from_stdin)
+{
+	struct gm_patch p = GM_PATCH_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+	int error;
+
+	error = from_stdin ? gm_buf_read_fd(&text, 0, "standard input") :
+			     gm_buf_read_file(&text, arg);
+	if (error < 0)
+		goto out;
+	if ((error = gm_patch_parse(&p, text.ptr, text.len)) < 0)
+		goto out;
+	if (!p.files.nr && !from_stdin && in->series_depth == 0) {
+		in->series_depth++;
+		error = inputs_add_cover(in, arg, text.ptr);
+		in->series_depth--;
+		if (error < 0)
+			goto out;
+	}
+	if (!p.files.nr && error == 0 &&
+	    (error = inputs_warn(in, "file '%s' doesn't appear to be a patch; add -f to options?",
+				 from_stdin ? "-" : arg)) < 0)
+		goto out;
+	error = inputs_take_patch(in, &text, &p);
+out:
+	gm_patch_release(&p);
+	gm_buf_release(&text);
+	return error;
+}
+
+/* A path argument: a source file or directory of the tree. */
+static int inputs_add_path(struct gm_inputs *in, const char *arg,
+			   const char *rel, int kind, bool tracked)
+{
+	int error = 0;
+
+	if (!kind)
+		return gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);
+	if (!tracked)
+		error = inputs_warn(in, "file '%s' not found in version control",
+				    arg);
+	if (!error)
+		error = inputs_add_source(in, rel, kind);
+	if (!error)
+		error = inputs_add_walk_path(in, rel, arg);
+	return error;
+}
+
+static int inputs_add_arg(struct gm_inputs *in, const char *arg)
+{
+	bool from_filename = in->opts->from_filename, tracked = false;
+	struct gm_buf rel = GM_BUF_INIT;
+	int kind = 0, error;
+
+	if (!strcmp(arg, GM_INPUTS_STDIN) ||
+	    (!from_filename && !strcmp(arg, "-"))) {
+		if (from_filename)
+			return gm_strvec_push(&in->files, GM_INPUTS_STDIN);
+		return inputs_add_patch(in, arg, true);
+	}
+	if ((error = gm_repo_relative(in->repo, arg, &rel)) == 0)
+		kind = inputs_path_kind(in, rel.ptr, &tracked);
+	else if (from_filename)
+		goto out;
+	if (from_filename || tracked)
+		error = inputs_add_path(in, arg, rel.ptr, kind, tracked);
+	else if (access(arg, R_OK))
+		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);
+	else
+		error = inputs_add_patch(in, arg, false);
+out:
+	gm_buf_release(&rel);
+	return error;
+}
+
+int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
+		   const struct gm_options *o)
+{
+	const struct gm_strvec *args = &o->args;
+	int error = 0;
+
+	in->repo = r;
+	in->opts = o;
+	if (o->series && (error = inputs_add_series(in, o->series)) < 0)
+		return error;
+	if (!args->nr && o->series)
+		return 0;
+	if (!args->nr) {
+		if (isatty(0))
+			return gm_error_set(GM_EUSAGE,
+					    "missing patchfile or -f file");
+		return inputs_add_arg(in, GM_INPUTS_STDIN);
+	}
+	for (size_t i = 0; i < args->nr && !error; i++)
+		error = inputs_add_arg(in, args->v[i]);
+	return error;
+}
+
+void gm_inputs_release(struct gm_inputs *in)
+{
+	for (size_t i = 0; i < in->nr_patches; i++) {
+		gm_buf_release(&in->patches[i].text);
+		gm_patch_release(&in->patches[i].patch);
+	}
+	free(in->patches);
+	gm_strvec_release(&in->fixes);
+	gm_strvec_release(&in->files);
+	gm_strvec_release(&in->walk_paths);
+	gm_strvec_release(&in->keyword_files);
+	gm_strvec_release(&in->warnings);
+	in->patches = NULL;
+	in->nr_patches = 0;
+}

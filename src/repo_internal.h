@@ -1,0 +1,44 @@
+#ifndef GM_REPO_INTERNAL_H
+#define GM_REPO_INTERNAL_H
+
+/* The insides of the repository modules (repo_open.c, repo.c); no one else's. */
+
+#include <stdbool.h>
+
+#include <git2.h>
+
+#include "gm/repo.h"
+#include "gm/strmap.h"
+#include "gm/strvec.h"
+
+/*
+ * Where the repository is, as git finds it. Every path is absolute and
+ * canonical, so that an opening does not depend on the current directory
+ * any more. Written once by gm_repo_locate(), then only read.
+ */
+struct gm_repo_location {
+	bool found;
+	char *open_path;	/* what libgit2 opens: a top or a git dir */
+	bool explicit_dir;	/* open_path is GIT_DIR */
+	bool bare_guess;	/* found as a git dir with no work tree */
+	char *worktree;		/* GIT_WORK_TREE, else the top found, or NULL */
+	bool worktree_env;	/* worktree is GIT_WORK_TREE */
+	char *cwd;		/* the current directory */
+	char *object_dir;	/* GIT_OBJECT_DIRECTORY, or NULL */
+	struct gm_strvec alternates;	/* GIT_ALTERNATE_OBJECT_DIRECTORIES */
+	char *index_file;	/* GIT_INDEX_FILE, or NULL */
+};
+
+struct gm_repo {
+	const struct gm_repo_location *loc;	/* owned by loc_owned, or shared */
+	struct gm_repo_location *loc_owned;
+	git_repository *repo;
+	git_commit *commit;	/* HEAD's commit, or --rev's */
+	git_tree *tree;		/* its tree */
+	char *workdir;		/* work tree top with a final '/', NULL if bare */
+	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
+	char *index_path;	/* the index file, NULL if bare */
+	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
+};
+
+#endif /* GM_REPO_INTERNAL_H */

@@ -1,0 +1,621 @@
+/*
+ * Finding and opening the repository as git does.
+ *
+ * The search is done here, not by libgit2: it runs before libgit2 is
+ * initialised (which takes milliseconds), so that the prefetch can start
+ * on the work tree it names; and libgit2 1.5 refuses GIT_WORK_TREE. What
+ * is found is then opened by libgit2 exactly, with no search of its own.
+ */
+#include "repo_internal.h"
+
+#include <git2/sys/repository.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gm/buf.h"
+#include "gm/error.h"
+
+/* ==================== the location ==================== */
+
+/* `path` made absolute against `cwd`, canonical if it exists. */
+static char *location_absolute(const char *cwd, const char *path)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	char *real = realpath(path, NULL);
+
+	if (real || !cwd)
+		return real;
+	if (path[0] == '/' ? gm_buf_puts(&b, path) :
+	    gm_buf_printf(&b, "%s/%s", cwd, path))
+		return NULL;
+	return gm_buf_detach(&b, NULL);
+}
+
+/* dir/name exists (as anything but a dangling link). */
+static bool has(const char *dir, const char *name, bool want_dir)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	struct stat st;
+	bool yes;
+
+	yes = !gm_buf_printf(&b, "%s/%s", dir, name) && !stat(b.ptr, &st) &&
+	      (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
+	gm_buf_release(&b);
+	return yes;
+}
+
+/*
+ * Whether `dir` is a git directory: HEAD, and objects/ and refs/ (or a
+ * commondir file, as in a linked worktree's), as git asks.
+ */
+static bool is_git_dir(const char *dir, bool object_dir_env)
+{
+	return has(dir, "HEAD", false) &&
+	       ((has(dir, "refs", true) &&
+		 (object_dir_env || has(dir, "objects", true))) ||
+		has(dir, "commondir", false));
+}
+
+/* Whether dir/.git is a git directory or a "gitdir: " file. */
+static bool has_dot_git(const char *dir, bool object_dir_env)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	char head[8] = "";
+	struct stat st;
+	bool yes = false;
+	FILE *f;
+
+	if (gm_buf_printf(&b, "%s/.git", dir) || stat(b.ptr, &st))
+		goto out;
+	if (S_ISDIR(st.st_mode)) {
+		yes = is_git_dir(b.ptr, object_dir_env);
+	} else if (S_ISREG(st.st_mode) && (f = fopen(b.ptr, "r"))) {
+		yes = fread(head, 1, 7, f) == 7 && !memcmp(head, "gitdir:", 7);
+		fclose(f);
+	}
+out:
+	gm_buf_release(&b);
+	return yes;
+}
+
+/*
+ * Split a ':'-separated list of paths, each made absolute against `cwd`
+ * (or, with no `cwd`, kept only if absolute: GIT_CEILING_DIRECTORIES).
+ */
+static int location_split(struct gm_strvec *out, const char *list,
+			  const char *cwd)
+{
+	while (list && *list) {
+		size_t len = strcspn(list, ":");
+		char *one = strndup(list, len), *abs = NULL;
+		int error = 0;
+
+		if (!one)
+			return gm_error_set(GM_ERROR, "out of memory");
+		if (*one && (cwd || one[0] == '/')) {
+			abs = location_absolute(cwd, one);
+			if (!abs && !cwd)
+				abs = strdup(one);
+			error = abs ? gm_strvec_push(out, abs) :
+				      gm_error_set(GM_ERROR, "out of memory");
+		}
+		free(one);
+		free(abs);
+		if (error)
+			return error;
+		list += len + (list[len] == ':');
+	}
+	return 0;
+}
+
+static bool is_ceiling(const struct gm_strvec *ceilings, const char *dir)
+{
+	return gm_strvec_contains(ceilings, dir);
+}
+
+/* The parent of the canonical `dir`, in place; false at the root. */
+static bool go_up(char *dir)
+{
+	char *slash = strrchr(dir, '/');
+
+	if (!slash || !dir[1])
+		return false;
+	if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return true;
+}
+
+/*
+ * From the current directory up, the first directory holding a ".git",
+ * or being a git directory itself: not into a ceiling directory, nor
+ * across a file system unless GIT_DISCOVERY_ACROSS_FILESYSTEM says so.
+ */
+static int location_search(struct gm_repo_location *loc)
+{
+	const char *across = getenv("GIT_DISCOVERY_ACROSS_FILESYSTEM");
+	struct gm_strvec ceilings = GM_STRVEC_INIT;
+	bool cross = across && (!strcmp(across, "1") ||
+				!strcasecmp(across, "true") ||
+				!strcasecmp(across, "yes"));
+	bool objdir = loc->object_dir != NULL;
+	char *dir = strdup(loc->cwd);
+	struct stat st;
+	dev_t dev = 0;
+	int error = 0;
+
+	if (!dir)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = location_split(&ceilings,
+				    getenv("GIT_CEILING_DIRECTORIES"), NULL)) < 0)
+		goto out;
+	if (!stat(dir, &st))
+		dev = st.st_dev;
+	for (;;) {
+		if (has_dot_git(dir, objdir) || is_git_dir(dir, objdir)) {
+			loc->found = true;
+			loc->bare_guess = !has_dot_git(dir, objdir);
+			loc->open_path = dir;
+			dir = NULL;
+			break;
+		}
+		if (!go_up(dir) || is_ceiling(&ceilings, dir) ||
+		    (!cross && (stat(dir, &st) || st.st_dev != dev)))
+			break;
+	}
+out:
+	free(dir);
+	gm_strvec_release(&ceilings);
+	return error;
+}
+
+static int location_from_env(struct gm_repo_location *loc)
+{
+	const char *gitdir = getenv("GIT_DIR");
+	const char *worktree = getenv("GIT_WORK_TREE");
+	const char *objdir = getenv("GIT_OBJECT_DIRECTORY");
+	const char *index = getenv("GIT_INDEX_FILE");
+
+	if ((gitdir && *gitdir &&
+	     !(loc->open_path = location_absolute(loc->cwd, gitdir))) ||
+	    (worktree && *worktree &&
+	     !(loc->worktree = location_absolute(loc->cwd, worktree))) ||
+	    (objdir && *objdir &&
+	     !(loc->object_dir = location_absolute(loc->cwd, objdir))) ||
+	    (index && *index &&
+	     !(loc->index_file = location_absolute(loc->cwd, index))) ||
+	    location_split(&loc->alternates,
+			   getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"),
+			   loc->cwd) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	loc->worktree_env = loc->worktree != NULL;
+	loc->explicit_dir = loc->found = loc->open_path != NULL;
+	return 0;
+}
+
+int gm_repo_locate(struct gm_repo_location **out)
+{
+	struct gm_repo_location *loc = calloc(1, sizeof(*loc));
+	int error = 0;
+
+	*out = NULL;
+	if (!loc)
+		return gm_error_set(GM_ERROR, "out of memory");
+	/* a current directory that is gone is in no repository */
+	if (!(loc->cwd = realpath(".", NULL)) && errno != ENOENT)
+		error = gm_error_set(GM_ERROR, "cannot read the current directory: %s",
+				     strerror(errno));
+	if (!error && loc->cwd)
+		error = location_from_env(loc);
+	if (!error && loc->cwd && !loc->found)
+		error = location_search(loc);
+	if (!error && loc->found && !loc->explicit_dir && !loc->bare_guess &&
+	    !loc->worktree && !(loc->worktree = strdup(loc->open_path)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error) {
+		gm_repo_location_free(loc);
+		return error;
+	}
+	*out = loc;
+	return 0;
+}
+
+void gm_repo_location_free(struct gm_repo_location *loc)
+{
+	if (!loc)
+		return;
+	free(loc->open_path);
+	free(loc->worktree);
+	free(loc->cwd);
+	free(loc->object_dir);
+	free(loc->index_file);
+	gm_strvec_release(&loc->alternates);
+	free(loc);
+}
+
+const char *gm_repo_location_worktree(const struct gm_repo_location *loc)
+{
+	return loc && loc->found ? loc->worktree : NULL;
+}
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+	char *d = s ? strdup(s) : NULL;
+
+	*failed |= s && !d;
+	return d;
+}
+
+static int location_dup(struct gm_repo_location **out,
+			const struct gm_repo_location *loc)
+{
+	struct gm_repo_location *n = calloc(1, sizeof(*n));
+	bool failed = !n;
+
+	if (n) {
+		*n = *loc;
+		n->open_path = dup_or_null(loc->open_path, &failed);
+		n->worktree = dup_or_null(loc->worktree, &failed);
+		n->cwd = dup_or_null(loc->cwd, &failed);
+		n->object_dir = dup_or_null(loc->object_dir, &failed);
+		n->index_file = dup_or_null(loc->index_file, &failed);
+		n->alternates = (struct gm_strvec)GM_STRVEC_INIT;
+		for (size_t i = 0; !failed && i < loc->alternates.nr; i++)
+			failed = gm_strvec_push(&n->alternates,
+						loc->alternates.v[i]) < 0;
+	}
+	if (failed) {
+		gm_repo_location_free(n);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	*out = n;
+	return 0;
+}
+
+/* ==================== opening ==================== */
+
+static char *path_with_slash(const char *p)
+{
+	size_t len = strlen(p);
+	char *s = malloc(len + 2);
+
+	if (!s)
+		return NULL;
+	memcpy(s, p, len + 1);
+	if (!len || s[len - 1] != '/') {
+		s[len] = '/';
+		s[len + 1] = '\0';
+	}
+	return s;
+}
+
+/* -1 unset, else the bool value of `key`. */
+static int config_tristate(git_repository *repo, const char *key)
+{
+	git_config *cfg = NULL;
+	int value = -1;
+
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&value, cfg, key) < 0)
+		value = -1;
+	git_config_free(cfg);
+	return value;
+}
+
+static bool config_has(git_repository *repo, const char *key)
+{
+	git_config *cfg = NULL;
+	git_config_entry *e = NULL;
+	bool yes;
+
+	yes = git_repository_config_snapshot(&cfg, repo) == 0 &&
+	      git_config_get_entry(&e, cfg, key) == 0;
+	git_config_entry_free(e);
+	git_config_free(cfg);
+	return yes;
+}
+
+/*
+ * The work tree as git picks it: GIT_WORK_TREE; else none for a bare
+ * repository (core.bare, or a git directory found as such); else
+ * core.worktree (libgit2 reads it); else, with GIT_DIR, the current
+ * directory; else the top found.
+ */
+static const char *repo_pick_worktree(struct gm_repo *r)
+{
+	const struct gm_repo_location *loc = r->loc;
+
+	if (loc->worktree_env)
+		return loc->worktree;
+	if (config_tristate(r->repo, "core.bare") == 1)
+		return NULL;
+	if (config_has(r->repo, "core.worktree"))
+		return git_repository_workdir(r->repo);
+	if (loc->bare_guess)
+		return NULL;
+	return loc->explicit_dir ? loc->cwd : git_repository_workdir(r->repo);
+}
+
+static int repo_set_worktree(struct gm_repo *r)
+{
+	const char *wt = repo_pick_worktree(r);
+
+	if (!wt)
+		return 0;
+	if (!(r->workdir = path_with_slash(wt)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (git_repository_set_workdir(r->repo, r->workdir, 0) < 0)
+		return gm_error_from_git(GM_ERROR, "cannot set the work tree");
+	return 0;
+}
+
+/* GIT_OBJECT_DIRECTORY and GIT_ALTERNATE_OBJECT_DIRECTORIES, as git reads them. */
+static int repo_set_objects(struct gm_repo *r)
+{
+	const struct gm_repo_location *loc = r->loc;
+	git_odb *odb = NULL;
+	int error;
+
+	if (!loc->object_dir && !loc->alternates.nr)
+		return 0;
+	error = loc->object_dir ? git_odb_open(&odb, loc->object_dir) :
+				  git_repository_odb(&odb, r->repo);
+	for (size_t i = 0; !error && i < loc->alternates.nr; i++)
+		error = git_odb_add_disk_alternate(odb, loc->alternates.v[i]);
+	if (!error && loc->object_dir)
+		git_repository_set_odb(r->repo, odb);
+	git_odb_free(odb);
+	return error < 0 ? gm_error_from_git(error, "cannot open the object directory") :
+			   0;
+}
+
+/* The current directory relative to the work tree top, "" or "a/b/". */
+static int repo_set_prefix(struct gm_repo *r)
+{
+	const char *cwd = r->loc->cwd;
+	char *top = r->workdir ? realpath(r->workdir, NULL) : NULL;
+	size_t len = top ? strlen(top) : 0;
+
+	if (top && !strncmp(cwd, top, len) && cwd[len] == '/')
+		r->prefix = path_with_slash(cwd + len + 1);
+	else
+		r->prefix = strdup("");
+	free(top);
+	return r->prefix ? 0 : gm_error_set(GM_ERROR, "out of memory");
+}
+
+static int repo_set_index(struct gm_repo *r)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	if (!r->workdir)
+		return 0;
+	if (r->loc->index_file ? gm_buf_puts(&b, r->loc->index_file) :
+	    gm_buf_printf(&b, "%sindex", git_repository_path(r->repo)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	r->index_path = gm_buf_detach(&b, NULL);
+	return 0;
+}
+
+static int repo_resolve(struct gm_repo *r, const char *rev)
+{
+	git_reference *head = NULL;
+	git_object *obj = NULL;
+	int error;
+
+	if (rev) {
+		error = git_revparse_single(&obj, r->repo, rev);
+		if (error < 0)
+			return gm_error_set(GM_ENOTFOUND, "invalid revision '%s'",
+					    rev);
+	} else {
+		error = git_repository_head(&head, r->repo);
+		if (error == GIT_EUNBORNBRANCH || error == GIT_ENOTFOUND)
+			return gm_error_set(GM_ENOTFOUND,
+					    "HEAD does not point to a commit yet");
+		if (error < 0)
+			return gm_error_from_git(error, "cannot read HEAD");
+		error = git_reference_peel(&obj, head, GIT_OBJECT_COMMIT);
+		git_reference_free(head);
+		if (error < 0)
+			return gm_error_from_git(error, "cannot read HEAD");
+	}
+	error = git_object_peel((git_object **)&r->commit, obj,
+				GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (error < 0)
+		return gm_error_set(GM_ENOTFOUND, "'%s' is not a commit",
+				    rev ? rev : "HEAD");
+	return 0;
+}
+
+/* Open what `r->loc` names, with no search, and set it up as git would. */
+static int repo_open_location(struct gm_repo *r)
+{
+	const struct gm_repo_location *loc = r->loc;
+	unsigned flags = GIT_REPOSITORY_OPEN_NO_SEARCH;
+	int error;
+
+	if (!loc->found)
+		return gm_error_set(GM_ENOTFOUND,
+				    "not a git repository (or any of the parent directories)");
+	if (loc->explicit_dir)
+		flags |= GIT_REPOSITORY_OPEN_NO_DOTGIT;
+	if (loc->bare_guess)
+		flags |= GIT_REPOSITORY_OPEN_BARE;
+	error = git_repository_open_ext(&r->repo, loc->open_path, flags, NULL);
+	if (error == GIT_ENOTFOUND)
+		return gm_error_set(GM_ENOTFOUND, "not a git repository: '%s'",
+				    loc->open_path);
+	if (error < 0)
+		return gm_error_from_git(error, "cannot open the repository");
+	if ((error = repo_set_objects(r)) < 0 ||
+	    (error = repo_set_worktree(r)) < 0 ||
+	    (error = repo_set_prefix(r)) < 0)
+		return error;
+	return repo_set_index(r);
+}
+
+static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
+{
+	struct gm_repo *r = calloc(1, sizeof(*r));
+	int error;
+
+	*out = NULL;
+	if (!r)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = location_dup(&r->loc_owned, loc)) < 0) {
+		free(r);
+		return error;
+	}
+	r->loc = r->loc_owned;
+	*out = r;
+	return 0;
+}
+
+int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
+		 const char *rev)
+{
+	struct gm_repo *r = NULL;
+	int error;
+
+	*out = NULL;
+	if (!loc)
+		return gm_error_set(GM_ERROR, "no repository location");
+	if ((error = repo_new(&r, loc)) < 0 ||
+	    (error = repo_open_location(r)) < 0 ||
+	    (error = repo_resolve(r, rev)) < 0)
+		goto fail;
+	if ((error = git_commit_tree(&r->tree, r->commit)) < 0) {
+		error = gm_error_from_git(error, "cannot read the commit's tree");
+		goto fail;
+	}
+	*out = r;
+	return 0;
+fail:
+	gm_repo_free(r);
+	return error;
+}
+
+int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r)
+{
+	struct gm_repo *n = NULL;
+	int error;
+
+	*out = NULL;
+	if ((error = repo_new(&n, r->loc)) < 0 ||
+	    (error = repo_open_location(n)) < 0)
+		goto fail;
+	if ((error = git_commit_lookup(&n->commit, n->repo,
+				       git_commit_id(r->commit))) < 0 ||
+	    (error = git_commit_tree(&n->tree, n->commit)) < 0) {
+		error = gm_error_from_git(error, "cannot open the repository");
+		goto fail;
+	}
+	*out = n;
+	return 0;
+fail:
+	gm_repo_free(n);
+	return error;
+}
+
+void gm_repo_free(struct gm_repo *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->dirs.alloc; i++)
+		git_tree_free(r->dirs.slots[i].value);
+	gm_strmap_release(&r->dirs);
+	git_tree_free(r->tree);
+	git_commit_free(r->commit);
+	git_repository_free(r->repo);
+	free(r->workdir);
+	free(r->prefix);
+	free(r->index_path);
+	gm_repo_location_free(r->loc_owned);
+	free(r);
+}
+
+/* ==================== what it holds ==================== */
+
+const char *gm_repo_workdir(const struct gm_repo *r)
+{
+	return r->workdir;
+}
+
+const char *gm_repo_prefix(const struct gm_repo *r)
+{
+	return r->prefix;
+}
+
+const git_oid *gm_repo_commit_id(const struct gm_repo *r)
+{
+	return git_commit_id(r->commit);
+}
+
+git_repository *gm_repo_git(struct gm_repo *r)
+{
+	return r->repo;
+}
+
+git_tree *gm_repo_tree(struct gm_repo *r)
+{
+	return r->tree;
+}
+
+int gm_repo_config_bool(struct gm_repo *r, const char *key, bool *out)
+{
+	git_config *cfg = NULL;
+	int value = 0, error;
+
+	if (git_repository_config_snapshot(&cfg, r->repo) < 0)
+		return GM_ENOTFOUND;
+	error = git_config_get_bool(&value, cfg, key);
+	git_config_free(cfg);
+	if (error == GIT_ENOTFOUND)
+		return GM_ENOTFOUND;
+	if (error < 0)
+		return gm_error_set(GM_EINVALID, "bad boolean config value for '%s'",
+				    key);
+	*out = value;
+	return 0;
+}
+
+int gm_repo_config_string(struct gm_repo *r, const char *key, char **out)
+{
+	git_config *cfg = NULL;
+	const char *value;
+	int error;
+
+	*out = NULL;
+	if (git_repository_config_snapshot(&cfg, r->repo) < 0)
+		return GM_ENOTFOUND;
+	error = git_config_get_string(&value, cfg, key);
+	if (!error && !(*out = strdup(value)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	else if (error < 0)
+		error = GM_ENOTFOUND;
+	git_config_free(cfg);
+	return error;
+}
+
+int gm_repo_commit_body(struct gm_repo *r, const char *rev,
+			struct gm_buf *out)
+{
+	git_object *obj = NULL;
+	int error = GM_ENOTFOUND;
+
+	if (git_revparse_single(&obj, r->repo, rev) == 0 &&
+	    git_object_type(obj) == GIT_OBJECT_COMMIT)
+		error = gm_buf_puts(out, git_commit_body((git_commit *)obj) ?
+				    git_commit_body((git_commit *)obj) : "");
+	git_object_free(obj);
+	return error;
+}

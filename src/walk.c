@@ -1,0 +1,120 @@
+#include "gm/walk.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "gm/date.h"
+#include "gm/error.h"
+#include "gm/pattern.h"
+
+bool gm_walk_wanted(const struct gm_options *o)
+{
+	return o->email && (o->history || o->git_fallback);
+}
+
+static int walk_window(struct gm_walk *w)
+{
+	const struct gm_options *o = w->opts;
+	time_t now = time(NULL);
+	int error;
+
+	w->until = INT64_MAX;
+	if ((error = gm_date_parse(&w->since, o->since ? o->since :
+					      "6.months.ago", now)) < 0 ||
+	    (o->until && (error = gm_date_parse(&w->until, o->until, now)) < 0))
+		return gm_error_set(GM_EUSAGE, "%s", gm_error_last());
+	return 0;
+}
+
+/*
+ * The paths to walk: with --history every file as given; with only
+ * --git-fallback those no maintained section claims exactly (R-71).
+ */
+static int walk_paths(struct gm_walk *w, struct gm_strvec *paths)
+{
+	bool all = w->opts->history;
+	const struct gm_strvec *files = all ? &w->in->walk_paths :
+					      &w->in->files;
+	int error = 0;
+
+	for (size_t i = 0; i < files->nr && !error; i++) {
+		const char *path = files->v[i];
+
+		if (!strcmp(path, GM_INPUTS_STDIN))
+			continue;
+		if (!all && ((w->matches && w->matches->files[i].exact) ||
+			     gm_inputs_is_maintainers_r71(path)))
+			continue;
+		error = gm_strvec_push(paths, path);
+	}
+	return error;
+}
+
+/* The walk itself, on `r` (the caller's, or a thread's own). */
+static int walk_run(struct gm_walk *w, struct gm_repo *r)
+{
+	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
+	struct gm_strvec paths = GM_STRVEC_INIT;
+	int error;
+
+	ho.since = w->since;
+	ho.until = w->until;
+	if ((error = walk_paths(w, &paths)) < 0)
+		goto out;
+	if (w->opts->mailmap &&
+	    (error = gm_history_mailmap(&w->mailmap, gm_repo_git(r),
+					gm_repo_tree(r))) < 0)
+		goto out;
+	ho.mailmap = w->mailmap;
+	error = gm_history_walk(&w->history, gm_repo_git(r),
+				gm_repo_commit_id(r), &paths, &ho);
+out:
+	gm_strvec_release(&paths);
+	return error;
+}
+
+static void *walk_thread(void *payload)
+{
+	struct gm_walk *w = payload;
+	struct gm_repo *r = NULL;
+	int error = gm_repo_reopen(&r, w->repo);
+
+	if (!error)
+		error = walk_run(w, r);
+	gm_job_done(&w->job, error);
+	gm_repo_free(r);
+	gm_pattern_release_thread();
+	return NULL;
+}
+
+int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
+		  const struct gm_options *o, const struct gm_inputs *in)
+{
+	int error;
+
+	w->repo = r;
+	w->opts = o;
+	w->in = in;
+	if (!gm_walk_wanted(o))
+		return 0;
+	if ((error = walk_window(w)) < 0 || !o->history)
+		return error;
+	gm_job_start(&w->job, walk_thread, w);
+	return 0;
+}
+
+int gm_walk_finish(struct gm_walk *w, const struct gm_matches *matches)
+{
+	w->matches = matches;
+	if (!gm_walk_wanted(w->opts))
+		return 0;
+	return w->job.running ? gm_job_wait(&w->job) : walk_run(w, w->repo);
+}
+
+void gm_walk_release(struct gm_walk *w)
+{
+	gm_job_join(&w->job);
+	gm_history_free(w->history);
+	git_mailmap_free(w->mailmap);
+	memset(w, 0, sizeof(*w));
+}
