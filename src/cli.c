@@ -318,7 +318,7 @@ static int cli_collect(struct cli *c)
 
 static int cli_output(struct cli *c)
 {
-	char rev[GIT_OID_HEXSZ + 1];
+	char rev[GM_REPO_HEX_SIZE];
 	struct gm_output_report r = {
 		rev, &c->inputs.files, c->rules.m, c->matches, &c->rank,
 		c->walk.history, c->walk.since, c->walk.until,
@@ -326,7 +326,7 @@ static int cli_output(struct cli *c)
 
 	if (!c->opts.format || strcmp(c->opts.format, "json"))
 		return gm_output_write(c->out, &c->rank, &c->opts);
-	git_oid_tostr(rev, sizeof(rev), gm_repo_commit_id(c->repo));
+	gm_repo_commit_hex(c->repo, rev);
 	return gm_output_json(c->out, &r);
 }
 

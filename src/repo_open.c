@@ -560,6 +560,11 @@ const git_oid *gm_repo_commit_id(const struct gm_repo *r)
 	return git_commit_id(r->commit);
 }
 
+void gm_repo_commit_hex(const struct gm_repo *r, char out[GM_REPO_HEX_SIZE])
+{
+	git_oid_tostr(out, GM_REPO_HEX_SIZE, git_commit_id(r->commit));
+}
+
 git_repository *gm_repo_git(struct gm_repo *r)
 {
 	return r->repo;

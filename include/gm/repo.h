@@ -64,8 +64,10 @@ const char *gm_repo_workdir(const struct gm_repo *r);
 /** The current directory below the work tree's top: "" or "a/b/". */
 const char *gm_repo_prefix(const struct gm_repo *r);
 
-/** The chosen commit's id. */
+/** The chosen commit's id, and in hex (NUL-terminated). */
 const git_oid *gm_repo_commit_id(const struct gm_repo *r);
+#define GM_REPO_HEX_SIZE (GIT_OID_HEXSZ + 1)
+void gm_repo_commit_hex(const struct gm_repo *r, char out[GM_REPO_HEX_SIZE]);
 
 /**
  * The libgit2 repository and the chosen commit's tree, for the history
