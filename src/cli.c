@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "gm/buf.h"
 #include "gm/config.h"
@@ -19,12 +20,26 @@
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/output.h"
+#include "gm/patch.h"
 #include "gm/rank.h"
 #include "gm/repo.h"
 #include "gm/rules.h"
 #include "gm/strvec.h"
 #include "gm/trailer.h"
 #include "gm/walk.h"
+
+/* One question: the inputs of the command line, or one --batch path. */
+struct cli_query {
+	struct gm_inputs inputs;
+	struct gm_keywords keywords;
+	struct gm_walk walk;
+	struct gm_matches *matches;
+	struct gm_rank rank;
+	struct gm_strvec file_emails;
+	FILE *out;			/* its answer, held back until success */
+	char *out_buf;
+	size_t out_len;
+};
 
 /* Everything one run holds, freed in reverse pipeline order. */
 struct cli {
@@ -33,15 +48,7 @@ struct cli {
 	struct gm_prefetch *prefetch;	/* MAINTAINERS, perhaps, already */
 	struct gm_repo *repo;
 	struct gm_rules rules;
-	struct gm_inputs inputs;
-	struct gm_keywords keywords;
-	struct gm_walk walk;
-	struct gm_matches *matches;
-	struct gm_rank rank;
-	struct gm_strvec file_emails;
-	FILE *out;			/* stdout, held back until success */
-	char *out_buf;
-	size_t out_len;
+	struct cli_query q;
 };
 
 /* A message line on stderr, control characters shown as \xHH. */
@@ -107,29 +114,21 @@ static bool cli_isdir(const char *path, void *payload)
 	return gm_repo_kind(c->repo, path) == GM_REPO_TREE;
 }
 
-/* The inputs, with their warnings said as they were found. */
-static int cli_read_inputs(struct cli *c)
-{
-	int error = gm_inputs_read(&c->inputs, c->repo, &c->opts);
-
-	say_all("warning: ", &c->inputs.warnings);
-	return error;
-}
-
-static int cli_read_ignore(struct cli *c)
+static int cli_read_ignore(struct cli *c, struct cli_query *q)
 {
 	struct gm_buf text = GM_BUF_INIT;
 	int error = gm_config_read_file(c->repo, ".get_maintainer.ignore",
 					&text);
 
 	if (error == 0)
-		error = gm_rank_load_ignore(&c->rank, text.ptr, text.len);
+		error = gm_rank_load_ignore(&q->rank, text.ptr, text.len);
 	gm_buf_release(&text);
 	return error < 0 ? error : 0;
 }
 
 /* The addresses written in a file (R-47): the tree's, else the work tree's. */
-static int cli_scan_file_emails(struct cli *c, const char *path)
+static int cli_scan_file_emails(struct cli *c, struct cli_query *q,
+				const char *path)
 {
 	struct gm_buf text = GM_BUF_INIT;
 	size_t len = strlen(path);
@@ -144,7 +143,7 @@ static int cli_scan_file_emails(struct cli *c, const char *path)
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
-		error = gm_email_scan_text(&c->file_emails, text.ptr, text.len,
+		error = gm_email_scan_text(&q->file_emails, text.ptr, text.len,
 					   c->opts.usename);
 	gm_buf_release(&text);
 	return error;
@@ -198,8 +197,8 @@ static bool has_chief_name(const char *s)
 }
 
 /* The signers of `body` (R-73), each normalised twice as the script does. */
-static int fixes_signers(struct cli *c, const char *body,
-			 struct gm_strvec *out)
+static int fixes_signers(struct cli *c, struct cli_query *q,
+			 const char *body, struct gm_strvec *out)
 {
 	struct gm_buf line = GM_BUF_INIT, once = GM_BUF_INIT, twice = GM_BUF_INIT;
 	int error = 0;
@@ -219,9 +218,9 @@ static int fixes_signers(struct cli *c, const char *body,
 		if (!is_signature_line(line.ptr, c->opts.git_all_signature_types) ||
 		    (!c->opts.git_chief_penguins && has_chief_name(line.ptr)))
 			continue;
-		if (!(error = gm_rank_dedup(&c->rank, &once,
+		if (!(error = gm_rank_dedup(&q->rank, &once,
 					    signature_value(line.ptr))) &&
-		    !(error = gm_rank_dedup(&c->rank, &twice, once.ptr)))
+		    !(error = gm_rank_dedup(&q->rank, &twice, once.ptr)))
 			error = gm_strvec_push(out, twice.ptr);
 	}
 	gm_buf_release(&line);
@@ -231,9 +230,9 @@ static int fixes_signers(struct cli *c, const char *body,
 }
 
 /* Signers of each Fixes: commit get "blamed_fixes" (R-77). */
-static int cli_add_fixes(struct cli *c)
+static int cli_add_fixes(struct cli *c, struct cli_query *q)
 {
-	const struct gm_strvec *fixes = &c->inputs.fixes;
+	const struct gm_strvec *fixes = &q->inputs.fixes;
 	struct gm_buf body = GM_BUF_INIT;
 	int error = 0;
 
@@ -248,9 +247,9 @@ static int cli_add_fixes(struct cli *c)
 			continue;
 		}
 		if (!error)
-			error = fixes_signers(c, body.ptr, &signers);
+			error = fixes_signers(c, q, body.ptr, &signers);
 		if (!error)
-			error = gm_rank_add_signers(&c->rank, "blamed_fixes", 1,
+			error = gm_rank_add_signers(&q->rank, "blamed_fixes", 1,
 						    &signers);
 		gm_strvec_release(&signers);
 	}
@@ -259,12 +258,12 @@ static int cli_add_fixes(struct cli *c)
 }
 
 /* Finish the walk (or do it now) and merge its people in. */
-static int cli_add_history(struct cli *c)
+static int cli_add_history(struct cli_query *q)
 {
 	const struct gm_history *h;
-	int error = gm_walk_finish(&c->walk, c->matches);
+	int error = gm_walk_finish(&q->walk, q->matches);
 
-	if (error || !(h = c->walk.history))
+	if (error || !(h = q->walk.history))
 		return error;
 	if (h->shallow)
 		warn("history stops at the shallow clone boundary");
@@ -273,62 +272,268 @@ static int cli_add_history(struct cli *c)
 		     h->unreadable);
 	if (!h->commits)
 		warn("no commits in the window touch these paths");
-	return gm_rank_add_history(&c->rank, h);
+	return gm_rank_add_history(&q->rank, h);
 }
 
 /* The sections of the file rules, then of the keywords (R-40, R-46). */
-static int cli_add_sections(struct cli *c)
+static int cli_add_sections(struct cli *c, struct cli_query *q)
 {
 	struct gm_maintainers *m = c->rules.m;
 	const struct gm_matches *kw;
 	int error;
 
-	error = gm_match_files(&c->matches, m, &c->inputs.files,
+	error = gm_match_files(&q->matches, m, &q->inputs.files,
 			       c->opts.pattern_depth);
-	for (size_t i = 0; !error && i < c->matches->nr_files; i++) {
-		const struct gm_match_file *f = &c->matches->files[i];
+	for (size_t i = 0; !error && i < q->matches->nr_files; i++) {
+		const struct gm_match_file *f = &q->matches->files[i];
 
 		for (size_t k = 0; k < f->nr_sections && !error; k++)
-			error = gm_rank_add_section(&c->rank, m, f->sections[k]);
+			error = gm_rank_add_section(&q->rank, m, f->sections[k]);
 		if (!error && c->opts.sections)
-			error = gm_output_sections(c->out, m, f, c->opts.letters);
+			error = gm_output_sections(q->out, m, f, c->opts.letters);
 		if (!error)
-			error = cli_scan_file_emails(c, f->path);
+			error = cli_scan_file_emails(c, q, f->path);
 	}
 	if (!error)
-		error = gm_keywords_finish(&c->keywords);
-	kw = c->keywords.hits;
+		error = gm_keywords_finish(&q->keywords);
+	kw = q->keywords.hits;
 	for (size_t i = 0; !error && c->opts.keywords && i < kw->nr_keywords; i++)
-		error = gm_rank_add_section(&c->rank, m,
+		error = gm_rank_add_section(&q->rank, m,
 					    m->section_of[kw->keywords[i]]);
 	return error;
 }
 
-static int cli_collect(struct cli *c)
+/* Once the rules are read: the sections, the history, the ranking. */
+static int cli_collect(struct cli *c, struct cli_query *q)
 {
 	int error;
 
-	if ((error = cli_add_sections(c)) < 0 ||
-	    (error = gm_rank_normalize(&c->rank)) < 0 ||
-	    (error = gm_rank_finish(&c->rank, &c->file_emails)) < 0 ||
-	    (error = cli_add_fixes(c)) < 0)
+	q->rank.mailmap = c->rules.mailmap;
+	if ((error = gm_keywords_start(&q->keywords, c->rules.m)) < 0 ||
+	    (error = cli_add_sections(c, q)) < 0 ||
+	    (error = gm_rank_normalize(&q->rank)) < 0 ||
+	    (error = gm_rank_finish(&q->rank, &q->file_emails)) < 0 ||
+	    (error = cli_add_fixes(c, q)) < 0 ||
+	    (error = cli_add_history(q)) < 0 ||
+	    (error = gm_rank_sanitize(&q->rank)) < 0)
 		return error;
-	return cli_add_history(c);
+	return 0;
 }
 
-static int cli_output(struct cli *c)
+/* The answer, text or JSON, into q->out; `json_line` for --batch. */
+static int cli_output(struct cli *c, struct cli_query *q)
 {
 	char rev[GM_REPO_HEX_SIZE];
 	struct gm_output_report r = {
-		rev, &c->inputs.files, c->rules.m, c->matches, &c->rank,
-		c->walk.history, c->walk.since, c->walk.until,
+		rev, &q->inputs.files, c->rules.m, q->matches, &q->rank,
+		q->walk.history, q->walk.since, q->walk.until,
 	};
 
 	if (!c->opts.format || strcmp(c->opts.format, "json"))
-		return gm_output_write(c->out, &c->rank, &c->opts);
+		return gm_output_write(q->out, &q->rank, &c->opts);
 	gm_repo_commit_hex(c->repo, rev);
-	return gm_output_json(c->out, &r);
+	return gm_output_json(q->out, &r);
 }
+
+/* A question's state, before its inputs are read. */
+static int cli_query_init(struct cli *c, struct cli_query *q, bool serial)
+{
+	memset(q, 0, sizeof(*q));
+	q->keywords.serial = q->walk.serial = serial;
+	gm_rank_init(&q->rank, &c->opts, NULL);
+	if (!(q->out = open_memstream(&q->out_buf, &q->out_len)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+/* Once its inputs are read: the jobs that need no MAINTAINERS. */
+static int cli_query_start(struct cli *c, struct cli_query *q)
+{
+	int error;
+
+	if ((error = gm_walk_start(&q->walk, c->repo, &c->opts,
+				   &q->inputs)) < 0 ||
+	    (error = gm_keywords_start_reader(&q->keywords, c->repo,
+					      &q->inputs, c->opts.keywords,
+					      c->prefetch)) < 0)
+		return error;
+	return cli_read_ignore(c, q);
+}
+
+static int cli_query_flush(struct cli_query *q)
+{
+	if (fflush(q->out) || ferror(q->out))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+static void cli_query_release(struct cli_query *q)
+{
+	if (!q->walk.job.waited)	/* else it only frees its own */
+		gm_job_join(&q->walk.job);
+	gm_keywords_release(&q->keywords);
+	gm_rank_release(&q->rank);
+	gm_strvec_release(&q->file_emails);
+	gm_matches_free(q->matches);
+	gm_inputs_release(&q->inputs);
+	gm_walk_release(&q->walk);
+	if (q->out)
+		fclose(q->out);
+	free(q->out_buf);
+	memset(q, 0, sizeof(*q));
+}
+
+static int cli_write(const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, stdout) != n)
+		return gm_error_set(GM_ERROR, "write error on standard output");
+	return 0;
+}
+
+static int cli_flush_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		return gm_error_set(GM_ERROR, "write error on standard output");
+	return 0;
+}
+
+/* ==================== --batch ==================== */
+
+/* A JSON document on one line, "input" first: whitespace outside strings
+ * at line starts dropped. */
+static int cli_batch_json(const struct cli_query *q, const char *path)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	bool in_string = false, escaped = false;
+	const char *s = q->out_buf, *end = s + q->out_len;
+	int error;
+
+	if (!(error = gm_buf_puts(&b, "{\"input\": ")))
+		error = gm_output_json_string(&b, path);
+	if (!error)
+		error = gm_buf_puts(&b, ", ");
+	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
+		if (!in_string && *s == '\n') {
+			while (s + 1 < end && s[1] == ' ')
+				s++;
+			continue;
+		}
+		if (in_string && !escaped && *s == '"')
+			in_string = false;
+		else if (!in_string && *s == '"')
+			in_string = true;
+		escaped = in_string && !escaped && *s == '\\';
+		error = gm_buf_putc(&b, *s);
+	}
+	if (!error)
+		error = gm_buf_putc(&b, '\n');
+	if (!error)
+		error = cli_write(b.ptr, b.len);
+	gm_buf_release(&b);
+	return error;
+}
+
+/* Each line of the answer as "path<TAB>line", ended by '\n' or NUL. */
+static int cli_batch_text(const struct cli *c, const struct cli_query *q,
+			  const char *path)
+{
+	const char *s = q->out_buf, *end = s + q->out_len;
+	char eol = c->opts.nul ? '\0' : '\n';
+	int error = 0;
+
+	while (s < end && !error) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		if (!(error = cli_write(path, strlen(path))) &&
+		    !(error = cli_write("\t", 1)) &&
+		    !(error = cli_write(s, len)))
+			error = cli_write(&eol, 1);
+		s += len + 1;
+	}
+	return error;
+}
+
+/* One path of --batch: its answer, or a warning if it has none. */
+static int cli_batch_one(struct cli *c, const char *path)
+{
+	struct cli_query *q = &c->q;
+	int error;
+
+	if ((error = cli_query_init(c, q, true)) < 0)
+		goto out;
+	error = gm_inputs_read_path(&q->inputs, c->repo, &c->opts, path);
+	say_all("warning: ", &q->inputs.warnings);
+	if (error == GM_ENOTFOUND) {
+		say("warning: ", gm_error_last());
+		error = 0;
+		goto out;
+	}
+	if (error < 0 || (error = cli_query_start(c, q)) < 0 ||
+	    (error = cli_collect(c, q)) < 0 ||
+	    (error = cli_output(c, q)) < 0 ||
+	    (error = cli_query_flush(q)) < 0)
+		goto out;
+	if (c->opts.format && !strcmp(c->opts.format, "json"))
+		error = cli_batch_json(q, path);
+	else
+		error = cli_batch_text(c, q, path);
+	say_all("warning: ", &q->rank.warnings);
+out:
+	cli_query_release(q);
+	return error;
+}
+
+/* Whether answers go to a pipe or socket, where a reader may wait for each. */
+static bool stdout_is_stream(void)
+{
+	struct stat st;
+
+	return !fstat(1, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+/*
+ * --batch: paths on stdin, one per line (C-quoted as git quotes them, or
+ * NUL-terminated with -z), each answered as -f PATH would be.
+ */
+static int cli_batch(struct cli *c)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	bool stream = stdout_is_stream();
+	char *line = NULL;
+	size_t alloc = 0;
+	ssize_t n;
+	int error = 0;
+
+	while (!error && (n = getdelim(&line, &alloc, c->opts.nul ? '\0' : '\n',
+				       stdin)) > 0) {
+		size_t len = (size_t)n;
+		int quoted = 0;
+
+		if (line[len - 1] == (c->opts.nul ? '\0' : '\n'))
+			line[--len] = '\0';
+		if (!c->opts.nul &&
+		    (quoted = gm_patch_unquote(&path, line, len)) < 0)
+			error = quoted;
+		if (!error && !quoted) {
+			gm_buf_reset(&path);
+			error = gm_buf_put(&path, line, len);
+		}
+		if (!error && memchr(path.ptr, '\0', path.len))
+			say("warning: ", "a path with a NUL byte is skipped");
+		else if (!error && path.len)
+			error = cli_batch_one(c, path.ptr);
+		if (!error && stream)
+			error = cli_flush_stdout();
+	}
+	if (!error && ferror(stdin))
+		error = gm_error_set(GM_ERROR, "cannot read standard input");
+	free(line);
+	gm_buf_release(&path);
+	return error ? error : cli_flush_stdout();
+}
+
+/* ==================== the run ==================== */
 
 /*
  * The pipeline. MAINTAINERS is read in a thread of its own while the
@@ -337,58 +542,38 @@ static int cli_output(struct cli *c)
  */
 static int cli_execute(struct cli *c, int argc, const char **argv)
 {
+	struct cli_query *q = &c->q;
 	int error;
 
 	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0 ||
 	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
 		return error;
-	gm_rank_init(&c->rank, &c->opts, NULL);
 	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch, cli_isdir, c);
-	if ((error = cli_read_inputs(c)) < 0 ||
-	    (error = gm_walk_start(&c->walk, c->repo, &c->opts,
-				   &c->inputs)) < 0 ||
-	    (error = gm_keywords_start_reader(&c->keywords, c->repo,
-					      &c->inputs, c->opts.keywords,
-					      c->prefetch)) < 0 ||
-	    (error = cli_read_ignore(c)) < 0 ||
+	if (c->opts.batch)
+		return (error = gm_rules_finish(&c->rules)) < 0 ? error :
+			cli_batch(c);
+	if ((error = cli_query_init(c, q, false)) < 0)
+		return error;
+	error = gm_inputs_read(&q->inputs, c->repo, &c->opts);
+	say_all("warning: ", &q->inputs.warnings);
+	if (error < 0 ||
+	    (error = cli_query_start(c, q)) < 0 ||
 	    (error = gm_rules_finish(&c->rules)) < 0 ||
-	    (error = gm_keywords_start(&c->keywords, c->rules.m)) < 0)
+	    (error = cli_collect(c, q)) < 0 ||
+	    (error = cli_output(c, q)) < 0 ||
+	    (error = cli_query_flush(q)) < 0 ||
+	    (error = cli_write(q->out_buf, q->out_len)) < 0)
 		return error;
-	c->rank.mailmap = c->rules.mailmap;
-	if ((error = cli_collect(c)) < 0 ||
-	    (error = gm_rank_sanitize(&c->rank)) < 0)
-		return error;
-	return cli_output(c);
+	return cli_flush_stdout();
 }
 
 static void cli_release(struct cli *c)
 {
-	if (!c->walk.job.waited)	/* else it only frees its own */
-		gm_job_join(&c->walk.job);
-	gm_keywords_release(&c->keywords);
+	cli_query_release(&c->q);
 	gm_rules_release(&c->rules);
-	gm_rank_release(&c->rank);
-	gm_strvec_release(&c->file_emails);
-	gm_matches_free(c->matches);
-	gm_inputs_release(&c->inputs);
-	gm_walk_release(&c->walk);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);
-	if (c->out)
-		fclose(c->out);
-	free(c->out_buf);
-}
-
-static int cli_flush(struct cli *c)
-{
-	if (fflush(c->out) || ferror(c->out))
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (c->out_len && fwrite(c->out_buf, 1, c->out_len, stdout) != c->out_len)
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	if (fflush(stdout) || ferror(stdout))
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	return 0;
 }
 
 /* -h, --help, --version, and usage errors of argv alone. */
@@ -422,12 +607,8 @@ int gm_cli_run(int argc, const char **argv,
 	error = cli_early(&c, argc - 1, argv + 1, &status);
 	if (error > 0)
 		goto out;
-	if (!error && !(c.out = open_memstream(&c.out_buf, &c.out_len)))
-		error = gm_error_set(GM_ERROR, "out of memory");
 	if (!error)
 		error = cli_execute(&c, argc - 1, argv + 1);
-	if (!error)
-		error = cli_flush(&c);
 	if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
 		fprintf(stderr, "\n%s", gm_options_usage());
@@ -436,7 +617,7 @@ int gm_cli_run(int argc, const char **argv,
 		say("fatal: ", gm_error_last());
 		status = 128;
 	}
-	say_all("warning: ", &c.rank.warnings);
+	say_all("warning: ", &c.q.rank.warnings);
 out:
 	cli_release(&c);
 	return status;

@@ -288,6 +288,14 @@ int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
 	return error;
 }
 
+int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
+			const struct gm_options *o, const char *path)
+{
+	in->repo = r;
+	in->opts = o;
+	return inputs_add_arg(in, path);
+}
+
 void gm_inputs_release(struct gm_inputs *in)
 {
 	for (size_t i = 0; i < in->nr_patches; i++) {

@@ -87,7 +87,7 @@ int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
 		taken += keywords_take_prefetched(kw, prefetch,
 						  in->keyword_files.v[i], t);
 	}
-	if (taken < n)
+	if (taken < n && !kw->serial)
 		gm_job_start(&kw->reader, keywords_reader, kw);
 	return 0;
 }
@@ -132,7 +132,7 @@ int gm_keywords_start(struct gm_keywords *kw, const struct gm_maintainers *m)
 		return 0;
 	if (kw->texts && !kw->reader.running)	/* no reader thread */
 		error = keywords_read_texts(kw, kw->repo);
-	if (!error)
+	if (!error && !kw->serial)
 		gm_job_start(&kw->matcher, keywords_matcher, kw);
 	return error;
 }

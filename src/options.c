@@ -29,6 +29,7 @@ struct opt_def {
 
 /* Alphabetical, for the reader; looked up by a linear scan. */
 static const struct opt_def opt_table[] = {
+	{ "batch", OPT_SET, OFF(batch) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
 	{ "email", OPT_BOOL, OFF(email) },
@@ -92,6 +93,7 @@ static const struct opt_def opt_table[] = {
 	{ "v", OPT_SET, OFF(version) },
 	{ "version", OPT_SET, OFF(version) },
 	{ "web", OPT_BOOL, OFF(web) },
+	{ "z", OPT_SET, OFF(nul) },
 };
 
 static const char usage_text[] =
@@ -106,6 +108,9 @@ static const char usage_text[] =
 	"    --rev=<rev>           read MAINTAINERS and files from <rev>'s tree\n"
 	"    --mpath=<path>        MAINTAINERS file or directory in the tree\n"
 	"    --series=<dir>        the union of a format-patch series\n"
+	"    --batch               paths on stdin, one per line, each answered as\n"
+	"                          -f <path>, its lines prefixed by <path><TAB>\n"
+	"    -z                    with --batch: NUL ends each path and record\n"
 	"    --find-maintainer-files\n"
 	"                          with a directory --mpath, read every */MAINTAINERS\n"
 	"\n"
@@ -343,6 +348,13 @@ int gm_options_finish(struct gm_options *o)
 		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
 	if (o->git_blame)
 		return gm_error_set(GM_EUSAGE, "option 'git-blame' is not supported");
+	if (o->nul && !o->batch)
+		return gm_error_set(GM_EUSAGE, "-z needs --batch");
+	if (o->batch && (o->args.nr || o->series))
+		return gm_error_set(GM_EUSAGE,
+				    "--batch reads its paths from standard input only");
+	if (o->batch)
+		o->from_filename = 1;
 	if (o->git)
 		o->history = 1;
 	if (!o->since && o->git_since)

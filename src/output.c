@@ -356,6 +356,22 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+int gm_output_json_string(struct gm_buf *out, const char *s)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int error;
+
+	if (!f)
+		return gm_error_set(GM_ERROR, "out of memory");
+	json_string(f, s);
+	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
+			    gm_buf_put(out, text, len);
+	free(text);
+	return error;
+}
+
 static void json_key(FILE *f, const char *key)
 {
 	json_string(f, key);

@@ -349,3 +349,19 @@ bool gm_patch_is_cover_subject(const char *text)
 	}
 	return false;
 }
+
+int gm_patch_unquote(struct gm_buf *out, const char *s, size_t len)
+{
+	struct line l;
+	size_t i = 0;
+	int found;
+
+	if (!len || s[0] != '"')
+		return 0;
+	l.s = s;
+	l.len = len;
+	found = unquote(out, &l, &i);
+	if (found < 0)
+		return found;
+	return found && i == len;
+}

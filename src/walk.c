@@ -99,7 +99,8 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 		return 0;
 	if ((error = walk_window(w)) < 0 || !o->history)
 		return error;
-	gm_job_start(&w->job, walk_thread, w);
+	if (!w->serial)
+		gm_job_start(&w->job, walk_thread, w);
 	return 0;
 }
 

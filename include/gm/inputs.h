@@ -48,6 +48,13 @@ struct gm_inputs {
 int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
 		   const struct gm_options *o);
 
+/**
+ * The same for the one argument `path` instead of the command line's
+ * (--batch, where `o` has -f).
+ */
+int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
+			const struct gm_options *o, const char *path);
+
 void gm_inputs_release(struct gm_inputs *in);
 
 /*

@@ -29,6 +29,7 @@ struct gm_keywords_text {
  */
 struct gm_keywords {
 	struct gm_matches *hits;	/* K: hits only, after finish */
+	bool serial;			/* set by the caller: no threads */
 
 	/* private */
 	const struct gm_inputs *in;

@@ -65,6 +65,8 @@ struct gm_options {
 	char *series;		/* --series: a format-patch directory */
 	int tree;		/* --tree: require a kernel tree */
 	struct gm_strvec args;	/* non-option arguments, in order */
+	int batch;		/* --batch: paths on stdin */
+	int nul;		/* -z: NUL-terminated paths and records */
 
 	int help;		/* 1 for --help, 2 for -h */
 	int version;

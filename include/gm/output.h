@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gm/buf.h"
+
 #include "gm/history.h"
 #include "gm/maintainers.h"
 #include "gm/match.h"
@@ -44,5 +46,8 @@ struct gm_output_report {
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_output_json(FILE *f, const struct gm_output_report *r);
+
+/** Append `s` as a JSON string (quoted, escaped) to `out`. */
+int gm_output_json_string(struct gm_buf *out, const char *s);
 
 #endif /* GM_OUTPUT_H */

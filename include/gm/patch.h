@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm/buf.h"
 #include "gm/strvec.h"
 
 /*
@@ -51,5 +52,12 @@ bool gm_patch_is_series_name(const char *name, bool cover);
  * "[PATCH v2 00/N]", "[RFC 0/N]".
  */
 bool gm_patch_is_cover_subject(const char *text);
+
+/**
+ * The name git wrote C-quoted as s[0..len) ("a\tb"), unquoted into
+ * `out` (overwritten). @return 1 if it was one such name, whole; 0 if
+ * not (`out` is then undefined); GM_ERROR.
+ */
+int gm_patch_unquote(struct gm_buf *out, const char *s, size_t len);
 
 #endif /* GM_PATCH_H */

@@ -20,6 +20,7 @@
  */
 struct gm_walk {
 	struct gm_history *history;	/* after gm_walk_finish() */
+	bool serial;			/* set by the caller: no threads */
 	int64_t since, until;		/* the window */
 
 	/* private */
