@@ -73,6 +73,7 @@ struct cli {
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
 	int series_depth;		/* inside a cover letter's series */
 	struct gm_matches *keywords;	/* K: hits only */
+	struct gm_match_ctx *keyword_ctx;	/* the keyword pass's */
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct cli_text *keyword_texts;	/* theirs, read by `reader` */
 	struct gm_repo *reader_repo;	/* where their blobs are */
@@ -84,6 +85,7 @@ struct cli {
 	size_t nr_patches;
 	struct cli_job walker;		/* the history walk, when in parallel */
 	struct gm_matches *matches;
+	struct gm_match_ctx *match_ctx;	/* F:/X:/N:, --sections */
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
 	struct gm_history *history;	/* with --history */
@@ -298,7 +300,6 @@ static void cli_job_run(struct cli *c, struct cli_job *j,
 		error = fn(c, r);
 	cli_job_done(j, error);
 	gm_repo_free(r);
-	gm_pattern_release_thread();
 }
 
 static int cli_job_report(struct cli_job *j)
@@ -395,8 +396,7 @@ static int cli_read_listed(struct cli *c, struct gm_repo *r, const char *mpath,
 		lens[i] = texts[i].len;
 	}
 	if (!error)
-		error = gm_maintainers_parse(&c->m, bufs, lens, paths.nr,
-					     cli_isdir, c);
+		error = gm_maintainers_parse(&c->m, bufs, lens, paths.nr);
 out:
 	for (size_t i = 0; texts && i < paths.nr; i++)
 		gm_repo_text_release(&texts[i]);
@@ -429,7 +429,7 @@ static int cli_read_found(struct cli *c, struct gm_repo *r, const char *dir)
 		bufs[i] = files[i].text.ptr;
 		lens[i] = files[i].text.len;
 	}
-	error = gm_maintainers_parse(&c->m, bufs, lens, nr, cli_isdir, c);
+	error = gm_maintainers_parse(&c->m, bufs, lens, nr);
 out:
 	gm_repo_files_free(files, nr);
 	free(bufs);
@@ -490,10 +490,6 @@ static void cli_take_prefetch(struct cli *c)
 	    e.type != GIT_OBJECT_BLOB || e.mode == GIT_FILEMODE_LINK)
 		goto out;
 	gm_prefetch_take(c->prefetch, c->repo->workdir, &e.id, &c->m);
-	if (c->m) {
-		c->m->isdir = cli_isdir;
-		c->m->isdir_payload = c;
-	}
 out:
 	gm_buf_release(&mpath);
 }
@@ -859,18 +855,22 @@ static int cli_match_keywords(struct cli *c)
 {
 	int error = cli_job_join(&c->reader);
 
+	if (!error && !c->keyword_ctx)
+		error = gm_match_ctx_new(&c->keyword_ctx, c->m, NULL, NULL);
 	for (size_t i = 0; c->keyword_texts && i < c->keyword_files.nr &&
 	     !error; i++) {
 		struct cli_text *t = &c->keyword_texts[i];
 
 		if (t->read)
 			error = gm_match_keywords_text(c->keywords, c->m,
+						       c->keyword_ctx,
 						       t->text.ptr,
 						       t->text.len,
 						       t->text.pad);
 	}
 	for (size_t i = 0; i < c->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(c->keywords, c->m,
+						c->keyword_ctx,
 						c->patches[i].text.ptr,
 						&c->patches[i].patch);
 	return error;
@@ -881,7 +881,6 @@ static void *cli_matcher(void *payload)
 	struct cli *c = payload;
 
 	cli_job_done(&c->matcher, cli_match_keywords(c));
-	gm_pattern_release_thread();
 	return NULL;
 }
 
@@ -1231,15 +1230,18 @@ static int cli_collect(struct cli *c)
 {
 	int error;
 
-	error = gm_match_files(&c->matches, c->m, &c->files,
-			       c->opts.pattern_depth);
+	error = gm_match_ctx_new(&c->match_ctx, c->m, cli_isdir, c);
+	if (!error)
+		error = gm_match_files(&c->matches, c->m, c->match_ctx,
+				       &c->files, c->opts.pattern_depth);
 	for (size_t i = 0; !error && i < c->matches->nr_files; i++) {
 		const struct gm_match_file *f = &c->matches->files[i];
 
 		for (size_t k = 0; k < f->nr_sections && !error; k++)
 			error = gm_rank_add_section(&c->rank, c->m, f->sections[k]);
 		if (!error && c->opts.sections)
-			error = gm_output_sections(c->out, c->m, f, c->opts.letters);
+			error = gm_output_sections(c->out, c->m, c->match_ctx,
+						   f, c->opts.letters);
 		if (!error)
 			error = cli_scan_file_emails(c, f->path);
 	}
@@ -1328,6 +1330,8 @@ static void cli_release(struct cli *c)
 	gm_strvec_release(&c->files);
 	gm_strvec_release(&c->walk_paths);
 	gm_mailmap_free(c->mailmap);
+	gm_match_ctx_free(c->match_ctx);
+	gm_match_ctx_free(c->keyword_ctx);
 	gm_maintainers_free(c->m);
 	gm_repo_free(c->repo);
 	cli_job_join(&c->walker);
