@@ -40,24 +40,30 @@ static const char keyword_text[] =
  * The one-pass literal scan of gm_match_keywords_text() is a shortcut:
  * the K: lines it records are exactly those whose regex matches the text.
  */
-static void check_keywords(struct gm_maintainers *m,
+static void check_keywords(const struct gm_maintainers *m,
 			   const struct gm_matches *kw)
 {
+	struct gm_pattern_ctx pc;
 	size_t k = 0;
 
+	if (gm_pattern_ctx_init(&pc, NULL, NULL) < 0)
+		abort();
 	for (size_t i = 0; i < m->nr_lines; i++) {
+		struct gm_regex_state st = GM_REGEX_STATE_INIT;
 		bool hit;
 
 		if (m->lines[i].tag != 'K')
 			continue;
-		hit = gm_regex_run(m->lines[i].regex, keyword_text,
+		hit = gm_regex_run(m->lines[i].regex, &st, &pc, keyword_text,
 				   sizeof(keyword_text) - 1, false);
-		if (m->lines[i].regex->bad)
+		if (st.bad)
 			hit = k < kw->nr_keywords && kw->keywords[k] == i;
+		gm_regex_state_release(&st);
 		FUZZ_CHECK(hit == (k < kw->nr_keywords &&
 				   kw->keywords[k] == i));
 		k += hit;
 	}
+	gm_pattern_ctx_release(&pc);
 	FUZZ_CHECK(k == kw->nr_keywords);
 }
 
@@ -132,8 +138,8 @@ static void check_output(const char *out, size_t len)
 	}
 }
 
-static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
-		     FILE *f)
+static void run_rank(const struct gm_maintainers *m,
+		     const struct gm_matches *mt, FILE *f)
 {
 	static const char *const argv[] = { "--rolestats", "--scm",
 					    "--status", "--subsystem", "--web",
@@ -141,12 +147,13 @@ static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
 	struct gm_options o;
 	struct gm_rank rk;
 	struct gm_matches *kw = calloc(1, sizeof(*kw));
+	struct gm_match_ctx *ctx = NULL;
 	char *out = NULL;
 	size_t len = 0;
 	FILE *people = open_memstream(&out, &len);
 
 	gm_options_init(&o);
-	if (!kw || !people ||
+	if (!kw || !people || gm_match_ctx_new(&ctx, m, NULL, NULL) < 0 ||
 	    gm_options_parse(&o, (int)(sizeof(argv) / sizeof(*argv)),
 			     (const char **)argv) < 0 ||
 	    gm_options_finish(&o) < 0)
@@ -159,7 +166,7 @@ static void run_rank(struct gm_maintainers *m, const struct gm_matches *mt,
 			if (gm_rank_add_section(&rk, m, mf->sections[k]) < 0)
 				goto out;
 	}
-	if (gm_match_keywords_text(kw, m, keyword_text,
+	if (gm_match_keywords_text(kw, m, ctx, keyword_text,
 				   sizeof(keyword_text) - 1, 0) < 0)
 		goto out;
 	check_keywords(m, kw);
@@ -190,6 +197,7 @@ out:
 	gm_rank_release(&rk);
 	gm_options_release(&o);
 	gm_matches_free(kw);
+	gm_match_ctx_free(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -201,6 +209,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_maintainers *m = NULL;
 	struct gm_matches *mt = NULL;
+	struct gm_match_ctx *ctx = NULL;
 	unsigned asked = 0;
 	char *out = NULL;
 	size_t outlen = 0;
@@ -214,9 +223,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lens[1] = size - lens[0] - 1;
 		n = 2;
 	}
-	if (gm_maintainers_parse(&m, bufs, lens, n, fixed_isdir, &asked) < 0)
+	if (gm_maintainers_parse(&m, bufs, lens, n) < 0)
 		return 0;
 	check_model(m);
+	if (gm_match_ctx_new(&ctx, m, fixed_isdir, &asked) < 0)
+		goto out;
 	for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++)
 		if (gm_strvec_push(&files, paths[i]) < 0)
 			goto out;
@@ -226,7 +237,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int depth = 0; depth <= 2; depth += 2) {
 		gm_matches_free(mt);
 		mt = NULL;
-		if (gm_match_files(&mt, m, &files, depth) < 0)
+		if (gm_match_files(&mt, m, ctx, &files, depth) < 0)
 			goto out;
 		FUZZ_CHECK(mt->nr_files == files.nr);
 		for (size_t i = 0; i < mt->nr_files; i++) {
@@ -237,8 +248,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_CHECK(!k || mf->sections[k] !=
 						   mf->sections[k - 1]);
 			}
-			gm_output_sections(f, m, mf, NULL);
-			gm_output_sections(f, m, mf, "mLfX");
+			gm_output_sections(f, m, ctx, mf, NULL);
+			gm_output_sections(f, m, ctx, mf, "mLfX");
 		}
 	}
 	run_rank(m, mt, f);
@@ -249,6 +260,7 @@ out:
 		fclose(f);
 	free(out);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_maintainers_free(m);
 	gm_strvec_release(&files);
 	return 0;

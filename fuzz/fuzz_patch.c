@@ -34,6 +34,7 @@ static const char fixed_maintainers[] =
 	"K:\t\\bfoo(bar|baz)+\n";
 
 static struct gm_maintainers *model;
+static struct gm_match_ctx *model_ctx;	/* what matching it learnt */
 
 static bool fixed_isdir(const char *path, void *payload)
 {
@@ -47,8 +48,9 @@ static void model_init(void)
 	const char *bufs[1] = { fixed_maintainers };
 	size_t lens[1] = { sizeof(fixed_maintainers) - 1 };
 
-	if (!model &&
-	    gm_maintainers_parse(&model, bufs, lens, 1, fixed_isdir, NULL) < 0)
+	if (!model && (gm_maintainers_parse(&model, bufs, lens, 1) < 0 ||
+		       gm_match_ctx_new(&model_ctx, model, fixed_isdir,
+					NULL) < 0))
 		abort();
 }
 
@@ -83,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(n >= 6 && n <= 40);
 		FUZZ_CHECK(strspn(p.fixes.v[i], "0123456789abcdefABCDEF") == n);
 	}
-	if (gm_match_files(&mt, model, &p.files, 0) < 0)
+	if (gm_match_files(&mt, model, model_ctx, &p.files, 0) < 0)
 		goto out;
 	FUZZ_CHECK(mt->nr_files == p.files.nr);
 	for (size_t i = 0; i < mt->nr_files; i++) {
@@ -92,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t k = 0; k < mf->nr_sections; k++)
 			FUZZ_CHECK(mf->sections[k] < model->nr_sections);
 	}
-	if (gm_match_keywords_patch(mt, model, buf, &p) < 0)
+	if (gm_match_keywords_patch(mt, model, model_ctx, buf, &p) < 0)
 		goto out;
 	gm_match_keywords_finish(mt);
 	for (size_t i = 0; i < mt->nr_keywords; i++) {

@@ -80,19 +80,23 @@ static void check_glob(const char *pat, size_t plen, const char *path,
 		       size_t len, bool dir)
 {
 	struct isdir_state st = { dir, 0 };
+	struct gm_pattern_ctx pc;
 	struct gm_glob g;
+	struct gm_glob_state gs = GM_GLOB_STATE_INIT;
 	struct gm_buf re = GM_BUF_INIT;
 	size_t slashes = gm_pattern_slashes(path, len), vlen = 0;
 	bool got, again, literal, ends_slash, isdir;
 	const char *v;
 	int want;
 
+	if (gm_pattern_ctx_init(&pc, fuzz_isdir, &st) < 0)
+		abort();
 	gm_glob_init(&g, pat, plen);
-	got = gm_glob_matches(&g, path, len, slashes, fuzz_isdir, &st);
+	got = gm_glob_matches(&g, &gs, &pc, path, len, slashes);
 	FUZZ_CHECK(st.asked <= 1);
 	gm_glob_depth(&g);
 	/* a glob over the engine's limits is disabled: no more answers */
-	if (g.bad)
+	if (gs.bad)
 		goto out;
 
 	/* the oracle: over the PCRE2 engine */
@@ -114,13 +118,15 @@ static void check_glob(const char *pat, size_t plen, const char *path,
 			      path, dir, got, want);
 	}
 
-	v = gm_glob_value(&g, fuzz_isdir, &st, &vlen);
+	v = gm_glob_value(&g, &gs, &pc, &vlen);
 	FUZZ_CHECK(st.asked <= 1);
 	FUZZ_CHECK(!v || strlen(v) == vlen);
-	again = gm_glob_matches(&g, path, len, slashes, fuzz_isdir, &st);
-	FUZZ_CHECK(again == got || g.bad);
+	again = gm_glob_matches(&g, &gs, &pc, path, len, slashes);
+	FUZZ_CHECK(again == got || gs.bad);
 out:
+	gm_glob_state_release(&gs);
 	gm_glob_release(&g);
+	gm_pattern_ctx_release(&pc);
 	gm_buf_release(&re);
 }
 
@@ -128,28 +134,39 @@ static void check_regex(const char *pat, size_t plen, const char *path,
 			size_t len, bool prefixed_first)
 {
 	struct gm_regex re;
+	struct gm_regex_state rs = GM_REGEX_STATE_INIT;
+	struct gm_pattern_ctx pc;
 	struct gm_buf pre = GM_BUF_INIT;
 	bool got[2], bad;
 	int want[2];
 
-	if (gm_regex_init(&re, pat, plen) < 0)
+	if (gm_pattern_ctx_init(&pc, NULL, NULL) < 0)
+		abort();
+	if (gm_regex_init(&re, pat, plen) < 0) {
+		gm_pattern_ctx_release(&pc);
 		return;
+	}
 	for (int k = 0; k < 2; k++) {
 		bool prefixed = prefixed_first ? !k : k;
 
-		got[prefixed] = gm_regex_matches(&re, path, len, prefixed);
+		got[prefixed] = gm_regex_matches(&re, &rs, &pc, path, len,
+						 prefixed);
 	}
 	/*
 	 * A regex over the engine's limits is disabled from then on (as is
 	 * one that does not compile): its answers are not compared.
 	 */
-	bad = re.bad;
+	bad = rs.bad;
 	if (!bad) {
 		/* cached code gives the same answers */
-		FUZZ_CHECK(gm_regex_matches(&re, path, len, false) == got[0]);
-		FUZZ_CHECK(gm_regex_matches(&re, path, len, true) == got[1]);
+		FUZZ_CHECK(gm_regex_matches(&re, &rs, &pc, path, len, false) ==
+			   got[0]);
+		FUZZ_CHECK(gm_regex_matches(&re, &rs, &pc, path, len, true) ==
+			   got[1]);
 	}
+	gm_regex_state_release(&rs);
 	gm_regex_release(&re);
+	gm_pattern_ctx_release(&pc);
 	if (bad)
 		return;
 

@@ -34,6 +34,7 @@ struct cli_query {
 	struct gm_keywords keywords;
 	struct gm_walk walk;
 	struct gm_matches *matches;
+	struct gm_match_ctx *match_ctx;	/* F:/X:/N:, --sections */
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
 	FILE *out;			/* its answer, held back until success */
@@ -282,15 +283,18 @@ static int cli_add_sections(struct cli *c, struct cli_query *q)
 	const struct gm_matches *kw;
 	int error;
 
-	error = gm_match_files(&q->matches, m, &q->inputs.files,
-			       c->opts.pattern_depth);
+	error = gm_match_ctx_new(&q->match_ctx, m, cli_isdir, c);
+	if (!error)
+		error = gm_match_files(&q->matches, m, q->match_ctx,
+				       &q->inputs.files, c->opts.pattern_depth);
 	for (size_t i = 0; !error && i < q->matches->nr_files; i++) {
 		const struct gm_match_file *f = &q->matches->files[i];
 
 		for (size_t k = 0; k < f->nr_sections && !error; k++)
 			error = gm_rank_add_section(&q->rank, m, f->sections[k]);
 		if (!error && c->opts.sections)
-			error = gm_output_sections(q->out, m, f, c->opts.letters);
+			error = gm_output_sections(q->out, m, q->match_ctx, f,
+						   c->opts.letters);
 		if (!error)
 			error = cli_scan_file_emails(c, q, f->path);
 	}
@@ -375,6 +379,7 @@ static void cli_query_release(struct cli_query *q)
 	gm_rank_release(&q->rank);
 	gm_strvec_release(&q->file_emails);
 	gm_matches_free(q->matches);
+	gm_match_ctx_free(q->match_ctx);
 	gm_inputs_release(&q->inputs);
 	gm_walk_release(&q->walk);
 	if (q->out)
@@ -549,7 +554,7 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0 ||
 	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
 		return error;
-	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch, cli_isdir, c);
+	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch);
 	if (c->opts.batch)
 		return (error = gm_rules_finish(&c->rules)) < 0 ? error :
 			cli_batch(c);

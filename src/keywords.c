@@ -5,7 +5,6 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
-#include "gm/pattern.h"
 
 /*
  * The -f files' contents, through `r`, but for those prefetched; a file
@@ -95,20 +94,23 @@ int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
 /* The pass itself, over the -f files and the patches. */
 static int keywords_match(struct gm_keywords *kw)
 {
-	struct gm_maintainers *m = (struct gm_maintainers *)kw->m;
+	const struct gm_maintainers *m = kw->m;
 	int error = gm_job_join(&kw->reader);
 
+	if (!error && !kw->ctx)
+		error = gm_match_ctx_new(&kw->ctx, m, NULL, NULL);
 	for (size_t i = 0; kw->texts && i < kw->in->keyword_files.nr &&
 	     !error; i++) {
 		const struct gm_keywords_text *t = &kw->texts[i];
 
 		if (t->read)
-			error = gm_match_keywords_text(kw->hits, m, t->text.ptr,
+			error = gm_match_keywords_text(kw->hits, m, kw->ctx,
+						       t->text.ptr,
 						       t->text.len,
 						       t->text.pad);
 	}
 	for (size_t i = 0; i < kw->in->nr_patches && !error; i++)
-		error = gm_match_keywords_patch(kw->hits, m,
+		error = gm_match_keywords_patch(kw->hits, m, kw->ctx,
 						kw->in->patches[i].text.ptr,
 						&kw->in->patches[i].patch);
 	return error;
@@ -119,7 +121,6 @@ static void *keywords_matcher(void *payload)
 	struct gm_keywords *kw = payload;
 
 	gm_job_done(&kw->matcher, keywords_match(kw));
-	gm_pattern_release_thread();
 	return NULL;
 }
 
@@ -159,5 +160,6 @@ void gm_keywords_release(struct gm_keywords *kw)
 	free(kw->texts);
 	gm_repo_free(kw->reader_repo);
 	gm_matches_free(kw->hits);
+	gm_match_ctx_free(kw->ctx);
 	memset(kw, 0, sizeof(*kw));
 }

@@ -96,13 +96,17 @@ static int maintainers_compile(struct gm_maintainers *m)
 		struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag == 'F' || ml->tag == 'X') {
-			ml->glob = &m->globs[m->nr_globs++];
-			gm_glob_init(ml->glob, ml->value, ml->len);
+			struct gm_glob *g = &m->globs[m->nr_globs++];
+
+			gm_glob_init(g, ml->value, ml->len);
+			ml->glob = g;
 		} else if (ml->tag == 'N' || ml->tag == 'K') {
-			ml->regex = &m->regexes[m->nr_regexes];
-			if (gm_regex_init(ml->regex, ml->value, ml->len) < 0)
+			struct gm_regex *re = &m->regexes[m->nr_regexes];
+
+			if (gm_regex_init(re, ml->value, ml->len) < 0)
 				return GM_ERROR;
 			m->nr_regexes++;
+			ml->regex = re;
 		}
 	}
 	return 0;
@@ -215,8 +219,7 @@ static int maintainers_find_sections(struct gm_maintainers *m)
 }
 
 int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
-			 const size_t *lens, size_t n, gm_pattern_isdir_fn isdir,
-			 void *payload)
+			 const size_t *lens, size_t n)
 {
 	struct gm_maintainers *m = calloc(1, sizeof(*m));
 	size_t alloc = 0;
@@ -224,8 +227,6 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 
 	if (!m)
 		return gm_error_set(GM_ERROR, "out of memory");
-	m->isdir = isdir;
-	m->isdir_payload = payload;
 	for (size_t i = 0; i < n && !error; i++)
 		error = maintainers_add_text(m, bufs[i], lens[i], &alloc);
 	if (!error)

@@ -1,5 +1,6 @@
 #include "gm/match.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +8,78 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/needles.h"
 #include "gm/strmap.h"
+
+struct gm_match_ctx {
+	const struct gm_maintainers *m;	/* the model matched */
+	struct gm_pattern_ctx pattern;	/* match data, directory test */
+	struct gm_glob_state *globs;	/* per m->globs[i] */
+	struct gm_regex_state *regexes;	/* per m->regexes[i] */
+	/* the keyword pass */
+	struct gm_needles *needles;	/* the K: literals, on first use */
+	size_t *klines;		/* the K: lines, owners of those */
+	size_t nr_klines, alloc_klines;
+	unsigned char *found;	/* per K: line: one of its literals seen */
+	struct gm_buf padded;	/* the text, for the regex engine */
+};
+
+int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
+		     gm_pattern_isdir_fn isdir, void *payload)
+{
+	struct gm_match_ctx *ctx = calloc(1, sizeof(*ctx));
+	int error;
+
+	if (!ctx)
+		return gm_error_set(GM_ERROR, "out of memory");
+	ctx->m = m;
+	ctx->padded = (struct gm_buf)GM_BUF_INIT;
+	/* all zeros is the state of a pattern not matched yet */
+	ctx->globs = calloc(m->nr_globs ? m->nr_globs : 1, sizeof(*ctx->globs));
+	ctx->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
+			      sizeof(*ctx->regexes));
+	if (!ctx->globs || !ctx->regexes)
+		error = gm_error_set(GM_ERROR, "out of memory");
+	else
+		error = gm_pattern_ctx_init(&ctx->pattern, isdir, payload);
+	if (error) {
+		gm_match_ctx_free(ctx);
+		return error;
+	}
+	*out = ctx;
+	return 0;
+}
+
+void gm_match_ctx_free(struct gm_match_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (size_t i = 0; ctx->globs && i < ctx->m->nr_globs; i++)
+		gm_glob_state_release(&ctx->globs[i]);
+	for (size_t i = 0; ctx->regexes && i < ctx->m->nr_regexes; i++)
+		gm_regex_state_release(&ctx->regexes[i]);
+	free(ctx->globs);
+	free(ctx->regexes);
+	gm_pattern_ctx_release(&ctx->pattern);
+	gm_needles_free(ctx->needles);
+	free(ctx->klines);
+	free(ctx->found);
+	gm_buf_release(&ctx->padded);
+	free(ctx);
+}
+
+/* The context's state of a glob or regex of its model. */
+static struct gm_glob_state *ctx_glob(struct gm_match_ctx *ctx,
+				      const struct gm_glob *g)
+{
+	return &ctx->globs[g - ctx->m->globs];
+}
+
+static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
+					const struct gm_regex *re)
+{
+	return &ctx->regexes[re - ctx->m->regexes];
+}
 
 /*
  * Candidate sections by a path's first component: an F: glob whose first
@@ -114,18 +186,26 @@ static int depth_cmp(const void *a, const void *b)
 	return x->section < y->section ? -1 : x->section > y->section;
 }
 
-static bool glob_hit(struct gm_maintainers *m, struct gm_glob *g,
+static bool glob_hit(struct gm_match_ctx *ctx, const struct gm_glob *g,
 		     const char *path, size_t len, size_t slashes)
 {
-	return gm_glob_matches(g, path, len, slashes, m->isdir,
-			       m->isdir_payload);
+	return gm_glob_matches(g, ctx_glob(ctx, g), &ctx->pattern, path, len,
+			       slashes);
+}
+
+static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_regex *re,
+		      const char *s, size_t len, bool prefixed)
+{
+	return gm_regex_matches(re, ctx_regex(ctx, re), &ctx->pattern, s, len,
+				prefixed);
 }
 
 /*
  * One section against one file (R-40): skipped if an X: matches; else the
  * last matching F:/N: line decides the depth. @return whether it matched.
  */
-static bool match_section(struct gm_maintainers *m, size_t s,
+static bool match_section(const struct gm_maintainers *m,
+			  struct gm_match_ctx *ctx, size_t s,
 			  struct gm_match_file *f, size_t len, int pattern_depth,
 			  struct depth *d)
 {
@@ -135,12 +215,13 @@ static bool match_section(struct gm_maintainers *m, size_t s,
 
 	for (size_t i = sec->start; i < sec->end; i++)
 		if (m->lines[i].tag == 'X' &&
-		    glob_hit(m, m->lines[i].glob, f->path, len, fd))
+		    glob_hit(ctx, m->lines[i].glob, f->path, len, fd))
 			return false;
 	for (size_t i = sec->start; i < sec->end; i++) {
-		struct gm_mline *ml = &m->lines[i];
+		const struct gm_mline *ml = &m->lines[i];
 
-		if (ml->tag == 'F' && glob_hit(m, ml->glob, f->path, len, fd)) {
+		if (ml->tag == 'F' &&
+		    glob_hit(ctx, ml->glob, f->path, len, fd)) {
 			int pd = gm_glob_depth(ml->glob);
 
 			if (pd >= (int)fd && sec->maintained && sec->has_maintainer)
@@ -151,7 +232,7 @@ static bool match_section(struct gm_maintainers *m, size_t s,
 				hit = true;
 			}
 		} else if (ml->tag == 'N' &&
-			   gm_regex_matches(ml->regex, f->path, len, false)) {
+			   regex_hit(ctx, ml->regex, f->path, len, false)) {
 			d->depth = 0;
 			d->line = i;
 			hit = true;
@@ -161,7 +242,8 @@ static bool match_section(struct gm_maintainers *m, size_t s,
 }
 
 /* Visit the candidates of `path` in section order: merge of two lists. */
-static int match_file(struct gm_maintainers *m, struct match_index *ix,
+static int match_file(const struct gm_maintainers *m,
+		      struct gm_match_ctx *ctx, struct match_index *ix,
 		      struct gm_match_file *f, int pattern_depth,
 		      struct depth *scratch)
 {
@@ -183,7 +265,8 @@ static int match_file(struct gm_maintainers *m, struct match_index *ix,
 		} else {
 			s = l->v[b++];
 		}
-		if (match_section(m, s, f, len, pattern_depth, &scratch[nr]))
+		if (match_section(m, ctx, s, f, len, pattern_depth,
+				  &scratch[nr]))
 			scratch[nr++].section = s;
 	}
 	qsort(scratch, nr, sizeof(*scratch), depth_cmp);
@@ -199,14 +282,16 @@ static int match_file(struct gm_maintainers *m, struct match_index *ix,
 	return 0;
 }
 
-int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
-		   const struct gm_strvec *files, int pattern_depth)
+int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
+		   struct gm_match_ctx *ctx, const struct gm_strvec *files,
+		   int pattern_depth)
 {
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
 	struct depth *scratch = NULL;
 	struct match_index ix;
 	int error;
 
+	assert(ctx->m == m);
 	if (!mt)
 		return gm_error_set(GM_ERROR, "out of memory");
 	error = index_build(&ix, m);
@@ -218,7 +303,8 @@ int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
 	for (size_t i = 0; i < files->nr && !error; i++) {
 		mt->files[i].path = files->v[i];
 		mt->nr_files++;
-		error = match_file(m, &ix, &mt->files[i], pattern_depth, scratch);
+		error = match_file(m, ctx, &ix, &mt->files[i], pattern_depth,
+				   scratch);
 	}
 	free(scratch);
 	index_release(&ix);
@@ -228,6 +314,19 @@ int gm_match_files(struct gm_matches **out, struct gm_maintainers *m,
 	}
 	*out = mt;
 	return 0;
+}
+
+const char *gm_match_glob_value(const struct gm_maintainers *m,
+				struct gm_match_ctx *ctx, size_t line,
+				size_t *len)
+{
+	const struct gm_glob *g = m->lines[line].glob;
+
+	assert(ctx->m == m);
+	*len = 0;
+	if (!g)
+		return NULL;
+	return gm_glob_value(g, ctx_glob(ctx, g), &ctx->pattern, len);
 }
 
 static int keyword_add(struct gm_matches *mt, size_t line)
@@ -242,34 +341,36 @@ _Static_assert(GM_REGEX_LITERAL_MIN >= GM_NEEDLE_MIN,
 	       "every required literal of a regex fits the scanner");
 
 /* Index the literals that K: regexes require (gm_regex.required). */
-static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
+static int keywords_prepare(struct gm_match_ctx *ctx,
+			    const struct gm_maintainers *m)
 {
 	int error;
 
-	if ((error = gm_needles_new(&mt->needles)) < 0)
+	if ((error = gm_needles_new(&ctx->needles)) < 0)
 		return error;
-	mt->nr_klines = 0;
+	ctx->nr_klines = 0;
 	for (size_t i = 0; i < m->nr_lines && !error; i++) {
 		const struct gm_regex *re = m->lines[i].regex;
 
 		if (m->lines[i].tag != 'K')
 			continue;
-		if (GM_ARRAY_GROW(mt->klines, mt->nr_klines,
-				  mt->alloc_klines) < 0) {
+		if (GM_ARRAY_GROW(ctx->klines, ctx->nr_klines,
+				  ctx->alloc_klines) < 0) {
 			error = GM_ERROR;
 			break;
 		}
 		for (size_t j = 0; j < re->required.nr && !error; j++)
-			error = gm_needles_add(mt->needles, re->required.v[j],
+			error = gm_needles_add(ctx->needles, re->required.v[j],
 					       strlen(re->required.v[j]),
-					       re->caseless, mt->nr_klines);
-		mt->klines[mt->nr_klines++] = i;
+					       re->caseless, ctx->nr_klines);
+		ctx->klines[ctx->nr_klines++] = i;
 	}
-	if (!error && !(mt->found = malloc(mt->nr_klines ? mt->nr_klines : 1)))
+	if (!error &&
+	    !(ctx->found = malloc(ctx->nr_klines ? ctx->nr_klines : 1)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (error) {	/* prepared again on the next call */
-		gm_needles_free(mt->needles);
-		mt->needles = NULL;
+		gm_needles_free(ctx->needles);
+		ctx->needles = NULL;
 	}
 	return error;
 }
@@ -282,56 +383,63 @@ static int keywords_prepare(struct gm_matches *mt, struct gm_maintainers *m)
  */
 #define KEYWORD_PAD GM_BUF_PAD
 
-/* `text`, with KEYWORD_PAD zero bytes after it, in mt->padded. */
-static const char *keywords_padded(struct gm_matches *mt, const char *text,
+/* `text`, with KEYWORD_PAD zero bytes after it, in ctx->padded. */
+static const char *keywords_padded(struct gm_match_ctx *ctx, const char *text,
 				   size_t len)
 {
-	gm_buf_reset(&mt->padded);
-	if (gm_buf_grow(&mt->padded, len + KEYWORD_PAD) < 0 ||
-	    gm_buf_put(&mt->padded, text, len) < 0)
+	gm_buf_reset(&ctx->padded);
+	if (gm_buf_grow(&ctx->padded, len + KEYWORD_PAD) < 0 ||
+	    gm_buf_put(&ctx->padded, text, len) < 0)
 		return NULL;
-	memset(mt->padded.ptr + len, 0, KEYWORD_PAD);
-	return mt->padded.ptr;
+	memset(ctx->padded.ptr + len, 0, KEYWORD_PAD);
+	return ctx->padded.ptr;
 }
 
-int gm_match_keywords_text(struct gm_matches *mt, struct gm_maintainers *m,
-			   const char *text, size_t len, size_t pad)
+int gm_match_keywords_text(struct gm_matches *mt,
+			   const struct gm_maintainers *m,
+			   struct gm_match_ctx *ctx, const char *text,
+			   size_t len, size_t pad)
 {
 	const char *subject = pad >= KEYWORD_PAD ? text : NULL;
 	int error;
 
-	if (!mt->needles && (error = keywords_prepare(mt, m)) < 0)
+	assert(ctx->m == m);
+	if (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0)
 		return error;
-	memset(mt->found, 0, mt->nr_klines);
-	gm_needles_scan(mt->needles, text, len, mt->found);
-	for (size_t k = 0; k < mt->nr_klines; k++) {
-		size_t i = mt->klines[k];
-		struct gm_mline *ml = &m->lines[i];
+	memset(ctx->found, 0, ctx->nr_klines);
+	gm_needles_scan(ctx->needles, text, len, ctx->found);
+	for (size_t k = 0; k < ctx->nr_klines; k++) {
+		size_t i = ctx->klines[k];
+		const struct gm_regex *re = m->lines[i].regex;
 
-		if (ml->regex->required.nr && !mt->found[k])
+		if (re->required.nr && !ctx->found[k])
 			continue;
-		if (!subject && !(subject = keywords_padded(mt, text, len)))
+		if (!subject && !(subject = keywords_padded(ctx, text, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_regex_run(ml->regex, subject, len, false) &&
+		if (gm_regex_run(re, ctx_regex(ctx, re), &ctx->pattern, subject,
+				 len, false) &&
 		    keyword_add(mt, i) < 0)
 			return GM_ERROR;
 	}
 	return 0;
 }
 
-int gm_match_keywords_patch(struct gm_matches *mt, struct gm_maintainers *m,
-			    const char *buf, const struct gm_patch *p)
+int gm_match_keywords_patch(struct gm_matches *mt,
+			    const struct gm_maintainers *m,
+			    struct gm_match_ctx *ctx, const char *buf,
+			    const struct gm_patch *p)
 {
+	assert(ctx->m == m);
 	for (size_t i = 0; i < m->nr_lines; i++) {
-		struct gm_mline *ml = &m->lines[i];
+		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag != 'K')
 			continue;
 		for (size_t j = 0; j < p->nr_lines; j++) {
 			const struct gm_patch_line *pl = &p->lines[j];
 
-			if (gm_regex_matches(ml->regex, buf + pl->off, pl->len,
-					     pl->prefixed)) {
+			if (regex_hit(ctx, ml->regex, buf + pl->off, pl->len,
+				      pl->prefixed)) {
 				if (keyword_add(mt, i) < 0)
 					return GM_ERROR;
 				break;
@@ -373,9 +481,5 @@ void gm_matches_free(struct gm_matches *mt)
 	}
 	free(mt->files);
 	free(mt->keywords);
-	gm_needles_free(mt->needles);
-	free(mt->klines);
-	free(mt->found);
-	gm_buf_release(&mt->padded);
 	free(mt);
 }

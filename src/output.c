@@ -251,9 +251,10 @@ static bool letter_wanted(const char *letters, char tag)
 	return false;
 }
 
-static int section_line(struct gm_buf *out, struct gm_maintainers *m,
-			struct gm_mline *ml)
+static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
+			struct gm_match_ctx *ctx, size_t line)
 {
+	const struct gm_mline *ml = &m->lines[line];
 	struct gm_buf raw = GM_BUF_INIT;
 	const char *v = ml->value;
 	size_t len = ml->len;
@@ -263,7 +264,7 @@ static int section_line(struct gm_buf *out, struct gm_maintainers *m,
 	if (!ml->tag)
 		return gm_buf_put(out, v, len);
 	if (ml->glob)
-		v = gm_glob_value(ml->glob, m->isdir, m->isdir_payload, &len);
+		v = gm_match_glob_value(m, ctx, line, &len);
 	if ((error = gm_buf_printf(out, "%c:\t", ml->tag)) < 0)
 		return error;
 	if (!ml->glob)
@@ -278,8 +279,9 @@ static int section_line(struct gm_buf *out, struct gm_maintainers *m,
 	return error;
 }
 
-int gm_output_sections(FILE *f, struct gm_maintainers *m,
-		       const struct gm_match_file *mf, const char *letters)
+int gm_output_sections(FILE *f, const struct gm_maintainers *m,
+		       struct gm_match_ctx *ctx, const struct gm_match_file *mf,
+		       const char *letters)
 {
 	struct gm_buf line = GM_BUF_INIT;
 	int error = 0;
@@ -288,11 +290,11 @@ int gm_output_sections(FILE *f, struct gm_maintainers *m,
 		const struct gm_section *sec = &m->sections[mf->sections[k]];
 
 		for (size_t i = sec->start; i < sec->end && !error; i++) {
-			struct gm_mline *ml = &m->lines[i];
+			const struct gm_mline *ml = &m->lines[i];
 
 			if (ml->tag && !letter_wanted(letters, ml->tag))
 				continue;
-			if ((error = section_line(&line, m, ml)) < 0)
+			if ((error = section_line(&line, m, ctx, i)) < 0)
 				break;
 			output_text(f, line.ptr);
 			fputc('\n', f);

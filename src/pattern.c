@@ -16,38 +16,41 @@
 #define GM_REGEX_MATCH_LIMIT 200000
 #define GM_REGEX_DEPTH_LIMIT 5000
 
-/* Per thread: the keyword pass may run beside the main thread. */
-static _Thread_local pcre2_match_context *match_context;
-static _Thread_local pcre2_match_data *match_data;
-static pthread_once_t pattern_atexit_once = PTHREAD_ONCE_INIT;
+/* Made once; pcre2_match() only reads a match context. */
+static pcre2_match_context *match_context;
+static pthread_once_t match_context_once = PTHREAD_ONCE_INIT;
 
-void gm_pattern_release_thread(void)
+static void match_context_create(void)
 {
-	pcre2_match_context_free(match_context);
-	pcre2_match_data_free(match_data);
-	match_context = NULL;
-	match_data = NULL;
-}
-
-static void pattern_atexit(void)
-{
-	atexit(gm_pattern_release_thread);	/* the thread that exits */
-}
-
-static bool pattern_init_shared(void)
-{
-	if (match_data)
-		return true;
 	match_context = pcre2_match_context_create(NULL);
-	match_data = pcre2_match_data_create(1, NULL);
-	if (!match_context || !match_data) {
-		gm_pattern_release_thread();
-		return false;
-	}
+	if (!match_context)
+		return;
 	pcre2_set_match_limit(match_context, GM_REGEX_MATCH_LIMIT);
 	pcre2_set_depth_limit(match_context, GM_REGEX_DEPTH_LIMIT);
-	pthread_once(&pattern_atexit_once, pattern_atexit);
-	return true;
+}
+
+pcre2_match_context *gm_pattern_match_context(void)
+{
+	pthread_once(&match_context_once, match_context_create);
+	return match_context;
+}
+
+int gm_pattern_ctx_init(struct gm_pattern_ctx *pc, gm_pattern_isdir_fn isdir,
+			void *payload)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->isdir = isdir;
+	pc->payload = payload;
+	pc->limits = gm_pattern_match_context();
+	if (!pc->limits || !(pc->md = pcre2_match_data_create(1, NULL)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+void gm_pattern_ctx_release(struct gm_pattern_ctx *pc)
+{
+	pcre2_match_data_free(pc->md);
+	memset(pc, 0, sizeof(*pc));
 }
 
 size_t gm_pattern_slashes(const char *s, size_t len)
@@ -70,24 +73,19 @@ static pcre2_code *pattern_compile(const char *src, size_t len, uint32_t flags)
 	return code;
 }
 
-pcre2_match_context *gm_pattern_match_context(void)
-{
-	return pattern_init_shared() ? match_context : NULL;
-}
-
 /*
  * Run `code` on `s`. A regex that exceeds the engine's limits is marked
  * `*bad`: it is input, and one that backtracks without end on one subject
  * would on the next one too.
  */
-static bool pattern_run(pcre2_code *code, const char *s, size_t len, bool *bad)
+static bool pattern_run(pcre2_code *code, struct gm_pattern_ctx *pc,
+			const char *s, size_t len, bool *bad)
 {
 	int rc;
 
-	if (!code || !pattern_init_shared())
+	if (!code)
 		return false;
-	rc = pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, match_data,
-			 match_context);
+	rc = pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, pc->md, pc->limits);
 	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
 	    rc == PCRE2_ERROR_HEAPLIMIT || rc == PCRE2_ERROR_JIT_STACKLIMIT)
 		*bad = true;
@@ -102,28 +100,23 @@ enum {
 	GLOB_REGEX = 4		/* regex syntax the plain matcher lacks */
 };
 
-static unsigned char glob_class[256];
-
-static void glob_class_init(void)
-{
-	const char *regex = "[](){}+^$|\\\n";
-
-	glob_class['/'] = GLOB_SLASH;
-	glob_class['*'] = glob_class['?'] = glob_class['.'] = GLOB_WILD;
-	for (; *regex; regex++)
-		glob_class[(unsigned char)*regex] = GLOB_REGEX;
-}
+static const unsigned char glob_class[256] = {
+	['/'] = GLOB_SLASH,
+	['*'] = GLOB_WILD, ['?'] = GLOB_WILD, ['.'] = GLOB_WILD,
+	['['] = GLOB_REGEX, [']'] = GLOB_REGEX,
+	['('] = GLOB_REGEX, [')'] = GLOB_REGEX,
+	['{'] = GLOB_REGEX, ['}'] = GLOB_REGEX,
+	['+'] = GLOB_REGEX, ['^'] = GLOB_REGEX, ['$'] = GLOB_REGEX,
+	['|'] = GLOB_REGEX, ['\\'] = GLOB_REGEX, ['\n'] = GLOB_REGEX,
+};
 
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 {
 	unsigned seen = 0;
 
-	if (!glob_class['/'])
-		glob_class_init();
 	memset(g, 0, sizeof(*g));
 	g->glob = glob;
 	g->len = len;
-	g->isdir = -1;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char k = glob_class[(unsigned char)glob[i]];
 
@@ -138,15 +131,21 @@ int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 
 void gm_glob_release(struct gm_glob *g)
 {
-	free(g->regex);
-	pcre2_code_free(g->code);
 	memset(g, 0, sizeof(*g));
 }
 
-/* The directory slash counts as written: isdir is 1 only once asked. */
-static bool glob_has_slash(const struct gm_glob *g)
+void gm_glob_state_release(struct gm_glob_state *st)
 {
-	return (g->len && g->glob[g->len - 1] == '/') || g->isdir == 1;
+	pcre2_code_free(st->code);
+	free(st->value);
+	memset(st, 0, sizeof(*st));
+}
+
+/* The directory slash counts as written: GM_GLOB_DIR only once asked. */
+static bool glob_has_slash(const struct gm_glob *g,
+			   const struct gm_glob_state *st)
+{
+	return (g->len && g->glob[g->len - 1] == '/') || st->dir == GM_GLOB_DIR;
 }
 
 int gm_glob_depth(const struct gm_glob *g)
@@ -156,8 +155,11 @@ int gm_glob_depth(const struct gm_glob *g)
 	return (int)g->slashes + (g->len && g->glob[g->len - 1] == '/' ? 0 : 1);
 }
 
-/* '.' to "\.", "**" to "(?:.*)", '*' to ".*", '?' to '.'. */
-static char *glob_convert(const struct gm_glob *g)
+/*
+ * R-12: '.' to "\.", "**" to "(?:.*)", '*' to ".*", '?' to '.'; and a
+ * final '/' for a directory.
+ */
+static char *glob_convert(const struct gm_glob *g, bool dir)
 {
 	struct gm_buf re = GM_BUF_INIT;
 	int error = gm_buf_grow(&re, g->len * 6 + 2);
@@ -176,7 +178,7 @@ static char *glob_convert(const struct gm_glob *g)
 			error = gm_buf_putc(&re, c == '?' ? '.' : c);
 		}
 	}
-	if (!error && g->isdir == 1)
+	if (!error && dir)
 		error = gm_buf_putc(&re, '/');
 	if (error) {
 		gm_buf_release(&re);
@@ -217,28 +219,34 @@ static bool plain_prefix_match(const char *p, size_t plen, const char *s,
 	}
 }
 
-static bool glob_prefix_match(struct gm_glob *g, const char *path, size_t len)
+/* "^" + the converted value, into st->code. */
+static bool glob_compile(const struct gm_glob *g, struct gm_glob_state *st)
 {
 	struct gm_buf src = GM_BUF_INIT;
+	char *regex = glob_convert(g, st->dir == GM_GLOB_DIR);
 
-	if (g->bad)
+	if (regex && gm_buf_putc(&src, '^') == 0 &&
+	    gm_buf_puts(&src, regex) == 0)
+		st->code = pattern_compile(src.ptr, src.len, 0);
+	gm_buf_release(&src);
+	free(regex);
+	st->bad = !st->code;
+	return st->code;
+}
+
+static bool glob_prefix_match(const struct gm_glob *g, struct gm_glob_state *st,
+			      struct gm_pattern_ctx *pc, const char *path,
+			      size_t len)
+{
+	if (st->bad)
 		return false;
 	if (g->plain && !memchr(path, '\n', len))
 		return plain_prefix_match(g->glob, g->len, path, len) &&
-		       (g->isdir != 1 || (len > g->len && path[g->len] == '/'));
-	if (!g->code) {
-		free(g->regex);
-		g->regex = glob_convert(g);
-		if (g->regex && gm_buf_putc(&src, '^') == 0 &&
-		    gm_buf_puts(&src, g->regex) == 0)
-			g->code = pattern_compile(src.ptr, src.len, 0);
-		gm_buf_release(&src);
-		if (!g->code) {
-			g->bad = true;
-			return false;
-		}
-	}
-	return pattern_run(g->code, path, len, &g->bad);
+		       (st->dir != GM_GLOB_DIR ||
+			(len > g->len && path[g->len] == '/'));
+	if (!st->code && !glob_compile(g, st))
+		return false;
+	return pattern_run(st->code, pc, path, len, &st->bad);
 }
 
 /*
@@ -247,49 +255,50 @@ static bool glob_prefix_match(struct gm_glob *g, const char *path, size_t len)
  * '?' names a directory only with backslashes or dots in its name: such
  * values are not looked up.
  */
-static bool glob_isdir(struct gm_glob *g, gm_pattern_isdir_fn isdir,
-		       void *payload)
+static bool glob_isdir(const struct gm_glob *g, struct gm_glob_state *st,
+		       struct gm_pattern_ctx *pc)
 {
 	char *path;
 
-	if (g->isdir >= 0)
-		return g->isdir;
-	g->isdir = 0;
-	if (!g->literal || !g->len || g->glob[g->len - 1] == '/' || !isdir)
+	if (st->dir != GM_GLOB_UNASKED)
+		return st->dir == GM_GLOB_DIR;
+	st->dir = GM_GLOB_NOT_DIR;
+	if (!g->literal || !g->len || g->glob[g->len - 1] == '/' || !pc->isdir)
 		return false;
 	path = malloc(g->len + 1);
 	if (!path)
 		return false;
 	memcpy(path, g->glob, g->len);
 	path[g->len] = '\0';
-	g->isdir = isdir(path, payload);
+	if (pc->isdir(path, pc->payload))
+		st->dir = GM_GLOB_DIR;
 	free(path);
-	pcre2_code_free(g->code);
-	g->code = NULL;
-	return g->isdir;
+	pcre2_code_free(st->code);	/* compiled without the '/' */
+	st->code = NULL;
+	return st->dir == GM_GLOB_DIR;
 }
 
-bool gm_glob_matches(struct gm_glob *g, const char *path, size_t len,
-		     size_t path_slashes, gm_pattern_isdir_fn isdir,
-		     void *payload)
+bool gm_glob_matches(const struct gm_glob *g, struct gm_glob_state *st,
+		     struct gm_pattern_ctx *pc, const char *path, size_t len,
+		     size_t path_slashes)
 {
-	if (!glob_prefix_match(g, path, len))
+	if (!glob_prefix_match(g, st, pc, path, len))
 		return false;
-	if (glob_has_slash(g))
+	if (glob_has_slash(g, st))
 		return true;
-	if (glob_isdir(g, isdir, payload))
-		return glob_prefix_match(g, path, len);
+	if (glob_isdir(g, st, pc))
+		return glob_prefix_match(g, st, pc, path, len);
 	return g->anydepth || path_slashes == g->slashes;
 }
 
-const char *gm_glob_value(struct gm_glob *g, gm_pattern_isdir_fn isdir,
-			  void *payload, size_t *len)
+const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
+			  struct gm_pattern_ctx *pc, size_t *len)
 {
-	glob_isdir(g, isdir, payload);
-	free(g->regex);
-	g->regex = glob_convert(g);
-	*len = g->regex ? strlen(g->regex) : 0;
-	return g->regex;
+	glob_isdir(g, st, pc);
+	if (!st->value)
+		st->value = glob_convert(g, st->dir == GM_GLOB_DIR);
+	*len = st->value ? strlen(st->value) : 0;
+	return st->value;
 }
 
 /* ==================== regexes (N:, K:) ==================== */
@@ -667,17 +676,23 @@ void gm_regex_release(struct gm_regex *re)
 {
 	free(re->source);
 	gm_strvec_release(&re->required);
-	pcre2_code_free(re->code);
-	pcre2_code_free(re->prefixed);
 	memset(re, 0, sizeof(*re));
 }
 
-static pcre2_code *regex_get(struct gm_regex *re, bool prefixed)
+void gm_regex_state_release(struct gm_regex_state *st)
 {
-	pcre2_code **slot = prefixed ? &re->prefixed : &re->code;
+	pcre2_code_free(st->code);
+	pcre2_code_free(st->prefixed);
+	memset(st, 0, sizeof(*st));
+}
+
+static pcre2_code *regex_get(const struct gm_regex *re,
+			     struct gm_regex_state *st, bool prefixed)
+{
+	pcre2_code **slot = prefixed ? &st->prefixed : &st->code;
 	struct gm_buf src = GM_BUF_INIT;
 
-	if (re->bad)
+	if (st->bad)
 		return NULL;
 	if (*slot)
 		return *slot;
@@ -685,19 +700,20 @@ static pcre2_code *regex_get(struct gm_regex *re, bool prefixed)
 	    gm_buf_puts(&src, re->source) == 0)
 		*slot = pattern_compile(src.ptr, src.len, PCRE2_EXTENDED);
 	gm_buf_release(&src);
-	re->bad = !*slot;
+	st->bad = !*slot;
 	return *slot;
 }
 
 /* Subjects from this size on are worth JIT-compiling the regex for. */
 #define GM_REGEX_JIT_MIN 4096
 
-bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
+bool gm_regex_matches(const struct gm_regex *re, struct gm_regex_state *st,
+		      struct gm_pattern_ctx *pc, const char *s, size_t len,
 		      bool prefixed)
 {
 	if (re->required.nr && !gm_regex_may_match(re, s, len))
 		return false;
-	return gm_regex_run(re, s, len, prefixed);
+	return gm_regex_run(re, st, pc, s, len, prefixed);
 }
 
 bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len)
@@ -709,14 +725,16 @@ bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len)
 	return !re->required.nr;
 }
 
-bool gm_regex_run(struct gm_regex *re, const char *s, size_t len,
+bool gm_regex_run(const struct gm_regex *re, struct gm_regex_state *st,
+		  struct gm_pattern_ctx *pc, const char *s, size_t len,
 		  bool prefixed)
 {
-	pcre2_code *code = regex_get(re, prefixed);
+	pcre2_code *code = regex_get(re, st, prefixed);
+	bool *jit = prefixed ? &st->prefixed_jit : &st->jit;
 
-	if (code && len >= GM_REGEX_JIT_MIN && !re->jit) {
-		re->jit = true;
+	if (code && len >= GM_REGEX_JIT_MIN && !*jit) {
+		*jit = true;
 		pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	}
-	return pattern_run(code, s, len, &re->bad);
+	return pattern_run(code, pc, s, len, &st->bad);
 }

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "gm/buf.h"
-#include "gm/pattern.h"
 #include "gm/repo.h"
 #include "gm/sha1.h"
 #include "gm/thread.h"
@@ -79,7 +78,7 @@ static void *prefetch_run(void *payload)
 	gm_sha1_blob(text.ptr, text.len, p->id);
 	bufs[0] = text.ptr;
 	lens[0] = text.len;
-	if (gm_maintainers_parse(&p->m, bufs, lens, 1, NULL, NULL) < 0)
+	if (gm_maintainers_parse(&p->m, bufs, lens, 1) < 0)
 		p->m = NULL;
 out:
 	gm_buf_release(&text);
@@ -88,7 +87,6 @@ out:
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	prefetch_texts(p);
-	gm_pattern_release_thread();
 	return NULL;
 }
 

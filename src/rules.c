@@ -6,7 +6,6 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
-#include "gm/pattern.h"
 #include "gm/strvec.h"
 
 /* The --mpath value as a path from the top: no "./", no final '/'. */
@@ -34,8 +33,7 @@ static int no_maintainers(const char *dir)
 static int rules_parse(struct gm_rules *rl, const char **bufs,
 		       const size_t *lens, size_t n)
 {
-	return gm_maintainers_parse(&rl->m, bufs, lens, n, rl->isdir,
-				    rl->isdir_payload);
+	return gm_maintainers_parse(&rl->m, bufs, lens, n);
 }
 
 /* The file `mpath`, or the files of the directory `mpath`. */
@@ -152,7 +150,6 @@ static void *rules_parser(void *payload)
 		error = rules_read_maintainers(rl, r);
 	gm_job_done(&rl->parser, error);
 	gm_repo_free(r);
-	gm_pattern_release_thread();
 	return NULL;
 }
 
@@ -173,23 +170,16 @@ static void rules_take_prefetch(struct gm_rules *rl,
 	    e.type != GIT_OBJECT_BLOB || e.mode == GIT_FILEMODE_LINK)
 		goto out;
 	gm_prefetch_take(prefetch, gm_repo_workdir(rl->repo), &e.id, &rl->m);
-	if (rl->m) {
-		rl->m->isdir = rl->isdir;
-		rl->m->isdir_payload = rl->isdir_payload;
-	}
 out:
 	gm_buf_release(&mpath);
 }
 
 void gm_rules_start(struct gm_rules *rl, struct gm_repo *r,
-		    const struct gm_options *o, struct gm_prefetch *prefetch,
-		    gm_pattern_isdir_fn isdir, void *isdir_payload)
+		    const struct gm_options *o, struct gm_prefetch *prefetch)
 {
 	memset(rl, 0, sizeof(*rl));
 	rl->repo = r;
 	rl->opts = o;
-	rl->isdir = isdir;
-	rl->isdir_payload = isdir_payload;
 	rules_take_prefetch(rl, prefetch);
 	if (!rl->m)
 		gm_job_start(&rl->parser, rules_parser, rl);

@@ -5,7 +5,6 @@
 
 #include "gm/date.h"
 #include "gm/error.h"
-#include "gm/pattern.h"
 
 bool gm_walk_wanted(const struct gm_options *o)
 {
@@ -83,7 +82,6 @@ static void *walk_thread(void *payload)
 		error = walk_run(w, r);
 	gm_job_done(&w->job, error);
 	gm_repo_free(r);
-	gm_pattern_release_thread();
 	return NULL;
 }
 

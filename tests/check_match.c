@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,18 +11,20 @@
 
 /*
  * The names of the sections matching `path`, in order, joined by ",";
- * `exact` gets the exact-match flag (R-40).
+ * `exact` gets the exact-match flag (R-40). `dirs` is the tree.
  */
-static char *match_names(struct gm_maintainers *m, const char *path,
+static char *match_names(const struct gm_maintainers *m,
+			 struct gm_test_dirs *dirs, const char *path,
 			 int depth, bool *exact)
 {
 	struct gm_strvec files = GM_STRVEC_INIT, names = GM_STRVEC_INIT;
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, dirs);
 	struct gm_matches *mt = NULL;
 	char *joined;
 	size_t k;
 
 	gm_strvec_push(&files, path);
-	ck_assert_int_eq(gm_match_files(&mt, m, &files, depth), 0);
+	ck_assert_int_eq(gm_match_files(&mt, m, ctx, &files, depth), 0);
 	ck_assert_uint_eq(mt->nr_files, 1);
 	ck_assert_str_eq(mt->files[0].path, path);
 	for (k = 0; k < mt->files[0].nr_sections; k++)
@@ -32,6 +35,7 @@ static char *match_names(struct gm_maintainers *m, const char *path,
 	joined = gm_test_join(&names, ",");
 	gm_strvec_release(&names);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_strvec_release(&files);
 	return joined;
 }
@@ -80,7 +84,7 @@ START_TEST(test_match_fixture_a_table)
 	struct gm_test_dirs d;
 	struct gm_maintainers *m = gm_test_parse_fixture_a(&d);
 	bool exact = !c->exact;
-	char *got = match_names(m, c->path, c->depth, &exact);
+	char *got = match_names(m, &d, c->path, c->depth, &exact);
 
 	ck_assert_msg(!strcmp(got, c->sections), "row %d %s: got '%s'", _i,
 		      c->path, got);
@@ -95,13 +99,14 @@ START_TEST(test_match_several_files)
 {
 	struct gm_test_dirs d;
 	struct gm_maintainers *m = gm_test_parse_fixture_a(&d);
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, &d);
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_matches *mt = NULL;
 
 	gm_strvec_push(&files, "fs/ext4/inode.c");
 	gm_strvec_push(&files, "Makefile");
 	gm_strvec_push(&files, "fs/ext4/inode.c");
-	ck_assert_int_eq(gm_match_files(&mt, m, &files, 0), 0);
+	ck_assert_int_eq(gm_match_files(&mt, m, ctx, &files, 0), 0);
 	ck_assert_uint_eq(mt->nr_files, 3);
 	ck_assert_ptr_eq(mt->files[1].path, files.v[1]);	/* borrowed */
 	ck_assert_uint_eq(mt->files[0].nr_sections, 2);
@@ -112,8 +117,8 @@ START_TEST(test_match_several_files)
 	/* the line that decided: EXT4's F: */
 	ck_assert_int_eq(m->lines[mt->files[0].lines[0]].tag, 'F');
 	ck_assert_str_eq(m->lines[mt->files[0].lines[0]].value, "fs/ext4");
-	ck_assert_uint_eq(mt->nr_keywords, 0);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_strvec_release(&files);
 	gm_maintainers_free(m);
 }
@@ -164,8 +169,8 @@ static const struct order_case order_cases[] = {
 START_TEST(test_match_order_table)
 {
 	const struct order_case *c = &order_cases[_i];
-	struct gm_maintainers *m = gm_test_parse(c->maintainers, NULL);
-	char *got = match_names(m, c->path, 0, NULL);
+	struct gm_maintainers *m = gm_test_parse(c->maintainers);
+	char *got = match_names(m, NULL, c->path, 0, NULL);
 
 	ck_assert_msg(!strcmp(got, c->sections), "row %d %s: got '%s'", _i,
 		      c->path, got);
@@ -201,9 +206,9 @@ static const struct exact_case exact_cases[] = {
 START_TEST(test_match_exact_table)
 {
 	const struct exact_case *c = &exact_cases[_i];
-	struct gm_maintainers *m = gm_test_parse(c->maintainers, NULL);
+	struct gm_maintainers *m = gm_test_parse(c->maintainers);
 	bool exact = !c->exact;
-	char *got = match_names(m, c->path, 0, &exact);
+	char *got = match_names(m, NULL, c->path, 0, &exact);
 
 	ck_assert_msg(exact == c->exact, "row %d %s", _i, c->path);
 	free(got);
@@ -243,7 +248,8 @@ static const char keyword_patch[] =
 	"+foobar\n"
 	"+zzzq\n";
 
-static char *keyword_names(struct gm_maintainers *m, struct gm_matches *mt)
+static char *keyword_names(const struct gm_maintainers *m,
+			   const struct gm_matches *mt)
 {
 	struct gm_strvec names = GM_STRVEC_INIT;
 	char *joined;
@@ -261,14 +267,16 @@ static char *keyword_names(struct gm_maintainers *m, struct gm_matches *mt)
 
 START_TEST(test_match_keywords_sorted_as_strings)
 {
-	struct gm_maintainers *m = gm_test_parse(keyword_fixture, NULL);
+	struct gm_maintainers *m = gm_test_parse(keyword_fixture);
 	struct gm_patch p = GM_PATCH_INIT;
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, NULL);
 	char *names;
 
 	ck_assert_int_eq(gm_patch_parse(&p, keyword_patch,
 					strlen(keyword_patch)), 0);
-	ck_assert_int_eq(gm_match_keywords_patch(mt, m, keyword_patch, &p), 0);
+	ck_assert_int_eq(gm_match_keywords_patch(mt, m, ctx, keyword_patch, &p),
+			 0);
 	gm_match_keywords_finish(mt);
 	/* E33: lines 11, 3, 7 ("11" < "3" < "7") */
 	ck_assert_uint_eq(mt->nr_keywords, 3);
@@ -279,6 +287,7 @@ START_TEST(test_match_keywords_sorted_as_strings)
 	ck_assert_str_eq(names, "HASHKW,SPACEKW,ALTKW");
 	free(names);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_patch_release(&p);
 	gm_maintainers_free(m);
 }
@@ -295,18 +304,20 @@ START_TEST(test_match_keywords_prefix_on_patch_lines)
 		"@@ -1,1 +1,1 @@\n"
 		" foobar in context\n"
 		" zzz in context\n";
-	struct gm_maintainers *m = gm_test_parse(keyword_fixture, NULL);
+	struct gm_maintainers *m = gm_test_parse(keyword_fixture);
 	struct gm_patch p = GM_PATCH_INIT;
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, NULL);
 	char *names;
 
 	ck_assert_int_eq(gm_patch_parse(&p, patch, strlen(patch)), 0);
-	ck_assert_int_eq(gm_match_keywords_patch(mt, m, patch, &p), 0);
+	ck_assert_int_eq(gm_match_keywords_patch(mt, m, ctx, patch, &p), 0);
 	gm_match_keywords_finish(mt);
 	names = keyword_names(m, mt);
 	ck_assert_str_eq(names, "ALTKW");
 	free(names);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_patch_release(&p);
 	gm_maintainers_free(m);
 }
@@ -318,17 +329,19 @@ START_TEST(test_match_keywords_in_text)
 	static const char text[] = "int foobar;\n/* zzz */\n"
 				   "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
 	size_t len = strlen(text), pad = sizeof(text) - 1 - len;
-	struct gm_maintainers *m = gm_test_parse(keyword_fixture, NULL);
+	struct gm_maintainers *m = gm_test_parse(keyword_fixture);
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, NULL);
 
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, len, 0), 0);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, text, len, pad), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, ctx, text, len, 0), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, ctx, text, len, pad), 0);
 	gm_match_keywords_finish(mt);
 	/* unique, string order */
 	ck_assert_uint_eq(mt->nr_keywords, 2);
 	ck_assert_uint_eq(mt->keywords[0], 11);
 	ck_assert_uint_eq(mt->keywords[1], 3);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_maintainers_free(m);
 }
 END_TEST
@@ -347,14 +360,16 @@ START_TEST(test_match_keywords_e17_subject)
 	struct gm_maintainers *m = gm_test_parse_fixture_a(&d);
 	struct gm_patch p = GM_PATCH_INIT;
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, NULL);
 
 	ck_assert_int_eq(gm_patch_parse(&p, patch, strlen(patch)), 0);
-	ck_assert_int_eq(gm_match_keywords_patch(mt, m, patch, &p), 0);
+	ck_assert_int_eq(gm_match_keywords_patch(mt, m, ctx, patch, &p), 0);
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 1);
 	ck_assert_uint_eq(mt->keywords[0], 19);
 	ck_assert_uint_eq(m->section_of[19], gm_test_section(m, "BETA DRIVER"));
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_patch_release(&p);
 	gm_maintainers_free(m);
 }
@@ -362,16 +377,18 @@ END_TEST
 
 START_TEST(test_match_keywords_none)
 {
-	struct gm_maintainers *m = gm_test_parse(keyword_fixture, NULL);
+	struct gm_maintainers *m = gm_test_parse(keyword_fixture);
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, NULL);
 
-	gm_match_keywords_finish(mt);
-	ck_assert_uint_eq(mt->nr_keywords, 0);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, "nothing", 7, 0), 0);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, ctx, "nothing", 7, 0),
+			 0);
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 0);
 	gm_matches_free(mt);
 	gm_matches_free(NULL);
+	gm_match_ctx_free(ctx);
+	gm_match_ctx_free(NULL);
 	gm_maintainers_free(m);
 }
 END_TEST
@@ -381,13 +398,15 @@ START_TEST(test_match_keywords_many_lines_string_order)
 	struct gm_buf text = GM_BUF_INIT;
 	struct gm_maintainers *m;
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
+	struct gm_match_ctx *ctx;
 	size_t i;
 
 	/* K: lines at indices 1, 3, ..., 25: "1" < "11" < ... < "9" */
 	for (i = 0; i < 13; i++)
 		gm_buf_printf(&text, "S%zu\nK: hit\n", i);
-	m = gm_test_parse(text.ptr, NULL);
-	ck_assert_int_eq(gm_match_keywords_text(mt, m, "hit", 3, 0), 0);
+	m = gm_test_parse(text.ptr);
+	ctx = gm_test_match_ctx(m, NULL);
+	ck_assert_int_eq(gm_match_keywords_text(mt, m, ctx, "hit", 3, 0), 0);
 	gm_match_keywords_finish(mt);
 	ck_assert_uint_eq(mt->nr_keywords, 13);
 	ck_assert_uint_eq(mt->keywords[0], 1);
@@ -398,8 +417,268 @@ START_TEST(test_match_keywords_many_lines_string_order)
 	ck_assert_uint_eq(mt->keywords[9], 3);
 	ck_assert_uint_eq(mt->keywords[12], 9);
 	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
 	gm_maintainers_free(m);
 	gm_buf_release(&text);
+}
+END_TEST
+
+/* ==================== contexts and threads ==================== */
+
+/* Literal globs without a '/': each asks the directory test (R-12). */
+static const char dirtest_fixture[] =
+	"A\n"
+	"F:\tlib\n"
+	"X:\tlib/skip\n"
+	"\n"
+	"B\n"
+	"F:\tfs/ext4\n"
+	"\n"
+	"C\n"
+	"F:\tlib\n"
+	"F:\tnever\n";
+
+static const char *const dirtest_dirs[] = {
+	"lib", "lib/skip", "fs/ext4", "never", NULL
+};
+
+static const char *const dirtest_paths[] = {
+	"lib/a.c", "lib/skip/x.c", "fs/ext4/inode.c", "lib/b.c", "README",
+};
+
+static struct gm_matches *dirtest_match(const struct gm_maintainers *m,
+					struct gm_match_ctx *ctx,
+					const struct gm_strvec *files)
+{
+	struct gm_matches *mt = NULL;
+
+	ck_assert_int_eq(gm_match_files(&mt, m, ctx, files, 0), 0);
+	return mt;
+}
+
+/*
+ * The directory test is asked at most once per glob and context, by the
+ * matches and the --sections values alike, and only for the globs a path
+ * reached; a second context asks for itself.
+ */
+START_TEST(test_match_isdir_once_per_glob_and_context)
+{
+	struct gm_maintainers *m = gm_test_parse(dirtest_fixture);
+	struct gm_test_dirs d = { dirtest_dirs, 0, "" };
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, &d);
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_match_ctx *other;
+	struct gm_matches *mt;
+	const char *v;
+	size_t len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirtest_paths); i++)
+		gm_strvec_push(&files, dirtest_paths[i]);
+	mt = dirtest_match(m, ctx, &files);
+	/* lib (A), lib/skip, fs/ext4, lib (C); "never" is not reached */
+	ck_assert_int_eq(d.calls, 4);
+	/* lib/skip/x.c is excluded from A, not from C */
+	ck_assert_uint_eq(mt->files[1].nr_sections, 1);
+	ck_assert_uint_eq(mt->files[1].sections[0], gm_test_section(m, "C"));
+	gm_matches_free(mt);
+	mt = dirtest_match(m, ctx, &files);
+	ck_assert_int_eq(d.calls, 4);
+	v = gm_match_glob_value(m, ctx, 1, &len);
+	ck_assert_str_eq(v, "lib/");
+	ck_assert_uint_eq(len, 4);
+	ck_assert_int_eq(d.calls, 4);
+	v = gm_match_glob_value(m, ctx, 7, &len);	/* F: never */
+	ck_assert_str_eq(v, "never/");
+	ck_assert_int_eq(d.calls, 5);
+	ck_assert_ptr_eq(gm_match_glob_value(m, ctx, 7, &len), v);
+	ck_assert_int_eq(d.calls, 5);
+	ck_assert_ptr_null(gm_match_glob_value(m, ctx, 0, &len));  /* A */
+	gm_matches_free(mt);
+
+	other = gm_test_match_ctx(m, &d);
+	mt = dirtest_match(m, other, &files);
+	ck_assert_int_eq(d.calls, 9);
+	gm_matches_free(mt);
+	gm_match_ctx_free(other);
+	gm_match_ctx_free(ctx);
+	gm_strvec_release(&files);
+	gm_maintainers_free(m);
+}
+END_TEST
+
+/* A copy of the bytes of the model's arrays, to compare after matching. */
+struct model_bytes {
+	void *lines, *globs, *regexes, *sections;
+};
+
+static void *bytes_copy(const void *p, size_t n)
+{
+	void *c = malloc(n ? n : 1);
+
+	ck_assert_ptr_nonnull(c);
+	memcpy(c, p, n);
+	return c;
+}
+
+static void model_bytes_take(struct model_bytes *b,
+			     const struct gm_maintainers *m)
+{
+	b->lines = bytes_copy(m->lines, m->nr_lines * sizeof(*m->lines));
+	b->globs = bytes_copy(m->globs, m->nr_globs * sizeof(*m->globs));
+	b->regexes = bytes_copy(m->regexes,
+				m->nr_regexes * sizeof(*m->regexes));
+	b->sections = bytes_copy(m->sections,
+				 m->nr_sections * sizeof(*m->sections));
+}
+
+static void model_bytes_check(struct model_bytes *b,
+			      const struct gm_maintainers *m)
+{
+	ck_assert_mem_eq(b->lines, m->lines, m->nr_lines * sizeof(*m->lines));
+	ck_assert_mem_eq(b->globs, m->globs, m->nr_globs * sizeof(*m->globs));
+	ck_assert_mem_eq(b->regexes, m->regexes,
+			 m->nr_regexes * sizeof(*m->regexes));
+	ck_assert_mem_eq(b->sections, m->sections,
+			 m->nr_sections * sizeof(*m->sections));
+	free(b->lines);
+	free(b->globs);
+	free(b->regexes);
+	free(b->sections);
+}
+
+/* Fixture A's paths, with a K: hit, an N: hit and a directory. */
+static const char *const fixture_a_paths[] = {
+	"drivers/net/foo/a.c", "drivers/net/bar/b.c", "drivers/gpio/gpio-x.c",
+	"fs/ext4/sub/deep.c", "fs/ext4.c", "include/linux/foo.h", "Makefile",
+	"drivers/net/", "x\ny.c",
+};
+
+static const char fixture_a_text[] =
+	"static int beta_magic;\n/* a long enough text for the scan */\n";
+
+/*
+ * Everything a run does with the model, through `ctx`, as a string; NULL
+ * if a call fails. It asserts nothing, to be run in a thread of its own.
+ */
+static char *fixture_a_run(const struct gm_maintainers *m,
+			   struct gm_match_ctx *ctx)
+{
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_buf out = GM_BUF_INIT;
+	struct gm_matches *mt = NULL, *kw = calloc(1, sizeof(*kw));
+	char *got = NULL;
+	size_t len;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixture_a_paths); i++)
+		if (gm_strvec_push(&files, fixture_a_paths[i]) < 0)
+			goto out;
+	if (!kw || gm_match_files(&mt, m, ctx, &files, 0) < 0)
+		goto out;
+	for (size_t i = 0; i < mt->nr_files; i++) {
+		gm_buf_printf(&out, "%s:", mt->files[i].path);
+		for (size_t k = 0; k < mt->files[i].nr_sections; k++)
+			gm_buf_printf(&out, " %zu/%zu",
+				      mt->files[i].sections[k],
+				      mt->files[i].lines[k]);
+		gm_buf_puts(&out, "\n");
+	}
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		const char *v = gm_match_glob_value(m, ctx, i, &len);
+
+		if (v)
+			gm_buf_printf(&out, "%zu %s\n", i, v);
+	}
+	if (gm_match_keywords_text(kw, m, ctx, fixture_a_text,
+				   strlen(fixture_a_text), 0) < 0)
+		goto out;
+	gm_match_keywords_finish(kw);
+	for (size_t i = 0; i < kw->nr_keywords; i++)
+		gm_buf_printf(&out, "K %zu\n", kw->keywords[i]);
+	got = gm_buf_detach(&out, NULL);
+out:
+	gm_buf_release(&out);
+	gm_matches_free(kw);
+	gm_matches_free(mt);
+	gm_strvec_release(&files);
+	return got;
+}
+
+/* Matching, values and keywords write nothing of the model (R-12 cache). */
+START_TEST(test_match_model_read_only)
+{
+	struct gm_test_dirs d;
+	struct gm_maintainers *m = gm_test_parse_fixture_a(&d);
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, &d);
+	struct model_bytes b;
+	char *got;
+
+	model_bytes_take(&b, m);
+	got = fixture_a_run(m, ctx);
+	ck_assert_ptr_nonnull(got);
+	/* the run saw the directory, the N: line and the K: line */
+	ck_assert_ptr_nonnull(strstr(got, "fs/ext4/sub/deep.c: 3/31 5/44\n"));
+	ck_assert_ptr_nonnull(strstr(got, "drivers/gpio/gpio-x.c: 2/27"));
+	ck_assert_ptr_nonnull(strstr(got, "31 fs/ext4/\n"));
+	ck_assert_ptr_nonnull(strstr(got, "K 19\n"));
+	model_bytes_check(&b, m);
+	free(got);
+	gm_match_ctx_free(ctx);
+	gm_maintainers_free(m);
+}
+END_TEST
+
+/* One thread's run: its own context and directory test on one model. */
+struct run_thread {
+	const struct gm_maintainers *m;
+	char *got;
+};
+
+static void *run_thread_main(void *payload)
+{
+	struct run_thread *t = payload;
+	struct gm_test_dirs d = { gm_test_fixture_a_dirs, 0, "" };
+	struct gm_match_ctx *ctx = NULL;
+
+	for (int i = 0; i < 20; i++) {
+		if (gm_match_ctx_new(&ctx, t->m, gm_test_isdir, &d) < 0)
+			return NULL;
+		free(t->got);
+		t->got = fixture_a_run(t->m, ctx);
+		gm_match_ctx_free(ctx);
+	}
+	return NULL;
+}
+
+/*
+ * Several threads match one model at once, each with its own context,
+ * and all get the answers of a run alone (the ThreadSanitizer build
+ * checks that they share nothing they write).
+ */
+START_TEST(test_match_threads_share_one_model)
+{
+	struct gm_test_dirs d;
+	struct gm_maintainers *m = gm_test_parse_fixture_a(&d);
+	struct gm_match_ctx *ctx = gm_test_match_ctx(m, &d);
+	struct run_thread t[4];
+	pthread_t tid[4];
+	char *want = fixture_a_run(m, ctx);
+
+	ck_assert_ptr_nonnull(want);
+	gm_match_ctx_free(ctx);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i].m = m;
+		t[i].got = NULL;
+		ck_assert_int_eq(pthread_create(&tid[i], NULL, run_thread_main,
+						&t[i]), 0);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+		ck_assert_ptr_nonnull(t[i].got);
+		ck_assert_str_eq(t[i].got, want);
+		free(t[i].got);
+	}
+	free(want);
+	gm_maintainers_free(m);
 }
 END_TEST
 
@@ -408,6 +687,7 @@ Suite *match_suite(void)
 	Suite *s = suite_create("match");
 	TCase *files = tcase_create("files");
 	TCase *keywords = tcase_create("keywords");
+	TCase *contexts = tcase_create("contexts");
 
 	tcase_add_loop_test(files, test_match_fixture_a_table, 0,
 			    (int)ARRAY_SIZE(fixture_a_cases));
@@ -425,5 +705,10 @@ Suite *match_suite(void)
 	tcase_add_test(keywords, test_match_keywords_none);
 	tcase_add_test(keywords, test_match_keywords_many_lines_string_order);
 	suite_add_tcase(s, keywords);
+
+	tcase_add_test(contexts, test_match_isdir_once_per_glob_and_context);
+	tcase_add_test(contexts, test_match_model_read_only);
+	tcase_add_test(contexts, test_match_threads_share_one_model);
+	suite_add_tcase(s, contexts);
 	return s;
 }

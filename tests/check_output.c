@@ -27,6 +27,7 @@ struct out_env {
 	struct gm_maintainers *m;
 	struct gm_strvec files;
 	struct gm_matches *mt;
+	struct gm_match_ctx *ctx;
 	struct gm_rank rk;
 	char *text;
 	size_t len;
@@ -37,9 +38,10 @@ static void out_init(struct out_env *e, const char *maintainers)
 	memset(e, 0, sizeof(*e));
 	gm_options_init(&e->opts);
 	if (maintainers)
-		e->m = gm_test_parse(maintainers, NULL);
+		e->m = gm_test_parse(maintainers);
 	else
 		e->m = gm_test_parse_fixture_a(&e->dirs);
+	e->ctx = gm_test_match_ctx(e->m, maintainers ? NULL : &e->dirs);
 }
 
 static void out_collect(struct out_env *e, const char *path)
@@ -48,7 +50,7 @@ static void out_collect(struct out_env *e, const char *path)
 
 	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
 	gm_strvec_push(&e->files, path);
-	ck_assert_int_eq(gm_match_files(&e->mt, e->m, &e->files,
+	ck_assert_int_eq(gm_match_files(&e->mt, e->m, e->ctx, &e->files,
 					e->opts.pattern_depth), 0);
 	gm_rank_init(&e->rk, &e->opts, NULL);
 	for (k = 0; k < e->mt->files[0].nr_sections; k++)
@@ -79,6 +81,7 @@ static void out_release(struct out_env *e)
 	free(e->text);
 	gm_rank_release(&e->rk);
 	gm_matches_free(e->mt);
+	gm_match_ctx_free(e->ctx);
 	gm_strvec_release(&e->files);
 	gm_maintainers_free(e->m);
 	gm_options_release(&e->opts);
@@ -331,8 +334,8 @@ static void out_sections(struct out_env *e, const char *letters)
 	FILE *f = open_memstream(&e->text, &e->len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(gm_output_sections(f, e->m, &e->mt->files[0], letters),
-			 0);
+	ck_assert_int_eq(gm_output_sections(f, e->m, e->ctx, &e->mt->files[0],
+					    letters), 0);
 	fclose(f);
 }
 

@@ -7,23 +7,52 @@
 #include "gm_tests.h"
 #include "gm_testutil.h"
 
+/* A glob of its own with its state, matched through `pc`. */
+struct glob_env {
+	struct gm_test_dirs d;
+	struct gm_pattern_ctx pc;
+	struct gm_glob g;
+	struct gm_glob_state st;
+};
+
+/* `glob`, the directories being `dirs` (NULL: no directory test). */
+static void glob_env_init(struct glob_env *e, const char *glob,
+			  const char *const *dirs)
+{
+	memset(e, 0, sizeof(*e));
+	e->d.dirs = dirs;
+	ck_assert_int_eq(gm_pattern_ctx_init(&e->pc,
+					     dirs ? gm_test_isdir : NULL,
+					     &e->d), 0);
+	gm_glob_init(&e->g, glob, strlen(glob));
+	e->st = (struct gm_glob_state)GM_GLOB_STATE_INIT;
+}
+
+static bool glob_env_matches(struct glob_env *e, const char *path, size_t len)
+{
+	return gm_glob_matches(&e->g, &e->st, &e->pc, path, len,
+			       gm_pattern_slashes(path, len));
+}
+
+static void glob_env_release(struct glob_env *e)
+{
+	gm_glob_state_release(&e->st);
+	gm_glob_release(&e->g);
+	gm_pattern_ctx_release(&e->pc);
+}
+
 /* Whether glob `glob` matches `path`, the directories being `dirs`. */
 static bool glob_test(const char *glob, const char *path,
 		      const char *const *dirs, int *calls)
 {
-	struct gm_test_dirs d;
-	struct gm_glob g;
+	struct glob_env e;
 	bool hit;
 
-	memset(&d, 0, sizeof(d));
-	d.dirs = dirs;
-	gm_glob_init(&g, glob, strlen(glob));
-	hit = gm_glob_matches(&g, path, strlen(path),
-			      gm_pattern_slashes(path, strlen(path)),
-			      gm_test_isdir, &d);
-	gm_glob_release(&g);
+	glob_env_init(&e, glob, dirs);
+	hit = glob_env_matches(&e, path, strlen(path));
 	if (calls)
-		*calls = d.calls;
+		*calls = e.d.calls;
+	glob_env_release(&e);
 	return hit;
 }
 
@@ -121,18 +150,19 @@ END_TEST
 
 START_TEST(test_pattern_glob_path_length_bounded)
 {
-	struct gm_glob g;
+	struct glob_env e;
 	const char *path = "drivers/net/x.c-and-more/y";
 
-	gm_glob_init(&g, "drivers/net/*", 13);
+	glob_env_init(&e, "drivers/net/*", NULL);
 	/* only the first 15 bytes are the path: two slashes */
-	ck_assert(gm_glob_matches(&g, path, 15, 2, NULL, NULL));
-	gm_glob_release(&g);
-	/* "drivers/net" */
-	gm_glob_init(&g, "drivers/net/x.c-and-more/y", 11);
-	ck_assert_uint_eq(g.slashes, 1);
-	ck_assert(gm_glob_matches(&g, "drivers/netdev", 14, 1, NULL, NULL));
-	gm_glob_release(&g);
+	ck_assert(glob_env_matches(&e, path, 15));
+	glob_env_release(&e);
+	/* "drivers/net", the glob's length bounded too */
+	glob_env_init(&e, "", NULL);
+	gm_glob_init(&e.g, "drivers/net/x.c-and-more/y", 11);
+	ck_assert_uint_eq(e.g.slashes, 1);
+	ck_assert(glob_env_matches(&e, "drivers/netdev", 14));
+	glob_env_release(&e);
 }
 END_TEST
 
@@ -168,36 +198,64 @@ START_TEST(test_pattern_isdir_asked_at_most_once)
 		"fs/ext4/", "fs/ext4",
 	};
 	static const bool want[] = { true, true, false, true, false };
-	struct gm_test_dirs d;
-	struct gm_glob g;
+	struct glob_env e;
 	size_t i;
 
-	memset(&d, 0, sizeof(d));
-	d.dirs = dirs;
-	gm_glob_init(&g, "fs/ext4", 7);
+	glob_env_init(&e, "fs/ext4", dirs);
 	for (i = 0; i < ARRAY_SIZE(paths); i++) {
-		size_t len = strlen(paths[i]);
-		size_t slashes = gm_pattern_slashes(paths[i], len);
+		bool hit = glob_env_matches(&e, paths[i], strlen(paths[i]));
 
-		ck_assert_msg(gm_glob_matches(&g, paths[i], len, slashes,
-					      gm_test_isdir, &d) == want[i],
-			      "path %s", paths[i]);
+		ck_assert_msg(hit == want[i], "path %s", paths[i]);
 	}
-	ck_assert_int_eq(d.calls, 1);
-	ck_assert_str_eq(d.last, "fs/ext4");	/* the value as written */
-	ck_assert_int_eq(g.isdir, 1);
-	gm_glob_release(&g);
+	ck_assert_int_eq(e.d.calls, 1);
+	ck_assert_str_eq(e.d.last, "fs/ext4");	/* the value as written */
+	ck_assert_int_eq(e.st.dir, GM_GLOB_DIR);
+	glob_env_release(&e);
 }
 END_TEST
 
 START_TEST(test_pattern_no_isdir_callback)
 {
-	struct gm_glob g;
+	struct glob_env e;
 
-	gm_glob_init(&g, "fs/ext4", 7);
-	ck_assert(!gm_glob_matches(&g, "fs/ext4/inode.c", 15, 2, NULL, NULL));
-	ck_assert(gm_glob_matches(&g, "fs/ext4", 7, 1, NULL, NULL));
-	gm_glob_release(&g);
+	glob_env_init(&e, "fs/ext4", NULL);
+	ck_assert(!glob_env_matches(&e, "fs/ext4/inode.c", 15));
+	ck_assert(glob_env_matches(&e, "fs/ext4", 7));
+	ck_assert_int_eq(e.st.dir, GM_GLOB_NOT_DIR);
+	glob_env_release(&e);
+}
+END_TEST
+
+/*
+ * Matching writes only the caller's state: the glob is left as it was,
+ * and two states of one glob, for two trees, each keep their own answer
+ * (asked once each).
+ */
+START_TEST(test_pattern_glob_state_is_the_callers)
+{
+	static const char *const dirs[] = { "fs/ext4", NULL };
+	static const char *const none[] = { NULL };
+	struct glob_env a, b;
+	struct gm_glob before;
+	size_t len;
+
+	glob_env_init(&a, "fs/ext4", dirs);
+	glob_env_init(&b, "fs/ext4", none);
+	memcpy(&before, &a.g, sizeof(before));
+	for (int i = 0; i < 2; i++) {
+		ck_assert(glob_env_matches(&a, "fs/ext4/inode.c", 15));
+		ck_assert(!glob_env_matches(&b, "fs/ext4/inode.c", 15));
+		/* a path with a newline goes through the regex engine */
+		ck_assert(glob_env_matches(&a, "fs/ext4/a\nb", 11));
+		ck_assert(!glob_env_matches(&b, "fs/ext4/a\nb", 11));
+	}
+	ck_assert_str_eq(gm_glob_value(&a.g, &a.st, &a.pc, &len), "fs/ext4/");
+	ck_assert_str_eq(gm_glob_value(&b.g, &b.st, &b.pc, &len), "fs/ext4");
+	ck_assert_int_eq(a.d.calls, 1);
+	ck_assert_int_eq(b.d.calls, 1);
+	ck_assert_mem_eq(&a.g, &before, sizeof(before));
+	glob_env_release(&a);
+	glob_env_release(&b);
 }
 END_TEST
 
@@ -229,19 +287,18 @@ START_TEST(test_pattern_depth_table)
 {
 	const struct depth_case *c = &depth_cases[_i];
 	const char *dirs[2] = { NULL, NULL };
-	struct gm_test_dirs d;
-	struct gm_glob g;
+	struct glob_env e;
 	size_t len;
 
-	memset(&d, 0, sizeof(d));
 	if (c->isdir)
 		dirs[0] = c->glob;
-	d.dirs = dirs;
-	gm_glob_init(&g, c->glob, strlen(c->glob));
-	ck_assert_ptr_nonnull(gm_glob_value(&g, gm_test_isdir, &d, &len));
-	ck_assert_msg(gm_glob_depth(&g) == c->depth, "row %d %s: %d", _i,
-		      c->glob, gm_glob_depth(&g));
-	gm_glob_release(&g);
+	glob_env_init(&e, c->glob, dirs);
+	/* the directory answer, once known, changes no depth */
+	gm_glob_value(&e.g, &e.st, &e.pc, &len);
+	ck_assert_int_eq(e.st.dir, c->isdir ? GM_GLOB_DIR : GM_GLOB_NOT_DIR);
+	ck_assert_msg(gm_glob_depth(&e.g) == c->depth, "row %d %s: %d", _i,
+		      c->glob, gm_glob_depth(&e.g));
+	glob_env_release(&e);
 }
 END_TEST
 
@@ -270,25 +327,22 @@ START_TEST(test_pattern_value_table)
 {
 	const struct value_case *c = &value_cases[_i];
 	const char *dirs[2] = { NULL, NULL };
-	struct gm_test_dirs d;
-	struct gm_glob g;
+	struct glob_env e;
 	const char *v;
 	size_t len = 0;
 
-	memset(&d, 0, sizeof(d));
 	if (c->isdir)
 		dirs[0] = c->glob;
-	d.dirs = dirs;
-	gm_glob_init(&g, c->glob, strlen(c->glob));
-	v = gm_glob_value(&g, gm_test_isdir, &d, &len);
+	glob_env_init(&e, c->glob, dirs);
+	v = gm_glob_value(&e.g, &e.st, &e.pc, &len);
 	ck_assert_ptr_nonnull(v);
 	ck_assert_str_eq(v, c->value);
 	ck_assert_uint_eq(len, strlen(c->value));
 	/* asking again neither asks the tree again nor changes the value */
-	v = gm_glob_value(&g, gm_test_isdir, &d, &len);
+	v = gm_glob_value(&e.g, &e.st, &e.pc, &len);
 	ck_assert_str_eq(v, c->value);
-	ck_assert_int_le(d.calls, 1);
-	gm_glob_release(&g);
+	ck_assert_int_le(e.d.calls, 1);
+	glob_env_release(&e);
 }
 END_TEST
 
@@ -301,7 +355,6 @@ START_TEST(test_pattern_glob_fields)
 	ck_assert(g.anydepth);
 	ck_assert(g.plain);
 	ck_assert(!g.literal);
-	ck_assert_int_eq(g.isdir, -1);
 	gm_glob_release(&g);
 
 	gm_glob_init(&g, "drivers/net", 11);
@@ -317,6 +370,34 @@ START_TEST(test_pattern_glob_fields)
 END_TEST
 
 /* ==================== N:/K: regexes (R-14, R-33) ==================== */
+
+/* A regex of its own with its state, matched through `pc`. */
+struct regex_env {
+	struct gm_pattern_ctx pc;
+	struct gm_regex re;
+	struct gm_regex_state st;
+};
+
+static void regex_env_init(struct regex_env *e, const char *src, size_t len)
+{
+	memset(e, 0, sizeof(*e));
+	ck_assert_int_eq(gm_pattern_ctx_init(&e->pc, NULL, NULL), 0);
+	ck_assert_int_eq(gm_regex_init(&e->re, src, len), 0);
+	e->st = (struct gm_regex_state)GM_REGEX_STATE_INIT;
+}
+
+static bool regex_env_matches(struct regex_env *e, const char *s, size_t len,
+			      bool prefixed)
+{
+	return gm_regex_matches(&e->re, &e->st, &e->pc, s, len, prefixed);
+}
+
+static void regex_env_release(struct regex_env *e)
+{
+	gm_regex_state_release(&e->st);
+	gm_regex_release(&e->re);
+	gm_pattern_ctx_release(&e->pc);
+}
 
 struct regex_case {
 	const char *re;
@@ -374,13 +455,13 @@ static const struct regex_case regex_cases[] = {
 START_TEST(test_pattern_regex_table)
 {
 	const struct regex_case *c = &regex_cases[_i];
-	struct gm_regex re;
+	struct regex_env e;
 	bool hit;
 
-	ck_assert_int_eq(gm_regex_init(&re, c->re, strlen(c->re)), 0);
-	hit = gm_regex_matches(&re, c->subject, strlen(c->subject),
-			       c->prefixed);
-	gm_regex_release(&re);
+	regex_env_init(&e, c->re, strlen(c->re));
+	hit = regex_env_matches(&e, c->subject, strlen(c->subject),
+				c->prefixed);
+	regex_env_release(&e);
 	ck_assert_msg(hit == c->match, "row %d: /%s/x %s '%s'%s", _i, c->re,
 		      c->match ? "should match" : "should not match",
 		      c->subject, c->prefixed ? " (prefixed)" : "");
@@ -390,48 +471,50 @@ END_TEST
 START_TEST(test_pattern_regex_source_copied)
 {
 	char src[] = "abc|def";
-	struct gm_regex re;
+	struct regex_env e;
 
-	ck_assert_int_eq(gm_regex_init(&re, src, 3), 0);
+	regex_env_init(&e, src, 3);
 	src[0] = 'X';
-	ck_assert_str_eq(re.source, "abc");
-	ck_assert(gm_regex_matches(&re, "xabcx", 5, false));
-	ck_assert(!gm_regex_matches(&re, "def", 3, false));
-	gm_regex_release(&re);
+	ck_assert_str_eq(e.re.source, "abc");
+	ck_assert(regex_env_matches(&e, "xabcx", 5, false));
+	ck_assert(!regex_env_matches(&e, "def", 3, false));
+	regex_env_release(&e);
 }
 END_TEST
 
 START_TEST(test_pattern_regex_invalid_is_bad)
 {
-	struct gm_regex re;
+	struct regex_env e;
 
-	ck_assert_int_eq(gm_regex_init(&re, "(unclosed", 9), 0);
-	ck_assert(!gm_regex_matches(&re, "(unclosed", 9, false));
-	ck_assert(re.bad);
-	ck_assert(!gm_regex_matches(&re, "(unclosed", 9, false));
-	gm_regex_release(&re);
+	regex_env_init(&e, "(unclosed", 9);
+	ck_assert(!regex_env_matches(&e, "(unclosed", 9, false));
+	ck_assert(e.st.bad);
+	ck_assert_ptr_null(e.st.code);
+	ck_assert(!regex_env_matches(&e, "(unclosed", 9, false));
+	regex_env_release(&e);
 }
 END_TEST
 
 START_TEST(test_pattern_regex_long_subject)
 {
 	struct gm_buf text = GM_BUF_INIT;
-	struct gm_regex re, other;
+	struct regex_env re, other;
 	size_t i;
 
 	for (i = 0; i < 2000; i++)
 		gm_buf_puts(&text, "lorem ipsum\n");
 	gm_buf_puts(&text, "the needle_42 is here\n");
-	ck_assert_int_eq(gm_regex_init(&re, "needle_\\d+", 10), 0);
-	ck_assert_int_eq(gm_regex_init(&other, "haystack", 8), 0);
-	ck_assert(gm_regex_matches(&re, text.ptr, text.len, false));
-	ck_assert(!gm_regex_matches(&other, text.ptr, text.len, false));
-	gm_regex_release(&other);
+	regex_env_init(&re, "needle_\\d+", 10);
+	regex_env_init(&other, "haystack", 8);
+	ck_assert(regex_env_matches(&re, text.ptr, text.len, false));
+	ck_assert(re.st.jit);		/* a long subject */
+	ck_assert(!regex_env_matches(&other, text.ptr, text.len, false));
+	regex_env_release(&other);
 	/* '^' and '$' are the ends of the whole text (R-30) */
-	ck_assert_int_eq(gm_regex_init(&other, "^the", 4), 0);
-	ck_assert(!gm_regex_matches(&other, text.ptr, text.len, false));
-	gm_regex_release(&other);
-	gm_regex_release(&re);
+	regex_env_init(&other, "^the", 4);
+	ck_assert(!regex_env_matches(&other, text.ptr, text.len, false));
+	regex_env_release(&other);
+	regex_env_release(&re);
 	gm_buf_release(&text);
 }
 END_TEST
@@ -522,25 +605,53 @@ END_TEST
 
 START_TEST(test_pattern_regex_required_filters)
 {
-	struct gm_regex re;
+	struct regex_env e;
 
-	ck_assert_int_eq(gm_regex_init(&re, "\\b(pstore|ramoops)", 18), 0);
-	ck_assert(gm_regex_may_match(&re, "x ramoops y", 11));
-	ck_assert(!gm_regex_may_match(&re, "x ram oops y", 12));
-	ck_assert(gm_regex_matches(&re, "x ramoops y", 11, false));
-	ck_assert(!gm_regex_matches(&re, "xramoops", 8, false));
-	gm_regex_release(&re);
+	regex_env_init(&e, "\\b(pstore|ramoops)", 18);
+	ck_assert(gm_regex_may_match(&e.re, "x ramoops y", 11));
+	ck_assert(!gm_regex_may_match(&e.re, "x ram oops y", 12));
+	ck_assert(regex_env_matches(&e, "x ramoops y", 11, false));
+	ck_assert(!regex_env_matches(&e, "xramoops", 8, false));
+	regex_env_release(&e);
 
-	ck_assert_int_eq(gm_regex_init(&re, "(?i:clang|llvm)", 15), 0);
-	ck_assert(gm_regex_may_match(&re, "built with LLVM", 15));
-	ck_assert(gm_regex_matches(&re, "built with LLVM", 15, false));
-	ck_assert(!gm_regex_may_match(&re, "built with gcc", 14));
-	gm_regex_release(&re);
+	regex_env_init(&e, "(?i:clang|llvm)", 15);
+	ck_assert(gm_regex_may_match(&e.re, "built with LLVM", 15));
+	ck_assert(regex_env_matches(&e, "built with LLVM", 15, false));
+	ck_assert(!gm_regex_may_match(&e.re, "built with gcc", 14));
+	/* filtered out: the regex engine was not needed */
+	ck_assert(!regex_env_matches(&e, "built with gcc", 14, false));
+	regex_env_release(&e);
 
-	ck_assert_int_eq(gm_regex_init(&re, "(abc)?x", 7), 0);
-	ck_assert(gm_regex_may_match(&re, "x", 1));	/* none known */
-	ck_assert(gm_regex_matches(&re, "x", 1, false));
-	gm_regex_release(&re);
+	regex_env_init(&e, "(abc)?x", 7);
+	ck_assert(gm_regex_may_match(&e.re, "x", 1));	/* none known */
+	ck_assert(regex_env_matches(&e, "x", 1, false));
+	regex_env_release(&e);
+}
+END_TEST
+
+/*
+ * Matching writes only the caller's state: the regex is left as it was,
+ * and a second state compiles its own code.
+ */
+START_TEST(test_pattern_regex_state_is_the_callers)
+{
+	struct regex_env e;
+	struct gm_regex_state other = GM_REGEX_STATE_INIT;
+	struct gm_regex before;
+
+	regex_env_init(&e, "foo|bar", 7);
+	memcpy(&before, &e.re, sizeof(before));
+	ck_assert(regex_env_matches(&e, "a bar", 5, false));
+	ck_assert(regex_env_matches(&e, "+a bar", 6, true));
+	ck_assert_ptr_nonnull(e.st.code);
+	ck_assert_ptr_nonnull(e.st.prefixed);
+	ck_assert(gm_regex_matches(&e.re, &other, &e.pc, "foo", 3, false));
+	ck_assert_ptr_nonnull(other.code);
+	ck_assert_ptr_ne(other.code, e.st.code);
+	ck_assert_ptr_null(other.prefixed);
+	ck_assert_mem_eq(&e.re, &before, sizeof(before));
+	gm_regex_state_release(&other);
+	regex_env_release(&e);
 }
 END_TEST
 
@@ -556,6 +667,7 @@ Suite *pattern_suite(void)
 	tcase_add_test(glob, test_pattern_isdir_only_when_it_matters);
 	tcase_add_test(glob, test_pattern_isdir_asked_at_most_once);
 	tcase_add_test(glob, test_pattern_no_isdir_callback);
+	tcase_add_test(glob, test_pattern_glob_state_is_the_callers);
 	tcase_add_loop_test(glob, test_pattern_depth_table, 0,
 			    (int)ARRAY_SIZE(depth_cases));
 	tcase_add_loop_test(glob, test_pattern_value_table, 0,
@@ -572,6 +684,7 @@ Suite *pattern_suite(void)
 	tcase_add_loop_test(regex, test_pattern_regex_required_table, 0,
 			    (int)ARRAY_SIZE(required_cases));
 	tcase_add_test(regex, test_pattern_regex_required_filters);
+	tcase_add_test(regex, test_pattern_regex_state_is_the_callers);
 	suite_add_tcase(s, regex);
 	return s;
 }

@@ -31,7 +31,7 @@ static void env_init(struct rank_env *e, const char *maintainers,
 	e->opts.rolestats = 1;
 	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
 	if (maintainers)
-		e->m = gm_test_parse(maintainers, NULL);
+		e->m = gm_test_parse(maintainers);
 	else
 		e->m = gm_test_parse_fixture_a(&e->dirs);
 	if (mailmap)

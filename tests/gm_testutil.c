@@ -98,8 +98,7 @@ bool gm_test_isdir(const char *path, void *payload)
 	return false;
 }
 
-struct gm_maintainers *gm_test_parse(const char *text,
-				     struct gm_test_dirs *dirs)
+struct gm_maintainers *gm_test_parse(const char *text)
 {
 	struct gm_maintainers *m = NULL;
 	const char *bufs[1];
@@ -107,9 +106,7 @@ struct gm_maintainers *gm_test_parse(const char *text,
 
 	bufs[0] = text;
 	lens[0] = strlen(text);
-	ck_assert_int_eq(gm_maintainers_parse(&m, bufs, lens, 1,
-					      dirs ? gm_test_isdir : NULL,
-					      dirs), 0);
+	ck_assert_int_eq(gm_maintainers_parse(&m, bufs, lens, 1), 0);
 	ck_assert_ptr_nonnull(m);
 	return m;
 }
@@ -118,7 +115,18 @@ struct gm_maintainers *gm_test_parse_fixture_a(struct gm_test_dirs *dirs)
 {
 	memset(dirs, 0, sizeof(*dirs));
 	dirs->dirs = gm_test_fixture_a_dirs;
-	return gm_test_parse(gm_test_fixture_a, dirs);
+	return gm_test_parse(gm_test_fixture_a);
+}
+
+struct gm_match_ctx *gm_test_match_ctx(const struct gm_maintainers *m,
+				       struct gm_test_dirs *dirs)
+{
+	struct gm_match_ctx *ctx = NULL;
+
+	ck_assert_int_eq(gm_match_ctx_new(&ctx, m, dirs ? gm_test_isdir : NULL,
+					  dirs), 0);
+	ck_assert_ptr_nonnull(ctx);
+	return ctx;
 }
 
 size_t gm_test_section(const struct gm_maintainers *m, const char *name)

@@ -10,6 +10,7 @@
 #include "gm/repo.h"
 
 #include "gm/maintainers.h"
+#include "gm/match.h"
 #include "gm/strvec.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -36,12 +37,15 @@ struct gm_test_dirs {
 
 bool gm_test_isdir(const char *path, void *payload);
 
-/* Parse `text` as the only MAINTAINERS file, with `dirs` as the tree. */
-struct gm_maintainers *gm_test_parse(const char *text,
-				     struct gm_test_dirs *dirs);
+/* Parse `text` as the only MAINTAINERS file. */
+struct gm_maintainers *gm_test_parse(const char *text);
 
-/** Fixture A parsed, with its directories answering R-12. */
+/** Fixture A parsed; `dirs` set to its directories. */
 struct gm_maintainers *gm_test_parse_fixture_a(struct gm_test_dirs *dirs);
+
+/* A match context for `m` with `dirs` (may be NULL) as the tree. */
+struct gm_match_ctx *gm_test_match_ctx(const struct gm_maintainers *m,
+				       struct gm_test_dirs *dirs);
 
 /* The index of the section named `name` in `m`; aborts the test if none. */
 size_t gm_test_section(const struct gm_maintainers *m, const char *name);

@@ -37,6 +37,7 @@ struct gm_keywords {
 	struct gm_repo *reader_repo;	/* the reader's own */
 	struct gm_keywords_text *texts;	/* one per in->keyword_files */
 	const struct gm_maintainers *m;
+	struct gm_match_ctx *ctx;	/* the pass's own */
 	struct gm_job reader;
 	struct gm_job matcher;
 };

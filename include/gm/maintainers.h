@@ -10,13 +10,17 @@
  * of all files in order (tag lines "X: value" and other non-blank,
  * non-comment lines), and the sections, each a maximal run of tag lines
  * named by the retained line before it.
+ *
+ * Threads: once gm_maintainers_parse() returns, nothing changes the model
+ * until gm_maintainers_free(); any number of threads may read it at once
+ * (and match it, each with its own struct gm_match_ctx).
  */
 struct gm_mline {
 	char tag;		/* 'A'..'Z', or 0 for a non-tag line */
 	const char *value;	/* tag value (or whole line), NUL-terminated */
 	size_t len;		/* strlen(value) */
-	struct gm_glob *glob;	/* F:, X: */
-	struct gm_regex *regex;	/* N:, K: */
+	const struct gm_glob *glob;	/* F:, X: */
+	const struct gm_regex *regex;	/* N:, K: */
 };
 
 struct gm_section {
@@ -42,20 +46,17 @@ struct gm_maintainers {
 	size_t nr_globs, nr_regexes;
 	char **texts;			/* owned copies of the files */
 	size_t nr_texts;
-	gm_pattern_isdir_fn isdir;	/* directory test for F:/X: */
-	void *isdir_payload;
 };
 
 /**
  * Parse `n` MAINTAINERS texts, concatenated in order, into a model.
  * Nothing in them is fatal: every line is either a tag line or not.
- * `isdir` (may be NULL) answers the directory test of R-12, relative to
- * the tree the files came from. On success `*out` belongs to the caller.
+ * The directory test of R-12 is the matcher's (gm_match_ctx_new()). On
+ * success `*out` belongs to the caller.
  * @return 0 or GM_ERROR (out of memory).
  */
 int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
-			 const size_t *lens, size_t n, gm_pattern_isdir_fn isdir,
-			 void *payload);
+			 const size_t *lens, size_t n);
 
 /** Free the model. NULL is a no-op. */
 void gm_maintainers_free(struct gm_maintainers *m);

@@ -9,6 +9,10 @@
  * owner, an index of the caller's; a scan tells which owners have one of
  * their literals in the text. A literal is at least GM_NEEDLE_MIN bytes
  * long and may ignore ASCII case.
+ *
+ * Threads: gm_needles_scan() may run in several threads on one set at
+ * once; gm_needles_add() and gm_needles_portable() run beside no other
+ * call on that set.
  */
 
 #define GM_NEEDLE_MIN 3

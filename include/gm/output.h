@@ -26,8 +26,9 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
  * its tag lines, F:/X: turned back into globs (R-85).
  * @return 0, or GM_ERROR if writing failed.
  */
-int gm_output_sections(FILE *f, struct gm_maintainers *m,
-		       const struct gm_match_file *mf, const char *letters);
+int gm_output_sections(FILE *f, const struct gm_maintainers *m,
+		       struct gm_match_ctx *ctx, const struct gm_match_file *mf,
+		       const char *letters);
 
 /* What the JSON document describes; everything is borrowed. */
 struct gm_output_report {

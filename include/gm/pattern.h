@@ -22,9 +22,38 @@
  * (R-14).
  */
 
+/*
+ * Threads: a glob or regex is read-only once initialised, and any number
+ * of threads may match it at once, each through its own gm_pattern_ctx
+ * and its own state for the pattern (struct gm_glob_state,
+ * struct gm_regex_state); gm_pattern_match_context() may be called from
+ * any thread.
+ */
+
 /** Answers whether `path` is a directory of the tree being read. */
 typedef bool (*gm_pattern_isdir_fn)(const char *path, void *payload);
 
+/*
+ * One caller's means of matching, used by one thread at a time: PCRE2
+ * match data of its own, and the directory test (R-12) of the tree whose
+ * paths it matches (NULL: no path is a directory).
+ */
+struct gm_pattern_ctx {
+	pcre2_match_data *md;
+	pcre2_match_context *limits;	/* gm_pattern_match_context() */
+	gm_pattern_isdir_fn isdir;
+	void *payload;
+};
+
+/**
+ * Set up `pc`; release it with gm_pattern_ctx_release().
+ * @return 0 or GM_ERROR.
+ */
+int gm_pattern_ctx_init(struct gm_pattern_ctx *pc, gm_pattern_isdir_fn isdir,
+			void *payload);
+void gm_pattern_ctx_release(struct gm_pattern_ctx *pc);
+
+/* An F:/X: value, read-only once gm_glob_init() returns. */
 struct gm_glob {
 	const char *glob;	/* the value as written, borrowed */
 	size_t len;		/* its length */
@@ -32,24 +61,52 @@ struct gm_glob {
 	bool plain;		/* only literals, '*', '?': no regex engine */
 	bool literal;		/* no '*', '?' or '.' either */
 	bool anydepth;		/* has '**': no slash-count rule */
-	signed char isdir;	/* -1 not yet asked, else 0 or 1 */
-	char *regex;		/* the script's converted value, on demand */
-	pcre2_code *code;	/* "^" + regex, on first use when !plain */
-	bool bad;		/* failed to compile: never matches */
 };
+
+/* The directory test's answer for a glob. */
+enum gm_glob_dir {
+	GM_GLOB_UNASKED = 0,	/* not asked yet */
+	GM_GLOB_NOT_DIR,
+	GM_GLOB_DIR
+};
+
+/*
+ * What matching one glob learns, kept by the caller apart from the glob:
+ * all zero (GM_GLOB_STATE_INIT) before its first use, then passed with
+ * the glob to every call, freed with gm_glob_state_release().
+ */
+struct gm_glob_state {
+	unsigned char dir;	/* enum gm_glob_dir */
+	bool bad;		/* failed to compile or hit a limit */
+	pcre2_code *code;	/* "^" + the converted value, when !plain */
+	char *value;		/* gm_glob_value()'s */
+};
+
+#define GM_GLOB_STATE_INIT { 0, false, NULL, NULL }
 
 /* The shortest literal a regex's `required` set holds. */
 #define GM_REGEX_LITERAL_MIN 3
 
+/* An N:/K: regex, read-only once gm_regex_init() returns. */
 struct gm_regex {
 	char *source;		/* the pattern */
-	pcre2_code *code;	/* compiled on first use */
-	pcre2_code *prefixed;	/* "^[+-].*" + source, on first use */
-	bool jit;		/* code was JIT-compiled (for long subjects) */
 	struct gm_strvec required; /* every match contains one of these */
 	bool caseless;		/* and may do so in any case */
-	bool bad;		/* failed to compile: never matches */
 };
+
+/*
+ * What matching one regex learns, kept by the caller as a glob's state
+ * is (GM_REGEX_STATE_INIT, gm_regex_state_release()).
+ */
+struct gm_regex_state {
+	pcre2_code *code;	/* the regex, compiled on first use */
+	pcre2_code *prefixed;	/* "^[+-].*" + it, on first use */
+	bool jit;		/* code was JIT-compiled (for long subjects) */
+	bool prefixed_jit;	/* and prefixed */
+	bool bad;		/* failed to compile or hit a limit */
+};
+
+#define GM_REGEX_STATE_INIT { NULL, NULL, false, false, false }
 
 /**
  * Prepare the F:/X: value `glob`, which must outlive `g`.
@@ -57,37 +114,41 @@ struct gm_regex {
  */
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
 void gm_glob_release(struct gm_glob *g);
+void gm_glob_state_release(struct gm_glob_state *st);
 
 /**
- * Whether `path` (with `path_slashes` slashes) matches. `isdir` is asked
- * at most once per glob, and only when the answer matters.
+ * Whether `path` (with `path_slashes` slashes) matches. The directory
+ * test of `pc` is asked at most once per state, and only when the answer
+ * matters; the answer is kept in `st`.
  */
-bool gm_glob_matches(struct gm_glob *g, const char *path, size_t len,
-		     size_t path_slashes, gm_pattern_isdir_fn isdir,
-		     void *payload);
+bool gm_glob_matches(const struct gm_glob *g, struct gm_glob_state *st,
+		     struct gm_pattern_ctx *pc, const char *path, size_t len,
+		     size_t path_slashes);
 
 /** The glob's depth for ordering: slashes, +1 without a final '/'. */
 int gm_glob_depth(const struct gm_glob *g);
 
 /**
  * The value as get_maintainer.pl stores it: converted to a regex, with the
- * directory slash if any (for --sections). Valid until the glob is
- * released; NULL if out of memory.
+ * directory slash if any (for --sections). Valid until `st` is released;
+ * NULL if out of memory.
  */
-const char *gm_glob_value(struct gm_glob *g, gm_pattern_isdir_fn isdir,
-			  void *payload, size_t *len);
+const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
+			  struct gm_pattern_ctx *pc, size_t *len);
 
 /** Store the N:/K: regex `source` (copied). @return 0 or GM_ERROR. */
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len);
 void gm_regex_release(struct gm_regex *re);
+void gm_regex_state_release(struct gm_regex_state *st);
 
 /**
  * Whether the regex matches somewhere in `s`; with `prefixed`, whether
  * "^[+-].*<regex>" does, as get_maintainer.pl tests patch lines (R-33).
  * A regex that does not compile, or that exceeds the match limits, does
- * not match.
+ * not match (and, through `st`, never will).
  */
-bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
+bool gm_regex_matches(const struct gm_regex *re, struct gm_regex_state *st,
+		      struct gm_pattern_ctx *pc, const char *s, size_t len,
 		      bool prefixed);
 
 /**
@@ -96,21 +157,17 @@ bool gm_regex_matches(struct gm_regex *re, const char *s, size_t len,
  * contains (true if none is known), and the regex engine's answer.
  */
 bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len);
-bool gm_regex_run(struct gm_regex *re, const char *s, size_t len,
+bool gm_regex_run(const struct gm_regex *re, struct gm_regex_state *st,
+		  struct gm_pattern_ctx *pc, const char *s, size_t len,
 		  bool prefixed);
 
 /**
  * The match context with the limits that every regex run on input uses
- * (MAINTAINERS regexes and addresses are input). NULL if out of memory.
+ * (MAINTAINERS regexes and addresses are input). Made once, shared by all
+ * threads, never changed: pass it, do not modify it. NULL if out of
+ * memory.
  */
 pcre2_match_context *gm_pattern_match_context(void);
-
-/**
- * Free this thread's match state (the match context included). A thread
- * other than the main one that matches calls it before it ends; the main
- * thread's is freed at exit.
- */
-void gm_pattern_release_thread(void);
 
 /** Count the '/' in `s[0..len)`. */
 size_t gm_pattern_slashes(const char *s, size_t len);

@@ -24,19 +24,16 @@ struct gm_rules {
 	/* private */
 	struct gm_repo *repo;
 	const struct gm_options *opts;
-	gm_pattern_isdir_fn isdir;
-	void *isdir_payload;
 	struct gm_job parser;
 };
 
 /**
  * Start reading the rules through `r` (the caller's, which must outlive
  * `rl`), taking the prefetched MAINTAINERS if it is the one that would be
- * read. `isdir` answers the directory test of the model (R-12).
+ * read.
  */
 void gm_rules_start(struct gm_rules *rl, struct gm_repo *r,
-		    const struct gm_options *o, struct gm_prefetch *prefetch,
-		    gm_pattern_isdir_fn isdir, void *isdir_payload);
+		    const struct gm_options *o, struct gm_prefetch *prefetch);
 
 /**
  * Read the .mailmap, wait for MAINTAINERS (or read it now).
