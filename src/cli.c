@@ -49,6 +49,8 @@ struct cli {
 	struct gm_prefetch *prefetch;	/* MAINTAINERS, perhaps, already */
 	struct gm_repo *repo;
 	struct gm_rules rules;
+	struct gm_match_ctx *match_ctx;	/* --batch: one for all paths */
+	struct gm_match_ctx *keyword_ctx;
 	struct cli_query q;
 };
 
@@ -282,18 +284,21 @@ static int cli_add_sections(struct cli *c, struct cli_query *q)
 	struct gm_maintainers *m = c->rules.m;
 	const struct gm_matches *kw;
 	int error;
+	struct gm_match_ctx *ctx = c->match_ctx;
 
-	error = gm_match_ctx_new(&q->match_ctx, m, cli_isdir, c);
+	error = ctx ? 0 : gm_match_ctx_new(&q->match_ctx, m, cli_isdir, c);
+	if (!ctx)
+		ctx = q->match_ctx;
 	if (!error)
-		error = gm_match_files(&q->matches, m, q->match_ctx,
-				       &q->inputs.files, c->opts.pattern_depth);
+		error = gm_match_files(&q->matches, m, ctx, &q->inputs.files,
+				       c->opts.pattern_depth);
 	for (size_t i = 0; !error && i < q->matches->nr_files; i++) {
 		const struct gm_match_file *f = &q->matches->files[i];
 
 		for (size_t k = 0; k < f->nr_sections && !error; k++)
 			error = gm_rank_add_section(&q->rank, m, f->sections[k]);
 		if (!error && c->opts.sections)
-			error = gm_output_sections(q->out, m, q->match_ctx, f,
+			error = gm_output_sections(q->out, m, ctx, f,
 						   c->opts.letters);
 		if (!error)
 			error = cli_scan_file_emails(c, q, f->path);
@@ -344,6 +349,7 @@ static int cli_query_init(struct cli *c, struct cli_query *q, bool serial)
 {
 	memset(q, 0, sizeof(*q));
 	q->keywords.serial = q->walk.serial = serial;
+	q->keywords.shared_ctx = c->keyword_ctx;
 	gm_rank_init(&q->rank, &c->opts, NULL);
 	if (!(q->out = open_memstream(&q->out_buf, &q->out_len)))
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -555,9 +561,15 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
 		return error;
 	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch);
-	if (c->opts.batch)
-		return (error = gm_rules_finish(&c->rules)) < 0 ? error :
-			cli_batch(c);
+	if (c->opts.batch) {
+		if ((error = gm_rules_finish(&c->rules)) < 0 ||
+		    (error = gm_match_ctx_new(&c->match_ctx, c->rules.m,
+					      cli_isdir, c)) < 0 ||
+		    (error = gm_match_ctx_new(&c->keyword_ctx, c->rules.m,
+					      NULL, NULL)) < 0)
+			return error;
+		return cli_batch(c);
+	}
 	if ((error = cli_query_init(c, q, false)) < 0)
 		return error;
 	error = gm_inputs_read(&q->inputs, c->repo, &c->opts);
@@ -576,6 +588,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 static void cli_release(struct cli *c)
 {
 	cli_query_release(&c->q);
+	gm_match_ctx_free(c->match_ctx);
+	gm_match_ctx_free(c->keyword_ctx);
 	gm_rules_release(&c->rules);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);

@@ -95,22 +95,24 @@ int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
 static int keywords_match(struct gm_keywords *kw)
 {
 	const struct gm_maintainers *m = kw->m;
+	struct gm_match_ctx *ctx;
 	int error = gm_job_join(&kw->reader);
 
-	if (!error && !kw->ctx)
+	if (!error && !kw->ctx && !kw->shared_ctx)
 		error = gm_match_ctx_new(&kw->ctx, m, NULL, NULL);
+	ctx = kw->ctx ? kw->ctx : kw->shared_ctx;
 	for (size_t i = 0; kw->texts && i < kw->in->keyword_files.nr &&
 	     !error; i++) {
 		const struct gm_keywords_text *t = &kw->texts[i];
 
 		if (t->read)
-			error = gm_match_keywords_text(kw->hits, m, kw->ctx,
+			error = gm_match_keywords_text(kw->hits, m, ctx,
 						       t->text.ptr,
 						       t->text.len,
 						       t->text.pad);
 	}
 	for (size_t i = 0; i < kw->in->nr_patches && !error; i++)
-		error = gm_match_keywords_patch(kw->hits, m, kw->ctx,
+		error = gm_match_keywords_patch(kw->hits, m, ctx,
 						kw->in->patches[i].text.ptr,
 						&kw->in->patches[i].patch);
 	return error;

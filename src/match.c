@@ -22,7 +22,11 @@ struct gm_match_ctx {
 	size_t nr_klines, alloc_klines;
 	unsigned char *found;	/* per K: line: one of its literals seen */
 	struct gm_buf padded;	/* the text, for the regex engine */
+	struct match_index *index;	/* the F:/N: index, on first use */
+	bool indexed;		/* and it is built */
 };
+
+static void index_free(struct match_index *ix);
 
 int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
 		     gm_pattern_isdir_fn isdir, void *payload)
@@ -65,6 +69,7 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
 	free(ctx->klines);
 	free(ctx->found);
 	gm_buf_release(&ctx->padded);
+	index_free(ctx->index);
 	free(ctx);
 }
 
@@ -155,6 +160,13 @@ static void index_release(struct match_index *ix)
 	}
 	gm_strmap_release(&ix->by_first);
 	free(ix->always.v);
+}
+
+static void index_free(struct match_index *ix)
+{
+	if (ix)
+		index_release(ix);
+	free(ix);
 }
 
 static int index_build(struct match_index *ix, const struct gm_maintainers *m)
@@ -288,13 +300,18 @@ int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
 {
 	struct gm_matches *mt = calloc(1, sizeof(*mt));
 	struct depth *scratch = NULL;
-	struct match_index ix;
-	int error;
+	int error = 0;
 
 	assert(ctx->m == m);
 	if (!mt)
 		return gm_error_set(GM_ERROR, "out of memory");
-	error = index_build(&ix, m);
+	if (!ctx->indexed && !(ctx->index = calloc(1, sizeof(*ctx->index))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	else if (!ctx->indexed && (error = index_build(ctx->index, m)) < 0) {
+		index_free(ctx->index);
+		ctx->index = NULL;
+	}
+	ctx->indexed = !error;
 	mt->files = calloc(files->nr ? files->nr : 1, sizeof(*mt->files));
 	scratch = malloc((m->nr_sections ? m->nr_sections : 1) *
 			 sizeof(*scratch));
@@ -303,11 +320,10 @@ int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
 	for (size_t i = 0; i < files->nr && !error; i++) {
 		mt->files[i].path = files->v[i];
 		mt->nr_files++;
-		error = match_file(m, ctx, &ix, &mt->files[i], pattern_depth,
-				   scratch);
+		error = match_file(m, ctx, ctx->index, &mt->files[i],
+				   pattern_depth, scratch);
 	}
 	free(scratch);
-	index_release(&ix);
 	if (error) {
 		gm_matches_free(mt);
 		return error;

@@ -30,6 +30,7 @@ struct gm_keywords_text {
 struct gm_keywords {
 	struct gm_matches *hits;	/* K: hits only, after finish */
 	bool serial;			/* set by the caller: no threads */
+	struct gm_match_ctx *shared_ctx;	/* or the caller's, for serial */
 
 	/* private */
 	const struct gm_inputs *in;
