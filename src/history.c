@@ -1,9 +1,11 @@
 #include "gm/history.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gm/buf.h"
+#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strmap.h"
@@ -395,19 +397,21 @@ static int walk_enqueue(struct walk *w, struct queue *q, git_commit *c)
 static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
 {
 	unsigned n = git_commit_parentcount(c);
-	git_commit *parents[64] = { NULL };
+	git_commit **parents = NULL;
 	unsigned loaded = 0, same = n;
 	bool differs = true;
 	int error = 0;
 
-	for (unsigned i = 0; i < n && i < 64; i++) {
+	if (n && !(parents = calloc(n, sizeof(*parents))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (unsigned i = 0; i < n; i++) {
 		if (git_commit_parent(&parents[i], c, i) < 0) {
 			w->h->shallow = true;
 			continue;
 		}
 		loaded++;
 	}
-	for (unsigned i = 0; i < n && i < 64 && !error && same == n; i++) {
+	for (unsigned i = 0; i < n && !error && same == n; i++) {
 		if (!parents[i])
 			continue;
 		error = commit_differs(w, c, git_commit_tree_id(parents[i]),
@@ -417,7 +421,7 @@ static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
 	}
 	if (!error && !loaded)
 		error = commit_differs(w, c, NULL, &differs);
-	for (unsigned i = 0; i < n && i < 64; i++) {
+	for (unsigned i = 0; i < n; i++) {
 		if (!parents[i])
 			continue;
 		if (!error && (same == n || same == i))
@@ -425,6 +429,7 @@ static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
 		else
 			git_commit_free(parents[i]);
 	}
+	free(parents);
 	if (!error && n <= 1 && same == n && differs &&
 	    git_commit_time(c) <= w->opts->until)
 		error = count_commit(w, c);
@@ -593,4 +598,38 @@ int gm_history_mailmap(git_mailmap **out, git_repository *repo,
 		error = gm_error_from_git(GIT_ERROR, "cannot parse the mailmap");
 	gm_buf_release(&all);
 	return error;
+}
+
+/* ==================== the window ==================== */
+
+/* `arg` read as a date into `*out`; a refusal names the option. */
+static int window_end(int64_t *out, const char *option, const char *arg,
+		      time_t now)
+{
+	char why[512];
+
+	if (gm_date_parse(out, arg, now) == 0)
+		return 0;
+	/* the message is copied: it cannot be formatted into itself */
+	snprintf(why, sizeof(why), "%s", gm_error_last());
+	return gm_error_set(GM_EUSAGE, "%s: %s", option, why);
+}
+
+int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
+		      const char *until_arg, const char *default_since,
+		      time_t now)
+{
+	int error;
+
+	*since = INT64_MIN;
+	*until = INT64_MAX;
+	if (!since_arg)
+		since_arg = default_since;
+	if (since_arg &&
+	    (error = window_end(since, "--since", since_arg, now)) < 0)
+		return error;
+	if (until_arg &&
+	    (error = window_end(until, "--until", until_arg, now)) < 0)
+		return error;
+	return 0;
 }

@@ -5,13 +5,38 @@
 #include <time.h>
 
 /**
- * Parse a date the way git's --since and --until read the common forms:
- * "@<epoch>", "now", "<n>.<unit>.ago" (also with '-', '_' or spaces, units
- * second to year, plural or not; months and years by the calendar),
- * "yesterday", "YYYY-MM-DD" (at the current time of day, as git does) and
- * "YYYY-MM-DD[T ]HH:MM[:SS]" with an optional "Z" or "+hh[:]mm" zone.
- * Local time unless a zone is given. `now` is the reference time.
- * @return 0 with the epoch in `*out`, or GM_EINVALID.
+ * Read a date as git's --since and --until read it (git 2.39's
+ * approxidate), for the forms people type, and refuse everything else:
+ *
+ * - "@<epoch>", optionally followed by a zone, which changes nothing;
+ * - "now"; "yesterday", which is 24 hours before `now`;
+ * - "<n> <unit> [ago]" with '.', '-', '_' or ' ' between the words
+ *   ("2.weeks.ago", "2 weeks ago", "1-year-ago", "3days"), `n` digits or
+ *   one of "one" to "ten", or "last" for 1 ("last.week"); units second,
+ *   minute, hour, day, week (fixed numbers of seconds before `now`),
+ *   month and year (on the calendar of the local time of `now`, the day
+ *   carried over into the next month when the month is shorter, and
+ *   `now`'s daylight-saving flag kept, as git does), each singular or
+ *   plural, any case;
+ * - "YYYY-MM-DD": that day at the local time of day of `now`, `now`'s
+ *   daylight-saving flag kept, as git does;
+ * - "YYYY-MM-DD[T| ]HH:MM[:SS[.frac]]": local time (the fraction is
+ *   ignored), or with a zone after it, with or without a space: "Z",
+ *   "UTC", "GMT", "+hh", "+hhmm", "+hh:mm" (or '-').
+ *
+ * A value that names no real date (month 13, February 30, hour 24,
+ * minute or second 60, a zone of 24 hours or 60 minutes), a number too
+ * large to compute with, a word other than those above, and anything
+ * after the date are refused: git would read them as some other date.
+ * Years are any four digits, on the proleptic Gregorian calendar; git
+ * itself only reads 1970 to 2099 as such, and dates before 1970 wrap.
+ *
+ * Reads the TZ environment variable (calls tzset()); not to be called
+ * while another thread changes it.
+ * @param now the reference time ("now")
+ * @return 0 with the time in seconds since the epoch in `*out`, or
+ *         GM_EINVALID with a one-line message naming the value and what
+ *         is wrong with it.
  */
 int gm_date_parse(int64_t *out, const char *s, time_t now);
 

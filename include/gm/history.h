@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <git2.h>
 
@@ -50,9 +51,10 @@ struct gm_history_options {
  * Walk from `start` and count the commits that touch `paths` (relative to
  * the top; "" is everything; "dir/" matches only a directory, as git's
  * pathspecs do; no wildcards: paths are literal, as with git's
- * --literal-pathspecs), with git's default history simplification. A commit older than `since` ends that
- * line of the walk, as git's --since does. On success `*out` belongs to
- * the caller (gm_history_free()).
+ * --literal-pathspecs), with git's default history simplification over
+ * every parent of a merge, however many. A commit older than `since`
+ * ends that line of the walk, as git's --since does. On success `*out`
+ * belongs to the caller (gm_history_free()).
  * @return 0 or GM_ERROR.
  */
 int gm_history_walk(struct gm_history **out, git_repository *repo,
@@ -68,5 +70,18 @@ int gm_history_mailmap(git_mailmap **out, git_repository *repo,
 		       git_tree *tree);
 
 void gm_history_free(struct gm_history *h);
+
+/**
+ * The window of a walk (gm_history_options.since and .until): the dates
+ * `since_arg` (NULL: `default_since`; both NULL: no lower bound) and
+ * `until_arg` (NULL: no upper bound), read by gm_date_parse() with `now`
+ * as the reference time. Both are set even on failure.
+ * @return 0, or GM_EUSAGE with a one-line message naming the option, the
+ *         value and what is wrong with it ("--since: invalid date
+ *         '2026-02-30': February 2026 has 28 days").
+ */
+int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
+		      const char *until_arg, const char *default_since,
+		      time_t now);
 
 #endif /* GM_HISTORY_H */
