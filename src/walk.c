@@ -3,7 +3,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "gm/date.h"
 #include "gm/error.h"
 
 bool gm_walk_wanted(const struct gm_options *o)
@@ -13,16 +12,8 @@ bool gm_walk_wanted(const struct gm_options *o)
 
 static int walk_window(struct gm_walk *w)
 {
-	const struct gm_options *o = w->opts;
-	time_t now = time(NULL);
-	int error;
-
-	w->until = INT64_MAX;
-	if ((error = gm_date_parse(&w->since, o->since ? o->since :
-					      "6.months.ago", now)) < 0 ||
-	    (o->until && (error = gm_date_parse(&w->until, o->until, now)) < 0))
-		return gm_error_set(GM_EUSAGE, "%s", gm_error_last());
-	return 0;
+	return gm_history_window(&w->since, &w->until, w->opts->since,
+				 w->opts->until, "6.months.ago", time(NULL));
 }
 
 /*
