@@ -767,18 +767,6 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 
 /* ==================== the last check ==================== */
 
-static bool entry_is_safe(const char *s, struct gm_buf *name,
-			  struct gm_buf *addr)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < ' ' || *p == 0x7f)
-			return false;
-	return gm_email_parse(name, addr, s) == 0 &&
-	       gm_email_address_valid(addr->ptr) &&
-	       gm_email_name_valid(name->ptr) &&
-	       !strchr(name->ptr, '<') && !strchr(name->ptr, '>');
-}
-
 /* The string with control characters shown as \xHH, for a message. */
 static int escaped(struct gm_buf *out, const char *s)
 {
@@ -796,14 +784,14 @@ static int escaped(struct gm_buf *out, const char *s)
 
 static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_buf addr = GM_BUF_INIT, msg = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[i];
 
-		if (entry_is_safe(e->addr, &name, &addr)) {
+		if (gm_email_mailbox_valid(e->addr)) {
 			l->v[j++] = *e;
 			continue;
 		}
@@ -818,7 +806,6 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 		gm_strvec_release(&e->roles);
 	}
 	l->nr = j;
-	gm_buf_release(&name);
 	gm_buf_release(&addr);
 	gm_buf_release(&msg);
 	return error;

@@ -96,9 +96,11 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
 /**
- * Drop every person and list that would not make a valid mail header
- * address (control characters, no '@', several addresses in one), with a
- * warning each: the output is fed into mail headers. @return 0 or GM_ERROR.
+ * Drop every person and list that is not one RFC 5322 mailbox as
+ * gm_email_mailbox_valid() says (control characters, no '@', an address
+ * not in dot-atom form, several addresses in one, a name that no quoting
+ * makes valid), with a warning "dropped malformed address '...'" each:
+ * the output is fed into mail headers. @return 0 or GM_ERROR.
  */
 int gm_rank_sanitize(struct gm_rank *rk);
 
