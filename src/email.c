@@ -658,31 +658,57 @@ bool gm_email_name_valid(const char *name)
 	return !has_control(name, strlen(name));
 }
 
-/* Whether `name`, as put_name() writes it, is an RFC 5322 display-name. */
-static bool display_name_valid(const char *name, size_t len)
+/*
+ * The end of the quoted string that opens at s[i], or 0 if it does not
+ * close within s[0..len).
+ */
+static size_t qstring_end(const char *s, size_t i, size_t len)
 {
-	if (!len || has_control(name, len))
-		return false;
-	if (name[0] == '"')
-		return qstring_valid(name, len);
-	return !name_needs_quotes(name, len);
+	for (size_t j = i + 1; j < len; j++) {
+		if (s[j] == '\\')
+			j++;
+		else if (s[j] == '"')
+			return qstring_valid(s + i, j + 1 - i) ? j + 1 : 0;
+	}
+	return 0;
+}
+
+/* Whether s[0..len) is an RFC 5322 phrase (atoms, quoted strings) or blank. */
+static bool phrase_valid(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			i++;
+		} else if (s[i] == '"') {
+			if (!(i = qstring_end(s, i, len)))
+				return false;
+		} else if (is_atext((unsigned char)s[i])) {
+			while (i < len && is_atext((unsigned char)s[i]))
+				i++;
+		} else {
+			return false;
+		}
+	}
+	return true;
 }
 
 bool gm_email_mailbox_valid(const char *s)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_buf again = GM_BUF_INIT;
-	bool ok = false;
+	size_t len = strlen(s);
+	const char *lt = memchr(s, '<', len);
+	struct gm_buf addr = GM_BUF_INIT;
+	bool ok;
 
-	if (has_control(s, strlen(s)) || gm_email_parse(&name, &addr, s) < 0 ||
-	    !gm_email_address_valid(addr.ptr) ||
-	    (name.len && !display_name_valid(name.ptr, name.len)) ||
-	    gm_email_format(&again, name.ptr, addr.ptr, 1) < 0)
-		goto out;
-	ok = !strcmp(again.ptr, s);
-out:
-	gm_buf_release(&name);
+	if (has_control(s, len))
+		return false;
+	if (!lt)
+		return gm_email_address_valid(s);
+	if (s[len - 1] != '>' || !phrase_valid(s, (size_t)(lt - s)) ||
+	    gm_buf_put(&addr, lt + 1, len - 2 - (size_t)(lt - s)) < 0)
+		return false;
+	ok = gm_email_address_valid(addr.ptr);
 	gm_buf_release(&addr);
-	gm_buf_release(&again);
 	return ok;
 }

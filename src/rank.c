@@ -584,7 +584,8 @@ bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
 	for (size_t p = 0; p + n <= len; p++) {
 		size_t i = 0;
 
-		while (i < n && ascii_lower(line[p + i]) == ascii_lower(name[i]))
+		while (i < n &&
+		       ascii_lower(line[p + i]) == ascii_lower(name[i]))
 			i++;
 		if (i == n)
 			return true;
@@ -630,12 +631,12 @@ int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
 	struct gm_buf value = GM_BUF_INIT, once = GM_BUF_INIT;
 	struct gm_buf twice = GM_BUF_INIT;
 	const char *pos = text, *end = text + len, *line, *v;
+	bool all = rk->opts->git_all_signature_types;
 	size_t n, vlen;
 	int error = 0;
 
 	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
-		if (!gm_trailer_is_signature(line, n,
-					     rk->opts->git_all_signature_types) ||
+		if (!gm_trailer_is_signature(line, n, all) ||
 		    (!rk->opts->git_chief_penguins &&
 		     gm_rank_is_chief_penguin_line(line, n)))
 			continue;

@@ -91,7 +91,8 @@ bool gm_trailer_is_signature(const char *line, size_t len, bool all_types)
 				       sizeof(*signature_tags); i++) {
 			size_t n = strlen(signature_tags[i]);
 
-			if (len - b >= n && !memcmp(line + b, signature_tags[i], n))
+			if (len - b >= n &&
+			    !memcmp(line + b, signature_tags[i], n))
 				rest = b + n;
 		}
 	}

@@ -20,22 +20,22 @@ struct parse_case {
 };
 
 static const struct parse_case parse_cases[] = {
-	{ "Signed-off-by: Ann <ann@x.org>", "Signed-off-by", "Ann <ann@x.org>" },
+	{ "Signed-off-by: Ann <a@x.org>", "Signed-off-by", "Ann <a@x.org>" },
 	{ "Signed-off-by:Nick <n@x.org>", "Signed-off-by", "Nick <n@x.org>" },
 	{ "SIGNED-OFF-BY: a@b", "SIGNED-OFF-BY", "a@b" },	/* grep -i */
 	{ "Reported-and-tested-by: r@x", "Reported-and-tested-by", "r@x" },
-	{ "by: Bea <b@x>", "by", "Bea <b@x>" },		/* "by:" at the start */
+	{ "by: Bea <b@x>", "by", "Bea <b@x>" },	/* "by:" at the start */
 	{ "-by: d@x", "-by", "d@x" },
-	{ "Acked-by:\t a@b \t", "Acked-by", "a@b" },		/* tabs trimmed */
-	{ "Acked-by: a@b\r", "Acked-by", "a@b" },		/* CRLF message */
+	{ "Acked-by:\t a@b \t", "Acked-by", "a@b" },	/* tabs trimmed */
+	{ "Acked-by: a@b\r", "Acked-by", "a@b" },	/* CRLF message */
 	{ "Acked-by: @", "Acked-by", "@" },
 	{ "Acked-by: x <y> z@", "Acked-by", "x <y> z@" },
-	{ "    Signed-off-by: i@x", NULL, NULL },	/* indented in the message */
+	{ "    Signed-off-by: i@x", NULL, NULL },	/* indented */
 	{ "\tSigned-off-by: i@x", NULL, NULL },
 	{ "Acked_by: u@x", NULL, NULL },
 	{ "Acked-by : a@b", NULL, NULL },
 	{ "Cc: c@x", NULL, NULL },
-	{ "Suggested-by: Sue Noaddress", NULL, NULL },		/* no '@' */
+	{ "Suggested-by: Sue Noaddress", NULL, NULL },	/* no '@' */
 	{ "a@by: x", NULL, NULL },			/* '@' only before */
 	{ "Link: https://x.org/by:ann@x.org", NULL, NULL },
 	{ "y: a@b", NULL, NULL },
@@ -117,7 +117,7 @@ static const struct lines_case lines_cases[] = {
 	{ "  a\n\n\t b\r\n   \n c", "a|b\r|c" },	/* no final newline */
 	{ "\n\n\nx", "x" },
 	{ "trailing  \t\n", "trailing  \t" },
-	{ "\r\n\r\nx\r\n", "x\r" },		/* a CR alone is white space */
+	{ "\r\n\r\nx\r\n", "x\r" },	/* a CR alone is white space */
 	{ "\v\fx", "x" },			/* Perl's \s */
 	{ "", "" },
 	{ " \n\t\n", "" },
@@ -159,7 +159,7 @@ static const struct sig_case sig_cases[] = {
 	{ "Signed-off-by:a@b", true, true },
 	{ "Signed-off-by: A <a@b>\r", true, true },	/* CRLF */
 	{ "Acked-by: A <a@b> # v2: x", true, true },
-	{ "signed-off-by: a@b", false, true },		/* case-sensitive */
+	{ "signed-off-by: a@b", false, true },	/* case-sensitive */
 	{ "SIGNED-OFF-BY: a@b", false, true },
 	{ "Tested-by: a@b", false, true },
 	{ "Co-developed-by: a@b", false, true },
@@ -213,7 +213,7 @@ static const struct value_case value_cases[] = {
 	{ "Acked-by: \"Q: the name\" <q@x>", "the name\" <q@x>" },
 	{ "Acked-by:\t\ta@b", "a@b" },
 	{ "Acked-by: a@b \r", "a@b \r" },		/* the end is kept */
-	{ "Acked-by: a@b:", "a@b:" },	/* the last ':' has nothing after */
+	{ "Acked-by: a@b:", "a@b:" },	/* nothing after the last ':' */
 	{ "Acked-by: a@b:   ", " " },	/* only blanks: the last of them */
 	{ "Acked-by:", "Acked-by:" },	/* no ':' with something after */
 	{ "no colon", "no colon" },

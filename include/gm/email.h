@@ -72,12 +72,12 @@ bool gm_email_address_valid(const char *addr);
 bool gm_email_name_valid(const char *name);
 
 /**
- * Whether `s` is one recipient as this tool may print it: no control
- * characters (TAB included), and either a bare address or a display name
- * and "<address>", exactly as gm_email_format() writes its own parse
- * (gm_email_parse()) back, with gm_email_address_valid() true of the
- * address and the name RFC 5322 atoms or one valid quoted string.
- * Every such string is one RFC 5322 mailbox.
+ * Whether `s` is one recipient as this tool may print it, an RFC 5322
+ * mailbox: a bare address, or a display name (atoms and quoted strings,
+ * blanks between, possibly none) and "<address>" ending the string, with
+ * gm_email_address_valid() true of the address, no control character
+ * anywhere (TAB included) and no '<' in the name, which R-60 could not
+ * read back.
  */
 bool gm_email_mailbox_valid(const char *s);
 
