@@ -367,7 +367,7 @@ static int date_calendar(int64_t *out, const struct scan *d, int months,
 
 static int date_relative(int64_t *out, struct scan *d)
 {
-	int count;
+	int count = 0;
 	size_t n, i, len;
 	int64_t seconds;
 

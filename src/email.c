@@ -1,6 +1,7 @@
 #include "gm/email.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,9 +55,59 @@ static bool name_needs_quotes(const char *s, size_t len)
 	return false;
 }
 
-/* Append the name, quoted (with unescaped '"' escaped) if it needs it. */
+/* A byte of RFC 5322 qtext, or of RFC 6532's 8-bit text (passed through). */
+static bool is_qtext(unsigned char c)
+{
+	return (c >= 0x21 && c <= 0x7e && c != '"' && c != '\\') || c >= 0x80;
+}
+
+/* Whether s[0..len) is one RFC 5322 quoted-string, no folding, no CFWS. */
+static bool qstring_valid(const char *s, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 2 || s[0] != '"')
+		return false;
+	while (i < len - 1) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\') {
+			unsigned char n = (unsigned char)s[i + 1];
+
+			/* quoted-pair: VCHAR or WSP; never the closing quote */
+			if (i + 1 >= len - 1 || !(is_qtext(n) || n == '"' ||
+						  n == '\\' || n == ' ' ||
+						  n == '\t'))
+				return false;
+			i += 2;
+		} else if (is_qtext(c) || c == ' ' || c == '\t') {
+			i++;
+		} else {
+			return false;
+		}
+	}
+	return i == len - 1 && s[i] == '"';
+}
+
+static bool has_control(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < ' ' || s[i] == 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * Append the name quoted as R-61 does: '"' not after '\\' escaped, all in
+ * quotes. Where that is no valid quoted string (a '\\' before the closing
+ * quote or before a '"' it did not escape), every '\\' and '"' is escaped
+ * instead, so the output is one. Names with control characters are left
+ * as R-61 quotes them: no quoting makes them valid, and the last check
+ * (gm_email_mailbox_valid()) drops them.
+ */
 static int put_name(struct gm_buf *out, const char *s, size_t len)
 {
+	size_t start = out->len;
 	int error = 0;
 
 	if (!name_needs_quotes(s, len))
@@ -64,6 +115,19 @@ static int put_name(struct gm_buf *out, const char *s, size_t len)
 	error = gm_buf_putc(out, '"');
 	for (size_t i = 0; !error && i < len; i++) {
 		if (s[i] == '"' && (i == 0 || s[i - 1] != '\\'))
+			error = gm_buf_putc(out, '\\');
+		if (!error)
+			error = gm_buf_putc(out, s[i]);
+	}
+	if (!error)
+		error = gm_buf_putc(out, '"');
+	if (error || has_control(s, len) ||
+	    qstring_valid(out->ptr + start, out->len - start))
+		return error;
+	out->len = start;
+	error = gm_buf_putc(out, '"');
+	for (size_t i = 0; !error && i < len; i++) {
+		if (s[i] == '"' || s[i] == '\\')
 			error = gm_buf_putc(out, '\\');
 		if (!error)
 			error = gm_buf_putc(out, s[i]);
@@ -275,7 +339,9 @@ enum { RE_VALID, RE_LIST, RE_ITEM, RE_COUNT };
 
 static const char *const rfc822_names[RE_COUNT] = { "valid", "list", "item" };
 
+/* Compiled once (rfc822_once), then only read: pcre2 code is shareable. */
 static pcre2_code *rfc822_re[RE_COUNT];
+static pthread_once_t rfc822_once = PTHREAD_ONCE_INIT;
 
 static void rfc822_free(void)
 {
@@ -283,21 +349,27 @@ static void rfc822_free(void)
 		pcre2_code_free(rfc822_re[i]);
 }
 
-static pcre2_code *rfc822_get(int which)
+/* Compile the three regexes; one that fails stays NULL and never matches. */
+static void rfc822_compile(void)
 {
 	struct gm_buf src = GM_BUF_INIT;
 	int errcode;
 	PCRE2_SIZE erroff;
 
-	if (rfc822_re[which])
-		return rfc822_re[which];
-	if (!rfc822_re[RE_VALID] && !rfc822_re[RE_LIST] && !rfc822_re[RE_ITEM])
-		atexit(rfc822_free);
-	if (rfc822_build(rfc822_names[which], &src) == 0)
-		rfc822_re[which] = pcre2_compile((PCRE2_SPTR)src.ptr, src.len,
-						 PCRE2_DOTALL, &errcode,
-						 &erroff, NULL);
+	for (int i = 0; i < RE_COUNT; i++) {
+		gm_buf_reset(&src);
+		if (rfc822_build(rfc822_names[i], &src) == 0)
+			rfc822_re[i] = pcre2_compile((PCRE2_SPTR)src.ptr,
+						     src.len, PCRE2_DOTALL,
+						     &errcode, &erroff, NULL);
+	}
 	gm_buf_release(&src);
+	atexit(rfc822_free);
+}
+
+static pcre2_code *rfc822_get(int which)
+{
+	pthread_once(&rfc822_once, rfc822_compile);
 	return rfc822_re[which];
 }
 
@@ -549,22 +621,94 @@ out:
 	return error;
 }
 
+/* A byte of RFC 5322 atext, or of RFC 6532's 8-bit text. */
+static bool is_atext(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c >= 0x80 ||
+	       (c && strchr("!#$%&'*+-/=?^_`{|}~", c));
+}
+
+/* Whether s[0..len) is an RFC 5322 dot-atom-text. */
+static bool dot_atom_valid(const char *s, size_t len)
+{
+	bool after_dot = true;	/* no dot first */
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '.' && !after_dot)
+			after_dot = true;
+		else if (is_atext((unsigned char)s[i]))
+			after_dot = false;
+		else
+			return false;
+	}
+	return !after_dot;
+}
+
 bool gm_email_address_valid(const char *addr)
 {
 	const char *at = strchr(addr, '@');
 
-	if (!at || at == addr || !at[1] || strchr(at + 1, '@'))
-		return false;
-	for (const unsigned char *p = (const unsigned char *)addr; *p; p++)
-		if (*p <= ' ' || *p == 0x7f || strchr("<>()[],;:\\\"", *p))
-			return false;
-	return true;
+	return at && dot_atom_valid(addr, (size_t)(at - addr)) &&
+	       dot_atom_valid(at + 1, strlen(at + 1));
 }
 
 bool gm_email_name_valid(const char *name)
 {
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (*p < ' ' || *p == 0x7f)
+	return !has_control(name, strlen(name));
+}
+
+/*
+ * The end of the quoted string that opens at s[i], or 0 if it does not
+ * close within s[0..len).
+ */
+static size_t qstring_end(const char *s, size_t i, size_t len)
+{
+	for (size_t j = i + 1; j < len; j++) {
+		if (s[j] == '\\')
+			j++;
+		else if (s[j] == '"')
+			return qstring_valid(s + i, j + 1 - i) ? j + 1 : 0;
+	}
+	return 0;
+}
+
+/* Whether s[0..len) is an RFC 5322 phrase (atoms, quoted strings) or blank. */
+static bool phrase_valid(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (s[i] == ' ' || s[i] == '\t') {
+			i++;
+		} else if (s[i] == '"') {
+			if (!(i = qstring_end(s, i, len)))
+				return false;
+		} else if (is_atext((unsigned char)s[i])) {
+			while (i < len && is_atext((unsigned char)s[i]))
+				i++;
+		} else {
 			return false;
+		}
+	}
 	return true;
+}
+
+bool gm_email_mailbox_valid(const char *s)
+{
+	size_t len = strlen(s);
+	const char *lt = memchr(s, '<', len);
+	struct gm_buf addr = GM_BUF_INIT;
+	bool ok;
+
+	if (has_control(s, len))
+		return false;
+	if (!lt)
+		return gm_email_address_valid(s);
+	if (s[len - 1] != '>' || !phrase_valid(s, (size_t)(lt - s)) ||
+	    gm_buf_put(&addr, lt + 1, len - 2 - (size_t)(lt - s)) < 0)
+		return false;
+	ok = gm_email_address_valid(addr.ptr);
+	gm_buf_release(&addr);
+	return ok;
 }

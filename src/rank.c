@@ -9,9 +9,16 @@
 #include "gm/email.h"
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/trailer.h"
 
+/*
+ * The chief penguin of R-73 and R-79, the script's @penguin_chief. The
+ * name needs no quotes (R-61), so CHIEF_PERSON is gm_email_format()'s
+ * "Name <addr>" of the two.
+ */
 #define CHIEF_NAME "Linus Torvalds"
 #define CHIEF_ADDR "torvalds@linux-foundation.org"
+#define CHIEF_PERSON CHIEF_NAME " <" CHIEF_ADDR ">"
 
 void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
 		  const struct gm_mailmap *mailmap)
@@ -563,24 +570,50 @@ static bool contains_dotted(const char *s, const char *pat)
 	return false;
 }
 
+/* ASCII lower case, as Perl's /i sees bytes. */
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+}
+
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
+{
+	static const char name[] = CHIEF_NAME;
+	size_t n = sizeof(name) - 1;
+
+	for (size_t p = 0; p + n <= len; p++) {
+		size_t i = 0;
+
+		while (i < n &&
+		       ascii_lower(line[p + i]) == ascii_lower(name[i]))
+			i++;
+		if (i == n)
+			return true;
+	}
+	return false;
+}
+
+bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
+{
+	return contains_dotted(entry, usename ? CHIEF_PERSON : CHIEF_ADDR);
+}
+
 static int drop_chief(struct gm_rank *rk)
 {
-	struct gm_buf chief = GM_BUF_INIT;
+	const char *chief = rk->opts->usename ? CHIEF_PERSON : CHIEF_ADDR;
 	size_t j = 0;
 
-	if (gm_email_format(&chief, CHIEF_NAME, CHIEF_ADDR, rk->opts->usename) < 0)
-		return GM_ERROR;
 	if (rk->opts->git_chief_penguins) {
-		int error = list_push(&rk->people, chief.ptr, chief.len,
+		int error = list_push(&rk->people, chief, strlen(chief),
 				      "chief penguin");
 
 		if (!error)
 			rk->people.v[rk->people.nr - 1].kinds = GM_KIND_CHIEF;
-		gm_buf_release(&chief);
 		return error;
 	}
 	for (size_t i = 0; i < rk->people.nr; i++) {
-		if (contains_dotted(rk->people.v[i].addr, chief.ptr)) {
+		if (gm_rank_is_chief_penguin_entry(rk->people.v[i].addr,
+						   rk->opts->usename)) {
 			free(rk->people.v[i].addr);
 			free(rk->people.v[i].role);
 			gm_strvec_release(&rk->people.v[i].roles);
@@ -589,8 +622,35 @@ static int drop_chief(struct gm_rank *rk)
 		rk->people.v[j++] = rk->people.v[i];
 	}
 	rk->people.nr = j;
-	gm_buf_release(&chief);
 	return 0;
+}
+
+int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
+		    const char *text, size_t len)
+{
+	struct gm_buf value = GM_BUF_INIT, once = GM_BUF_INIT;
+	struct gm_buf twice = GM_BUF_INIT;
+	const char *pos = text, *end = text + len, *line, *v;
+	bool all = rk->opts->git_all_signature_types;
+	size_t n, vlen;
+	int error = 0;
+
+	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
+		if (!gm_trailer_is_signature(line, n, all) ||
+		    (!rk->opts->git_chief_penguins &&
+		     gm_rank_is_chief_penguin_line(line, n)))
+			continue;
+		gm_trailer_signature_value(line, n, &v, &vlen);
+		gm_buf_reset(&value);
+		if (!(error = gm_buf_put(&value, v, vlen)) &&
+		    !(error = gm_rank_dedup(rk, &once, value.ptr)) &&
+		    !(error = gm_rank_dedup(rk, &twice, once.ptr)))
+			error = gm_strvec_push(out, twice.ptr);
+	}
+	gm_buf_release(&value);
+	gm_buf_release(&once);
+	gm_buf_release(&twice);
+	return error;
 }
 
 int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
@@ -767,18 +827,6 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 
 /* ==================== the last check ==================== */
 
-static bool entry_is_safe(const char *s, struct gm_buf *name,
-			  struct gm_buf *addr)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < ' ' || *p == 0x7f)
-			return false;
-	return gm_email_parse(name, addr, s) == 0 &&
-	       gm_email_address_valid(addr->ptr) &&
-	       gm_email_name_valid(name->ptr) &&
-	       !strchr(name->ptr, '<') && !strchr(name->ptr, '>');
-}
-
 /* The string with control characters shown as \xHH, for a message. */
 static int escaped(struct gm_buf *out, const char *s)
 {
@@ -796,14 +844,14 @@ static int escaped(struct gm_buf *out, const char *s)
 
 static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_buf addr = GM_BUF_INIT, msg = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[i];
 
-		if (entry_is_safe(e->addr, &name, &addr)) {
+		if (gm_email_mailbox_valid(e->addr)) {
 			l->v[j++] = *e;
 			continue;
 		}
@@ -818,7 +866,6 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 		gm_strvec_release(&e->roles);
 	}
 	l->nr = j;
-	gm_buf_release(&name);
 	gm_buf_release(&addr);
 	gm_buf_release(&msg);
 	return error;

@@ -47,3 +47,71 @@ int gm_trailer_canonical_key(struct gm_buf *out, const char *key, size_t len)
 	}
 	return 0;
 }
+
+/* ==================== R-72, R-73 ==================== */
+
+bool gm_trailer_next_line(const char **pos, const char *end,
+			  const char **line, size_t *len)
+{
+	const char *s = *pos, *nl;
+
+	while (s < end && gm_email_isspace((unsigned char)*s))
+		s++;
+	if (s >= end) {
+		*pos = end;
+		return false;
+	}
+	nl = memchr(s, '\n', (size_t)(end - s));
+	*line = s;
+	*len = (size_t)((nl ? nl : end) - s);
+	*pos = nl ? nl + 1 : end;
+	return true;
+}
+
+/* The R-73 tags, each with its colon. */
+static const char *const signature_tags[] = {
+	"Signed-off-by:", "Reviewed-by:", "Acked-by:",
+};
+
+bool gm_trailer_is_signature(const char *line, size_t len, bool all_types)
+{
+	size_t rest = len;	/* where the '@' is looked for */
+
+	if (all_types) {
+		for (size_t p = 1; p + 3 <= len && rest == len; p++)
+			if ((line[p] | 0x20) == 'b' &&
+			    (line[p + 1] | 0x20) == 'y' && line[p + 2] == ':')
+				rest = p + 3;
+	} else {
+		size_t b = 0;
+
+		while (b < len && (line[b] == ' ' || line[b] == '\t'))
+			b++;
+		for (size_t i = 0; i < sizeof(signature_tags) /
+				       sizeof(*signature_tags); i++) {
+			size_t n = strlen(signature_tags[i]);
+
+			if (len - b >= n &&
+			    !memcmp(line + b, signature_tags[i], n))
+				rest = b + n;
+		}
+	}
+	return rest < len && memchr(line + rest, '@', len - rest) != NULL;
+}
+
+void gm_trailer_signature_value(const char *line, size_t len,
+				const char **value, size_t *value_len)
+{
+	size_t v = 0;
+
+	/* after the last ':' with at least one byte after it */
+	for (size_t i = 0; i + 1 < len; i++)
+		if (line[i] == ':')
+			v = i + 1;
+	if (v) {
+		while (v < len - 1 && gm_email_isspace((unsigned char)line[v]))
+			v++;
+	}
+	*value = line + v;
+	*value_len = len - v;
+}

@@ -784,7 +784,14 @@ START_TEST(test_rank_finish_without_email)
 	env_add(&e, e1_sections);
 	gm_strvec_push(&file_emails, "Jane Doe <jane@doe.org>");
 	ck_assert_int_eq(gm_rank_finish(&e.rk, &file_emails), 0);
-	ck_assert_uint_eq(e.rk.people.nr, 5);	/* untouched */
+	/* untouched: the chief penguin kept, no one "in file" */
+	assert_people(&e,
+		"\"Bob O'Neil\" <bob@example.com> (odd fixer:BETA DRIVER)\n"
+		"\"Carol, Jr.\" <carol@example.com> (odd fixer:BETA DRIVER)\n"
+		"Alice Example <alice@example.com> (supporter:"
+		ALPHA_SHORT ")\n"
+		"Rob Reviewer <rob@example.com> (reviewer:" ALPHA_SHORT ")\n"
+		LINUS " (chief penguin:THE REST)\n");
 	gm_strvec_release(&file_emails);
 	env_release(&e);
 }
@@ -809,6 +816,201 @@ START_TEST(test_rank_sanitize_drops_malformed)
 	ck_assert_uint_eq(e.rk.warnings.nr, 1);
 	ck_assert_ptr_nonnull(strstr(e.rk.warnings.v[0],
 				     "https://lists.example.com/foo"));
+	env_release(&e);
+}
+END_TEST
+
+/* ============ R-73, R-77, R-79: signers and the chief penguin ============ */
+
+struct chief_entry_case {
+	const char *entry;
+	int usename;
+	bool chief;
+};
+
+static const struct chief_entry_case chief_entry_cases[] = {
+	{ LINUS, 1, true },
+	{ "x " LINUS " y", 1, true },		/* unanchored */
+	/* each '.' any byte */
+	{ "Linus Torvalds <torvalds@linux-foundationXorg>", 1, true },
+	{ "linus torvalds <torvalds@linux-foundation.org>", 1, false },
+	{ "\"Linus Torvalds\" <torvalds@linux-foundation.org>", 1, false },
+	{ "torvalds@linux-foundation.org", 1, false },
+	{ "torvalds@linux-foundation.org", 0, true },
+	{ "Someone <torvalds@linux-foundation.org>", 0, true },
+	{ "Torvalds@linux-foundation.org", 0, false },		/* case */
+	{ "", 0, false },
+};
+
+START_TEST(test_rank_chief_penguin_entry_table)
+{
+	const struct chief_entry_case *c = &chief_entry_cases[_i];
+
+	ck_assert_msg(gm_rank_is_chief_penguin_entry(c->entry, c->usename) ==
+		      c->chief, "row %d '%s' usename %d", _i, c->entry,
+		      c->usename);
+}
+END_TEST
+
+START_TEST(test_rank_chief_penguin_added_as_formatted)
+{
+	struct rank_env e;
+
+	/* R-79 with --git-chief-penguins and --non: the bare address */
+	env_init(&e, fixture_b, NULL);
+	e.opts.git_chief_penguins = 1;
+	e.opts.usename = 0;
+	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
+	assert_people(&e, "torvalds@linux-foundation.org (chief penguin)\n");
+	env_release(&e);
+}
+END_TEST
+
+struct chief_line_case {
+	const char *line;
+	bool chief;
+};
+
+static const struct chief_line_case chief_line_cases[] = {
+	{ "Signed-off-by: " LINUS, true },
+	{ "Acked-by: LINUS TORVALDS <l@x>", true },		/* /i */
+	{ "xlinus torvaldsx", true },
+	{ "Acked-by: Linus  Torvalds <l@x>", false },
+	{ "Acked-by: Linus Torvald <l@x>", false },
+	{ "Acked-by: Linus_Torvalds <l@x>", false },
+	{ "Acked-by: torvalds@linux-foundation.org", false }, /* name only */
+	{ "", false },
+};
+
+START_TEST(test_rank_chief_penguin_line_table)
+{
+	const struct chief_line_case *c = &chief_line_cases[_i];
+
+	ck_assert_msg(gm_rank_is_chief_penguin_line(c->line, strlen(c->line)) ==
+		      c->chief, "row %d '%s'", _i, c->line);
+}
+END_TEST
+
+START_TEST(test_rank_chief_penguin_line_stops_at_len)
+{
+	static const char line[] = "Linus Torvalds";
+
+	ck_assert(gm_rank_is_chief_penguin_line(line, sizeof(line) - 1));
+	ck_assert(!gm_rank_is_chief_penguin_line(line, sizeof(line) - 2));
+}
+END_TEST
+
+/* A commit body with every kind of line R-73 looks at. */
+static const char signers_body[] =
+	"foo: fix the frobnicator\n"
+	"\n"
+	"Tested-by: Tim Tester <tim@example.com>\n"
+	"    Signed-off-by: Ann Author <ann@example.com>\n"
+	"Reviewed-by: TED <ted3@other.org>\n"
+	"Acked-by: " LINUS "\n"
+	"Signed-off-by: A <a@b> # v5: Bob Builder <bob@example.com>\n"
+	"acked-by: low@example.com\n"
+	"Acked-by: nobody\n"
+	"Cc: cara@example.com\n"
+	"\n"
+	"\tSigned-off-by: Ann Author <ann@example.com>\r\n";
+
+struct rank_signers_case {
+	int all_types;
+	int chief;
+	const char *signers;	/* one per line */
+};
+
+static const struct rank_signers_case rank_signers_cases[] = {
+	{ 0, 0,
+	  /* TED matches EXT4's Ted by lc(name); Q-21 cuts at "v5:" */
+	  "Ann Author <ann@example.com>\n"
+	  "Ted <ted@example.com>\n"
+	  "Bob Builder <bob@example.com>\n"
+	  "Ann Author <ann@example.com>\n" },
+	{ 1, 0,
+	  "Tim Tester <tim@example.com>\n"
+	  "Ann Author <ann@example.com>\n"
+	  "Ted <ted@example.com>\n"
+	  "Bob Builder <bob@example.com>\n"
+	  "low@example.com\n"
+	  "Ann Author <ann@example.com>\n" },
+	{ 0, 1,
+	  "Ann Author <ann@example.com>\n"
+	  "Ted <ted@example.com>\n"
+	  LINUS "\n"
+	  "Bob Builder <bob@example.com>\n"
+	  "Ann Author <ann@example.com>\n" },
+};
+
+START_TEST(test_rank_signers_of_a_body)
+{
+	const struct rank_signers_case *c = &rank_signers_cases[_i];
+	static const char *const ext4[] = { "EXT4", NULL };
+	struct gm_strvec out = GM_STRVEC_INIT;
+	struct rank_env e;
+	char *got;
+
+	env_init(&e, NULL, NULL);
+	e.opts.git_all_signature_types = c->all_types;
+	e.opts.git_chief_penguins = c->chief;
+	env_add(&e, ext4);
+	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
+	gm_strvec_push(&out, "kept");		/* appended to */
+	gm_strvec_push(&out, "");
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, signers_body,
+					 strlen(signers_body)), 0);
+	gm_strvec_push(&out, "");
+	got = gm_test_join(&out, "\n");
+	ck_assert_msg(!strncmp(got, "kept\n\n", 6) &&
+		      !strcmp(got + 6, c->signers), "row %d: got\n%s", _i, got);
+	free(got);
+	gm_strvec_release(&out);
+	env_release(&e);
+}
+END_TEST
+
+START_TEST(test_rank_signers_mailmap_and_dedup)
+{
+	static const char body[] =
+		"Signed-off-by: Ted T <ted@example.com>\n"
+		"Acked-by: New Person <new@example.com>\n"
+		"Acked-by: NEW PERSON <other@example.com>\n";
+	struct gm_strvec out = GM_STRVEC_INIT;
+	struct rank_env e;
+	char *got;
+
+	env_init(&e, fixture_b, gm_test_mailmap_e21);
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, body, strlen(body)), 0);
+	got = gm_test_join(&out, "|");
+	/*
+	 * .mailmap names Ted (R-65); a person first seen here enters the
+	 * name table, so the later same name takes the first address.
+	 */
+	ck_assert_str_eq(got, "Theodore Tso <ted@example.com>|"
+			 "New Person <new@example.com>|"
+			 "New Person <new@example.com>");
+	free(got);
+	gm_strvec_release(&out);
+	env_release(&e);
+}
+END_TEST
+
+START_TEST(test_rank_signers_of_nothing)
+{
+	struct gm_strvec out = GM_STRVEC_INIT;
+	struct rank_env e;
+
+	env_init(&e, fixture_b, NULL);
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, "", 0), 0);
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, "\n \n", 3), 0);
+	/* the length is used, not the NUL */
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, "Acked-by: a@b", 11), 0);
+	ck_assert_uint_eq(out.nr, 0);
+	ck_assert_int_eq(gm_rank_signers(&e.rk, &out, "Acked-by: a@b", 13), 0);
+	ck_assert_uint_eq(out.nr, 1);
+	ck_assert_str_eq(out.v[0], "a@b");
+	gm_strvec_release(&out);
 	env_release(&e);
 }
 END_TEST
@@ -855,6 +1057,16 @@ Suite *rank_suite(void)
 	tcase_add_test(signers, test_rank_signers_match_existing_by_name);
 	tcase_add_test(signers, test_rank_signers_through_mailmap);
 	tcase_add_test(signers, test_rank_ignore_list);
+	tcase_add_loop_test(signers, test_rank_chief_penguin_entry_table, 0,
+			    (int)ARRAY_SIZE(chief_entry_cases));
+	tcase_add_test(signers, test_rank_chief_penguin_added_as_formatted);
+	tcase_add_loop_test(signers, test_rank_chief_penguin_line_table, 0,
+			    (int)ARRAY_SIZE(chief_line_cases));
+	tcase_add_test(signers, test_rank_chief_penguin_line_stops_at_len);
+	tcase_add_loop_test(signers, test_rank_signers_of_a_body, 0,
+			    (int)ARRAY_SIZE(rank_signers_cases));
+	tcase_add_test(signers, test_rank_signers_mailmap_and_dedup);
+	tcase_add_test(signers, test_rank_signers_of_nothing);
 	suite_add_tcase(s, signers);
 	return s;
 }

@@ -18,6 +18,7 @@ Suite *patch_suite(void);
 Suite *pattern_suite(void);
 Suite *maintainers_suite(void);
 Suite *match_suite(void);
+Suite *trailer_suite(void);
 Suite *rank_suite(void);
 Suite *output_suite(void);
 Suite *repo_suite(void);

@@ -16,6 +16,10 @@
  * lists from matched sections in order, de-duplicated by name and address
  * (R-64, R-53), normalised through .mailmap (R-65), with roles that later
  * sources append to (R-66). Also the other output groups (R-84).
+ *
+ * Threads: one struct gm_rank belongs to one thread at a time; calls on
+ * different rankings, and the two gm_rank_is_chief_penguin_*() tests, may
+ * run at the same time.
  */
 /* Where a person came from; an entry may have several. */
 enum gm_rank_kind {
@@ -96,9 +100,11 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
 /**
- * Drop every person and list that would not make a valid mail header
- * address (control characters, no '@', several addresses in one), with a
- * warning each: the output is fed into mail headers. @return 0 or GM_ERROR.
+ * Drop every person and list that is not one RFC 5322 mailbox as
+ * gm_email_mailbox_valid() says (control characters, no '@', an address
+ * not in dot-atom form, several addresses in one, a name that no quoting
+ * makes valid), with a warning "dropped malformed address '...'" each:
+ * the output is fed into mail headers. @return 0 or GM_ERROR.
  */
 int gm_rank_sanitize(struct gm_rank *rk);
 
@@ -107,5 +113,42 @@ int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len);
 
 /** deduplicate_email() of R-65 on one string; `out` is overwritten. */
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
+
+/**
+ * R-73's chief-penguin line filter, `/(Linus Torvalds)/i`: whether `line`
+ * (`len` bytes) contains the chief penguin's name, ASCII case ignored.
+ * Signature lines that do are no signers unless --git-chief-penguins.
+ */
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
+
+/**
+ * R-79's removal test: whether the person string `entry` matches the
+ * chief penguin's "Linus Torvalds <torvalds@linux-foundation.org>" (the
+ * address alone when `usename` is 0) as the script's unanchored regex
+ * does: anywhere in it, case-sensitive, each '.' any byte.
+ */
+bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
+
+/**
+ * The signers of one commit, as get_maintainer.pl takes them for a
+ * Fixes: commit (R-77) and for --git (R-73), appended to `out` in order,
+ * repeats kept (one per line):
+ * 1. the lines of `text` as gm_trailer_next_line() splits them;
+ * 2. those gm_trailer_is_signature() takes, all types under
+ *    --git-all-signature-types;
+ * 3. unless --git-chief-penguins, not those for which
+ *    gm_rank_is_chief_penguin_line() holds;
+ * 4. each cut with gm_trailer_signature_value(), then normalised twice
+ *    with gm_rank_dedup() (R-73 step 2, and the second pass of the
+ *    callers), so people first seen here enter rk's dedup tables.
+ * `text` is the commit message body; the script reads the whole
+ * `git log --format=...` output, whose GitSubject:/GitAuthor: lines can
+ * count only under --git-all-signature-types (a "by:" and an '@' in the
+ * subject or the author's name), so a caller that wants those too passes
+ * them in `text` as lines of that output.
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
+		    const char *text, size_t len);
 
 #endif /* GM_RANK_H */
