@@ -152,86 +152,6 @@ static int cli_scan_file_emails(struct cli *c, struct cli_query *q,
 	return error;
 }
 
-/* The value after the last ':' of a signature line, as R-73 cuts it. */
-static const char *signature_value(const char *line)
-{
-	const char *colon = strrchr(line, ':');
-	const char *v;
-
-	if (!colon)
-		return line;
-	for (v = colon + 1; gm_email_isspace((unsigned char)*v); v++)
-		;
-	return *v ? v : line;
-}
-
-static bool is_signature_line(const char *s, bool all_types)
-{
-	static const char *const tags[] = { "Signed-off-by:", "Reviewed-by:",
-					    "Acked-by:" };
-	const char *rest = NULL;
-
-	if (all_types) {
-		for (const char *p = s + 1; *p && !rest; p++)
-			if ((p[0] | 0x20) == 'b' && (p[1] | 0x20) == 'y' &&
-			    p[1] && p[2] == ':')
-				rest = p + 3;
-	}
-	for (size_t i = 0; !all_types && i < sizeof(tags) / sizeof(*tags); i++)
-		if (!strncmp(s, tags[i], strlen(tags[i])))
-			rest = s + strlen(tags[i]);
-	return rest && strchr(rest, '@');
-}
-
-static bool has_chief_name(const char *s)
-{
-	static const char name[] = "linus torvalds";
-
-	for (; *s; s++) {
-		size_t i = 0;
-
-		while (name[i] && s[i] && ((s[i] | 0x20) == name[i] ||
-					   (name[i] == ' ' && s[i] == ' ')))
-			i++;
-		if (!name[i])
-			return true;
-	}
-	return false;
-}
-
-/* The signers of `body`, each normalised twice as the script does. */
-static int fixes_signers(struct cli *c, struct cli_query *q,
-			 const char *body, struct gm_strvec *out)
-{
-	struct gm_buf line = GM_BUF_INIT, once = GM_BUF_INIT, twice = GM_BUF_INIT;
-	int error = 0;
-
-	while (*body && !error) {
-		size_t eol = strcspn(body, "\n");
-		const char *s = body;
-
-		body += eol + (body[eol] == '\n');
-		while (gm_email_isspace((unsigned char)*s) && s < body)
-			s++;
-		gm_buf_reset(&line);
-		if (s >= body || gm_buf_put(&line, s, (size_t)(body - s)) < 0)
-			continue;
-		while (line.len && line.ptr[line.len - 1] == '\n')
-			line.ptr[--line.len] = '\0';
-		if (!is_signature_line(line.ptr, c->opts.git_all_signature_types) ||
-		    (!c->opts.git_chief_penguins && has_chief_name(line.ptr)))
-			continue;
-		if (!(error = gm_rank_dedup(&q->rank, &once,
-					    signature_value(line.ptr))) &&
-		    !(error = gm_rank_dedup(&q->rank, &twice, once.ptr)))
-			error = gm_strvec_push(out, twice.ptr);
-	}
-	gm_buf_release(&line);
-	gm_buf_release(&once);
-	gm_buf_release(&twice);
-	return error;
-}
-
 /* Signers of each Fixes: commit get "blamed_fixes". */
 static int cli_add_fixes(struct cli *c, struct cli_query *q)
 {
@@ -250,7 +170,8 @@ static int cli_add_fixes(struct cli *c, struct cli_query *q)
 			continue;
 		}
 		if (!error)
-			error = fixes_signers(c, q, body.ptr, &signers);
+			error = gm_rank_signers(&q->rank, &signers, body.ptr,
+						body.len);
 		if (!error)
 			error = gm_rank_add_signers(&q->rank, "blamed_fixes", 1,
 						    &signers);
