@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,6 +340,71 @@ START_TEST(test_maintainers_nothing)
 }
 END_TEST
 
+/* Globs of every class: literal, plain, any depth, regex syntax. */
+static const char thread_fixture[] =
+	"S\n"
+	"F:\tdrivers/net/\n"
+	"F:\tarch/[ab]/\n"
+	"F:\tfs/**/x.c\n"
+	"X:\tlib/x+y\n"
+	"F:\tfs/ext4\n"
+	"F:\t*.c\n";
+
+/* One thread's parse: what it says of the globs. */
+struct parse_thread {
+	char *got;
+};
+
+static void *parse_thread_main(void *payload)
+{
+	struct parse_thread *t = payload;
+	const char *bufs[1] = { thread_fixture };
+	size_t lens[1] = { sizeof(thread_fixture) - 1 };
+	struct gm_maintainers *m = NULL;
+	size_t n = 0;
+
+	if (gm_maintainers_parse(&m, bufs, lens, 1) < 0)
+		return NULL;
+	t->got = malloc(m->nr_globs * 4 + 1);
+	for (size_t i = 0; t->got && i < m->nr_globs; i++) {
+		const struct gm_glob *g = &m->globs[i];
+
+		t->got[n++] = g->plain ? 'p' : '-';
+		t->got[n++] = g->literal ? 'l' : '-';
+		t->got[n++] = g->anydepth ? 'a' : '-';
+		t->got[n++] = (char)('0' + g->slashes);
+	}
+	if (t->got)
+		t->got[n] = '\0';
+	gm_maintainers_free(m);
+	return NULL;
+}
+
+/*
+ * MAINTAINERS may be parsed in several threads at once (the prefetch and
+ * --mpath): each classes the globs alike, sharing nothing it writes.
+ */
+START_TEST(test_maintainers_parse_in_threads)
+{
+	struct parse_thread t[4];
+	pthread_t tid[4];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i].got = NULL;
+		ck_assert_int_eq(pthread_create(&tid[i], NULL,
+						parse_thread_main, &t[i]), 0);
+	}
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		/* plain, literal, any depth, slashes */
+		ck_assert_pstr_eq(t[i].got, "pl-2---2p-a2---1pl-1p--0");
+		free(t[i].got);
+	}
+}
+END_TEST
+
 Suite *maintainers_suite(void)
 {
 	Suite *s = suite_create("maintainers");
@@ -358,6 +424,7 @@ Suite *maintainers_suite(void)
 	tcase_add_test(lines, test_maintainers_crlf_drops_cr);
 	tcase_add_test(lines, test_maintainers_buffers_concatenate);
 	tcase_add_test(lines, test_maintainers_nothing);
+	tcase_add_test(lines, test_maintainers_parse_in_threads);
 	suite_add_tcase(s, lines);
 
 	tcase_add_test(sections, test_maintainers_malformed_tag_splits_section);

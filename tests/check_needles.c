@@ -1,3 +1,4 @@
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,6 +260,49 @@ START_TEST(test_needles_fold_every_byte)
 }
 END_TEST
 
+/* One thread's scans of a shared set, into a `found` of its own. */
+struct scan_thread {
+	const struct gm_needles *nd;
+	const char *text;
+	unsigned char found[4];
+};
+
+static void *scan_thread_main(void *payload)
+{
+	struct scan_thread *t = payload;
+
+	for (int i = 0; i < 50; i++) {
+		memset(t->found, 0, sizeof(t->found));
+		gm_needles_scan(t->nd, t->text, strlen(t->text), t->found);
+	}
+	return NULL;
+}
+
+/* gm_needles_scan() may run in several threads on one set at once. */
+START_TEST(test_needles_scan_in_threads)
+{
+	static const char *const lits[] = { "zstd", "riscv", "bpf", "_MT_" };
+	static const char text[] =
+		"a text long enough for the sixteen-byte windows: riscv, then "
+		"some more words, and at the end ABS_MT_SLOT";
+	struct gm_needles *nd = needles_of(lits, 4, true);
+	struct scan_thread t[4];
+	pthread_t tid[4];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		t[i].nd = nd;
+		t[i].text = text;
+		ck_assert_int_eq(pthread_create(&tid[i], NULL,
+						scan_thread_main, &t[i]), 0);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		ck_assert_int_eq(pthread_join(tid[i], NULL), 0);
+		ck_assert_mem_eq(t[i].found, "\0\1\0\1", 4);
+	}
+	gm_needles_free(nd);
+}
+END_TEST
+
 Suite *needles_suite(void)
 {
 	Suite *s = suite_create("needles");
@@ -272,6 +316,7 @@ Suite *needles_suite(void)
 			    2 * (int)ARRAY_SIZE(agree_alphabets));
 	tcase_add_test(tc, test_needles_one_literal_everywhere);
 	tcase_add_test(tc, test_needles_fold_every_byte);
+	tcase_add_test(tc, test_needles_scan_in_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
