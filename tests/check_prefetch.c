@@ -185,6 +185,10 @@ START_TEST(test_prefetch_not_with_git_dir)
 }
 END_TEST
 
+/*
+ * The prefetch starts only where there is a second CPU for its thread:
+ * check_main.c skips this suite on one CPU.
+ */
 Suite *prefetch_suite(void)
 {
 	Suite *s = suite_create("prefetch");

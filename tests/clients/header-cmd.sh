@@ -17,8 +17,7 @@
 [ $# -eq 1 ] || { echo "usage: $0 BINARY" >&2; exit 2; }
 BIN=$(t_binary "$1") || exit 2
 
-[ -x "$(git --exec-path)/git-send-email" ] ||
-	t_skip "git send-email is not installed (Debian: git-email)"
+need_send_email
 export GIT_SEND_EMAIL_NOTTY=1
 
 REPO=$TMP/repo

@@ -72,10 +72,36 @@ check_contains()
 	fi
 }
 
+# t_skip REASON: the test cannot run here; one line, as ctest's output.
 t_skip()
 {
-	printf 'SKIP: %s: %s\n' "$t_name" "$1"
+	printf 'SKIP: clients.%s: %s\n' "${t_name%.sh}" "$1"
 	exit 77
+}
+
+# Skip unless git send-email is installed and can parse an address: a
+# dry run of one message outside any repository. Debian's git-email
+# leaves Perl's Mail::Address to a recommended package, and without it
+# send-email stops at the first address it reads.
+need_send_email()
+{
+	local probe=$TMP/send-email-probe
+
+	[ -x "$(git --exec-path)/git-send-email" ] ||
+		t_skip "git send-email is not installed (Debian: git-email)"
+	mkdir -p "$probe" &&
+	printf '%s\n' 'From: Test <test@example.com>' \
+		'Date: Mon, 1 Jan 2024 10:00:00 +0000' \
+		'Subject: [PATCH] probe' '' 'probe' >"$probe/p.patch" || exit 2
+	if ! (cd "$probe" && GIT_SEND_EMAIL_NOTTY=1 git send-email --dry-run \
+		--confirm=never --from='Test <test@example.com>' \
+		--to=probe@example.com --suppress-cc=all \
+		--smtp-server=/bin/true --no-format-patch p.patch) \
+		</dev/null >"$probe/out" 2>&1 &&
+	   grep -q "Mail::Address" "$probe/out"; then
+		t_skip "git send-email cannot parse addresses: Perl's Mail::Address is missing (Debian: libmailtools-perl)"
+	fi
+	rm -rf -- "$probe"
 }
 
 t_done()

@@ -69,32 +69,39 @@ def run_env(extra=None):
 
 
 def tree_script():
-    # CI layout: <root>/main (the project) next to <root>/shared/bench.
-    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared",
-                                         "bench", "kernel-tree"))
+    """The script that finds or builds the tree (tests/oracle/kernel-tree)."""
+    return os.path.join(HERE, "kernel-tree")
 
 
 def locate_tree(explicit=None):
-    """Return (path, None) or (None, reason)."""
+    """Return (path, None), or (None, reason) when the tree cannot be had
+    because Debian's linux-source-6.1 is not installed (kernel-tree exits
+    77): a skip.  Any other failure (a GM_KERNEL_TREE or an explicit path
+    that is no git work tree, a build that failed) ends the program with
+    status 1."""
     path = explicit or os.environ.get("GM_KERNEL_TREE")
     if path:
         if not os.path.exists(os.path.join(path, ".git")):
-            return None, "GM_KERNEL_TREE=%s is not a git work tree" % path
+            die("FAIL: %s is not a git work tree" % (
+                path if explicit else "GM_KERNEL_TREE=" + path))
         return os.path.abspath(path), None
     script = tree_script()
-    if not os.path.isfile(script):
-        return None, "kernel-tree script not found at %s" % script
     try:
-        p = subprocess.run([script], stdout=subprocess.PIPE, timeout=3600)
+        p = subprocess.run([script], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=3600)
     except (OSError, subprocess.TimeoutExpired) as e:
-        return None, "%s failed: %s" % (script, e)
+        die("FAIL: %s: %s" % (script, e))
+    err = p.stderr.decode(errors="replace")
+    if p.returncode == 77:
+        lines = err.strip().splitlines() or ["exit 77"]
+        return None, lines[-1].split(": ", 1)[-1]
+    sys.stderr.write(err)
     if p.returncode != 0:
-        return None, "%s exited with status %d" % (script, p.returncode)
-    path = p.stdout.decode().strip().splitlines()[-1:] or [""]
-    path = path[0]
+        die("FAIL: %s exited with status %d" % (script, p.returncode))
+    path = (p.stdout.decode().strip().splitlines()[-1:] or [""])[0]
     if not os.path.exists(os.path.join(path, ".git")):
-        return None, "%s printed %r, which is not a git work tree" % (
-            script, path)
+        die("FAIL: %s printed %r, which is not a git work tree" % (
+            script, path))
     return path, None
 
 
