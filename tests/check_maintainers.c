@@ -15,8 +15,8 @@
 START_TEST(test_maintainers_fixture_a_sections)
 {
 	static const char *const names[] = {
-		"ALPHA SUBSYSTEM WITH A VERY LONG NAME THAT EXCEEDS FIFTY "
-		"CHARACTERS",
+		("ALPHA SUBSYSTEM WITH A VERY LONG NAME THAT EXCEEDS FIFTY "
+		 "CHARACTERS"),
 		"BETA DRIVER", "GAMMA", "EXT4", "NOSTATUS", "THE REST",
 	};
 	static const size_t starts[] = { 6, 12, 20, 28, 35, 38 };
