@@ -3,6 +3,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -561,7 +562,9 @@ int gm_date_parse(int64_t *out, const char *s, time_t now)
 	if (peek(&d) == '@')
 		return date_epoch(out, &d);
 	n = run_of(&d, is_digit);
-	if (n == 4 && d.end - d.p > 5 && d.p[4] == '-' && is_digit(d.p[5]))
+	/* digits, a '-', '/' or '.' and a digit: meant as a day */
+	if (n && d.end - d.p > (ptrdiff_t)n + 1 &&
+	    strchr("-/.", d.p[n]) && is_digit(d.p[n + 1]))
 		return date_absolute(out, &d);
 	if (n)
 		return date_relative(out, &d);

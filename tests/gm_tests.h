@@ -24,5 +24,7 @@ Suite *output_suite(void);
 Suite *repo_suite(void);
 Suite *cli_suite(void);
 Suite *thread_suite(void);
+Suite *date_suite(void);
+Suite *history_suite(void);
 
 #endif /* GM_TESTS_H */
