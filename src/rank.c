@@ -819,6 +819,15 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	for (size_t i = 0; i < listed && !error; i++)
 		if (!rk->people.v[i].history)
 			error = entry_add_role(&rk->people.v[i], "inactive");
+	if (!error && h->rejected) {
+		gm_buf_reset(&fmt);
+		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
+					    "history name%s no valid address: "
+					    "not counted", h->rejected,
+					    h->rejected == 1 ? "" : "s",
+					    h->rejected == 1 ? "s" : "")))
+			error = gm_strvec_push(&rk->warnings, fmt.ptr);
+	}
 	gm_strmap_release(&by_email);
 	gm_buf_release(&fmt);
 	gm_buf_release(&tmp);

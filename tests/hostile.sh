@@ -9,6 +9,9 @@
 # BINARY defaults to build/git-maintainer, CASES_DIR to fixtures/hostile.
 # `tests/hostile.sh build/git-maintainer fixtures/hostile-pending` runs the
 # cases that show known bugs (expected to fail until they are fixed).
+# Every case's recipients are also checked to be RFC 5322 mailboxes, one
+# per line (see the wrapper below); `tests/hostile.sh BINARY fixtures/cli`
+# checks the golden cases that way too.
 # Prints one PASS/FAIL line per case and "N passed, M failed"; exits 1 if
 # any case failed, 2 on a usage error.
 
@@ -36,13 +39,38 @@ command -v timeout >/dev/null 2>&1 || die "timeout(1) is needed"
 wrap=$(mktemp -d "${TMPDIR:-/tmp}/hostile.XXXXXXXX") || exit 2
 trap 'rm -rf -- "$wrap"' EXIT
 trap 'exit 1' HUP INT TERM
-# golden.sh runs this wrapper in place of the binary.
+# golden.sh runs this wrapper in place of the binary. After a run that
+# exits 0 it runs the binary again on the same input with only the
+# recipients printed (no roles, no other groups), and every line of that
+# must be one RFC 5322 mailbox (tests/property/mailbox); if one is not,
+# the wrapper exits 125 and the case fails.
+checker=$top/tests/property/mailbox
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "hostile: no python3: the recipients are not checked as mailboxes"
+	checker=
+fi
 cat >"$wrap/git-maintainer" <<WRAP
-#!/bin/sh
-exec timeout -k 5 $limit '$bin' "\$@"
+#!/usr/bin/env bash
+in=\$(mktemp "$wrap/in.XXXXXX") && out=\$(mktemp "$wrap/out.XXXXXX") || exit 2
+trap 'rm -f -- "\$in" "\$out"' EXIT
+cat >"\$in"
+timeout -k 5 $limit '$bin' "\$@" <"\$in"
+rc=\$?
+[ \$rc -eq 0 ] && [ -n '$checker' ] || exit \$rc
+only=(--noroles --norolestats --noscm --nostatus --nosubsystem --noweb
+	--nobug --nosubstatus --nosections --letters= --format=text
+	'--separator=, ' --multiline)
+args=()
+for a in "\$@"; do
+	[ "\$a" = -- ] && [ \${#only[@]} -gt 0 ] && args+=("\${only[@]}") && only=()
+	args+=("\$a")
+done
+args+=(\${only[@]+"\${only[@]}"})
+timeout -k 5 $limit '$bin' "\${args[@]}" <"\$in" >"\$out" 2>/dev/null
+'$checker' "\$out" || exit 125
+exit \$rc
 WRAP
 chmod +x "$wrap/git-maintainer"
-
 pass=0
 fail=0
 for dir in "$cases"/*/; do

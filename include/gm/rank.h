@@ -95,7 +95,8 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * "authored:..." or "inactive" for none), and the most active of the
  * others, within --git-min-signatures, --git-min-percent and
  * --git-max-maintainers, are added after them. `h` must outlive `rk`.
- * @return 0 or GM_ERROR.
+ * Trailer values the walk refused (h->rejected) are reported in one
+ * warning. @return 0 or GM_ERROR.
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
