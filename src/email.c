@@ -551,13 +551,30 @@ out:
 	return error;
 }
 
-static pcre2_code *scan_compile(const char *src)
+/* Compiled once (scan_once), then only read; JIT where it can be had. */
+static pcre2_code *scan_re[2];
+static pthread_once_t scan_once = PTHREAD_ONCE_INIT;
+
+static void scan_free(void)
 {
+	pcre2_code_free(scan_re[0]);
+	pcre2_code_free(scan_re[1]);
+}
+
+static void scan_compile(void)
+{
+	static const char *const src[2] = { SCAN_CANDIDATE, SCAN_ADDRESS };
 	int errcode;
 	PCRE2_SIZE erroff;
 
-	return pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, 0,
-			     &errcode, &erroff, NULL);
+	for (int i = 0; i < 2; i++) {
+		scan_re[i] = pcre2_compile((PCRE2_SPTR)src[i],
+					   PCRE2_ZERO_TERMINATED, 0, &errcode,
+					   &erroff, NULL);
+		if (scan_re[i])
+			pcre2_jit_compile(scan_re[i], PCRE2_JIT_COMPLETE);
+	}
+	atexit(scan_free);
 }
 
 /* One candidate: every address-like part becomes "<addr>", then parsed. */
@@ -592,31 +609,70 @@ out:
 	return error;
 }
 
+/*
+ * A byte a candidate may hold before its '@': one of the name class, a
+ * blank (\s), ',', an opening bracket, or one of the local part. No '@'.
+ */
+static bool scan_before_at(unsigned char c)
+{
+	return scan_is_name_char(c) || c == '"' || c == ' ' || c == '\t' ||
+	       c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '(' ||
+	       c == '<' || c == '{' || c == '_' || (c >= '0' && c <= '9');
+}
+
+static bool scan_domain_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '-';
+}
+
+/*
+ * Every candidate the script's //g loop finds in the text. A candidate
+ * holds exactly one '@' (none of its parts before the '@' or after it
+ * can hold one), so each is found in the window around an '@': from the
+ * first byte before it that no candidate may hold, to the end of the
+ * domain after it. Searching those windows only gives the same matches
+ * as searching the whole text, without trying every position of it.
+ */
 int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		       int usename)
 {
-	pcre2_code *cand = scan_compile(SCAN_CANDIDATE);
-	pcre2_code *addr = scan_compile(SCAN_ADDRESS);
 	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
+	pcre2_code *cand, *addr;
 	size_t pos = 0;
 	int error = 0;
 
+	pthread_once(&scan_once, scan_compile);
+	cand = scan_re[0];
+	addr = scan_re[1];
 	if (!cand || !addr || !md) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	while (pos < len && !error &&
-	       pcre2_match(cand, (PCRE2_SPTR)text, len, pos, 0, md,
-			   gm_pattern_match_context()) > 0) {
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	while (pos < len && !error) {
+		const char *at = memchr(text + pos, '@', len - pos);
+		size_t a, w, e;
+		PCRE2_SIZE *ov;
 
+		if (!at)
+			break;
+		a = (size_t)(at - text);
+		for (w = a; w > pos && scan_before_at((unsigned char)text[w - 1]); w--)
+			;
+		for (e = a + 1; e < len && scan_domain_char((unsigned char)text[e]); e++)
+			;
+		e += e < len;	/* a closing bracket */
+		if (pcre2_match(cand, (PCRE2_SPTR)text, e, w, 0, md,
+				gm_pattern_match_context()) <= 0) {
+			pos = a + 1;
+			continue;
+		}
+		ov = pcre2_get_ovector_pointer(md);
 		error = scan_candidate(out, addr, text + ov[0], ov[1] - ov[0],
 				       usename);
 		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 out:
-	pcre2_code_free(cand);
-	pcre2_code_free(addr);
 	pcre2_match_data_free(md);
 	return error;
 }
