@@ -22,5 +22,6 @@ Suite *rank_suite(void);
 Suite *output_suite(void);
 Suite *repo_suite(void);
 Suite *cli_suite(void);
+Suite *selftest_suite(void);
 
 #endif /* GM_TESTS_H */
