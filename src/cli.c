@@ -27,6 +27,7 @@
 #include "gm/pattern.h"
 #include "gm/rank.h"
 #include "gm/repo.h"
+#include "gm/selftest.h"
 #include "gm/strvec.h"
 #include "gm/thread.h"
 
@@ -89,6 +90,7 @@ struct cli {
 	struct gm_history *history;	/* with --history */
 	int64_t since, until;		/* its window */
 	git_mailmap *git_mailmap;
+	int status;			/* the exit status of a success */
 	FILE *out;			/* stdout, held back until success */
 	char *out_buf;
 	size_t out_len;
@@ -1204,6 +1206,29 @@ static int cli_add_history(struct cli *c)
 	return gm_rank_add_history(&c->rank, c->history);
 }
 
+/* ==================== --self-test ==================== */
+
+/* The checks of MAINTAINERS itself: status 1 if they find anything. */
+static int cli_self_test(struct cli *c)
+{
+	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
+	unsigned checks;
+	size_t found = 0;
+	int error;
+
+	if (c->opts.args.nr)
+		return gm_error_set(GM_EUSAGE, "--self-test takes no arguments");
+	if ((error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
+	    (error = gm_selftest_load(&in, c->repo, c->opts.maintainer_path,
+				      c->opts.find_maintainer_files,
+				      c->opts.mailmap)) < 0)
+		return error;
+	error = gm_selftest_run(&in, checks, c->out, stderr, &found);
+	gm_selftest_release(&in);
+	c->status = found ? 1 : 0;
+	return error;
+}
+
 /* ==================== the pipeline ==================== */
 
 static int cli_scan_file_emails(struct cli *c, const char *path)
@@ -1280,8 +1305,11 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	int error;
 
 	if ((error = gm_repo_open(&c->repo, c->opts.rev)) < 0 ||
-	    (error = cli_parse_options(c, argc, argv)) < 0 ||
-	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
+	    (error = cli_parse_options(c, argc, argv)) < 0)
+		return error;
+	if (c->opts.self_test)
+		return cli_self_test(c);
+	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
 		return error;
 	gm_rank_init(&c->rank, &c->opts, NULL);
 	cli_start_parser(c);
@@ -1383,6 +1411,8 @@ int gm_cli_run(int argc, const char **argv, struct gm_prefetch *prefetch)
 		error = cli_execute(&c, argc - 1, argv + 1);
 	if (!error)
 		error = cli_flush(&c);
+	if (!error)
+		status = c.status;
 	if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
 		fprintf(stderr, "\n%s", gm_options_usage());
