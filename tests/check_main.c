@@ -10,6 +10,7 @@ static Suite *(*const suites[])(void) = {
 	mailmap_suite, needles_suite, sha1_suite, index_suite, prefetch_suite,
 	patch_suite, pattern_suite, maintainers_suite, match_suite,
 	rank_suite, output_suite, repo_suite, cli_suite, selftest_suite,
+	net_suite,
 };
 
 int main(void)

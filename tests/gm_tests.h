@@ -23,5 +23,6 @@ Suite *output_suite(void);
 Suite *repo_suite(void);
 Suite *cli_suite(void);
 Suite *selftest_suite(void);
+Suite *net_suite(void);
 
 #endif /* GM_TESTS_H */
