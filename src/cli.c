@@ -24,6 +24,7 @@
 #include "gm/rank.h"
 #include "gm/repo.h"
 #include "gm/rules.h"
+#include "gm/selftest.h"
 #include "gm/strvec.h"
 #include "gm/trailer.h"
 #include "gm/walk.h"
@@ -52,6 +53,7 @@ struct cli {
 	struct gm_match_ctx *match_ctx;	/* --batch: one for all paths */
 	struct gm_match_ctx *keyword_ctx;
 	struct cli_query q;
+	int status;			/* the exit status of a success */
 };
 
 /* A message line on stderr, control characters shown as \xHH. */
@@ -465,6 +467,34 @@ static int cli_batch(struct cli *c)
 	return error ? error : cli_flush_stdout();
 }
 
+/* ==================== --self-test ==================== */
+
+/* The checks of MAINTAINERS itself: status 1 if they find anything. */
+static int cli_self_test(struct cli *c)
+{
+	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
+	struct cli_query *q = &c->q;
+	unsigned checks;
+	size_t found = 0;
+	int error;
+
+	if (c->opts.args.nr)
+		return gm_error_set(GM_EUSAGE, "--self-test takes no arguments");
+	if ((error = cli_query_init(c, q, true)) < 0 ||
+	    (error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
+	    (error = gm_selftest_load(&in, c->repo, c->opts.maintainer_path,
+				      c->opts.find_maintainer_files,
+				      c->opts.mailmap)) < 0)
+		return error;
+	error = gm_selftest_run(&in, checks, q->out, stderr, &found);
+	gm_selftest_release(&in);
+	c->status = found ? 1 : 0;
+	if (error < 0 || (error = cli_query_flush(q)) < 0 ||
+	    (error = cli_write(q->out_buf, q->out_len)) < 0)
+		return error;
+	return cli_flush_stdout();
+}
+
 /* ==================== the run ==================== */
 
 /*
@@ -478,8 +508,11 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	int error;
 
 	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
-	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0 ||
-	    (c->opts.tree && (error = cli_check_tree(c)) < 0))
+	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
+		return error;
+	if (c->opts.self_test)
+		return cli_self_test(c);
+	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
 		return error;
 	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch);
 	if (c->opts.batch) {
@@ -549,6 +582,8 @@ int gm_cli_run(int argc, const char **argv,
 		goto out;
 	if (!error)
 		error = cli_execute(&c, argc - 1, argv + 1);
+	if (!error)
+		status = c.status;
 	if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
 		fprintf(stderr, "\n%s", gm_options_usage());

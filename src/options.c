@@ -15,6 +15,7 @@ enum opt_kind {
 	OPT_SET,	/* --x sets 1, no negation */
 	OPT_INT,	/* --x=N or --x N */
 	OPT_STRING,	/* --x=S or --x S */
+	OPT_OPTSTRING,	/* --x (as "") or --x=S, never --x S */
 	OPT_HELP,	/* -h / --help */
 	OPT_UNSUPPORTED	/* known to get_maintainer.pl, not implemented */
 };
@@ -79,7 +80,7 @@ static const struct opt_def opt_table[] = {
 	{ "s", OPT_BOOL, OFF(subscriber_lists) },
 	{ "scm", OPT_BOOL, OFF(scm) },
 	{ "sections", OPT_BOOL, OFF(sections) },
-	{ "self-test", OPT_UNSUPPORTED, 0 },
+	{ "self-test", OPT_OPTSTRING, OFF(self_test) },
 	{ "separator", OPT_STRING, OFF(separator) },
 	{ "series", OPT_STRING, OFF(series) },
 	{ "since", OPT_STRING, OFF(since) },
@@ -146,6 +147,10 @@ static const char usage_text[] =
 	"                          print T:, S:, section names, W:, B:, status lines\n"
 	"    --sections, --letters=<L>\n"
 	"                          print the matched sections (tags in <L> only)\n"
+	"    --self-test[=<checks>]\n"
+	"                          check MAINTAINERS itself: sections, patterns,\n"
+	"                          links, scm (the default: all four), addresses,\n"
+	"                          order; exit 1 if anything is found\n"
 	"    -v, --version         print the version\n"
 	"    -h, --help            print this help\n";
 
@@ -187,6 +192,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->until, NULL);
 	set_string(&o->format, NULL);
 	set_string(&o->series, NULL);
+	set_string(&o->self_test, NULL);
 	gm_strvec_release(&o->args);
 }
 
@@ -247,7 +253,8 @@ static int opt_apply(struct gm_options *o, const struct opt_def *def,
 	case OPT_INT:
 		return parse_int((int *)(base + def->offset), name, value);
 	case OPT_STRING:
-		set_string((char **)(base + def->offset), value);
+	case OPT_OPTSTRING:
+		set_string((char **)(base + def->offset), value ? value : "");
 		return 0;
 	case OPT_HELP:
 		o->help = strcasecmp(name, "h") ? 1 : 2;
@@ -330,6 +337,8 @@ int gm_options_finish(struct gm_options *o)
 	}
 	if (o->rolestats)
 		o->roles = 1;
+	if (o->self_test)	/* reads MAINTAINERS only: no output to choose */
+		return 0;
 	if (o->sections || (o->letters && *o->letters)) {
 		o->sections = 1;
 		o->email = o->lists = 0;

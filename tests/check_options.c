@@ -184,6 +184,12 @@ static const struct str_case str_cases[] = {
 	{ { "--separator", "-", NULL }, OPT(separator), "-" },
 	{ { "--separator=a=b", NULL }, OPT(separator), "a=b" },
 	{ { "--rev=a", "--rev=b", NULL }, OPT(rev), "b" },
+	/* an optional value, given with '=' only */
+	{ { "--self-test", NULL }, OPT(self_test), "" },
+	{ { "--self-test=", NULL }, OPT(self_test), "" },
+	{ { "--self-test=sections,patterns", NULL }, OPT(self_test),
+	  "sections,patterns" },
+	{ { "-SELF-TEST=order", NULL }, OPT(self_test), "order" },
 };
 
 START_TEST(test_options_string_table)
@@ -196,6 +202,40 @@ START_TEST(test_options_string_table)
 		      gm_error_last());
 	ck_assert_pstr_eq(*opt_str(&o, c->field), c->value);
 	ck_assert_uint_eq(o.args.nr, 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+/* --self-test takes no separate value: the next word is an argument. */
+START_TEST(test_options_self_test_value_needs_equals)
+{
+	static const char *const argv[] = { "--self-test", "patterns", NULL };
+	struct gm_options o;
+
+	gm_options_init(&o);
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert_str_eq(o.self_test, "");
+	ck_assert_uint_eq(o.args.nr, 1);
+	ck_assert_str_eq(o.args.v[0], "patterns");
+	gm_options_release(&o);
+}
+END_TEST
+
+/* With --self-test nothing is printed but warnings: no output to choose. */
+START_TEST(test_options_self_test_needs_no_output)
+{
+	static const char *const argv[] = { "--noemail", "--self-test", NULL };
+	struct gm_options o;
+
+	gm_options_init(&o);
+	ck_assert_int_eq(parse(&o, argv), 0);
+	ck_assert_int_eq(gm_options_finish(&o), 0);
+	gm_options_release(&o);
+	gm_options_init(&o);
+	ck_assert_int_eq(parse(&o, argv), 0);
+	free(o.self_test);
+	o.self_test = NULL;
+	ck_assert_int_eq(gm_options_finish(&o), GM_EUSAGE);
 	gm_options_release(&o);
 }
 END_TEST
@@ -228,8 +268,7 @@ static const struct err_case err_cases[] = {
 	{ { "--nol=0", NULL } },
 	{ { "--interactive", NULL } },		/* not implemented */
 	{ { "-i", NULL } },
-	{ { "--self-test", NULL } },
-	{ { "--self-test=sections", NULL } },
+	{ { "--noself-test", NULL } },		/* not negatable */
 };
 
 START_TEST(test_options_error_table)
@@ -506,6 +545,7 @@ Suite *options_suite(void)
 		       test_options_posixly_correct_stops_at_argument);
 	tcase_add_test(parse_tc, test_options_parse_twice_accumulates);
 	tcase_add_test(parse_tc, test_options_usage_text);
+	tcase_add_test(parse_tc, test_options_self_test_value_needs_equals);
 	suite_add_tcase(s, parse_tc);
 
 	tcase_add_loop_test(errors, test_options_error_table, 0,
@@ -518,6 +558,7 @@ Suite *options_suite(void)
 	tcase_add_test(finish, test_options_rolestats_implies_roles);
 	tcase_add_test(finish, test_options_sections_turn_outputs_off);
 	tcase_add_test(finish, test_options_letters_imply_sections);
+	tcase_add_test(finish, test_options_self_test_needs_no_output);
 	tcase_add_loop_test(finish, test_options_finish_table, 0,
 			    (int)ARRAY_SIZE(finish_cases));
 	suite_add_tcase(s, finish);

@@ -441,6 +441,24 @@ START_TEST(test_repo_list_recursive)
 }
 END_TEST
 
+/* Every file of the tree, dot-files and symlinks too, in byte order. */
+START_TEST(test_repo_files_all)
+{
+	struct gm_repo *r = open_at("a", NULL);
+	struct gm_strvec sv = GM_STRVEC_INIT;
+	char *got;
+
+	ck_assert_int_eq(gm_repo_files(r, &sv), 0);
+	got = gm_test_join(&sv, ",");
+	ck_assert_str_eq(got, ".dot/MAINTAINERS,.hidden,MAINTAINERS,README,"
+			 "a/.hid,a/b/c.txt,a/b/d.txt,a/top.txt,link,src/x.c,"
+			 "sub/MAINTAINERS,sub/deeper/MAINTAINERS");
+	free(got);
+	gm_strvec_release(&sv);
+	gm_repo_free(r);
+}
+END_TEST
+
 /* gm_repo_find() gives each file's content, and says no to a non-file. */
 START_TEST(test_repo_find_texts)
 {
@@ -715,6 +733,7 @@ Suite *repo_suite(void)
 	tcase_add_test(tree, test_repo_list_top);
 	tcase_add_test(tree, test_repo_list_recursive);
 	tcase_add_test(tree, test_repo_find_texts);
+	tcase_add_test(tree, test_repo_files_all);
 	tcase_add_test(tree, test_repo_find_many);
 	tcase_add_test(tree, test_repo_find_index_or_trees);
 	tcase_add_test(tree, test_repo_list_not_a_directory);

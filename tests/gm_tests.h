@@ -26,5 +26,7 @@ Suite *cli_suite(void);
 Suite *thread_suite(void);
 Suite *date_suite(void);
 Suite *history_suite(void);
+Suite *selftest_suite(void);
+Suite *net_suite(void);
 
 #endif /* GM_TESTS_H */

@@ -22,7 +22,7 @@ __git_maintainer_options="
 	--to --cc --headers
 	--roles --rolestats --format= --separator= --multiline
 	--scm --status --subsystem --web --bug --substatus --sections --letters=
-	--version --help
+	--self-test --self-test= --version --help
 	--
 	--no-email --no-moderated --no-keywords --no-keywords-in-file
 	--no-file-emails --no-remove-duplicates --no-mailmap --no-fixes

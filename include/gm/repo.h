@@ -166,6 +166,15 @@ void gm_repo_text_release(struct gm_repo_text *t);
  */
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out);
 
+/**
+ * Fill the empty `out` with the path of every file of the tree (blobs,
+ * symlinks and submodules; not directories), from the top, in byte
+ * order: the list `git ls-files` prints for a clean index, unquoted.
+ * This reads every tree, once: they are not kept.
+ * @return 0 or GM_ERROR (an unreadable tree included).
+ */
+int gm_repo_files(struct gm_repo *r, struct gm_strvec *out);
+
 /* A file found by gm_repo_find(), with its content. */
 struct gm_repo_file {
 	char *path;
