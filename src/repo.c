@@ -237,6 +237,61 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	return error;
 }
 
+/* ==================== every file of the tree ==================== */
+
+/*
+ * The files of `tree` (at `path`, "" or "a/b/") and below, into `out`:
+ * depth first, in the tree's entry order, which is path order.
+ */
+static int files_in(struct gm_repo *r, const git_tree *tree,
+		    struct gm_buf *path, struct gm_strvec *out)
+{
+	size_t len = path->len;
+	int error = 0;
+
+	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		git_tree *sub = NULL;
+
+		if ((error = gm_buf_puts(path, git_tree_entry_name(e))) < 0)
+			break;
+		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
+			error = gm_strvec_push(out, path->ptr);
+		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
+			error = gm_error_set(GM_ERROR, "cannot read '%s'",
+					     path->ptr);
+		else if (!(error = gm_buf_putc(path, '/')))
+			error = files_in(r, sub, path, out);
+		git_tree_free(sub);
+		path->len = len;
+		path->ptr[len] = '\0';
+	}
+	return error;
+}
+
+static int files_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int gm_repo_files(struct gm_repo *r, struct gm_strvec *out)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	size_t from = out->nr;
+	bool sorted = true;
+	int error;
+
+	if ((error = gm_buf_grow(&path, 256)) == 0)
+		error = files_in(r, r->tree, &path, out);
+	gm_buf_release(&path);
+	for (size_t i = from + 1; !error && sorted && i < out->nr; i++)
+		sorted = strcmp(out->v[i - 1], out->v[i]) < 0;
+	if (!error && !sorted)	/* a tree whose entries are out of order */
+		qsort(out->v + from, out->nr - from, sizeof(*out->v),
+		      files_cmp);
+	return error;
+}
+
 /* ==================== finding files by name ==================== */
 
 struct find {

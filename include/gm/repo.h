@@ -166,6 +166,14 @@ void gm_repo_text_release(struct gm_repo_text *t);
  */
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out);
 
+/**
+ * Append to `out` the path of every file of the tree, at any depth: what
+ * `git ls-tree -r` lists (regular files, symbolic links, submodules), in
+ * path (byte) order. This reads every tree once: they are not kept.
+ * @return 0 or GM_ERROR (a tree that cannot be read included).
+ */
+int gm_repo_files(struct gm_repo *r, struct gm_strvec *out);
+
 /* A file found by gm_repo_find(), with its content. */
 struct gm_repo_file {
 	char *path;
