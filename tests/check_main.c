@@ -21,7 +21,7 @@ static Suite *(*const suites[])(void) = {
 	patch_suite, pattern_suite, maintainers_suite, match_suite,
 	trailer_suite, rank_suite, output_suite, repo_suite, cli_suite,
 	thread_suite,
-	date_suite, history_suite,
+	date_suite, history_suite, unowned_suite, activity_suite,
 };
 
 /*

@@ -26,5 +26,7 @@ Suite *cli_suite(void);
 Suite *thread_suite(void);
 Suite *date_suite(void);
 Suite *history_suite(void);
+Suite *unowned_suite(void);
+Suite *activity_suite(void);
 
 #endif /* GM_TESTS_H */
