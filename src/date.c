@@ -313,10 +313,12 @@ static int read_count(struct scan *d, int *count)
 	if (n) {
 		/* git reads "006" as no number at all */
 		if (n > 2 && d->p[0] == '0')
-			return fail(d, "'%.*s' has leading zeros", (int)n, d->p);
+			return fail(d, "'%.*s' has leading zeros", (int)n,
+				    d->p);
 		for (size_t i = 0; i < n; i++) {
 			v = v * 10 + (d->p[i] - '0');
-			if (v > INT_MAX)	/* git keeps the count in an int */
+			/* git keeps the count in an int */
+			if (v > INT_MAX)
 				return fail(d, "the number is too large");
 		}
 		d->p += n;

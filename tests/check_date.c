@@ -514,7 +514,8 @@ START_TEST(test_date_fold_does_not_depend_on_history)
 	use_tz("Europe/Berlin");
 	for (size_t i = 0; i < ARRAY_SIZE(before); i++) {
 		ck_assert_int_eq(gm_date_parse(&other, before[i], N1), 0);
-		ck_assert_int_eq(gm_date_parse(&got, "2025-10-26 02:30", N1), 0);
+		ck_assert_int_eq(gm_date_parse(&got, "2025-10-26 02:30", N1),
+				 0);
 		ck_assert_int_eq(got, wall_at(at));
 	}
 }

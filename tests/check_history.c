@@ -63,13 +63,16 @@ static git_oid commit(struct repo *r, const char *name, const char *email,
 		e.path = files[i].path;
 		e.mode = GIT_FILEMODE_BLOB;
 		ck_assert_int_eq(git_index_add_from_buffer(index, &e,
-				 files[i].content, strlen(files[i].content)), 0);
+				 files[i].content, strlen(files[i].content)),
+				 0);
 	}
 	ck_assert_int_eq(git_index_write_tree(&tree_id, index), 0);
 	ck_assert_int_eq(git_tree_lookup(&tree, r->git, &tree_id), 0);
-	ck_assert_int_eq(git_signature_new(&author, name, email, when, 0), 0);
+	ck_assert_int_eq(git_signature_new(&author, name, email, when, 0),
+			 0);
 	ck_assert_int_eq(git_signature_new(&committer, "Committer",
-					   "committer@example.com", when, 0), 0);
+					   "committer@example.com", when, 0),
+			 0);
 	for (size_t i = 0; i < nr_parents; i++)
 		ck_assert_int_eq(git_commit_lookup((git_commit **)&ps[i],
 						   r->git, &parents[i]), 0);
@@ -216,11 +219,13 @@ static void check_against_git(const struct repo *r, const git_oid *tip,
 
 	git_oid_tostr(hex, sizeof(hex), tip);
 	if (since != INT64_MIN) {
-		snprintf(s_arg, sizeof(s_arg), "--since=@%lld", (long long)since);
+		snprintf(s_arg, sizeof(s_arg), "--since=@%lld",
+			 (long long)since);
 		argv[n++] = s_arg;
 	}
 	if (until != INT64_MAX) {
-		snprintf(u_arg, sizeof(u_arg), "--until=@%lld", (long long)until);
+		snprintf(u_arg, sizeof(u_arg), "--until=@%lld",
+			 (long long)until);
 		argv[n++] = u_arg;
 	}
 	argv[n++] = hex;
@@ -245,7 +250,9 @@ static void check_against_git(const struct repo *r, const git_oid *tip,
 START_TEST(test_history_window_is_inclusive)
 {
 	static const char *const paths[] = { "lib/a.c", NULL };
-	static const char *const names[] = { "ann", "bob", "cid", "dan", "eve" };
+	static const char *const names[] = {
+		"ann", "bob", "cid", "dan", "eve",
+	};
 	struct repo r;
 	struct gm_history *h;
 	git_oid tip, *parent = NULL;
