@@ -484,7 +484,8 @@ static int cli_self_test(struct cli *c)
 		return gm_error_set(GM_EUSAGE, "--self-test takes no arguments");
 	if ((error = cli_query_init(c, q, true)) < 0 ||
 	    (error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
-	    (error = gm_selftest_load(&in, c->repo, c->opts.maintainer_path,
+	    (error = gm_selftest_load(&in, c->repo, checks,
+				      c->opts.maintainer_path,
 				      c->opts.find_maintainer_files,
 				      c->opts.mailmap)) < 0)
 		return error;

@@ -48,7 +48,8 @@ static int net_wait(int fd, short events, int64_t deadline)
 		if (rc > 0)
 			return 0;
 		if (rc < 0 && errno != EINTR)
-			return gm_error_set(GM_ERROR, "poll: %s", strerror(errno));
+			return gm_error_set(GM_ERROR, "poll: %s",
+					    strerror(errno));
 	}
 }
 
@@ -96,9 +97,13 @@ int gm_net_connect(const char *host, const char *port, int64_t deadline)
 		fd = -1;
 	}
 	freeaddrinfo(list);
-	if (fd < 0)
+	if (fd < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", gm_error_last());
 		return gm_error_set(GM_ERROR, "cannot connect to %s port %s: %s",
-				    host, port, gm_error_last());
+				    host, port, why);
+	}
 	return fd;
 }
 
@@ -116,7 +121,8 @@ int gm_net_send(int fd, const void *buf, size_t len, int64_t deadline)
 			      errno == EINTR))
 			continue;
 		if (n < 0)
-			return gm_error_set(GM_ERROR, "send: %s", strerror(errno));
+			return gm_error_set(GM_ERROR, "send: %s",
+					    strerror(errno));
 		p += n;
 		len -= (size_t)n;
 	}
@@ -134,7 +140,8 @@ ssize_t gm_net_recv(int fd, void *buf, size_t len, int64_t deadline)
 		if (n >= 0)
 			return n;
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			return gm_error_set(GM_ERROR, "recv: %s", strerror(errno));
+			return gm_error_set(GM_ERROR, "recv: %s",
+					    strerror(errno));
 	}
 }
 
@@ -154,7 +161,7 @@ static int http_url_invalid(const char *url)
 	return gm_error_set(GM_ENOTFOUND, "not a valid http(s) URL: %s", url);
 }
 
-/* The request target: the path and query, bytes outside graphic ASCII %-encoded. */
+/* The request target: path and query, bytes but graphic ASCII %-encoded. */
 static int http_target(struct gm_buf *out, const char *s, size_t len)
 {
 	int error = 0;
@@ -256,7 +263,8 @@ static int http_read_head(struct http_conn *c, struct gm_buf *out)
 		ssize_t n;
 
 		if (out->len > HTTP_MAX_HEADER)
-			return gm_error_set(GM_ENOTFOUND, "response head too long");
+			return gm_error_set(GM_ENOTFOUND,
+					    "response head too long");
 		if ((n = http_recv(c, buf, sizeof(buf) - 1)) < 0)
 			return GM_ENOTFOUND;
 		if (!n)
@@ -307,7 +315,7 @@ static int http_head(const struct http_url *u, int64_t deadline, int *status,
 
 	if (u->tls && !gm_tls_available())
 		return gm_error_set(GM_EINVALID,
-				    "https is not supported by this build");
+				    "https links are not checked: this build has no TLS");
 	if ((c.fd = gm_net_connect(u->host, u->port, deadline)) < 0)
 		return GM_ENOTFOUND;
 	if (u->tls && gm_tls_open(&c.tls, c.fd, u->host, deadline) < 0) {
@@ -378,7 +386,8 @@ int gm_net_http_check(const char *start, int64_t deadline)
 			error = gm_error_set(GM_ENOTFOUND, "HTTP status %d",
 					     status);
 		} else if (hops == HTTP_MAX_REDIRECTS) {
-			error = gm_error_set(GM_ENOTFOUND, "too many redirects");
+			error = gm_error_set(GM_ENOTFOUND,
+					     "too many redirects");
 		} else {
 			gm_buf_reset(&url);
 			error = http_resolve(&url, &u, location.ptr);
@@ -501,7 +510,8 @@ static bool url_is_ssh(const char *url)
 {
 	const char *colon = strchr(url, ':');
 
-	if (!strncasecmp(url, "ssh://", 6) || !strncasecmp(url, "git+ssh://", 10) ||
+	if (!strncasecmp(url, "ssh://", 6) ||
+	    !strncasecmp(url, "git+ssh://", 10) ||
 	    !strncasecmp(url, "ssh+git://", 10))
 		return true;
 	return colon && !strstr(url, "://") &&

@@ -254,7 +254,8 @@ static int files_in(struct gm_repo *r, const git_tree *tree,
 			break;
 		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
 			error = gm_strvec_pushn(out, path->ptr, path->len);
-		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
+		else if (git_tree_lookup(&sub, r->repo,
+					 git_tree_entry_id(e)) < 0)
 			error = gm_error_set(GM_ERROR, "cannot read '%s'",
 					     path->ptr);
 		else if (!(error = gm_buf_putc(path, '/')))

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <git2.h>
-
 #include "gm/buf.h"
 #include "gm/email.h"
 #include "gm/error.h"
@@ -300,21 +298,25 @@ static int load_mailmap(struct gm_selftest_input *in, struct gm_repo *r)
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
-		error = gm_mailmap_from_buffer(&in->mailmap, text.ptr, text.len);
+		error = gm_mailmap_from_buffer(&in->mailmap, text.ptr,
+					       text.len);
 	gm_buf_release(&text);
 	return error;
 }
 
 int gm_selftest_load(struct gm_selftest_input *in, struct gm_repo *r,
-		     const char *mpath, bool find, bool mailmap)
+		     unsigned checks, const char *mpath, bool find,
+		     bool mailmap)
 {
 	int error;
 
 	in->isdir = selftest_isdir;
 	in->isdir_payload = r;
 	if ((error = load_maintainers(in, r, mpath, find)) < 0 ||
-	    (error = load_paths(in, r)) < 0 ||
-	    (mailmap && (error = load_mailmap(in, r)) < 0))
+	    ((checks & GM_SELFTEST_PATTERNS) &&
+	     (error = load_paths(in, r)) < 0) ||
+	    (mailmap && (checks & GM_SELFTEST_ADDRESSES) &&
+	     (error = load_mailmap(in, r)) < 0))
 		gm_selftest_release(in);
 	return error;
 }
@@ -479,7 +481,7 @@ static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
 
 /* ==================== patterns ==================== */
 
-/* Whether the glob p[0..plen) ('*' any run, '?' any one) matches a prefix of s. */
+/* Whether the glob p[0..plen) ('*' any run, '?' any one) starts s. */
 static bool glob_prefix_match(const char *p, size_t plen, const char *s,
 			      size_t slen)
 {
@@ -601,7 +603,7 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 	if (!plain &&
 	    !(code = pcre2_compile((PCRE2_SPTR)re.ptr, re.len, 0, &rc,
 				   &(PCRE2_SIZE){ 0 }, NULL)))
-		goto out;	/* the script would die; here it matches nothing */
+		goto out;	/* the script dies; here it matches nothing */
 	from = paths_lower_bound(paths, glob.ptr, lit);
 	for (size_t i = from; i < paths->nr && !*found; i++) {
 		const char *s = paths->v[i];
@@ -610,8 +612,9 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 		if (slen < lit || memcmp(s, glob.ptr, lit))
 			break;
 		if (plain)
-			*found = glob_prefix_match(glob.ptr + lit, glob.len - lit,
-						   s + lit, slen - lit);
+			*found = glob_prefix_match(glob.ptr + lit,
+						   glob.len - lit, s + lit,
+						   slen - lit);
 		else
 			*found = pcre2_match(code, (PCRE2_SPTR)s, slen, 0, 0,
 					     st->md,
@@ -841,8 +844,8 @@ static void note_unchecked(struct st *st, size_t i, const struct st_job *job)
 
 	if (!st->err || job->result != GM_EINVALID || job->line != i)
 		return;
-	fprintf(st->err, "%s:%zu: note: not checked: %s\t%s\n",
-		l->file->name, l->nr, job->why ? job->why : "", job->url);
+	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->name, l->nr,
+		job->why ? job->why : "not checked", (int)l->len, l->s);
 }
 
 static int check_link(struct st *st, size_t i, const char *v, size_t vlen)
@@ -1142,7 +1145,8 @@ static int order_file(struct st *st, const size_t *h, size_t n,
 			break;
 		}
 		st->places = m;
-		m[st->nr_places++] = (struct st_misplaced){ h[k], before, after };
+		m[st->nr_places++] =
+			(struct st_misplaced){ h[k], before, after };
 		st->misplaced[h[k]] = st->nr_places;
 	}
 	free(keep);

@@ -1,10 +1,11 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -19,8 +20,8 @@
 
 /*
  * The reachability checks of --self-test=links,scm (R-90) against servers
- * of this process on the loopback interface: an HTTP server answering
- * from a table, one that accepts connections and never answers, and a
+ * the test starts on the loopback interface: an HTTP server process
+ * answering from a table, one that accepts connections and never answers, and a
  * port nobody listens on. No other address is ever contacted.
  */
 
@@ -44,7 +45,7 @@ static const struct {
 
 static int http_fd = -1, silent_fd = -1;
 static int http_port, silent_port, closed_port;
-static pthread_t http_thread;
+static pid_t http_pid = -1;
 
 /* A listening socket on 127.0.0.1, any port: its port in `*port`. */
 static int listen_loopback(int *port)
@@ -97,16 +98,16 @@ static void serve_one(int c)
 		perror("write");
 }
 
-static void *http_serve(void *payload)
+/* The HTTP server's process: answers until it is killed. */
+static void http_serve(void)
 {
 	int c;
 
-	(void)payload;
 	while ((c = accept(http_fd, NULL, NULL)) >= 0) {
 		serve_one(c);
 		close(c);
 	}
-	return NULL;
+	_exit(0);
 }
 
 /* Unchecked: the servers live for the whole TCase. */
@@ -118,14 +119,16 @@ static void servers_start(void)
 	silent_fd = listen_loopback(&silent_port);
 	fd = listen_loopback(&closed_port);
 	close(fd);	/* now nobody listens there */
-	ck_assert_int_eq(pthread_create(&http_thread, NULL, http_serve, NULL),
-			 0);
+	http_pid = fork();
+	ck_assert_int_ge(http_pid, 0);
+	if (!http_pid)
+		http_serve();
 }
 
 static void servers_stop(void)
 {
-	shutdown(http_fd, SHUT_RDWR);
-	pthread_join(http_thread, NULL);
+	kill(http_pid, SIGKILL);
+	waitpid(http_pid, NULL, 0);
 	close(http_fd);
 	close(silent_fd);
 }

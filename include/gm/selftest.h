@@ -68,18 +68,19 @@ struct gm_selftest_input {
 int gm_selftest_parse_checks(unsigned *out, const char *words);
 
 /**
- * Read into the empty `in` what the checks need from `r`'s tree: the
+ * Read into the empty `in` what `checks` need from `r`'s tree: the
  * MAINTAINERS files that `mpath` (NULL for MAINTAINERS) and `find`
  * (--find-maintainer-files) select, as the regular mode reads them
  * (R-10), named as get_maintainer.pl names them ("./MAINTAINERS"; else
- * `mpath` as given, a directory's files below it); every file of the
- * tree; the .mailmap if `mailmap`. The directory test is `r`'s, so `r`
- * must outlive `in`.
+ * `mpath` as given, a directory's files below it); for the patterns
+ * check every file of the tree; for the addresses check the .mailmap if
+ * `mailmap`. The directory test is `r`'s, so `r` must outlive `in`.
  * @return 0, GM_ENOTFOUND (no such MAINTAINERS, none in the directory),
  * or GM_ERROR.
  */
 int gm_selftest_load(struct gm_selftest_input *in, struct gm_repo *r,
-		     const char *mpath, bool find, bool mailmap);
+		     unsigned checks, const char *mpath, bool find,
+		     bool mailmap);
 
 /** Free what `in` holds; it is empty and reusable afterwards. */
 void gm_selftest_release(struct gm_selftest_input *in);
