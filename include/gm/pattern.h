@@ -109,11 +109,11 @@ struct gm_regex_state {
 #define GM_REGEX_STATE_INIT { NULL, NULL, false, false, false }
 
 /**
- * Prepare the F:/X: value `glob`, which must outlive `g`.
+ * Prepare the F:/X: value `glob`, which must outlive `g`; `g` owns
+ * nothing (there is no release).
  * @return 0 (this cannot fail).
  */
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
-void gm_glob_release(struct gm_glob *g);
 void gm_glob_state_release(struct gm_glob_state *st);
 
 /**
