@@ -125,7 +125,6 @@ static void check_glob(const char *pat, size_t plen, const char *path,
 	FUZZ_CHECK(again == got || gs.bad);
 out:
 	gm_glob_state_release(&gs);
-	gm_glob_release(&g);
 	gm_pattern_ctx_release(&pc);
 	gm_buf_release(&re);
 }

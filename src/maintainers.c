@@ -88,6 +88,8 @@ static int maintainers_compile(struct gm_maintainers *m)
 		nglobs += t == 'F' || t == 'X';
 		nregexes += t == 'N' || t == 'K';
 	}
+	if (nglobs > UINT32_MAX || nregexes > UINT32_MAX)
+		return gm_error_set(GM_ERROR, "too many patterns");
 	m->globs = calloc(nglobs ? nglobs : 1, sizeof(*m->globs));
 	m->regexes = calloc(nregexes ? nregexes : 1, sizeof(*m->regexes));
 	if (!m->globs || !m->regexes)
@@ -96,17 +98,18 @@ static int maintainers_compile(struct gm_maintainers *m)
 		struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag == 'F' || ml->tag == 'X') {
-			struct gm_glob *g = &m->globs[m->nr_globs++];
+			struct gm_glob *g = &m->globs[m->nr_globs];
 
 			gm_glob_init(g, ml->value, ml->len);
 			ml->glob = g;
+			ml->pattern = (uint32_t)m->nr_globs++;
 		} else if (ml->tag == 'N' || ml->tag == 'K') {
 			struct gm_regex *re = &m->regexes[m->nr_regexes];
 
 			if (gm_regex_init(re, ml->value, ml->len) < 0)
 				return GM_ERROR;
-			m->nr_regexes++;
 			ml->regex = re;
+			ml->pattern = (uint32_t)m->nr_regexes++;
 		}
 	}
 	return 0;
@@ -245,8 +248,6 @@ void gm_maintainers_free(struct gm_maintainers *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nr_globs; i++)
-		gm_glob_release(&m->globs[i]);
 	for (size_t i = 0; i < m->nr_regexes; i++)
 		gm_regex_release(&m->regexes[i]);
 	free(m->globs);

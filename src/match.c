@@ -14,8 +14,8 @@
 struct gm_match_ctx {
 	const struct gm_maintainers *m;	/* the model matched */
 	struct gm_pattern_ctx pattern;	/* match data, directory test */
-	struct gm_glob_state *globs;	/* per m->globs[i] */
-	struct gm_regex_state *regexes;	/* per m->regexes[i] */
+	struct gm_glob_state *globs;	/* per m->globs[i], on first use */
+	struct gm_regex_state *regexes;	/* per m->regexes[i], likewise */
 	/* the keyword pass */
 	struct gm_needles *needles;	/* the K: literals, on first use */
 	size_t *klines;		/* the K: lines, owners of those */
@@ -38,15 +38,7 @@ int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
 		return gm_error_set(GM_ERROR, "out of memory");
 	ctx->m = m;
 	ctx->padded = (struct gm_buf)GM_BUF_INIT;
-	/* all zeros is the state of a pattern not matched yet */
-	ctx->globs = calloc(m->nr_globs ? m->nr_globs : 1, sizeof(*ctx->globs));
-	ctx->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
-			      sizeof(*ctx->regexes));
-	if (!ctx->globs || !ctx->regexes)
-		error = gm_error_set(GM_ERROR, "out of memory");
-	else
-		error = gm_pattern_ctx_init(&ctx->pattern, isdir, payload);
-	if (error) {
+	if ((error = gm_pattern_ctx_init(&ctx->pattern, isdir, payload)) < 0) {
 		gm_match_ctx_free(ctx);
 		return error;
 	}
@@ -54,16 +46,46 @@ int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
 	return 0;
 }
 
+/*
+ * The pattern states, all zeros (not matched yet), made on first use: the
+ * keyword pass needs no glob's. @return 0 or GM_ERROR.
+ */
+static int ctx_need_states(struct gm_match_ctx *ctx, bool globs)
+{
+	const struct gm_maintainers *m = ctx->m;
+
+	if (globs && !ctx->globs &&
+	    !(ctx->globs = calloc(m->nr_globs ? m->nr_globs : 1,
+				  sizeof(*ctx->globs))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!ctx->regexes &&
+	    !(ctx->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
+				    sizeof(*ctx->regexes))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
 void gm_match_ctx_free(struct gm_match_ctx *ctx)
 {
+	struct gm_glob_state *gs;
+	struct gm_regex_state *rs;
+	size_t n;
+
 	if (!ctx)
 		return;
-	for (size_t i = 0; ctx->globs && i < ctx->m->nr_globs; i++)
-		gm_glob_state_release(&ctx->globs[i]);
-	for (size_t i = 0; ctx->regexes && i < ctx->m->nr_regexes; i++)
-		gm_regex_state_release(&ctx->regexes[i]);
-	free(ctx->globs);
-	free(ctx->regexes);
+	/* most patterns were never matched: their states hold nothing */
+	gs = ctx->globs;
+	n = gs ? ctx->m->nr_globs : 0;
+	for (size_t i = 0; i < n; i++)
+		if (gs[i].code || gs[i].value)
+			gm_glob_state_release(&gs[i]);
+	rs = ctx->regexes;
+	n = rs ? ctx->m->nr_regexes : 0;
+	for (size_t i = 0; i < n; i++)
+		if (rs[i].code || rs[i].prefixed)
+			gm_regex_state_release(&rs[i]);
+	free(gs);
+	free(rs);
 	gm_pattern_ctx_release(&ctx->pattern);
 	gm_needles_free(ctx->needles);
 	free(ctx->klines);
@@ -73,17 +95,17 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
 	free(ctx);
 }
 
-/* The context's state of a glob or regex of its model. */
+/* The context's state of the glob or regex of a line of its model. */
 static struct gm_glob_state *ctx_glob(struct gm_match_ctx *ctx,
-				      const struct gm_glob *g)
+				      const struct gm_mline *ml)
 {
-	return &ctx->globs[g - ctx->m->globs];
+	return &ctx->globs[ml->pattern];
 }
 
 static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
-					const struct gm_regex *re)
+					const struct gm_mline *ml)
 {
-	return &ctx->regexes[re - ctx->m->regexes];
+	return &ctx->regexes[ml->pattern];
 }
 
 /*
@@ -198,18 +220,18 @@ static int depth_cmp(const void *a, const void *b)
 	return x->section < y->section ? -1 : x->section > y->section;
 }
 
-static bool glob_hit(struct gm_match_ctx *ctx, const struct gm_glob *g,
+static bool glob_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 		     const char *path, size_t len, size_t slashes)
 {
-	return gm_glob_matches(g, ctx_glob(ctx, g), &ctx->pattern, path, len,
-			       slashes);
+	return gm_glob_matches(ml->glob, ctx_glob(ctx, ml), &ctx->pattern,
+			       path, len, slashes);
 }
 
-static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_regex *re,
+static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 		      const char *s, size_t len, bool prefixed)
 {
-	return gm_regex_matches(re, ctx_regex(ctx, re), &ctx->pattern, s, len,
-				prefixed);
+	return gm_regex_matches(ml->regex, ctx_regex(ctx, ml), &ctx->pattern,
+				s, len, prefixed);
 }
 
 /*
@@ -227,13 +249,13 @@ static bool match_section(const struct gm_maintainers *m,
 
 	for (size_t i = sec->start; i < sec->end; i++)
 		if (m->lines[i].tag == 'X' &&
-		    glob_hit(ctx, m->lines[i].glob, f->path, len, fd))
+		    glob_hit(ctx, &m->lines[i], f->path, len, fd))
 			return false;
 	for (size_t i = sec->start; i < sec->end; i++) {
 		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag == 'F' &&
-		    glob_hit(ctx, ml->glob, f->path, len, fd)) {
+		    glob_hit(ctx, ml, f->path, len, fd)) {
 			int pd = gm_glob_depth(ml->glob);
 
 			if (pd >= (int)fd && sec->maintained && sec->has_maintainer)
@@ -244,7 +266,7 @@ static bool match_section(const struct gm_maintainers *m,
 				hit = true;
 			}
 		} else if (ml->tag == 'N' &&
-			   regex_hit(ctx, ml->regex, f->path, len, false)) {
+			   regex_hit(ctx, ml, f->path, len, false)) {
 			d->depth = 0;
 			d->line = i;
 			hit = true;
@@ -312,6 +334,8 @@ int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
 		ctx->index = NULL;
 	}
 	ctx->indexed = !error;
+	if (!error)
+		error = ctx_need_states(ctx, true);
 	mt->files = calloc(files->nr ? files->nr : 1, sizeof(*mt->files));
 	scratch = malloc((m->nr_sections ? m->nr_sections : 1) *
 			 sizeof(*scratch));
@@ -336,13 +360,13 @@ const char *gm_match_glob_value(const struct gm_maintainers *m,
 				struct gm_match_ctx *ctx, size_t line,
 				size_t *len)
 {
-	const struct gm_glob *g = m->lines[line].glob;
+	const struct gm_mline *ml = &m->lines[line];
 
 	assert(ctx->m == m);
 	*len = 0;
-	if (!g)
+	if (!ml->glob || ctx_need_states(ctx, true) < 0)
 		return NULL;
-	return gm_glob_value(g, ctx_glob(ctx, g), &ctx->pattern, len);
+	return gm_glob_value(ml->glob, ctx_glob(ctx, ml), &ctx->pattern, len);
 }
 
 static int keyword_add(struct gm_matches *mt, size_t line)
@@ -420,20 +444,21 @@ int gm_match_keywords_text(struct gm_matches *mt,
 	int error;
 
 	assert(ctx->m == m);
-	if (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0)
+	if ((error = ctx_need_states(ctx, false)) < 0 ||
+	    (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0))
 		return error;
 	memset(ctx->found, 0, ctx->nr_klines);
 	gm_needles_scan(ctx->needles, text, len, ctx->found);
 	for (size_t k = 0; k < ctx->nr_klines; k++) {
 		size_t i = ctx->klines[k];
-		const struct gm_regex *re = m->lines[i].regex;
+		const struct gm_mline *ml = &m->lines[i];
 
-		if (re->required.nr && !ctx->found[k])
+		if (ml->regex->required.nr && !ctx->found[k])
 			continue;
 		if (!subject && !(subject = keywords_padded(ctx, text, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_regex_run(re, ctx_regex(ctx, re), &ctx->pattern, subject,
-				 len, false) &&
+		if (gm_regex_run(ml->regex, ctx_regex(ctx, ml), &ctx->pattern,
+				 subject, len, false) &&
 		    keyword_add(mt, i) < 0)
 			return GM_ERROR;
 	}
@@ -445,7 +470,11 @@ int gm_match_keywords_patch(struct gm_matches *mt,
 			    struct gm_match_ctx *ctx, const char *buf,
 			    const struct gm_patch *p)
 {
+	int error;
+
 	assert(ctx->m == m);
+	if ((error = ctx_need_states(ctx, false)) < 0)
+		return error;
 	for (size_t i = 0; i < m->nr_lines; i++) {
 		const struct gm_mline *ml = &m->lines[i];
 
@@ -454,7 +483,7 @@ int gm_match_keywords_patch(struct gm_matches *mt,
 		for (size_t j = 0; j < p->nr_lines; j++) {
 			const struct gm_patch_line *pl = &p->lines[j];
 
-			if (regex_hit(ctx, ml->regex, buf + pl->off, pl->len,
+			if (regex_hit(ctx, ml, buf + pl->off, pl->len,
 				      pl->prefixed)) {
 				if (keyword_add(mt, i) < 0)
 					return GM_ERROR;

@@ -129,11 +129,6 @@ int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 	return 0;
 }
 
-void gm_glob_release(struct gm_glob *g)
-{
-	memset(g, 0, sizeof(*g));
-}
-
 void gm_glob_state_release(struct gm_glob_state *st)
 {
 	pcre2_code_free(st->code);

@@ -2,6 +2,7 @@
 #define GM_MAINTAINERS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gm/pattern.h"
 
@@ -17,6 +18,7 @@
  */
 struct gm_mline {
 	char tag;		/* 'A'..'Z', or 0 for a non-tag line */
+	uint32_t pattern;	/* F:/X: index in globs; N:/K: in regexes */
 	const char *value;	/* tag value (or whole line), NUL-terminated */
 	size_t len;		/* strlen(value) */
 	const struct gm_glob *glob;	/* F:, X: */

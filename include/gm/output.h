@@ -23,7 +23,9 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 
 /**
  * Print, for `--sections`, every section matched by file `i` of `mt` with
- * its tag lines, F:/X: turned back into globs (R-85).
+ * its tag lines, F:/X: turned back into globs (R-85). Their values come
+ * through `ctx`, the context the files were matched with (match.h: one
+ * thread at a time), which knows their directory answers.
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_output_sections(FILE *f, const struct gm_maintainers *m,

@@ -71,14 +71,15 @@ enum gm_glob_dir {
 };
 
 /*
- * What matching one glob learns, kept by the caller apart from the glob:
- * all zero (GM_GLOB_STATE_INIT) before its first use, then passed with
- * the glob to every call, freed with gm_glob_state_release().
+ * What matching one glob against one tree learns, kept by the caller
+ * apart from the glob: all zero (GM_GLOB_STATE_INIT) before its first
+ * use, then passed with the glob to every call (with contexts of that
+ * tree), freed with gm_glob_state_release().
  */
 struct gm_glob_state {
 	unsigned char dir;	/* enum gm_glob_dir */
 	bool bad;		/* failed to compile or hit a limit */
-	pcre2_code *code;	/* "^" + the converted value, when !plain */
+	pcre2_code *code;	/* "^" + the converted value, if needed */
 	char *value;		/* gm_glob_value()'s */
 };
 
@@ -109,11 +110,11 @@ struct gm_regex_state {
 #define GM_REGEX_STATE_INIT { NULL, NULL, false, false, false }
 
 /**
- * Prepare the F:/X: value `glob`, which must outlive `g`.
+ * Prepare the F:/X: value `glob`, which must outlive `g`; `g` owns
+ * nothing (there is no release).
  * @return 0 (this cannot fail).
  */
 int gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
-void gm_glob_release(struct gm_glob *g);
 void gm_glob_state_release(struct gm_glob_state *st);
 
 /**
