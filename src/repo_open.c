@@ -349,10 +349,9 @@ static int repo_set_worktree(struct gm_repo *r)
 
 	if (!wt)
 		return 0;
+	/* ours alone: nothing read through libgit2 depends on its own idea */
 	if (!(r->workdir = path_with_slash(wt)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (git_repository_set_workdir(r->repo, r->workdir, 0) < 0)
-		return gm_error_from_git(GM_ERROR, "cannot set the work tree");
 	return 0;
 }
 
