@@ -54,6 +54,8 @@ struct cli {
 	struct gm_rules rules;
 	struct gm_match_ctx *match_ctx;	/* --batch: one for all paths */
 	struct gm_match_ctx *keyword_ctx;
+	struct gm_buf ignore;		/* .get_maintainer.ignore, once read */
+	int ignore_found;		/* 0 read, 1 none, -1 not yet asked */
 	struct cli_query q;
 	int status;			/* the exit status of a success */
 };
@@ -121,16 +123,18 @@ static bool cli_isdir(const char *path, void *payload)
 	return gm_repo_kind(c->repo, path) == GM_REPO_TREE;
 }
 
+/* The ignore list, read once for all the questions of a run. */
 static int cli_read_ignore(struct cli *c, struct cli_query *q)
 {
-	struct gm_buf text = GM_BUF_INIT;
-	int error = gm_config_read_file(c->repo, ".get_maintainer.ignore",
-					&text);
-
-	if (error == 0)
-		error = gm_rank_load_ignore(&q->rank, text.ptr, text.len);
-	gm_buf_release(&text);
-	return error < 0 ? error : 0;
+	if (c->ignore_found < 0)
+		c->ignore_found = gm_config_read_file(c->repo,
+						      ".get_maintainer.ignore",
+						      &c->ignore);
+	if (c->ignore_found < 0)
+		return c->ignore_found;
+	if (c->ignore_found > 0)
+		return 0;
+	return gm_rank_load_ignore(&q->rank, c->ignore.ptr, c->ignore.len);
 }
 
 /* The addresses written in a file: the tree's, else the work tree's. */
@@ -573,6 +577,7 @@ static void cli_release(struct cli *c)
 	gm_match_ctx_free(c->match_ctx);
 	gm_match_ctx_free(c->keyword_ctx);
 	gm_rules_release(&c->rules);
+	gm_buf_release(&c->ignore);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);
 }
@@ -602,6 +607,8 @@ int gm_cli_run(int argc, const char **argv,
 	int status = 0, error;
 
 	memset(&c, 0, sizeof(c));
+	c.ignore = (struct gm_buf)GM_BUF_INIT;
+	c.ignore_found = -1;
 	c.loc = loc;
 	c.prefetch = prefetch;
 	gm_options_init(&c.opts);
