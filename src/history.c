@@ -97,6 +97,9 @@ struct walk {
 	size_t *last_commit;		/* per person: last commit counted */
 	size_t alloc_people;
 	size_t alloc_last;
+	size_t *touched;		/* the people the commit names */
+	size_t nr_touched, alloc_touched;
+	struct gm_strvec changed;	/* the files the commit changes */
 	size_t commit_no;		/* current commit, from 1 */
 	struct memo *memo;		/* MEMO_SLOTS of them */
 	git_tree *trees[TREES_KEPT];	/* the last read, round robin */
@@ -254,7 +257,8 @@ static int person_find(struct walk *w, const char *name, const char *email,
 		return 0;
 	}
 	if (GM_ARRAY_GROW(h->people, h->nr_people, w->alloc_people) < 0 ||
-	    GM_ARRAY_GROW(w->last_commit, h->nr_people, w->alloc_last) < 0)
+	    GM_ARRAY_GROW(w->last_commit, h->nr_people, w->alloc_last) < 0 ||
+	    GM_ARRAY_GROW(w->touched, h->nr_people, w->alloc_touched) < 0)
 		return GM_ERROR;
 	p = &h->people[h->nr_people];
 	memset(p, 0, sizeof(*p));
@@ -281,6 +285,7 @@ static void person_touch(struct walk *w, struct gm_history_person *p)
 	if (w->last_commit[i] != w->commit_no) {
 		w->last_commit[i] = w->commit_no;
 		p->commits++;
+		w->touched[w->nr_touched++] = i;	/* room: one per person */
 	}
 }
 
@@ -352,6 +357,7 @@ static int count_commit(struct walk *w, git_commit *c)
 
 	w->h->commits++;
 	w->commit_no++;
+	w->nr_touched = 0;
 	if (author && author->email && gm_email_address_valid(author->email)) {
 		if ((error = identify(w, author->name ? author->name : "",
 				      author->email, &p)) < 0)
@@ -481,6 +487,8 @@ static void walk_release(struct walk *w, struct queue *q)
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	free(w->last_commit);
+	free(w->touched);
+	gm_strvec_release(&w->changed);
 	gm_buf_release(&w->tmp);
 	gm_buf_release(&w->key);
 	gm_buf_release(&w->lc);
@@ -537,6 +545,177 @@ void gm_history_free(struct gm_history *h)
 	}
 	free(h->people);
 	free(h);
+}
+
+/* ==================== every change: gm_history_each() ==================== */
+
+/* git's order of tree entries: a directory's name as if it ended in '/'. */
+static int entry_cmp(const git_tree_entry *x, const git_tree_entry *y)
+{
+	const char *a = git_tree_entry_name(x), *b = git_tree_entry_name(y);
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+	int c = memcmp(a, b, n);
+	unsigned char ca, cb;
+
+	if (c)
+		return c;
+	ca = n < la ? (unsigned char)a[n] :
+	     git_tree_entry_type(x) == GIT_OBJECT_TREE ? '/' : 0;
+	cb = n < lb ? (unsigned char)b[n] :
+	     git_tree_entry_type(y) == GIT_OBJECT_TREE ? '/' : 0;
+	return ca < cb ? -1 : ca > cb;
+}
+
+static int changes_between(struct walk *w, const git_oid *a,
+			   const git_oid *b, struct gm_buf *path);
+
+/*
+ * One side of changes_between() has the entry `e`, the other `other`
+ * (NULL: nothing of that name): the files that differ below path + name.
+ */
+static int changes_entry(struct walk *w, const git_tree_entry *e,
+			 const git_tree_entry *other, struct gm_buf *path)
+{
+	size_t len = path->len;
+	bool tree = git_tree_entry_type(e) == GIT_OBJECT_TREE;
+	int error;
+
+	if (other && git_oid_equal(git_tree_entry_id(e),
+				   git_tree_entry_id(other)) &&
+	    git_tree_entry_filemode(e) == git_tree_entry_filemode(other))
+		return 0;
+	if ((error = gm_buf_puts(path, git_tree_entry_name(e))) < 0)
+		return error;
+	if (!tree)
+		error = gm_strvec_push(&w->changed, path->ptr);
+	else if (!(error = gm_buf_putc(path, '/')))
+		error = changes_between(w, git_tree_entry_id(e),
+					other ? git_tree_entry_id(other) : NULL,
+					path);
+	path->len = len;
+	path->ptr[len] = '\0';
+	return error;
+}
+
+/*
+ * Append to w->changed the files (path + name) that differ between the
+ * trees `a` and `b` (NULL: the empty tree), in path order: those added,
+ * removed, or changed in content or mode. Identical subtrees are not
+ * read; an unreadable tree is counted and taken as empty.
+ */
+static int changes_between(struct walk *w, const git_oid *a,
+			   const git_oid *b, struct gm_buf *path)
+{
+	git_tree *ta = NULL, *tb = NULL;
+	size_t i = 0, j = 0, na, nb;
+	int error = 0;
+
+	if (a && b && git_oid_equal(a, b))
+		return 0;
+	if ((a && git_tree_lookup(&ta, w->repo, a) < 0) ||
+	    (b && git_tree_lookup(&tb, w->repo, b) < 0))
+		w->h->unreadable++;
+	na = ta ? git_tree_entrycount(ta) : 0;
+	nb = tb ? git_tree_entrycount(tb) : 0;
+	while ((i < na || j < nb) && !error) {
+		const git_tree_entry *x = i < na ?
+			git_tree_entry_byindex(ta, i) : NULL;
+		const git_tree_entry *y = j < nb ?
+			git_tree_entry_byindex(tb, j) : NULL;
+		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
+
+		if (c < 0)
+			error = changes_entry(w, x, NULL, path);
+		else if (c > 0)
+			error = changes_entry(w, y, NULL, path);
+		else
+			error = changes_entry(w, x, y, path);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	git_tree_free(ta);
+	git_tree_free(tb);
+	return error;
+}
+
+/*
+ * One commit of the --full-history walk: every parent is followed; a
+ * non-merge in the window that changes a file against its one parent
+ * (or the empty tree) is counted and handed to `fn`.
+ */
+static int walk_commit_full(struct walk *w, struct queue *q, git_commit *c,
+			    gm_history_commit_fn fn, void *payload)
+{
+	unsigned n = git_commit_parentcount(c);
+	struct gm_history_commit hc;
+	struct gm_buf path = GM_BUF_INIT;
+	git_oid parent_tree;
+	bool parent = false;
+	int error = 0;
+
+	for (unsigned i = 0; i < n && !error; i++) {
+		git_commit *p = NULL;
+
+		if (git_commit_parent(&p, c, i) < 0) {
+			w->h->shallow = true;
+			continue;
+		}
+		if (n == 1) {
+			git_oid_cpy(&parent_tree, git_commit_tree_id(p));
+			parent = true;
+		}
+		error = walk_enqueue(w, q, p);	/* which owns p now */
+	}
+	if (error || n > 1 || git_commit_time(c) > w->opts->until)
+		return error;
+	gm_strvec_release(&w->changed);
+	if ((error = gm_buf_grow(&path, 256)) == 0)
+		error = changes_between(w, parent ? &parent_tree : NULL,
+					git_commit_tree_id(c), &path);
+	gm_buf_release(&path);
+	if (error || !w->changed.nr || (error = count_commit(w, c)) < 0)
+		return error;
+	hc.commit = c;
+	hc.files = (const char *const *)w->changed.v;
+	hc.nr_files = w->changed.nr;
+	hc.people = w->touched;
+	hc.nr_people = w->nr_touched;
+	return fn(w->h, &hc, payload);
+}
+
+int gm_history_each(struct gm_history **out, git_repository *repo,
+		    const git_oid *start,
+		    const struct gm_history_options *opts,
+		    gm_history_commit_fn fn, void *payload)
+{
+	struct gm_strvec none = GM_STRVEC_INIT;
+	struct walk w;
+	struct queue q = { NULL, 0, 0 };
+	git_commit *c = NULL;
+	int error;
+
+	memset(&w, 0, sizeof(w));
+	w.repo = repo;
+	w.opts = opts;
+	if (!(w.h = calloc(1, sizeof(*w.h))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = walk_prepare(&w, &none);
+	if (!error && git_commit_lookup(&c, repo, start) < 0)
+		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
+	if (!error)
+		error = walk_enqueue(&w, &q, c);
+	while (!error && (c = queue_pop(&q))) {
+		if (git_commit_time(c) >= opts->since)
+			error = walk_commit_full(&w, &q, c, fn, payload);
+		git_commit_free(c);
+	}
+	if (error) {
+		gm_history_free(w.h);
+		w.h = NULL;
+	}
+	walk_release(&w, &q);
+	*out = w.h;
+	return error;
 }
 
 /* ==================== the mailmap ==================== */

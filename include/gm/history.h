@@ -61,6 +61,39 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts);
 
+/*
+ * One commit of gm_history_each(), valid during the call only: the files
+ * it changes and the people it names, counted into `h` as
+ * gm_history_walk() counts them.
+ */
+struct gm_history_commit {
+	git_commit *commit;
+	const char *const *files;	/* against its parent, in path order */
+	size_t nr_files;
+	const size_t *people;		/* indices in h->people, each once */
+	size_t nr_people;
+};
+
+typedef int (*gm_history_commit_fn)(const struct gm_history *h,
+				    const struct gm_history_commit *c,
+				    void *payload);
+
+/**
+ * Walk from `start` over the commits of `git log --no-merges
+ * --full-history --since=S --until=U REV`: every parent of a merge is
+ * followed; each other commit is compared with its one parent (a root, or
+ * a commit whose parent is missing, with the empty tree), without rename
+ * detection. A commit older than `since` ends that line of the walk, as
+ * in gm_history_walk(). Each one that changes a file is counted and given
+ * to `fn`, which may stop the walk by returning an error. On success
+ * `*out` (gm_history_free()) has the totals of those commits, its people
+ * in the order first seen. @return 0, GM_ERROR, or the error of `fn`.
+ */
+int gm_history_each(struct gm_history **out, git_repository *repo,
+		    const git_oid *start,
+		    const struct gm_history_options *opts,
+		    gm_history_commit_fn fn, void *payload);
+
 /**
  * The mailmap git would use at `tree`: its .mailmap, then the blob named
  * by mailmap.blob, then the file named by mailmap.file.
