@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "gm/activity.h"
 #include "gm/buf.h"
 #include "gm/config.h"
 #include "gm/email.h"
@@ -27,6 +28,7 @@
 #include "gm/selftest.h"
 #include "gm/strvec.h"
 #include "gm/trailer.h"
+#include "gm/unowned.h"
 #include "gm/walk.h"
 
 /* One question: the inputs of the command line, or one --batch path. */
@@ -497,6 +499,29 @@ static int cli_self_test(struct cli *c)
 
 /* ==================== the run ==================== */
 
+/* --unowned, --activity: the whole tree against MAINTAINERS alone. */
+static int cli_tree_mode(struct cli *c)
+{
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	struct cli_query *q = &c->q;
+	int error;
+
+	if ((error = gm_rules_finish(&c->rules)) < 0 ||
+	    (error = cli_query_init(c, q, true)) < 0)
+		return error;
+	if (c->opts.unowned)
+		error = gm_unowned_run(q->out, c->repo, c->rules.m, &c->opts);
+	else
+		error = gm_activity_run(q->out, &warnings, c->repo, c->rules.m,
+					&c->opts);
+	say_all("warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	if (error < 0 || (error = cli_query_flush(q)) < 0 ||
+	    (error = cli_write(q->out_buf, q->out_len)) < 0)
+		return error;
+	return cli_flush_stdout();
+}
+
 /*
  * The pipeline. MAINTAINERS is read in a thread of its own while the
  * inputs, the ignore list and the .mailmap are read, and the history is
@@ -515,6 +540,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
 		return error;
 	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch);
+	if (c->opts.unowned || c->opts.activity)
+		return cli_tree_mode(c);
 	if (c->opts.batch) {
 		if ((error = gm_rules_finish(&c->rules)) < 0 ||
 		    (error = gm_match_ctx_new(&c->match_ctx, c->rules.m,

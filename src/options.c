@@ -30,6 +30,7 @@ struct opt_def {
 
 /* Alphabetical, for the reader; looked up by a linear scan. */
 static const struct opt_def opt_table[] = {
+	{ "activity", OPT_SET, OFF(activity) },
 	{ "batch", OPT_SET, OFF(batch) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
@@ -89,6 +90,7 @@ static const struct opt_def opt_table[] = {
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "to", OPT_SET, OFF(to) },
 	{ "tree", OPT_BOOL, OFF(tree) },
+	{ "unowned", OPT_SET, OFF(unowned) },
 	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
 	{ "v", OPT_SET, OFF(version) },
@@ -134,6 +136,13 @@ static const char usage_text[] =
 	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n"
 	"    --git-max-maintainers=<n>\n"
 	"                          thresholds for people found only in history\n"
+	"\n"
+	"Whole tree (the arguments are paths in the tree; none: all of it):\n"
+	"    --unowned             the files no section with an M: claims, but\n"
+	"                          the catch-all (F: * and F: */)\n"
+	"    --activity            per section: commits touching its files in\n"
+	"                          the window (default: 12.months.ago), and\n"
+	"                          how many each M:/R: person wrote or signed\n"
 	"\n"
 	"Output:\n"
 	"    --roles, --rolestats  show each entry's role (default: addresses only)\n"
@@ -362,6 +371,16 @@ int gm_options_finish(struct gm_options *o)
 	if (o->batch && (o->args.nr || o->series))
 		return gm_error_set(GM_EUSAGE,
 				    "--batch reads its paths from standard input only");
+	if (o->unowned && o->activity)
+		return gm_error_set(GM_EUSAGE,
+				    "options 'unowned' and 'activity' cannot be used together");
+	if ((o->unowned || o->activity) &&
+	    (o->from_filename || o->series || o->batch))
+		return gm_error_set(GM_EUSAGE,
+				    "options '%s' and '%s' cannot be used together",
+				    o->unowned ? "unowned" : "activity",
+				    o->from_filename ? "file" :
+				    o->series ? "series" : "batch");
 	if (o->batch)
 		o->from_filename = 1;
 	if (o->git)

@@ -43,6 +43,10 @@ struct gm_options {
 	char *since;		/* --since, NULL for six months ago */
 	char *until;		/* --until, NULL for no limit */
 
+	/* whole-tree modes: the arguments are paths */
+	int unowned;		/* --unowned: files no maintainer claims */
+	int activity;		/* --activity: commits per section, person */
+
 	/* output */
 	char *format;		/* --format: "text" (NULL) or "json" */
 	int to;			/* --to: maintainers and lists only */

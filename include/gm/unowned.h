@@ -1,0 +1,111 @@
+#ifndef GM_UNOWNED_H
+#define GM_UNOWNED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gm/maintainers.h"
+#include "gm/options.h"
+#include "gm/pattern.h"
+#include "gm/repo.h"
+#include "gm/strvec.h"
+
+/*
+ * Which sections claim which files, for a whole tree at once, and the
+ * files that no maintainer claims (--unowned).
+ *
+ * A section claims a file as the matcher decides for `-f FILE` (R-40,
+ * R-42): no X: line of the section matches it, and one of its F: lines
+ * (within --pattern-depth) or N: lines does. K: lines are not looked at.
+ * Instead of trying every section on every file, each F:/X: glob is tried
+ * only on the files that start with its literal prefix (the text before
+ * its first wildcard or regex character), found by binary search in the
+ * sorted list; N: regexes are tried on every file.
+ *
+ * Threads: the model is only read; what matching learns lives in each
+ * call's own state, so calls may run in several threads at once.
+ */
+
+/**
+ * Called for each claim: section `section` claims `files[file]`. Return
+ * 0 to go on, 1 to hear no more about that file (from any section), or a
+ * negative error, which stops the run and is returned.
+ */
+typedef int (*gm_unowned_claim_fn)(size_t section, size_t file,
+				   void *payload);
+
+/* How the claims are looked for. */
+struct gm_unowned_opts {
+	gm_pattern_isdir_fn isdir;	/* R-12 in the files' tree; NULL: none */
+	void *payload;			/* for isdir */
+	int pattern_depth;		/* --pattern-depth, 0: no limit */
+	const bool *wanted;		/* per section; NULL: every section */
+	bool skip_catch_all;		/* see gm_unowned_claims() */
+};
+
+#define GM_UNOWNED_OPTS_INIT { NULL, NULL, 0, NULL, false }
+
+/**
+ * Report every claim of a section `s` with `o->wanted[s]` on
+ * `files[0..nr)`, which are sorted by byte order, unique, relative to the
+ * top, and name files, not directories. With `o->skip_catch_all`, the two
+ * F: lines that make a section a catch-all (gm_unowned_is_catch_all())
+ * are not tried: its other lines are. Claims come section by section in
+ * model order, each (section, file) once. The model is only read.
+ * @return 0, GM_ERROR (out of memory), or the error `fn` returned.
+ */
+int gm_unowned_claims(const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *o,
+		      const char *const *files, size_t nr,
+		      gm_unowned_claim_fn fn, void *payload);
+
+/**
+ * Whether section `s` is a catch-all, "THE REST" (R-45): it has both of
+ * the F: lines that together match every path, `*` and `*` with a
+ * trailing '/'. Its name does not matter.
+ */
+bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s);
+
+/**
+ * Set `owned[i]` to 1 for every file of `files[0..nr)` (as for
+ * gm_unowned_claims(), with `o`'s directory test and pattern depth) that
+ * a section with an M: line claims, but for the two lines that make a
+ * section a catch-all; the others to 0. @return 0 or GM_ERROR.
+ */
+int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
+		    const struct gm_unowned_opts *o, const char *const *files,
+		    size_t nr);
+
+/**
+ * Print the files of `files[0..nr)` with `owned[i]` 0, one per line (a
+ * name with a control character, '"' or '\\' C-quoted, as git quotes
+ * it), or with `json` one JSON document that also counts the owned and
+ * unowned files of each top-level directory ("." for the files at the
+ * top). `rev` is the commit's id, for the JSON.
+ * @return 0, or GM_ERROR if writing failed.
+ */
+int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
+		     const unsigned char *owned, const char *rev, bool json);
+
+/**
+ * Select the files of `r`'s tree at or below the paths `args` (relative
+ * to the current directory, as given on the command line; the whole tree
+ * if there are none) into `*out`, in path order, borrowed from `all`, the
+ * tree's files (gm_repo_files()). A path that is not in the tree (a file
+ * only staged, or only in the work tree) is taken as a file of that name:
+ * it is added to `all`. The caller frees `*out` (not its strings).
+ * @return 0, GM_EINVALID for a path outside the work tree, or GM_ERROR.
+ */
+int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
+		      struct gm_strvec *all, const struct gm_strvec *args);
+
+/**
+ * --unowned: the files of `r`'s tree under `o->args` that no maintainer
+ * claims, printed to `out` as `o->format` says (gm_unowned_write()).
+ * @return 0, or an error of the steps above.
+ */
+int gm_unowned_run(FILE *out, struct gm_repo *r,
+		   const struct gm_maintainers *m, const struct gm_options *o);
+
+#endif /* GM_UNOWNED_H */

@@ -1,0 +1,686 @@
+#include "gm/activity.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gm/buf.h"
+#include "gm/date.h"
+#include "gm/email.h"
+#include "gm/error.h"
+#include "gm/output.h"
+#include "gm/strmap.h"
+#include "gm/unowned.h"
+
+/* ==================== what the walk saw ==================== */
+
+/* A commit of the window: ranges of the files and people arrays. */
+struct seen_commit {
+	int64_t time;		/* committer time */
+	size_t files, nr_files;
+	size_t people, nr_people;
+};
+
+struct seen {
+	struct gm_strmap path_ids;	/* path -> 1 + its index in paths */
+	struct gm_strvec paths;		/* every file changed, first seen first */
+	size_t *files;			/* indices in paths, per commit */
+	size_t nr_files, alloc_files;
+	size_t *people;			/* indices in h->people, per commit */
+	size_t nr_people, alloc_people;
+	struct seen_commit *commits;
+	size_t nr_commits, alloc_commits;
+};
+
+static int seen_path(struct seen *sn, const char *path, size_t *id)
+{
+	size_t len = strlen(path);
+	void *v;
+
+	if (gm_strmap_get(&sn->path_ids, path, len, &v)) {
+		*id = (size_t)(uintptr_t)v - 1;
+		return 0;
+	}
+	if (gm_strvec_pushn(&sn->paths, path, len) < 0 ||
+	    gm_strmap_put(&sn->path_ids, path, len,
+			  (void *)(uintptr_t)sn->paths.nr) < 0)
+		return GM_ERROR;
+	*id = sn->paths.nr - 1;
+	return 0;
+}
+
+static int seen_commit(const struct gm_history *h,
+		       const struct gm_history_commit *hc, void *payload)
+{
+	struct seen *sn = payload;
+	struct seen_commit *c;
+	int error = 0;
+
+	(void)h;
+	if (GM_ARRAY_GROW(sn->commits, sn->nr_commits, sn->alloc_commits) < 0)
+		return GM_ERROR;
+	c = &sn->commits[sn->nr_commits++];
+	c->time = git_commit_time(hc->commit);
+	c->files = sn->nr_files;
+	c->nr_files = hc->nr_files;
+	c->people = sn->nr_people;
+	c->nr_people = hc->nr_people;
+	for (size_t i = 0; i < hc->nr_files && !error; i++) {
+		if (GM_ARRAY_GROW(sn->files, sn->nr_files, sn->alloc_files) < 0)
+			return GM_ERROR;
+		error = seen_path(sn, hc->files[i], &sn->files[sn->nr_files++]);
+	}
+	for (size_t i = 0; i < hc->nr_people && !error; i++) {
+		if (GM_ARRAY_GROW(sn->people, sn->nr_people,
+				  sn->alloc_people) < 0)
+			return GM_ERROR;
+		sn->people[sn->nr_people++] = hc->people[i];
+	}
+	return error;
+}
+
+static void seen_release(struct seen *sn)
+{
+	gm_strmap_release(&sn->path_ids);
+	gm_strvec_release(&sn->paths);
+	free(sn->files);
+	free(sn->people);
+	free(sn->commits);
+}
+
+/* ==================== which sections claim which paths ==================== */
+
+/* Per path: the sections that claim it, as ranges of one array. */
+struct owners {
+	size_t *start;		/* per path: first in `sections`, nr + 1 of them */
+	size_t *sections;
+	size_t nr;
+	const size_t *order;	/* sorted position -> path index */
+	size_t *fill;		/* while filling: next slot per path */
+	bool counting;
+};
+
+static int owners_claim(size_t section, size_t file, void *payload)
+{
+	struct owners *o = payload;
+	size_t p = o->order[file];
+
+	if (o->counting)
+		o->start[p + 1]++;
+	else
+		o->sections[o->fill[p]++] = section;
+	return 0;
+}
+
+struct sorted_path {
+	const char *path;
+	size_t id;		/* its index in the walk's list */
+};
+
+static int sorted_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct sorted_path *)a)->path,
+		      ((const struct sorted_path *)b)->path);
+}
+
+/*
+ * The sections (of those wanted) that claim each path of `paths`:
+ * claims counted in a first pass, stored in a second.
+ */
+static int owners_find(struct owners *o, const struct gm_maintainers *m,
+		       const struct gm_strvec *paths,
+		       const struct gm_unowned_opts *uo)
+{
+	size_t n = paths->nr, *order = NULL;
+	struct sorted_path *sp = NULL;
+	const char **sorted = NULL;
+	int error;
+
+	memset(o, 0, sizeof(*o));
+	o->start = calloc(n + 1, sizeof(*o->start));
+	o->fill = malloc((n ? n : 1) * sizeof(*o->fill));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	sorted = malloc((n ? n : 1) * sizeof(*sorted));
+	sp = malloc((n ? n : 1) * sizeof(*sp));
+	if (!o->start || !o->fill || !order || !sorted || !sp) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sp[i].path = paths->v[i];
+		sp[i].id = i;
+	}
+	if (n)
+		qsort(sp, n, sizeof(*sp), sorted_cmp);
+	for (size_t i = 0; i < n; i++) {
+		sorted[i] = sp[i].path;
+		order[i] = sp[i].id;
+	}
+	o->order = order;
+	o->counting = true;
+	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
+	if (error)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		o->start[i + 1] += o->start[i];
+		o->fill[i] = o->start[i];
+	}
+	o->nr = o->start[n];
+	if (!(o->sections = malloc((o->nr ? o->nr : 1) *
+				   sizeof(*o->sections)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	o->counting = false;
+	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
+out:
+	o->order = NULL;
+	free(order);
+	free(sorted);
+	free(sp);
+	free(o->fill);
+	o->fill = NULL;
+	return error;
+}
+
+static void owners_release(struct owners *o)
+{
+	free(o->start);
+	free(o->sections);
+}
+
+/* ==================== the sections' people ==================== */
+
+static int lower(struct gm_buf *out, const char *s)
+{
+	gm_buf_reset(out);
+	for (; *s; s++)
+		if (gm_buf_putc(out, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	return 0;
+}
+
+/* The identity of `name`/`email` after the mailmap: its address's key. */
+static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
+			const char *name, const char *email, bool add,
+			size_t *key)
+{
+	const char *rname = name, *remail = email;
+	struct gm_buf lc = GM_BUF_INIT;
+	void *v;
+	int error = 0;
+
+	*key = SIZE_MAX;
+	if (mm && git_mailmap_resolve(&rname, &remail, mm, name, email) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = lower(&lc, remail)) < 0)
+		goto out;
+	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
+		*key = (size_t)(uintptr_t)v - 1;
+	else if (add && (error = gm_strmap_put(keys, lc.ptr, lc.len,
+			 (void *)(uintptr_t)(keys->nr + 1))) == 0)
+		*key = keys->nr - 1;
+out:
+	gm_buf_release(&lc);
+	return error;
+}
+
+static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
+		      git_mailmap *mm, const char *value, bool reviewer)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_activity_person *p, *v;
+	size_t key;
+	int error;
+
+	if ((error = gm_email_parse(&name, &addr, value)) < 0 ||
+	    !gm_email_address_valid(addr.ptr) || !gm_email_name_valid(name.ptr) ||
+	    (error = identity_key(keys, mm, name.ptr, addr.ptr, true, &key)) < 0)
+		goto out;
+	for (size_t i = 0; i < as->nr_people; i++)
+		if (as->people[i].key == key)
+			goto out;	/* once per section, its first role */
+	v = realloc(as->people, (as->nr_people + 1) * sizeof(*v));
+	if (!v) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	as->people = v;
+	p = &v[as->nr_people];
+	memset(p, 0, sizeof(*p));
+	p->reviewer = reviewer;
+	p->last = INT64_MIN;
+	p->key = key;
+	p->name = gm_buf_detach(&name, NULL);
+	p->email = gm_buf_detach(&addr, NULL);
+	as->nr_people++;
+	if (!p->name || !p->email)
+		error = gm_error_set(GM_ERROR, "out of memory");
+out:
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/* The people of an M:/R: value: one address, or a list of them. */
+static int people_add(struct gm_activity_section *as, struct gm_strmap *keys,
+		      git_mailmap *mm, const char *value, bool reviewer)
+{
+	struct gm_strvec list = GM_STRVEC_INIT;
+	int error = 0;
+
+	if (!gm_email_rfc822_valid(value) &&
+	    (error = gm_email_rfc822_list(&list, value)) < 0)
+		return error;
+	if (!list.nr)
+		error = person_add(as, keys, mm, value, reviewer);
+	for (size_t i = 0; i < list.nr && !error; i++)
+		error = person_add(as, keys, mm, list.v[i], reviewer);
+	gm_strvec_release(&list);
+	return error;
+}
+
+static int sections_init(struct gm_activity *a, const struct gm_maintainers *m,
+			 const bool *wanted, struct gm_strmap *keys,
+			 git_mailmap *mm)
+{
+	int error = 0;
+
+	a->sections = calloc(m->nr_sections ? m->nr_sections : 1,
+			     sizeof(*a->sections));
+	if (!a->sections)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t s = 0; s < m->nr_sections && !error; s++) {
+		const struct gm_section *sec = &m->sections[s];
+		struct gm_activity_section *as = &a->sections[a->nr_sections];
+
+		if (wanted && !wanted[s])
+			continue;
+		as->section = s;
+		a->nr_sections++;
+		for (size_t k = sec->start + 1; k < sec->end && !error; k++) {
+			const struct gm_mline *ml = &m->lines[k];
+
+			if (ml->tag == 'M' || ml->tag == 'R')
+				error = people_add(as, keys, mm, ml->value,
+						   ml->tag == 'R');
+		}
+	}
+	return error;
+}
+
+/* ==================== counting ==================== */
+
+struct tally {
+	struct gm_activity *a;
+	size_t *slot;		/* per model section: its index in a, or SIZE_MAX */
+	size_t *stamp;		/* per model section: 1 + the last commit */
+	size_t *key_of;		/* per history person: identity, or SIZE_MAX */
+};
+
+static void tally_commit(struct tally *t, const struct seen *sn,
+			 const struct owners *o, size_t c)
+{
+	const struct seen_commit *sc = &sn->commits[c];
+
+	for (size_t f = sc->files; f < sc->files + sc->nr_files; f++) {
+		size_t path = sn->files[f];
+
+		for (size_t k = o->start[path]; k < o->start[path + 1]; k++) {
+			size_t s = o->sections[k];
+			struct gm_activity_section *as;
+
+			if (t->stamp[s] == c + 1 || t->slot[s] == SIZE_MAX)
+				continue;
+			t->stamp[s] = c + 1;
+			as = &t->a->sections[t->slot[s]];
+			as->commits++;
+			for (size_t j = sc->people; j < sc->people + sc->nr_people;
+			     j++) {
+				size_t key = t->key_of[sn->people[j]];
+
+				for (size_t i = 0; key != SIZE_MAX &&
+				     i < as->nr_people; i++) {
+					struct gm_activity_person *p = &as->people[i];
+
+					if (p->key != key)
+						continue;
+					p->commits++;
+					if (sc->time > p->last)
+						p->last = sc->time;
+				}
+			}
+		}
+	}
+}
+
+static int tally_all(struct gm_activity *a, const struct gm_maintainers *m,
+		     const struct gm_history *h, const struct seen *sn,
+		     const struct owners *o, struct gm_strmap *keys)
+{
+	struct tally t = { a, NULL, NULL, NULL };
+	size_t ns = m->nr_sections ? m->nr_sections : 1;
+	int error = 0;
+
+	t.slot = malloc(ns * sizeof(*t.slot));
+	t.stamp = calloc(ns, sizeof(*t.stamp));
+	t.key_of = malloc((h->nr_people ? h->nr_people : 1) *
+			  sizeof(*t.key_of));
+	if (!t.slot || !t.stamp || !t.key_of) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	for (size_t s = 0; s < m->nr_sections; s++)
+		t.slot[s] = SIZE_MAX;
+	for (size_t i = 0; i < a->nr_sections; i++)
+		t.slot[a->sections[i].section] = i;
+	/* the walk's identities are mapped already: no second mailmap */
+	for (size_t i = 0; i < h->nr_people && !error; i++)
+		error = identity_key(keys, NULL, h->people[i].name,
+				     h->people[i].email, false, &t.key_of[i]);
+	for (size_t c = 0; c < sn->nr_commits && !error; c++)
+		tally_commit(&t, sn, o, c);
+out:
+	free(t.slot);
+	free(t.stamp);
+	free(t.key_of);
+	return error;
+}
+
+int gm_activity_count(struct gm_activity **out, git_repository *repo,
+		      const git_oid *start, const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *uo,
+		      const struct gm_history_options *ho)
+{
+	struct gm_activity *a = calloc(1, sizeof(*a));
+	struct gm_strmap keys = GM_STRMAP_INIT;
+	struct gm_history *h = NULL;
+	struct owners o;
+	struct seen sn;
+	int error;
+
+	memset(&sn, 0, sizeof(sn));
+	memset(&o, 0, sizeof(o));
+	if (!a)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = sections_init(a, m, uo->wanted, &keys, ho->mailmap)) < 0 ||
+	    (error = gm_history_each(&h, repo, start, ho, seen_commit,
+				     &sn)) < 0 ||
+	    (error = owners_find(&o, m, &sn.paths, uo)) < 0 ||
+	    (error = tally_all(a, m, h, &sn, &o, &keys)) < 0)
+		goto out;
+	a->commits = h->commits;
+	a->shallow = h->shallow;
+	a->unreadable = h->unreadable;
+out:
+	owners_release(&o);
+	seen_release(&sn);
+	gm_history_free(h);
+	gm_strmap_release(&keys);
+	if (error) {
+		gm_activity_free(a);
+		return error;
+	}
+	*out = a;
+	return 0;
+}
+
+void gm_activity_free(struct gm_activity *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_sections; i++) {
+		for (size_t k = 0; k < a->sections[i].nr_people; k++) {
+			free(a->sections[i].people[k].name);
+			free(a->sections[i].people[k].email);
+		}
+		free(a->sections[i].people);
+	}
+	free(a->sections);
+	free(a);
+}
+
+bool gm_activity_section_idle(const struct gm_activity_section *as)
+{
+	if (!as->commits)
+		return false;
+	for (size_t i = 0; i < as->nr_people; i++)
+		if (!as->people[i].reviewer && as->people[i].commits)
+			return false;
+	return true;
+}
+
+/* ==================== output ==================== */
+
+/* Text from MAINTAINERS, control characters as \xHH. */
+static void put_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < ' ' || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
+static void put_date(FILE *f, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[32];
+
+	if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
+		fputs(buf, f);
+	else
+		fprintf(f, "@%lld", (long long)t);
+}
+
+static void write_line(FILE *f, const struct gm_activity_section *as,
+		       const struct gm_maintainers *m)
+{
+	const struct gm_section *sec = &m->sections[as->section];
+
+	fputs(gm_activity_section_idle(as) ? "! " : "  ", f);
+	put_text(f, sec->name);
+	if (sec->status) {
+		fputs(" [", f);
+		put_text(f, sec->status);
+		fputc(']', f);
+	}
+	fprintf(f, " %zu commit%s", as->commits, as->commits == 1 ? "" : "s");
+	for (size_t i = 0; i < as->nr_people; i++) {
+		const struct gm_activity_person *p = &as->people[i];
+
+		fputs(i ? ", " : ": ", f);
+		fputs(p->reviewer ? "reviewer " : "maintainer ", f);
+		if (*p->name) {
+			put_text(f, p->name);
+			fputc(' ', f);
+		}
+		fprintf(f, "<%s> %zu", p->email, p->commits);
+		if (p->commits) {
+			fputs(" (last ", f);
+			put_date(f, p->last);
+			fputc(')', f);
+		}
+	}
+	fputc('\n', f);
+}
+
+/* `s` as a JSON string, through `tmp`; `*error` keeps the first error. */
+static void json_put(FILE *f, struct gm_buf *tmp, const char *s, int *error)
+{
+	gm_buf_reset(tmp);
+	if (*error || (*error = gm_output_json_string(tmp, s)) < 0)
+		return;
+	fwrite(tmp->ptr, 1, tmp->len, f);
+}
+
+static void write_person(FILE *f, struct gm_buf *tmp,
+			 const struct gm_activity_person *p, int *error)
+{
+	fputs("{\"name\": ", f);
+	json_put(f, tmp, p->name, error);
+	fputs(", \"email\": ", f);
+	json_put(f, tmp, p->email, error);
+	fprintf(f, ", \"role\": \"%s\", \"commits\": %zu, \"last\": ",
+		p->reviewer ? "reviewer" : "maintainer", p->commits);
+	if (p->commits)
+		fprintf(f, "%lld}", (long long)p->last);
+	else
+		fputs("null}", f);
+}
+
+static int write_json(FILE *f, const struct gm_activity *a,
+		      const struct gm_maintainers *m, const char *rev,
+		      int64_t since, int64_t until)
+{
+	struct gm_buf tmp = GM_BUF_INIT;
+	int error = 0;
+
+	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
+	json_put(f, &tmp, rev, &error);
+	fprintf(f, ",\n  \"since\": %lld,\n  \"until\": ", (long long)since);
+	if (until == INT64_MAX)
+		fputs("null", f);
+	else
+		fprintf(f, "%lld", (long long)until);
+	fprintf(f, ",\n  \"commits\": %zu,\n  \"sections\": [", a->commits);
+	for (size_t i = 0; i < a->nr_sections && !error; i++) {
+		const struct gm_activity_section *as = &a->sections[i];
+		const struct gm_section *sec = &m->sections[as->section];
+
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+		json_put(f, &tmp, sec->name, &error);
+		fputs(", \"status\": ", f);
+		if (sec->status)
+			json_put(f, &tmp, sec->status, &error);
+		else
+			fputs("null", f);
+		fprintf(f, ", \"commits\": %zu, \"people\": [", as->commits);
+		for (size_t k = 0; k < as->nr_people; k++) {
+			if (k)
+				fputs(", ", f);
+			write_person(f, &tmp, &as->people[k], &error);
+		}
+		fputs("]}", f);
+	}
+	fputs(a->nr_sections ? "\n  ]\n}\n" : "]\n}\n", f);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+int gm_activity_write(FILE *f, const struct gm_activity *a,
+		      const struct gm_maintainers *m, const char *rev,
+		      int64_t since, int64_t until, bool json)
+{
+	int error = 0;
+
+	if (json) {
+		error = write_json(f, a, m, rev, since, until);
+	} else {
+		for (int idle = 1; idle >= 0; idle--)
+			for (size_t i = 0; i < a->nr_sections; i++)
+				if (gm_activity_section_idle(&a->sections[i]) ==
+				    (idle == 1))
+					write_line(f, &a->sections[i], m);
+	}
+	if (!error && ferror(f))
+		error = gm_error_set(GM_ERROR, "write error: %s",
+				     strerror(errno));
+	return error;
+}
+
+/* ==================== the mode ==================== */
+
+static int mark_covering(size_t section, size_t file, void *payload)
+{
+	bool *wanted = payload;
+
+	(void)file;
+	wanted[section] = true;
+	return 0;
+}
+
+/* The directory test of R-12 in the tree of `payload`, a struct gm_repo. */
+static bool repo_isdir(const char *path, void *payload)
+{
+	return gm_repo_kind(payload, path) == GM_REPO_TREE;
+}
+
+/* Into uo->wanted: the sections that claim a file at or below `args`. */
+static int covering(struct gm_unowned_opts *uo, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_strvec *args)
+{
+	struct gm_strvec all = GM_STRVEC_INIT;
+	const char **files = NULL;
+	bool *wanted;
+	size_t nr = 0;
+	int error;
+
+	wanted = calloc(m->nr_sections ? m->nr_sections : 1, sizeof(*wanted));
+	if (!wanted)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = gm_repo_files(r, &all)) == 0 &&
+	    (error = gm_unowned_select(&files, &nr, r, &all, args)) == 0)
+		error = gm_unowned_claims(m, uo, files, nr, mark_covering,
+					  wanted);
+	free(files);
+	gm_strvec_release(&all);
+	uo->wanted = wanted;	/* the caller frees it */
+	return error;
+}
+
+static int add_warnings(struct gm_strvec *warnings,
+			const struct gm_activity *a)
+{
+	struct gm_buf msg = GM_BUF_INIT;
+	int error = 0;
+
+	if (a->shallow)
+		error = gm_strvec_push(warnings,
+				       "history stops at the shallow clone boundary");
+	if (!error && a->unreadable &&
+	    !(error = gm_buf_printf(&msg, "%zu objects of the history could not be read",
+				    a->unreadable)))
+		error = gm_strvec_push(warnings, msg.ptr);
+	gm_buf_release(&msg);
+	return error;
+}
+
+int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
+		    const struct gm_maintainers *m, const struct gm_options *o)
+{
+	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
+	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
+	struct gm_activity *a = NULL;
+	git_mailmap *mm = NULL;
+	char rev[GM_REPO_HEX_SIZE];
+	int error;
+
+	uo.isdir = repo_isdir;
+	uo.payload = r;
+	uo.pattern_depth = o->pattern_depth;
+	if ((error = gm_history_window(&ho.since, &ho.until, o->since,
+				       o->until, "12.months.ago",
+				       time(NULL))) < 0 ||
+	    (o->args.nr && (error = covering(&uo, r, m, &o->args)) < 0) ||
+	    (o->mailmap && (error = gm_history_mailmap(&mm, gm_repo_git(r),
+						       gm_repo_tree(r))) < 0))
+		goto out;
+	ho.mailmap = mm;
+	if ((error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
+				       m, &uo, &ho)) < 0 ||
+	    (error = add_warnings(warnings, a)) < 0)
+		goto out;
+	gm_repo_commit_hex(r, rev);
+	error = gm_activity_write(out, a, m, rev, ho.since, ho.until,
+				  o->format && !strcmp(o->format, "json"));
+out:
+	gm_activity_free(a);
+	git_mailmap_free(mm);
+	free((bool *)uo.wanted);
+	return error;
+}
