@@ -28,5 +28,7 @@ Suite *date_suite(void);
 Suite *history_suite(void);
 Suite *selftest_suite(void);
 Suite *net_suite(void);
+Suite *unowned_suite(void);
+Suite *activity_suite(void);
 
 #endif /* GM_TESTS_H */
