@@ -19,6 +19,7 @@ __git_maintainer_options="
 	--git-chief-penguins --pattern-depth= --tree
 	--history --since= --until= --git-min-signatures= --git-min-percent=
 	--git-max-maintainers= --git-fallback
+	--unowned --activity
 	--to --cc --headers
 	--roles --rolestats --format= --separator= --multiline
 	--scm --status --subsystem --web --bug --substatus --sections --letters=
