@@ -287,7 +287,7 @@ static void person_touch(struct walk *w, struct gm_history_person *p)
 	if (w->last_commit[i] != w->commit_no) {
 		w->last_commit[i] = w->commit_no;
 		p->commits++;
-		w->touched[w->nr_touched++] = i;	/* room: one per person */
+		w->touched[w->nr_touched++] = i;	/* one per person */
 	}
 }
 
@@ -731,7 +731,8 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 	}
 	error = walk_prepare(&w, &none);
 	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
+		error = gm_error_from_git(GIT_ERROR,
+					  "cannot read the start commit");
 	if (!error)
 		error = walk_enqueue(&w, &q, c);
 	while (!error && (c = queue_pop(&q))) {
