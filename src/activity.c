@@ -24,10 +24,10 @@ struct seen_commit {
 
 struct seen {
 	struct gm_strmap path_ids;	/* path -> 1 + its index in paths */
-	struct gm_strvec paths;		/* every file changed, first seen first */
+	struct gm_strvec paths;		/* every file changed, in order seen */
 	size_t *files;			/* indices in paths, per commit */
 	size_t nr_files, alloc_files;
-	size_t *people;			/* indices in h->people, per commit */
+	size_t *people;			/* indices in h->people */
 	size_t nr_people, alloc_people;
 	struct seen_commit *commits;
 	size_t nr_commits, alloc_commits;
@@ -93,7 +93,7 @@ static void seen_release(struct seen *sn)
 
 /* Per path: the sections that claim it, as ranges of one array. */
 struct owners {
-	size_t *start;		/* per path: first in `sections`, nr + 1 of them */
+	size_t *start;		/* per path, and one more: first in sections */
 	size_t *sections;
 	size_t nr;
 	const size_t *order;	/* sorted position -> path index */
@@ -196,7 +196,7 @@ static int lower(struct gm_buf *out, const char *s)
 {
 	gm_buf_reset(out);
 	for (; *s; s++)
-		if (gm_buf_putc(out, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+		if (gm_buf_putc(out, *s >= 'A' && *s <= 'Z' ? *s + 32 : *s))
 			return GM_ERROR;
 	return 0;
 }
@@ -235,8 +235,10 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 	int error;
 
 	if ((error = gm_email_parse(&name, &addr, value)) < 0 ||
-	    !gm_email_address_valid(addr.ptr) || !gm_email_name_valid(name.ptr) ||
-	    (error = identity_key(keys, mm, name.ptr, addr.ptr, true, &key)) < 0)
+	    !gm_email_address_valid(addr.ptr) ||
+	    !gm_email_name_valid(name.ptr) ||
+	    (error = identity_key(keys, mm, name.ptr, addr.ptr, true,
+				  &key)) < 0)
 		goto out;
 	for (size_t i = 0; i < as->nr_people; i++)
 		if (as->people[i].key == key)
@@ -314,11 +316,32 @@ static int sections_init(struct gm_activity *a, const struct gm_maintainers *m,
 
 struct tally {
 	struct gm_activity *a;
-	size_t *slot;		/* per model section: its index in a, or SIZE_MAX */
-	size_t *stamp;		/* per model section: 1 + the last commit */
-	size_t *key_of;		/* per history person: identity, or SIZE_MAX */
+	size_t *slot;		/* per section of the model: index in a */
+	size_t *stamp;		/* per section of the model: 1 + last commit */
+	size_t *key_of;		/* per person of the walk: identity */
 };
 
+/* The people of the commit `sc` that are the section's, counted. */
+static void tally_people(const struct tally *t, const struct seen *sn,
+			 const struct seen_commit *sc,
+			 struct gm_activity_section *as)
+{
+	for (size_t j = sc->people; j < sc->people + sc->nr_people; j++) {
+		size_t key = t->key_of[sn->people[j]];
+
+		for (size_t i = 0; key != SIZE_MAX && i < as->nr_people; i++) {
+			struct gm_activity_person *p = &as->people[i];
+
+			if (p->key != key)
+				continue;
+			p->commits++;
+			if (sc->time > p->last)
+				p->last = sc->time;
+		}
+	}
+}
+
+/* Commit `c`: once for each wanted section that claims one of its files. */
 static void tally_commit(struct tally *t, const struct seen *sn,
 			 const struct owners *o, size_t c)
 {
@@ -336,21 +359,7 @@ static void tally_commit(struct tally *t, const struct seen *sn,
 			t->stamp[s] = c + 1;
 			as = &t->a->sections[t->slot[s]];
 			as->commits++;
-			for (size_t j = sc->people; j < sc->people + sc->nr_people;
-			     j++) {
-				size_t key = t->key_of[sn->people[j]];
-
-				for (size_t i = 0; key != SIZE_MAX &&
-				     i < as->nr_people; i++) {
-					struct gm_activity_person *p = &as->people[i];
-
-					if (p->key != key)
-						continue;
-					p->commits++;
-					if (sc->time > p->last)
-						p->last = sc->time;
-				}
-			}
+			tally_people(t, sn, sc, as);
 		}
 	}
 }
@@ -640,11 +649,11 @@ static int add_warnings(struct gm_strvec *warnings,
 	int error = 0;
 
 	if (a->shallow)
-		error = gm_strvec_push(warnings,
-				       "history stops at the shallow clone boundary");
+		error = gm_strvec_push(warnings, "history stops at the "
+					       "shallow clone boundary");
 	if (!error && a->unreadable &&
-	    !(error = gm_buf_printf(&msg, "%zu objects of the history could not be read",
-				    a->unreadable)))
+	    !(error = gm_buf_printf(&msg, "%zu objects of the history could "
+					  "not be read", a->unreadable)))
 		error = gm_strvec_push(warnings, msg.ptr);
 	gm_buf_release(&msg);
 	return error;

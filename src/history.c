@@ -76,6 +76,7 @@ static git_commit *queue_pop(struct queue *q)
  */
 #define MEMO_SLOTS 4096
 #define TREES_KEPT 8
+#define RECENT_TREES 256	/* gm_history_each()'s */
 
 struct memo {
 	git_oid tree;
@@ -100,6 +101,7 @@ struct walk {
 	size_t *touched;		/* the people the commit names */
 	size_t nr_touched, alloc_touched;
 	struct gm_strvec changed;	/* the files the commit changes */
+	git_tree **recent;		/* gm_history_each(): RECENT_TREES */
 	size_t commit_no;		/* current commit, from 1 */
 	struct memo *memo;		/* MEMO_SLOTS of them */
 	git_tree *trees[TREES_KEPT];	/* the last read, round robin */
@@ -285,7 +287,7 @@ static void person_touch(struct walk *w, struct gm_history_person *p)
 	if (w->last_commit[i] != w->commit_no) {
 		w->last_commit[i] = w->commit_no;
 		p->commits++;
-		w->touched[w->nr_touched++] = i;	/* room: one per person */
+		w->touched[w->nr_touched++] = i;	/* one per person */
 	}
 }
 
@@ -489,6 +491,9 @@ static void walk_release(struct walk *w, struct queue *q)
 	free(w->last_commit);
 	free(w->touched);
 	gm_strvec_release(&w->changed);
+	for (size_t i = 0; w->recent && i < RECENT_TREES; i++)
+		git_tree_free(w->recent[i]);
+	free(w->recent);
 	gm_buf_release(&w->tmp);
 	gm_buf_release(&w->key);
 	gm_buf_release(&w->lc);
@@ -570,6 +575,28 @@ static int changes_between(struct walk *w, const git_oid *a,
 			   const git_oid *b, struct gm_buf *path);
 
 /*
+ * The tree `id` into `*out` (the caller frees it), from the trees read
+ * lately if it is one: each version of a tree is compared twice, as a
+ * commit's and as its child's parent's, and libgit2 keeps no large tree.
+ */
+static int recent_tree(struct walk *w, const git_oid *id, git_tree **out)
+{
+	size_t k;
+	git_tree **slot;
+
+	memcpy(&k, id->id, sizeof(k));
+	slot = &w->recent[k % RECENT_TREES];
+	if (*slot && git_oid_equal(git_tree_id(*slot), id))
+		return git_object_dup((git_object **)out, (git_object *)*slot);
+	if (git_tree_lookup(out, w->repo, id) < 0)
+		return -1;
+	git_tree_free(*slot);
+	*slot = NULL;
+	git_object_dup((git_object **)slot, (git_object *)*out);
+	return 0;
+}
+
+/*
  * One side of changes_between() has the entry `e`, the other `other`
  * (NULL: nothing of that name): the files that differ below path + name.
  */
@@ -612,8 +639,8 @@ static int changes_between(struct walk *w, const git_oid *a,
 
 	if (a && b && git_oid_equal(a, b))
 		return 0;
-	if ((a && git_tree_lookup(&ta, w->repo, a) < 0) ||
-	    (b && git_tree_lookup(&tb, w->repo, b) < 0))
+	if ((a && recent_tree(w, a, &ta) < 0) ||
+	    (b && recent_tree(w, b, &tb) < 0))
 		w->h->unreadable++;
 	na = ta ? git_tree_entrycount(ta) : 0;
 	nb = tb ? git_tree_entrycount(tb) : 0;
@@ -697,11 +724,15 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 	memset(&w, 0, sizeof(w));
 	w.repo = repo;
 	w.opts = opts;
-	if (!(w.h = calloc(1, sizeof(*w.h))))
+	if (!(w.h = calloc(1, sizeof(*w.h))) ||
+	    !(w.recent = calloc(RECENT_TREES, sizeof(*w.recent)))) {
+		free(w.h);
 		return gm_error_set(GM_ERROR, "out of memory");
+	}
 	error = walk_prepare(&w, &none);
 	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
+		error = gm_error_from_git(GIT_ERROR,
+					  "cannot read the start commit");
 	if (!error)
 		error = walk_enqueue(&w, &q, c);
 	while (!error && (c = queue_pop(&q))) {

@@ -346,6 +346,17 @@ int gm_options_finish(struct gm_options *o)
 	}
 	if (o->rolestats)
 		o->roles = 1;
+	if (o->unowned && o->activity)
+		return gm_error_set(GM_EUSAGE,
+				    "options 'unowned' and 'activity' cannot be used together");
+	if ((o->unowned || o->activity) &&
+	    (o->from_filename || o->series || o->batch || o->self_test))
+		return gm_error_set(GM_EUSAGE,
+				    "options '%s' and '%s' cannot be used together",
+				    o->unowned ? "unowned" : "activity",
+				    o->from_filename ? "file" :
+				    o->series ? "series" :
+				    o->batch ? "batch" : "self-test");
 	if (o->self_test)	/* reads MAINTAINERS only: no output to choose */
 		return 0;
 	if (o->sections || (o->letters && *o->letters)) {

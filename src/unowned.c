@@ -69,13 +69,13 @@ struct claims {
 	size_t *slashes;	/* per file: '/' in it */
 	size_t *excluded;	/* per file: 1 + the last section an X: hit */
 	size_t *claimed;	/* per file: 1 + the last section reported */
-	unsigned char *settled;	/* per file: the callback wants no more */
-	size_t *regex_of;	/* per line: its N: regex's index, or SIZE_MAX */
+	unsigned char *settled;	/* per file: the callback is done with it */
+	size_t *regex_of;	/* per line: its N: regex's index or SIZE_MAX */
 	size_t *regex_line;	/* per N: regex: its line */
 	struct file_list *maybe;	/* per N: regex: the files to try */
 	size_t nr_regexes;
 	int pattern_depth;
-	bool skip_catch_all;	/* `*` and `*` '/' of catch-alls not tried */
+	bool skip_catch_all;	/* the catch-alls' two lines not tried */
 	gm_unowned_claim_fn fn;
 	void *payload;
 };
@@ -174,7 +174,8 @@ static int claims_section(struct claims *c, size_t s)
 			for (size_t j = 0; j < l->nr && !error; j++) {
 				size_t i = l->v[j];
 
-				if (open_for(c, s, i) && regex_hit(c, ml->regex, i))
+				if (open_for(c, s, i) &&
+				    regex_hit(c, ml->regex, i))
 					error = claim(c, s, i);
 			}
 			continue;
@@ -268,8 +269,8 @@ out:
 
 /* The per-file arrays and the patterns' states for `c`. */
 static int claims_init(struct claims *c, const struct gm_maintainers *m,
-		       const struct gm_unowned_opts *o, const char *const *files,
-		       size_t nr)
+		       const struct gm_unowned_opts *o,
+		       const char *const *files, size_t nr)
 {
 	size_t n = nr ? nr : 1;
 
@@ -424,6 +425,12 @@ static size_t top_dir_len(const char *path)
 	return slash ? (size_t)(slash - path) : 0;
 }
 
+/* Whether `b` is in `a`'s top-level directory, `n` bytes long. */
+static bool same_top(const char *a, const char *b, size_t n)
+{
+	return top_dir_len(b) == n && !strncmp(a, b, n);
+}
+
 /* `s` as a JSON string, through `tmp`. */
 static int json_put(FILE *f, struct gm_buf *tmp, const char *s)
 {
@@ -488,9 +495,8 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 		size_t n = top_dir_len(files[i]);
 
 		own = 0;
-		for (j = i; j < nr && (n ? top_dir_len(files[j]) == n &&
-				       !strncmp(files[j], files[i], n) : j == i);
-		     j++)
+		for (j = i; j < nr && (n ? same_top(files[i], files[j], n) :
+				       j == i); j++)
 			own += owned[j];
 		if (n)
 			error = write_dir(f, &tmp, &first, files[i], n, own,

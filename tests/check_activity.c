@@ -25,39 +25,40 @@
  *   7000  nothing changed
  */
 #define F(p, c) { p, c, 0 }
+#define MAILMAP "Maria Maint <maria@example.com> <maria@old.example.com>\n"
 
 static const struct gm_test_file t1000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "1\n"), F("a/legacy/old.c", "1\n"), F("a/x.c", "1\n"),
 	F("e", "a file\n"), F("old/moved.c", "moved\n"), F("q/q.c", "1\n"),
 	F("run.sh", "echo\n"),
 };
 static const struct gm_test_file t2000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "1\n"), F("a/legacy/old.c", "1\n"), F("a/x.c", "2\n"),
 	F("e", "a file\n"), F("old/moved.c", "moved\n"), F("q/q.c", "1\n"),
 	F("run.sh", "echo\n"),
 };
 static const struct gm_test_file t3000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "1\n"), F("a/legacy/old.c", "2\n"), F("a/x.c", "2\n"),
 	F("e", "a file\n"), F("old/moved.c", "moved\n"), F("q/q.c", "1\n"),
 	F("run.sh", "echo\n"),
 };
 static const struct gm_test_file t4000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "2\n"), F("a/legacy/old.c", "2\n"), F("a/x.c", "2\n"),
 	F("e", "a file\n"), F("old/moved.c", "moved\n"), F("q/q.c", "2\n"),
 	F("run.sh", "echo\n"),
 };
 static const struct gm_test_file t5000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "2\n"), F("a/legacy/old.c", "2\n"), F("a/x.c", "2\n"),
 	F("d/moved.c", "moved\n"), F("e/f", "now a directory\n"),
 	F("q/q.c", "2\n"), { "run.sh", "echo\n", GIT_FILEMODE_BLOB_EXECUTABLE },
 };
 static const struct gm_test_file t6000[] = {
-	F(".mailmap", "Maria Maint <maria@example.com> <maria@old.example.com>\n"),
+	F(".mailmap", MAILMAP),
 	F("Makefile", "2\n"), F("a/legacy/old.c", "2\n"), F("a/x.c", "3\n"),
 	F("d/moved.c", "moved\n"), F("e/f", "now a directory\n"),
 	F("lib/newthing.c", "new\n"), F("q/q.c", "2\n"),
@@ -448,11 +449,13 @@ START_TEST(test_activity_write_text)
 		"  NAMED [Supported] 1 commit: maintainer Nick Named "
 		"<nick@example.com> 1 (last 1970-01-01)\n"
 		"  MOVED [Maintained] 1 commit: maintainer Dora Move "
-		"<dora@example.com> 1 (last 1970-01-01), maintainer Maria Maint "
+		"<dora@example.com> 1 (last 1970-01-01), maintainer "
+		"Maria Maint "
 		"<maria@old.example.com> 0\n"
 		"  AUTHORED 1 commit: maintainer Test Author "
 		"<author@example.com> 1 (last 1970-01-01)\n"
-		"  EMPTY 0 commits: maintainer Emma Empty <emma@example.com> 0\n");
+		"  EMPTY 0 commits: maintainer Emma Empty "
+		"<emma@example.com> 0\n");
 	free(s);
 	gm_activity_free(a);
 	gm_maintainers_free(m);
@@ -465,9 +468,10 @@ START_TEST(test_activity_write_json)
 	struct gm_activity *a = count(m, 1500, INT64_MAX, true);
 	char *s = written(a, m, true);
 
-	ck_assert_ptr_nonnull(strstr(s, "{\n  \"version\": 1,\n  \"rev\": \"abc\",\n"
-					"  \"since\": 1500,\n  \"until\": null,\n"
-					"  \"commits\": 5,\n  \"sections\": [\n"));
+	ck_assert_ptr_nonnull(strstr(s,
+		"{\n  \"version\": 1,\n  \"rev\": \"abc\",\n"
+		"  \"since\": 1500,\n  \"until\": null,\n"
+		"  \"commits\": 5,\n  \"sections\": [\n"));
 	ck_assert_ptr_nonnull(strstr(s,
 		"    {\"name\": \"FOO DRIVER\", \"status\": \"Maintained\", "
 		"\"commits\": 2, \"people\": [{\"name\": \"Maria Maint\", "
@@ -476,7 +480,8 @@ START_TEST(test_activity_write_json)
 		"\"email\": \"rita@example.com\", \"role\": \"reviewer\", "
 		"\"commits\": 0, \"last\": null}]},\n"));
 	ck_assert_ptr_nonnull(strstr(s,
-		"    {\"name\": \"AUTHORED\", \"status\": null, \"commits\": 1, "));
+		"    {\"name\": \"AUTHORED\", \"status\": null, "
+		"\"commits\": 1, "));
 	ck_assert_str_eq(s + strlen(s) - 14, "null}]}\n  ]\n}\n");
 	free(s);
 	gm_activity_free(a);

@@ -38,21 +38,21 @@ struct gm_activity_person {
 	char *email;
 	bool reviewer;		/* an R: line, else an M: line */
 	size_t commits;		/* of the section's commits, theirs */
-	int64_t last;		/* committer time of the newest, or INT64_MIN */
+	int64_t last;		/* committer time of the newest, INT64_MIN */
 	size_t key;		/* identity, for the counting */
 };
 
 struct gm_activity_section {
 	size_t section;		/* index in the model */
 	size_t commits;		/* commits that change its files */
-	struct gm_activity_person *people;	/* M:/R: in file order, once */
+	struct gm_activity_person *people; /* M:/R: in file order, once */
 	size_t nr_people;
 };
 
 struct gm_activity {
 	struct gm_activity_section *sections;	/* in model order */
 	size_t nr_sections;
-	size_t commits;		/* commits in the window that change a file */
+	size_t commits;		/* of the window, those changing a file */
 	bool shallow;		/* the walk reached a shallow boundary */
 	size_t unreadable;	/* commits or trees that could not be read */
 };

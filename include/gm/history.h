@@ -70,7 +70,7 @@ struct gm_history_commit {
 	git_commit *commit;
 	const char *const *files;	/* against its parent, in path order */
 	size_t nr_files;
-	const size_t *people;		/* indices in h->people, each once */
+	const size_t *people;		/* in h->people, each once */
 	size_t nr_people;
 };
 

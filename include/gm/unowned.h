@@ -37,10 +37,10 @@ typedef int (*gm_unowned_claim_fn)(size_t section, size_t file,
 
 /* How the claims are looked for. */
 struct gm_unowned_opts {
-	gm_pattern_isdir_fn isdir;	/* R-12 in the files' tree; NULL: none */
+	gm_pattern_isdir_fn isdir;	/* R-12 in the files' tree, or NULL */
 	void *payload;			/* for isdir */
 	int pattern_depth;		/* --pattern-depth, 0: no limit */
-	const bool *wanted;		/* per section; NULL: every section */
+	const bool *wanted;		/* per section; NULL: all of them */
 	bool skip_catch_all;		/* see gm_unowned_claims() */
 };
 

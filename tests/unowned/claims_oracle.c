@@ -106,6 +106,47 @@ static bool plain_catch_alls(const struct gm_maintainers *m)
 	return true;
 }
 
+/*
+ * File `file`: the claims at p->v[*at...] against the matcher's sections
+ * `f`, and `owned` (if not NULL) against them. @return the differences.
+ */
+static size_t compare_file(const struct gm_maintainers *m,
+			   struct gm_match_file *f, size_t file,
+			   const struct pairs *p, size_t *at,
+			   const unsigned char *owned)
+{
+	size_t n = 0, bad = 0;
+	bool want = false;
+
+	qsort(f->sections, f->nr_sections, sizeof(size_t), size_cmp);
+	for (size_t k = 0; k < f->nr_sections; k++) {
+		size_t s = f->sections[k];
+
+		want |= m->sections[s].has_maintainer &&
+			!gm_unowned_is_catch_all(m, s);
+	}
+	while (*at + n < p->nr && p->v[*at + n][0] == file)
+		n++;
+	if (n != f->nr_sections || (owned && owned[file] != want)) {
+		bad++;
+		printf("%s: %zu sections by the matcher, %zu claims; "
+		       "owned %d\n", f->path, f->nr_sections, n,
+		       owned ? owned[file] : -1);
+	}
+	for (size_t k = 0; k < n && k < f->nr_sections; k++) {
+		size_t got = p->v[*at + k][1], s = f->sections[k];
+
+		if (got != s) {
+			bad++;
+			printf("%s: section '%s' by the matcher, "
+			       "'%s' claimed\n", f->path, m->sections[s].name,
+			       m->sections[got].name);
+		}
+	}
+	*at += n;
+	return bad;
+}
+
 static size_t compare(const struct gm_maintainers *m, struct gm_repo *r,
 		      const struct gm_strvec *files, struct pairs *p,
 		      const unsigned char *owned)
@@ -130,32 +171,9 @@ static size_t compare(const struct gm_maintainers *m, struct gm_repo *r,
 			fprintf(stderr, "match: %s\n", gm_error_last());
 			exit(2);
 		}
-		for (size_t i = 0; i < mt->nr_files; i++) {
-			struct gm_match_file *f = &mt->files[i];
-			size_t file = from + i, n = 0, want = 0;
-
-			qsort(f->sections, f->nr_sections, sizeof(size_t),
-			      size_cmp);
-			for (size_t k = 0; k < f->nr_sections; k++)
-				want |= m->sections[f->sections[k]].has_maintainer &&
-					!gm_unowned_is_catch_all(m, f->sections[k]);
-			while (at + n < p->nr && p->v[at + n][0] == file)
-				n++;
-			if (n != f->nr_sections ||
-			    (check_owned && owned[file] != want)) {
-				bad++;
-				printf("%s: %zu sections by the matcher, %zu claims; owned %d\n",
-				       f->path, f->nr_sections, n, owned[file]);
-			}
-			for (size_t k = 0; k < n && k < f->nr_sections; k++)
-				if (p->v[at + k][1] != f->sections[k]) {
-					bad++;
-					printf("%s: section '%s' by the matcher, '%s' claimed\n",
-					       f->path, m->sections[f->sections[k]].name,
-					       m->sections[p->v[at + k][1]].name);
-				}
-			at += n;
-		}
+		for (size_t i = 0; i < mt->nr_files; i++)
+			bad += compare_file(m, &mt->files[i], from + i, p, &at,
+					    check_owned ? owned : NULL);
 		gm_matches_free(mt);
 		gm_strvec_release(&part);
 	}
