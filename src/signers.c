@@ -509,17 +509,14 @@ struct source {
 	git_filemode_t mode;
 };
 
-/*
- * The rename source of `dst` (`dst_blob`, created by the commit of tree
- * `tb` whose parent has tree `ta`) among the files the commit deleted,
- * as --follow finds it: an identical file (same base name first), else
- * the one deleted file of the same base name if 75% similar, else the
- * most similar at 50% or more. `*out` is NULL for none, else owned.
- */
-static int find_source(struct walk *w, const git_oid *ta, const git_oid *tb,
-		       const char *dst, const struct entry *dst_entry,
-		       char **out)
+int gm_signers_find_rename(char **out, git_repository *repo,
+			   const git_oid *ta, const git_oid *tb,
+			   const char *dst, const git_oid *dst_id,
+			   git_filemode_t dst_mode)
 {
+	struct entry de = { true, { { 0 } }, dst_mode };
+	const struct entry *dst_entry = &de;
+	struct walk wr, *w = &wr;
 	git_tree *a = NULL, *b = NULL;
 	git_diff *diff = NULL;
 	git_blob *db = NULL, *sb = NULL;
@@ -528,6 +525,8 @@ static int find_source(struct walk *w, const git_oid *ta, const git_oid *tb,
 	int best_score = -1, error = 0;
 
 	*out = NULL;
+	git_oid_cpy(&de.id, dst_id);
+	wr.repo = repo;
 	if (!ta || dst_entry->mode == GIT_FILEMODE_COMMIT)
 		return 0;
 	if (git_tree_lookup(&a, w->repo, ta) < 0 ||
@@ -707,8 +706,9 @@ static int record(struct walk *w, git_commit *c, const git_oid *ta,
 		char *source = NULL;
 
 		if (!w->dir[f] && !w->ca[i].found && w->cb[i].found &&
-		    (error = find_source(w, ta, tb, w->paths[f], &w->cb[i],
-					 &source)) < 0)
+		    (error = gm_signers_find_rename(&source, w->repo, ta, tb,
+						    w->paths[f], &w->cb[i].id,
+						    w->cb[i].mode)) < 0)
 			break;
 		if (GM_ARRAY_GROW(file->touches, file->nr_touches,
 				  file->alloc_touches) < 0 ||
