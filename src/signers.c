@@ -11,35 +11,17 @@
 #include "gm/error.h"
 #include "gm/mailmap.h"
 #include "gm/strmap.h"
+#include "gm/trailer.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
 /* ==================== the script's reading of a log entry ==================== */
 
-/*
- * R-73's signature test. A small local matcher, to be replaced by the
- * shared one of trailer.c once it has the script's patterns.
- */
+/* R-73's signature test: trailer.c's. */
 bool gm_signers_is_signature(const char *line, bool all_types)
 {
-	static const char *const tags[] = { "Signed-off-by:", "Reviewed-by:",
-					    "Acked-by:" };
-	const char *rest = NULL;
-
-	while (*line == ' ' || *line == '\t')
-		line++;
-	if (all_types) {
-		/* (.+?)[Bb][Yy]: the first "by:" after one character */
-		for (const char *p = line + (*line != '\0'); *p && !rest; p++)
-			if ((p[0] | 0x20) == 'b' && (p[1] | 0x20) == 'y' &&
-			    p[2] == ':')
-				rest = p + 3;
-	}
-	for (size_t i = 0; !all_types && i < sizeof(tags) / sizeof(*tags); i++)
-		if (!strncmp(line, tags[i], strlen(tags[i])))
-			rest = line + strlen(tags[i]);
-	return rest && strchr(rest, '@');
+	return gm_trailer_is_signature(line, strlen(line), all_types);
 }
 
 const char *gm_signers_value(const char *line)
@@ -59,23 +41,10 @@ const char *gm_signers_value(const char *line)
 	return p;
 }
 
-/*
- * The script's /(Linus Torvalds)/i on a line. A small local predicate, to
- * be replaced by the chief-penguin one of rank.c.
- */
+/* The script's /(Linus Torvalds)/i on a line: rank.c's. */
 bool gm_signers_names_chief(const char *s)
 {
-	static const char name[] = "linus torvalds";
-
-	for (; *s; s++) {
-		size_t i = 0;
-
-		while (name[i] && s[i] && (s[i] | 0x20) == name[i])
-			i++;
-		if (!name[i])
-			return true;
-	}
-	return false;
+	return gm_rank_is_chief_penguin_line(s, strlen(s));
 }
 
 static bool is_commit_line(const char *s)

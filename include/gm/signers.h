@@ -138,8 +138,8 @@ const char *gm_signers_value(const char *line);
 /**
  * Whether `line` (white space at its start removed) is a signature line
  * the script counts (R-73): Signed-off-by:, Reviewed-by: or Acked-by:
- * with an '@' after it, or with `all_types` any "...by:" then an '@'.
- * To be replaced by the shared matcher of trailer.c.
+ * with an '@' after it, or with `all_types` any "...by:" then an '@'
+ * (gm_trailer_is_signature()).
  */
 bool gm_signers_is_signature(const char *line, bool all_types);
 
@@ -160,7 +160,7 @@ int gm_signers_find_rename(char **out, git_repository *repo,
 
 /**
  * Whether a line names the chief penguin as the script tests it,
- * /(Linus Torvalds)/i. To be replaced by the shared predicate of rank.c.
+ * /(Linus Torvalds)/i (gm_rank_is_chief_penguin_line()).
  */
 bool gm_signers_names_chief(const char *s);
 
