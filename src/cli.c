@@ -26,6 +26,7 @@
 #include "gm/repo.h"
 #include "gm/rules.h"
 #include "gm/selftest.h"
+#include "gm/signers.h"
 #include "gm/strvec.h"
 #include "gm/trailer.h"
 #include "gm/unowned.h"
@@ -40,6 +41,7 @@ struct cli_query {
 	struct gm_match_ctx *match_ctx;	/* F:/X:/N:, --sections */
 	struct gm_rank rank;
 	struct gm_strvec file_emails;
+	struct gm_signers_report *git;	/* --git, --git-fallback, --git-blame */
 	FILE *out;			/* its answer, held back until success */
 	char *out_buf;
 	size_t out_len;
@@ -241,6 +243,21 @@ static int cli_add_sections(struct cli *c, struct cli_query *q)
 	return error;
 }
 
+/* The script's history of each file, its roles merged in (R-71..R-78). */
+static int cli_add_git(struct cli *c, struct cli_query *q)
+{
+	struct gm_signers_request req = {
+		gm_repo_git(c->repo), gm_repo_commit_id(c->repo),
+		gm_repo_workdir(c->repo), &q->inputs.files, q->matches,
+		q->inputs.ranges, q->inputs.nr_ranges,
+	};
+
+	if (!c->opts.email ||
+	    (!c->opts.git && !c->opts.git_fallback && !c->opts.git_blame))
+		return 0;
+	return gm_signers_collect(&q->git, &q->rank, &req);
+}
+
 /* Once the rules are read: the sections, the history, the ranking. */
 static int cli_collect(struct cli *c, struct cli_query *q)
 {
@@ -250,6 +267,7 @@ static int cli_collect(struct cli *c, struct cli_query *q)
 	if ((error = gm_keywords_start(&q->keywords, c->rules.m)) < 0 ||
 	    (error = cli_add_sections(c, q)) < 0 ||
 	    (error = gm_rank_normalize(&q->rank)) < 0 ||
+	    (error = cli_add_git(c, q)) < 0 ||
 	    (error = gm_rank_finish(&q->rank, &q->file_emails)) < 0 ||
 	    (error = cli_add_fixes(c, q)) < 0 ||
 	    (error = cli_add_history(q)) < 0 ||
@@ -264,7 +282,7 @@ static int cli_output(struct cli *c, struct cli_query *q)
 	char rev[GM_REPO_HEX_SIZE];
 	struct gm_output_report r = {
 		rev, &q->inputs.files, c->rules.m, q->matches, &q->rank,
-		q->walk.history, q->walk.since, q->walk.until,
+		q->walk.history, q->walk.since, q->walk.until, q->git,
 	};
 
 	if (!c->opts.format || strcmp(c->opts.format, "json"))
@@ -312,6 +330,7 @@ static void cli_query_release(struct cli_query *q)
 		gm_job_join(&q->walk.job);
 	gm_keywords_release(&q->keywords);
 	gm_rank_release(&q->rank);
+	gm_signers_report_free(q->git);
 	gm_strvec_release(&q->file_emails);
 	gm_matches_free(q->matches);
 	gm_match_ctx_free(q->match_ctx);

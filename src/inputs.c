@@ -183,6 +183,14 @@ static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
 		if (in->opts->fixes &&
 		    !gm_strvec_contains(&in->fixes, p->fixes.v[i]))
 			error = gm_strvec_push(&in->fixes, p->fixes.v[i]);
+	for (size_t i = 0; i < p->nr_ranges; i++) {	/* taken over */
+		if (!error && !(error = GM_ARRAY_GROW(in->ranges, in->nr_ranges,
+						      in->alloc_ranges)))
+			in->ranges[in->nr_ranges++] = p->ranges[i];
+		else
+			free(p->ranges[i].file);
+	}
+	p->nr_ranges = 0;
 	if (!error && in->opts->keywords)
 		error = inputs_keep_patch(in, text, p);
 	gm_strvec_sort_uniq(&in->files);
@@ -304,6 +312,9 @@ void gm_inputs_release(struct gm_inputs *in)
 	}
 	free(in->patches);
 	gm_strvec_release(&in->fixes);
+	for (size_t i = 0; i < in->nr_ranges; i++)
+		free(in->ranges[i].file);
+	free(in->ranges);
 	gm_strvec_release(&in->files);
 	gm_strvec_release(&in->walk_paths);
 	gm_strvec_release(&in->keyword_files);

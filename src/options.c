@@ -130,9 +130,19 @@ static const char usage_text[] =
 	"\n"
 	"History:\n"
 	"    --history             also rank who signed, reviewed or wrote recent\n"
-	"                          commits touching the files\n"
+	"                          commits touching the files, all files pooled\n"
 	"    --since=<date>        oldest commit (default: 6.months.ago)\n"
 	"    --until=<date>        newest commit\n"
+	"    --git                 get_maintainer.pl's history of each file:\n"
+	"                          commit_signer, authored, added/removed_lines\n"
+	"    --git-fallback        the same for files no maintained section\n"
+	"                          claims exactly (default: off)\n"
+	"    --git-since=<date>    --git's window (default: 1-year-ago)\n"
+	"    --git-blame           roles from blaming the patch's hunks (or the\n"
+	"                          whole file with -f)\n"
+	"    --git-all-signature-types\n"
+	"                          count every *-by: line, not only signed-off,\n"
+	"                          reviewed and acked\n"
 	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n"
 	"    --git-max-maintainers=<n>\n"
 	"                          thresholds for people found only in history\n"
@@ -375,8 +385,6 @@ int gm_options_finish(struct gm_options *o)
 		return gm_error_set(GM_EUSAGE, "please select at least 1 email option");
 	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json"))
 		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
-	if (o->git_blame)
-		return gm_error_set(GM_EUSAGE, "option 'git-blame' is not supported");
 	if (o->nul && !o->batch)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
 	if (o->batch && (o->args.nr || o->series))
@@ -394,9 +402,5 @@ int gm_options_finish(struct gm_options *o)
 				    o->series ? "series" : "batch");
 	if (o->batch)
 		o->from_filename = 1;
-	if (o->git)
-		o->history = 1;
-	if (!o->since && o->git_since)
-		o->since = strdup(o->git_since);
 	return 0;
 }

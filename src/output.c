@@ -513,6 +513,42 @@ static void json_lists(FILE *f, const struct gm_output_report *r)
 	fputs(show && l->nr ? "\n  ]" : "]", f);
 }
 
+/* "git": per file walked, its commits and the counts behind each role. */
+static void json_git(FILE *f, const struct gm_signers_report *g)
+{
+	fprintf(f, ",\n  \"git\": {\"since\": %lld, \"files\": [",
+		(long long)g->since);
+	for (size_t i = 0; i < g->nr_facts; i++) {
+		const struct gm_signers_facts *x = &g->facts[i];
+		const struct gm_strvec *from = &g->walk->files[i].renamed_from;
+
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_key(f, "file");
+		json_string(f, x->path);
+		fputs(", \"renamed_from\": ", f);
+		json_strings(f, from);
+		fputs(", \"commits\": ", f);
+		json_strings(f, &x->commits);
+		fputs(", \"roles\": {", f);
+		for (size_t k = 0; k < x->nr_roles; k++) {
+			const struct gm_signers_role *ro = &x->roles[k];
+
+			fputs(k ? ", " : "", f);
+			json_key(f, ro->name);
+			fprintf(f, "{\"divisor\": %d, \"people\": [", ro->divisor);
+			for (size_t n = 0; n < ro->nr; n++) {
+				fputs(n ? ", {" : "{", f);
+				json_key(f, "who");
+				json_string(f, ro->v[n].who);
+				fprintf(f, ", \"count\": %d}", ro->v[n].count);
+			}
+			fputs("]}", f);
+		}
+		fputs("}}", f);
+	}
+	fputs(g->nr_facts ? "\n  ]}" : "]}", f);
+}
+
 int gm_output_json(FILE *f, const struct gm_output_report *r)
 {
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
@@ -534,6 +570,8 @@ int gm_output_json(FILE *f, const struct gm_output_report *r)
 		fprintf(f, ", \"shallow\": %s}",
 			r->history->shallow ? "true" : "false");
 	}
+	if (r->git)
+		json_git(f, r->git);
 	fputs("\n}\n", f);
 	return ferror(f) ? gm_error_set(GM_ERROR, "write error: %s",
 					strerror(errno)) : 0;

@@ -1,5 +1,6 @@
 #include "gm/patch.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -249,6 +250,44 @@ static bool is_hunk_header(const struct line *l)
 	return k + 1 < l->len && l->s[k + 1] >= '0' && l->s[k + 1] <= '9';
 }
 
+/* The numbers of a hunk header "@@ -start,len" (is_hunk_header() true). */
+static long hunk_number(const struct line *l, size_t *i)
+{
+	long v = 0;
+
+	for (; *i < l->len && l->s[*i] >= '0' && l->s[*i] <= '9'; ++*i)
+		v = v > (LONG_MAX - 9) / 10 ? LONG_MAX : v * 10 + (l->s[*i] - '0');
+	return v;
+}
+
+/* Record the hunk's range for the file of the last ---/+++ line. */
+static int add_range(struct gm_patch *p, const struct line *l)
+{
+	struct gm_patch_range *r;
+	size_t i = 4;
+
+	if (!p->last_file)
+		return 0;
+	if (GM_ARRAY_GROW(p->ranges, p->nr_ranges, p->alloc_ranges) < 0)
+		return GM_ERROR;
+	r = &p->ranges[p->nr_ranges];
+	r->start = hunk_number(l, &i);
+	i++;
+	r->len = hunk_number(l, &i);
+	if (!(r->file = strdup(p->last_file)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	p->nr_ranges++;
+	return 0;
+}
+
+/* The last name a ---/+++ line added is the file of the hunks after it. */
+static int set_last_file(struct gm_patch *p)
+{
+	free(p->last_file);
+	p->last_file = strdup(p->files.v[p->files.nr - 1]);
+	return p->last_file ? 0 : gm_error_set(GM_ERROR, "out of memory");
+}
+
 static int add_keyword_line(struct gm_patch *p, size_t off, size_t len,
 			    bool prefixed)
 {
@@ -278,11 +317,15 @@ static int parse_line(struct gm_patch *p, const struct line *l, size_t off,
 	if (!taken && !error)
 		error = parse_fixes(p, l, &taken);
 	if (!taken && !error) {
+		size_t before = p->files.nr;
+
 		error = parse_file_line(p, l, &taken);
 		*prefixed |= taken;
+		if (!error && p->files.nr > before)
+			error = set_last_file(p);
 	}
-	if (!taken && !error)
-		taken = is_hunk_header(l);
+	if (!taken && !error && (taken = is_hunk_header(l)))
+		error = add_range(p, l);
 	if (!taken && !error)
 		error = add_keyword_line(p, off, full_len, *prefixed);
 	return error;
@@ -313,6 +356,13 @@ void gm_patch_release(struct gm_patch *p)
 	free(p->lines);
 	p->lines = NULL;
 	p->nr_lines = p->alloc_lines = 0;
+	for (size_t i = 0; i < p->nr_ranges; i++)
+		free(p->ranges[i].file);
+	free(p->ranges);
+	p->ranges = NULL;
+	p->nr_ranges = p->alloc_ranges = 0;
+	free(p->last_file);
+	p->last_file = NULL;
 }
 
 bool gm_patch_is_series_name(const char *name, bool cover)

@@ -517,19 +517,27 @@ static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
 int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
 			const struct gm_strvec *lines)
 {
+	return gm_rank_assign(rk, role, divisor, lines, GM_KIND_FIXES);
+}
+
+int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
+		   const struct gm_strvec *lines, unsigned kind)
+{
 	struct gm_strvec mapped = GM_STRVEC_INIT;
 	struct gm_buf tmp = GM_BUF_INIT;
 	struct signer_count *c = NULL;
 	size_t nr = 0;
 	int error = 0;
 
-	rk->kind = GM_KIND_FIXES;
+	rk->kind = kind;
 	if (!lines->nr)
 		return 0;
 	if (divisor <= 0) {
+		error = gm_buf_printf(&tmp, "Bad divisor in main::vcs_assign: %d",
+				      divisor);
+		if (!error)
+			error = gm_strvec_push(&rk->warnings, tmp.ptr);
 		divisor = 1;
-		error = gm_strvec_push(&rk->warnings,
-				       "Bad divisor in main::vcs_assign: 0");
 	}
 	for (size_t i = 0; i < lines->nr && !error; i++)
 		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))

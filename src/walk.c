@@ -7,7 +7,7 @@
 
 bool gm_walk_wanted(const struct gm_options *o)
 {
-	return o->email && (o->history || o->git_fallback);
+	return o->email && o->history;
 }
 
 static int walk_window(struct gm_walk *w)

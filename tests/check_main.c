@@ -22,7 +22,8 @@ static Suite *(*const suites[])(void) = {
 	trailer_suite, rank_suite, output_suite, repo_suite, cli_suite,
 	thread_suite,
 	date_suite, history_suite,
-	selftest_suite, net_suite, unowned_suite, activity_suite,
+	selftest_suite, net_suite,
+	unowned_suite, activity_suite, signers_suite,
 };
 
 /*

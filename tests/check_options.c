@@ -500,8 +500,10 @@ static const struct finish_case finish_cases[] = {
 	{ { "--nom", "--nor", "--nol", "--git-chief-penguins", NULL }, 0 },
 	{ { "--nom", "--nor", NULL }, 0 },
 	{ { "--noemail", "--nom", "--nor", "--nol", "--scm", NULL }, 0 },
-	/* history through blame is not implemented */
-	{ { "--git-blame", NULL }, GM_EUSAGE },
+	/* R-06 step 7: --git and --git-blame are email options too */
+	{ { "--nom", "--nor", "--nol", "--git", NULL }, 0 },
+	{ { "--nom", "--nor", "--nol", "--git-blame", NULL }, 0 },
+	{ { "--git-blame", NULL }, 0 },
 };
 
 START_TEST(test_options_finish_table)

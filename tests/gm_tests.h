@@ -30,5 +30,6 @@ Suite *selftest_suite(void);
 Suite *net_suite(void);
 Suite *unowned_suite(void);
 Suite *activity_suite(void);
+Suite *signers_suite(void);
 
 #endif /* GM_TESTS_H */

@@ -27,6 +27,8 @@ struct gm_inputs {
 	struct gm_strvec files;		/* the file list of R-30 */
 	struct gm_strvec walk_paths;	/* the paths as given, for history */
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
+	struct gm_patch_range *ranges;	/* the patches' hunks (--git-blame) */
+	size_t nr_ranges, alloc_ranges;
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct gm_inputs_patch *patches;	/* patches whose lines K: sees */
 	size_t nr_patches;

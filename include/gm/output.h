@@ -11,6 +11,7 @@
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/rank.h"
+#include "gm/signers.h"
 
 /**
  * Print the groups of R-84 in order: people and lists (identical strings
@@ -42,6 +43,7 @@ struct gm_output_report {
 	const struct gm_history *history;	/* NULL without --history */
 	int64_t since;				/* the window, with history */
 	int64_t until;				/* INT64_MAX for none */
+	const struct gm_signers_report *git;	/* NULL without --git */
 };
 
 /**

@@ -18,15 +18,27 @@ struct gm_patch_line {
 				   as "^[+-].*K" (R-33) */
 };
 
+/* A hunk's "@@ -start,len" of the file of the last ---/+++ line. */
+struct gm_patch_range {
+	char *file;
+	long start;
+	long len;
+};
+
 struct gm_patch {
 	struct gm_strvec files;		/* in the order found, duplicates kept */
 	struct gm_strvec fixes;		/* Fixes: ids, in order */
 	struct gm_patch_line *lines;	/* keyword lines */
 	size_t nr_lines;
 	size_t alloc_lines;
+	struct gm_patch_range *ranges;	/* hunks, for --git-blame */
+	size_t nr_ranges;
+	size_t alloc_ranges;
+	char *last_file;		/* of the last ---/+++ line, or NULL */
 };
 
-#define GM_PATCH_INIT { GM_STRVEC_INIT, GM_STRVEC_INIT, NULL, 0, 0 }
+#define GM_PATCH_INIT { GM_STRVEC_INIT, GM_STRVEC_INIT, NULL, 0, 0, \
+			NULL, 0, 0, NULL }
 
 /**
  * Parse one patch file (git diff, format-patch output, an mbox of several,

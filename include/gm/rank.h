@@ -84,6 +84,14 @@ int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
 			const struct gm_strvec *lines);
 
 /**
+ * vcs_assign() of R-74 for entries of `kind`: the same as
+ * gm_rank_add_signers(), which is this for GM_KIND_FIXES.
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
+		   const struct gm_strvec *lines, unsigned kind);
+
+/**
  * Last steps for people (R-79): drop (or keep) the chief penguin, then add
  * the addresses found in the files. @return 0 or GM_ERROR.
  */

@@ -1,0 +1,202 @@
+#ifndef GM_SIGNERS_H
+#define GM_SIGNERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <git2.h>
+
+#include "gm/match.h"
+#include "gm/patch.h"
+#include "gm/rank.h"
+#include "gm/strvec.h"
+
+/*
+ * get_maintainer.pl's history of each file (spec §9, R-72..R-75): what
+ *
+ *     git log --no-color --follow --since=S --numstat --no-merges \
+ *         --format=... -- FILE
+ *
+ * prints for every FILE, from one walk over the commits instead of one
+ * per file. The walk goes over what git log walks with --follow (every
+ * commit of the window: --follow turns history simplification off), and
+ * for each non-merge commit compares every file's current path with the
+ * parent's tree, descending only where the trees differ. A file created
+ * by a commit is looked for among the files that commit deleted, with
+ * git's similarity estimate and its 50% threshold; if found, the older
+ * commits are compared at the old path, as --follow does. The line
+ * counts of each commit and file are numstat's (the diff of the blobs;
+ * "-" for binary files).
+ *
+ * What the script then does with the output (counts, thresholds, roles,
+ * R-74) is gm_signers_assign(), which appends to a gm_rank.
+ */
+
+/* A commit's log entry, classified line by line as the script reads it. */
+struct gm_signers_commit {
+	git_oid id;
+	size_t commit_lines;	/* lines matching ^GitCommit: [0-9a-f]{40} */
+	struct gm_strvec authors;	/* lines matching ^GitAuthor: */
+	struct gm_strvec signatures;	/* signature lines */
+	struct gm_strvec stat_like;	/* body lines starting "<n>\t<n>\t" */
+	char *author;		/* "%an <%ae>", raw */
+	bool author_chief;	/* the author or subject names the chief */
+};
+
+/* One commit in one file's log. */
+struct gm_signers_touch {
+	size_t commit;		/* index in gm_signers.commits */
+	long added;		/* numstat counts; -1 for binary ("-") */
+	long deleted;
+	char *path;		/* the path numstat prints; NULL for a rename
+				   ("a => b") or a directory, never matched */
+};
+
+struct gm_signers_file {
+	char *path;			/* as given ("dir/" for a directory) */
+	struct gm_signers_touch *touches;	/* git log order */
+	size_t nr_touches;
+	size_t alloc_touches;
+	struct gm_strvec renamed_from;	/* older paths followed, newest first */
+};
+
+struct gm_signers {
+	struct gm_signers_commit *commits;	/* walk order */
+	size_t nr_commits;
+	size_t alloc_commits;
+	struct gm_signers_file *files;		/* as given */
+	size_t nr_files;
+	size_t walked;		/* commits of the window, merges included */
+	bool shallow;		/* a parent could not be read */
+};
+
+struct gm_signers_options {
+	int64_t since;			/* oldest committer time */
+	bool all_signature_types;	/* --git-all-signature-types */
+};
+
+/**
+ * Walk from `start` and collect the history of each of `files` (paths
+ * from the top; "dir/" for a directory, which is not followed). On
+ * success `*out` belongs to the caller (gm_signers_free()).
+ * May run beside other threads on a repository of its own.
+ * @return 0 or GM_ERROR.
+ */
+int gm_signers_walk(struct gm_signers **out, git_repository *repo,
+		    const git_oid *start, const struct gm_strvec *files,
+		    const struct gm_signers_options *opts);
+
+/**
+ * Classify the log entry of commit `c` into `out` (released by
+ * gm_signers_commit_release()), as the walk does: for blame's commits.
+ * @return 0 or GM_ERROR.
+ */
+int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
+			   bool all_signature_types);
+void gm_signers_commit_release(struct gm_signers_commit *c);
+
+/* The counts behind one role of one file, before any threshold. */
+struct gm_signers_count {
+	char *who;		/* after the mailmap */
+	int count;
+};
+
+struct gm_signers_role {
+	const char *name;	/* "commit_signer", "authored", ... */
+	int divisor;
+	struct gm_signers_count *v;	/* most first, then by string */
+	size_t nr;
+};
+
+/* What one file's history gave, for --format=json. */
+struct gm_signers_facts {
+	const char *path;
+	struct gm_strvec commits;	/* hex ids, in log order */
+	struct gm_signers_role roles[7];
+	size_t nr_roles;
+};
+
+/**
+ * vcs_file_signoffs() of the script (R-73..R-75) for file `f` of `s`:
+ * the signer, author and line counts, normalised through rk's mailmap
+ * and dedup tables in the script's order, given to rk as the roles
+ * commit_signer, authored, added_lines and removed_lines. `facts`, if
+ * not NULL, receives what was counted (gm_signers_facts_release()).
+ * @return 0 or GM_ERROR.
+ */
+int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
+		      size_t f, struct gm_signers_facts *facts);
+
+/**
+ * The script's extraction of a person from a signature or author line
+ * (R-73): what follows the last ':' that has something after it, with
+ * the white space after that ':' skipped but for a last character.
+ */
+const char *gm_signers_value(const char *line);
+
+/**
+ * Whether `line` (white space at its start removed) is a signature line
+ * the script counts (R-73): Signed-off-by:, Reviewed-by: or Acked-by:
+ * with an '@' after it, or with `all_types` any "...by:" then an '@'
+ * (gm_trailer_is_signature()).
+ */
+bool gm_signers_is_signature(const char *line, bool all_types);
+
+/**
+ * The file `dst` (of id `dst_id`, mode `dst_mode`), created by a commit
+ * of tree `tb` whose parent has tree `ta` (NULL: none), came from what,
+ * as git's --follow and blame find it among the files the commit
+ * deleted: an identical one (the same base name first), else the one
+ * deleted file of the same base name if 75% similar, else the most
+ * similar at 50% or more, by git's estimate. `*out` is NULL for none,
+ * else the source's path, owned by the caller.
+ * @return 0 or GM_ERROR.
+ */
+int gm_signers_find_rename(char **out, git_repository *repo,
+			   const git_oid *ta, const git_oid *tb,
+			   const char *dst, const git_oid *dst_id,
+			   git_filemode_t dst_mode);
+
+/**
+ * Whether a line names the chief penguin as the script tests it,
+ * /(Linus Torvalds)/i (gm_rank_is_chief_penguin_line()).
+ */
+bool gm_signers_names_chief(const char *s);
+
+void gm_signers_facts_release(struct gm_signers_facts *facts);
+void gm_signers_free(struct gm_signers *s);
+
+/* What a run's history is asked of. Everything is borrowed. */
+struct gm_signers_request {
+	git_repository *repo;
+	const git_oid *start;		/* HEAD's commit, or --rev's */
+	const char *workdir;		/* with a final '/', or NULL */
+	const struct gm_strvec *files;	/* the file list of R-30 */
+	const struct gm_matches *matches;	/* for the exact mark, R-43 */
+	const struct gm_patch_range *ranges;	/* the patches' hunks */
+	size_t nr_ranges;
+};
+
+/* What it found: the walk and each walked file's facts. */
+struct gm_signers_report {
+	struct gm_signers *walk;	/* NULL if no file was walked */
+	struct gm_signers_facts *facts;	/* per walked file */
+	size_t nr_facts;
+	int64_t since;			/* the window: --git-since */
+};
+
+/**
+ * The script's history steps for every file of the run, in file order
+ * (R-71, R-78): with --git every file, with --git-fallback those no
+ * maintained section claims exactly (and not MAINTAINERS), their
+ * signoffs from one walk; with --git-blame each file's blame after its
+ * signoffs. Call after gm_rank_normalize() and before gm_rank_finish().
+ * On success `*out` belongs to the caller (gm_signers_report_free()).
+ * @return 0, GM_EUSAGE for a --git-since that is no date, or GM_ERROR.
+ */
+int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
+		       const struct gm_signers_request *req);
+void gm_signers_report_free(struct gm_signers_report *r);
+
+#endif /* GM_SIGNERS_H */

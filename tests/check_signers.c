@@ -1,0 +1,490 @@
+/*
+ * The script's per-file history (spec §9, R-72..R-76): the walk against
+ * git log --follow on small repositories built here, and the roles of
+ * R-74/R-75 with their quirks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/blame.h"
+#include "gm/signers.h"
+#include "gm_testutil.h"
+#include "gm_tests.h"
+
+/* ==================== building a history ==================== */
+
+/* One file of a commit; `content` NULL deletes it. */
+struct tfile {
+	const char *path;
+	const char *content;
+};
+
+struct tcommit {
+	const char *author;	/* "Name <addr>" */
+	const char *message;
+	git_time_t time;
+	struct tfile files[4];	/* changes to the previous tree */
+};
+
+struct trepo {
+	char *dir;
+	git_repository *repo;
+	git_oid head;
+};
+
+static void trepo_build(struct trepo *r, const struct tcommit *c, size_t nr)
+{
+	git_index *index = NULL;
+	git_oid parent;
+	bool have_parent = false;
+
+	r->dir = gm_test_tmpdir();
+	ck_assert_ptr_nonnull(r->dir);
+	ck_assert_int_eq(git_repository_init(&r->repo, r->dir, 0), 0);
+	ck_assert_int_eq(git_repository_index(&index, r->repo), 0);
+	for (size_t i = 0; i < nr; i++) {
+		git_signature *who = NULL, *committer = NULL;
+		char name[128], mail[128];
+		git_tree *tree = NULL;
+		git_commit *p = NULL;
+		git_oid tid;
+
+		ck_assert_int_eq(sscanf(c[i].author, "%127[^<]<%127[^>]>", name,
+					mail), 2);
+		name[strlen(name) - 1] = '\0';
+		for (size_t k = 0; k < 4 && c[i].files[k].path; k++) {
+			const struct tfile *f = &c[i].files[k];
+			git_index_entry e;
+
+			if (!f->content) {
+				ck_assert_int_eq(git_index_remove_bypath(index,
+									 f->path), 0);
+				continue;
+			}
+			memset(&e, 0, sizeof(e));
+			e.path = f->path;
+			e.mode = GIT_FILEMODE_BLOB;
+			ck_assert_int_eq(git_index_add_from_buffer(index, &e,
+				f->content, strlen(f->content)), 0);
+		}
+		ck_assert_int_eq(git_index_write_tree(&tid, index), 0);
+		ck_assert_int_eq(git_tree_lookup(&tree, r->repo, &tid), 0);
+		ck_assert_int_eq(git_signature_new(&who, name, mail, c[i].time,
+						   0), 0);
+		ck_assert_int_eq(git_signature_new(&committer, "Committer",
+						   "committer@example.com",
+						   c[i].time, 0), 0);
+		if (have_parent)
+			ck_assert_int_eq(git_commit_lookup(&p, r->repo, &parent),
+					 0);
+		ck_assert_int_eq(git_commit_create_v(&parent, r->repo, "HEAD",
+						     who, committer, NULL,
+						     c[i].message, tree,
+						     have_parent ? 1 : 0, p), 0);
+		have_parent = true;
+		git_commit_free(p);
+		git_tree_free(tree);
+		git_signature_free(who);
+		git_signature_free(committer);
+	}
+	git_oid_cpy(&r->head, &parent);
+	git_index_free(index);
+}
+
+static void trepo_free(struct trepo *r)
+{
+	git_repository_free(r->repo);
+	gm_test_rmtree(r->dir);
+}
+
+/* What `git log --follow --no-merges --since=@S --format=%H -- PATH` says. */
+static char *git_log_follow(const struct trepo *r, long since,
+			    const char *path)
+{
+	char cmd[1024];
+	char *out = calloc(1, 65536);
+	size_t n;
+	FILE *p;
+
+	ck_assert_ptr_nonnull(out);
+	snprintf(cmd, sizeof(cmd),
+		 "git -C '%s' log --follow --no-merges --since=@%ld "
+		 "--format=%%H -- '%s' 2>/dev/null", r->dir, since, path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, 65535, p);
+	out[n] = '\0';
+	pclose(p);
+	return out;
+}
+
+/* Our commits of file `f`, one hex id per line, as git log prints them. */
+static char *our_log(const struct gm_signers *s, size_t f)
+{
+	char *out = calloc(1, 65536);
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < s->files[f].nr_touches; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex),
+			      &s->commits[s->files[f].touches[i].commit].id);
+		len += (size_t)snprintf(out + len, 65536 - len, "%s\n", hex);
+	}
+	return out;
+}
+
+static struct gm_signers *walk(const struct trepo *r, long since,
+			       const char *const *paths)
+{
+	struct gm_signers_options so = { since, false };
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_signers *s = NULL;
+
+	for (size_t i = 0; paths[i]; i++)
+		ck_assert_int_eq(gm_strvec_push(&files, paths[i]), 0);
+	ck_assert_int_eq(gm_signers_walk(&s, r->repo, &r->head, &files, &so),
+			 0);
+	ck_assert_uint_eq(s->nr_files, files.nr);
+	gm_strvec_release(&files);
+	return s;
+}
+
+static void assert_same_as_git(const struct trepo *r, long since,
+			       const struct gm_signers *s, size_t f)
+{
+	char *want = git_log_follow(r, since, s->files[f].path);
+	char *got = our_log(s, f);
+
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+}
+
+/* The person entries of a rank as "addr (role)" lines. */
+static char *people(const struct gm_rank *rk)
+{
+	char *out = calloc(1, 8192);
+	size_t len = 0;
+
+	ck_assert_ptr_nonnull(out);
+	for (size_t i = 0; i < rk->people.nr; i++)
+		len += (size_t)snprintf(out + len, 8192 - len, "%s (%s)\n",
+					rk->people.v[i].addr,
+					rk->people.v[i].role);
+	return out;
+}
+
+/* The roles the script gives file `f` of `s`, with default thresholds. */
+static char *assign(const struct gm_signers *s, size_t f,
+		    struct gm_options *o, struct gm_strvec *warnings)
+{
+	struct gm_rank rk;
+	char *out;
+
+	o->rolestats = o->roles = 1;
+	gm_rank_init(&rk, o, NULL);
+	ck_assert_int_eq(gm_signers_assign(&rk, s, f, NULL), 0);
+	out = people(&rk);
+	for (size_t i = 0; warnings && i < rk.warnings.nr; i++)
+		gm_strvec_push(warnings, rk.warnings.v[i]);
+	gm_rank_release(&rk);
+	return out;
+}
+
+#define T0 1700000000
+#define DAY 86400
+
+/* ==================== the line readers ==================== */
+
+START_TEST(test_signers_is_signature)
+{
+	/* the three tags, case-sensitive, an '@' after them */
+	ck_assert(gm_signers_is_signature("Signed-off-by: A <a@x>", false));
+	ck_assert(gm_signers_is_signature("Acked-by: a@x", false));
+	ck_assert(gm_signers_is_signature("Reviewed-by:x@y", false));
+	ck_assert(!gm_signers_is_signature("signed-off-by: A <a@x>", false));
+	ck_assert(!gm_signers_is_signature("Tested-by: A <a@x>", false));
+	ck_assert(!gm_signers_is_signature("Signed-off-by: nobody", false));
+	/* --git-all-signature-types: any "...by:" after one character */
+	ck_assert(gm_signers_is_signature("Tested-by: A <a@x>", true));
+	ck_assert(gm_signers_is_signature("Reported-BY: a@x", true));
+	ck_assert(!gm_signers_is_signature("by: a@x", true));
+	ck_assert(!gm_signers_is_signature("Tested-by: nobody", true));
+}
+END_TEST
+
+START_TEST(test_signers_value)
+{
+	/* after the last ':' that has something after it */
+	ck_assert_str_eq(gm_signers_value("Signed-off-by: A <a@b>"), "A <a@b>");
+	ck_assert_str_eq(gm_signers_value("Signed-off-by: A <a@b> # v5: x"),
+			 "x");
+	ck_assert_str_eq(gm_signers_value("Acked-by: a@b:"), "a@b:");
+	ck_assert_str_eq(gm_signers_value("GitAuthor: A <a@b>"), "A <a@b>");
+	ck_assert_str_eq(gm_signers_value("x:  "), " ");
+	ck_assert_str_eq(gm_signers_value("none"), "none");
+	ck_assert(gm_signers_names_chief("Signed-off-by: LINUS torvalds <l@x>"));
+	ck_assert(!gm_signers_names_chief("Signed-off-by: Linus Torvald <l@x>"));
+}
+END_TEST
+
+/* ==================== the walk and the roles ==================== */
+
+/* a rename inside the window is followed, as git log --follow. */
+START_TEST(test_signers_rename_followed)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "a/old.c", "1\n2\n3\n4\n5\n6\n7\n8\n" } } },
+		{ "Bob <bob@x.org>", "change\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "a/old.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n" },
+			      { "other.c", "x\n" } } },
+		{ "Cy <cy@x.org>", "move\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "a/old.c", NULL },
+				  { "b/new.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n" } } },
+		{ "Dee <dee@x.org>", "edit\n\nSigned-off-by: Dee <dee@x.org>\n",
+		  T0 + 3 * DAY, { { "b/new.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n" } } },
+	};
+	static const char *const paths[] = { "b/new.c", "other.c", NULL };
+	struct gm_options o;
+	struct trepo r;
+	struct gm_signers *s;
+	char *got;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	ck_assert_uint_eq(s->files[0].nr_touches, 4);
+	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "a/old.c");
+	ck_assert_ptr_null(s->files[0].touches[1].path);	/* "a => b" */
+	assert_same_as_git(&r, T0 - DAY, s, 0);
+	assert_same_as_git(&r, T0 - DAY, s, 1);
+	/* a rename's numstat line never matches: no line roles */
+	gm_options_init(&o);
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:1/4=25%,authored:1/4=25%)\n"
+		"Bob <bob@x.org> (commit_signer:1/4=25%,authored:1/4=25%)\n"
+		"Cy <cy@x.org> (commit_signer:1/4=25%,authored:1/4=25%)\n"
+		"Dee <dee@x.org> (commit_signer:1/4=25%,authored:1/4=25%)\n");
+	free(got);
+	gm_options_release(&o);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/* a file added in the window; numstat counts, percentages. */
+START_TEST(test_signers_added_in_window)
+{
+	static const struct tcommit c[] = {
+		{ "Old <old@x.org>", "old\n\nSigned-off-by: Old <old@x.org>\n",
+		  T0, { { "keep.c", "k\n" } } },
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0 + 10 * DAY, { { "d/f.c", "1\n2\n3\n" } } },
+		{ "Bob <bob@x.org>",
+		  "grow\n\nReviewed-by: Ann <ann@x.org>\n"
+		  "Signed-off-by: Bob <bob@x.org>\n",
+		  T0 + 11 * DAY, { { "d/f.c", "1\n2\nthree\n4\n" } } },
+	};
+	static const char *const paths[] = { "d/f.c", "keep.c", NULL };
+	struct gm_options o;
+	struct trepo r;
+	struct gm_signers *s;
+	char *got;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 + DAY, paths);
+	assert_same_as_git(&r, T0 + DAY, s, 0);
+	assert_same_as_git(&r, T0 + DAY, s, 1);
+	ck_assert_uint_eq(s->files[1].nr_touches, 0);	/* before the window */
+	ck_assert_int_eq(s->files[0].touches[0].added, 2);	/* Bob's */
+	ck_assert_int_eq(s->files[0].touches[0].deleted, 1);
+	ck_assert_int_eq(s->files[0].touches[1].added, 3);	/* Ann's */
+	gm_options_init(&o);
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:2/2=100%,authored:1/2=50%,"
+		"added_lines:3/5=60%)\n"
+		"Bob <bob@x.org> (commit_signer:1/2=50%,authored:1/2=50%,"
+		"added_lines:2/5=40%,removed_lines:1/1=100%)\n");
+	free(got);
+	/* the thresholds, each role on its own */
+	o.git_min_percent = 55;
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:2/2=100%,added_lines:3/5=60%)\n"
+		"Bob <bob@x.org> (removed_lines:1/1=100%)\n");
+	free(got);
+	gm_options_release(&o);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/* no signer line in any commit: raw author lines, divisor 0. */
+START_TEST(test_signers_no_signer_lines)
+{
+	static const struct tcommit c[] = {
+		{ "No Sob <nosob@x.org>", "plain\n\nno trailers here\n",
+		  T0, { { "f.c", "a\nb\n" } } },
+	};
+	static const char *const paths[] = { "f.c", NULL };
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	struct gm_options o;
+	struct trepo r;
+	struct gm_signers *s;
+	char *got;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	assert_same_as_git(&r, T0 - DAY, s, 0);
+	gm_options_init(&o);
+	got = assign(s, 0, &o, &warnings);
+	ck_assert_str_eq(got, "\"GitAuthor: No Sob\" <nosob@x.org> "
+			      "(authored:1/1=100%,added_lines:2/2=100%)\n");
+	ck_assert(gm_strvec_contains(&warnings,
+				     "Bad divisor in main::vcs_assign: 0"));
+	free(got);
+	gm_strvec_release(&warnings);
+	gm_options_release(&o);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/* a signer twice in one commit counts twice, capped at 100%. */
+START_TEST(test_signers_repeated_signer)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>",
+		  "one\n\nSigned-off-by: Ann <ann@x.org>\n"
+		  "Signed-off-by: Ann <ann@x.org>\n"
+		  "Acked-by: Bob <bob@x.org>\n",
+		  T0, { { "f.c", "a\n" } } },
+	};
+	static const char *const paths[] = { "f.c", NULL };
+	struct gm_options o;
+	struct trepo r;
+	struct gm_signers *s;
+	char *got;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	gm_options_init(&o);
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:2/1=100%,authored:1/1=100%,"
+		"added_lines:1/1=100%)\n"
+		"Bob <bob@x.org> (commit_signer:1/1=100%)\n");
+	free(got);
+	gm_options_release(&o);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/* the chief penguin's signatures are dropped, not his authorship. */
+START_TEST(test_signers_chief_penguin)
+{
+	static const struct tcommit c[] = {
+		{ "Linus Torvalds <torvalds@linux-foundation.org>",
+		  "merge window\n\nSigned-off-by: Linus Torvalds "
+		  "<torvalds@linux-foundation.org>\n"
+		  "Signed-off-by: Ann <ann@x.org>\n",
+		  T0, { { "f.c", "a\n" } } },
+	};
+	static const char *const paths[] = { "f.c", NULL };
+	struct gm_options o;
+	struct trepo r;
+	struct gm_signers *s;
+	char *got;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	gm_options_init(&o);
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:1/1=100%)\n"
+		"Linus Torvalds <torvalds@linux-foundation.org> "
+		"(authored:1/1=100%,added_lines:1/1=100%)\n");
+	free(got);
+	o.git_chief_penguins = 1;
+	got = assign(s, 0, &o, NULL);
+	ck_assert_str_eq(got,
+		"Ann <ann@x.org> (commit_signer:1/1=100%)\n"
+		"Linus Torvalds <torvalds@linux-foundation.org> "
+		"(commit_signer:1/1=100%,authored:1/1=100%,added_lines:1/1=100%)\n");
+	free(got);
+	gm_options_release(&o);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/* blame lines against git blame -l, boundary (root) lines left out. */
+START_TEST(test_signers_blame_lines)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "root\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "f.c", "1\n2\n3\n4\n" } } },
+		{ "Bob <bob@x.org>", "two\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "f.c", "1\nB\n3\n4\n5\n" } } },
+		{ "Cy <cy@x.org>", "move\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "f.c", NULL }, { "g.c", "1\nB\n3\n4\n5\n" } } },
+	};
+	struct gm_strvec lines = GM_STRVEC_INIT;
+	struct trepo r;
+	char cmd[1024], want[4096] = "", got[4096] = "";
+	size_t n;
+	FILE *p;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL, "g.c",
+					0, 0), 0);
+	for (size_t i = 0; i < lines.nr; i++) {
+		strcat(got, lines.v[i]);
+		strcat(got, "\n");
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' blame -l HEAD -- g.c | "
+		 "grep -o '^[0-9a-f]* ' | tr -d ' '", r.dir);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(want, 1, sizeof(want) - 1, p);
+	want[n] = '\0';
+	pclose(p);
+	ck_assert_uint_eq(lines.nr, 2);	/* lines 1, 3, 4 are the root's */
+	ck_assert_str_eq(got, want);
+	gm_strvec_release(&lines);
+	/* -L 2,+1 and a range running past the end */
+	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL, "g.c",
+					5, 9), 0);
+	ck_assert_uint_eq(lines.nr, 1);
+	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL, "g.c",
+					6, 1), 0);
+	ck_assert_uint_eq(lines.nr, 1);	/* past the end: nothing more */
+	gm_strvec_release(&lines);
+	trepo_free(&r);
+}
+END_TEST
+
+Suite *signers_suite(void)
+{
+	Suite *s = suite_create("signers");
+	TCase *tc = tcase_create("signers");
+
+	gm_test_hermetic_env();
+	tcase_add_test(tc, test_signers_is_signature);
+	tcase_add_test(tc, test_signers_value);
+	tcase_add_test(tc, test_signers_rename_followed);
+	tcase_add_test(tc, test_signers_added_in_window);
+	tcase_add_test(tc, test_signers_no_signer_lines);
+	tcase_add_test(tc, test_signers_repeated_signer);
+	tcase_add_test(tc, test_signers_chief_penguin);
+	tcase_add_test(tc, test_signers_blame_lines);
+	suite_add_tcase(s, tc);
+	return s;
+}
