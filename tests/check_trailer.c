@@ -330,7 +330,7 @@ START_TEST(test_trailer_signatures_as_the_regexes)
 
 	re_init(&o);
 	srand(73);
-	for (int n = 0; n < 100000; n++) {
+	for (int n = 0; n < 20000; n++) {
 		size_t len = random_line(s, sizeof(s));
 		const char *v;
 		size_t vlen;
@@ -385,7 +385,7 @@ START_TEST(test_trailer_next_line_as_the_regex)
 
 	re_init(&o);
 	srand(72);
-	for (int n = 0; n < 100000; n++) {
+	for (int n = 0; n < 20000; n++) {
 		size_t len = (size_t)rand() % sizeof(s);
 		const char *pos = s, *line;
 		size_t llen;
