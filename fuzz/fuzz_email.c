@@ -7,8 +7,6 @@
  */
 #include "fuzz_common.h"
 
-#include <pcre2.h>
-
 #include "gm/email.h"
 #include "gm/mailmap.h"
 
@@ -72,54 +70,6 @@ static void one_address(const char *s)
 	gm_buf_release(&again);
 }
 
-/*
- * The four forms of R-20 as the regexes they are, against
- * gm_mailmap_line_form(), which reads them by hand: the same form and
- * the same groups for every line.
- */
-static const char *const form_regexes[] = {
-	"^([^<]+)<([^>]+)>$",
-	"^<([^>]+)>\\s*<([^>]+)>$",
-	"^(.+)<([^>]+)>\\s*<([^>]+)>$",
-	"^(.+)<([^>]+)>\\s*(.+)\\s*<([^>]+)>$",
-};
-
-static void check_form(const char *line, size_t len)
-{
-	static pcre2_code *code[4];
-	static pcre2_match_data *md;
-	struct gm_mailmap_line l;
-	int want = 0, got = gm_mailmap_line_form(line, len, &l);
-	PCRE2_SIZE *ov;
-
-	for (int f = 0; !md && f < 4; f++) {
-		int err;
-		PCRE2_SIZE off;
-
-		code[f] = pcre2_compile((PCRE2_SPTR)form_regexes[f],
-					PCRE2_ZERO_TERMINATED, 0, &err, &off,
-					NULL);
-		FUZZ_CHECK(code[f]);
-	}
-	if (!md)
-		md = pcre2_match_data_create(8, NULL);
-	FUZZ_CHECK(md);
-	ov = pcre2_get_ovector_pointer(md);
-	for (int f = 0; f < 4 && !want; f++)
-		if (pcre2_match(code[f], (PCRE2_SPTR)line, len, 0, 0, md,
-				NULL) > 0)
-			want = f + 1;
-	if (got != want) {
-		fuzz_mismatch("mailmap form %d, the regexes say %d", got, want);
-		return;
-	}
-	for (int k = 0; want && k < (want == 4 ? 4 : want == 3 ? 3 : 2); k++)
-		if (l.group[k].off != ov[2 * k + 2] ||
-		    l.group[k].len != ov[2 * k + 3] - ov[2 * k + 2])
-			fuzz_mismatch("mailmap form %d group %d differs", want,
-				      k + 1);
-}
-
 static void mailmap(const char *data, size_t size)
 {
 	struct gm_mailmap *mm = NULL;
@@ -139,7 +89,6 @@ static void mailmap(const char *data, size_t size)
 		if (gm_mailmap_apply(&out, mm, line) == 0)
 			check_formatted(out.ptr, out.len);
 		gm_mailmap_apply(&out, NULL, line);
-		check_form(p, n);
 		free(line);
 		p += n + 1;
 	}

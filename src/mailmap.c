@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pcre2.h>
+
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strmap.h"
@@ -59,151 +61,38 @@ out:
 	return error;
 }
 
-/*
- * The four line forms of R-20, tried in order, read the way a
- * backtracking regex engine reads them:
- *   1 ^([^<]+)<([^>]+)>$
- *   2 ^<([^>]+)>\s*<([^>]+)>$
- *   3 ^(.+)<([^>]+)>\s*<([^>]+)>$
- *   4 ^(.+)<([^>]+)>\s*(.+)\s*<([^>]+)>$
- * "<" A ">" below is '<', one or more bytes other than '>', then '>'.
- */
+/* The four line forms of R-20, tried in order. */
+static const char *const form_sources[] = {
+	"^([^<]+)<([^>]+)>$",
+	"^<([^>]+)>\\s*<([^>]+)>$",
+	"^(.+)<([^>]+)>\\s*<([^>]+)>$",
+	"^(.+)<([^>]+)>\\s*(.+)\\s*<([^>]+)>$",
+};
 
-/* The '>' closing the "<" A ">" that starts at s[at], or 0 if none. */
-static size_t angle_close(const char *s, size_t len, size_t at)
+#define NFORMS (sizeof(form_sources) / sizeof(*form_sources))
+
+/* Which form `s` has (0 for none); group k is s[ov[2k] .. ov[2k+1]). */
+static int mailmap_form(pcre2_code *const *forms, pcre2_match_data *md,
+			const char *s, size_t len)
 {
-	const char *gt;
-
-	if (at >= len || s[at] != '<')
-		return 0;
-	gt = memchr(s + at + 1, '>', len - at - 1);
-	return gt && gt > s + at + 1 ? (size_t)(gt - s) : 0;
-}
-
-/* Whether s[at..len) is one "<" A ">". */
-static bool angle_last(const char *s, size_t len, size_t at)
-{
-	return len && angle_close(s, len, at) == len - 1;
-}
-
-static size_t skip_space(const char *s, size_t len, size_t at)
-{
-	while (at < len && gm_email_isspace((unsigned char)s[at]))
-		at++;
-	return at;
-}
-
-static void set_group(struct gm_mailmap_line *l, int k, size_t from,
-		      size_t to)
-{
-	l->group[k].off = from;
-	l->group[k].len = to - from;
-}
-
-/* Forms 1 and 2: at most one way to read them. */
-static int form_plain(const char *s, size_t len, struct gm_mailmap_line *l)
-{
-	const char *lt = memchr(s, '<', len);
-	size_t f = lt ? (size_t)(lt - s) : 0, r, p;
-
-	if (f && angle_last(s, len, f)) {
-		set_group(l, 0, 0, f);
-		set_group(l, 1, f + 1, len - 1);
-		return 1;
-	}
-	if ((r = angle_close(s, len, 0)) &&
-	    angle_last(s, len, p = skip_space(s, len, r + 1))) {
-		set_group(l, 0, 1, r);
-		set_group(l, 1, p + 1, len - 1);
-		return 2;
-	}
+	for (size_t f = 0; f < NFORMS; f++)
+		if (pcre2_match(forms[f], (PCRE2_SPTR)s, len, 0, 0, md, NULL) > 0)
+			return (int)f + 1;
 	return 0;
 }
 
-/*
- * Form 3: the greedy (.+) makes the first "<" A ">" the rightmost one
- * after which the rest matches.
- */
-static int form_three(const char *s, size_t len, struct gm_mailmap_line *l)
-{
-	for (size_t q = len; q-- > 1;) {
-		size_t r = s[q] == '<' ? angle_close(s, len, q) : 0, p;
-
-		if (!r || !angle_last(s, len, p = skip_space(s, len, r + 1)))
-			continue;
-		set_group(l, 0, 0, q);
-		set_group(l, 1, q + 1, r);
-		set_group(l, 2, p + 1, len - 1);
-		return 3;
-	}
-	return 0;
-}
-
-/*
- * The start of the last "<" A ">" in form 4: the rightmost '<' that
- * leaves a non-empty A without '>' before the final '>'; 0 if none.
- */
-static size_t form_four_last(const char *s, size_t len)
-{
-	size_t g = len - 1;
-
-	if (len < 3 || s[len - 1] != '>')
-		return 0;
-	while (g > 0 && s[g - 1] != '>')
-		g--;
-	for (size_t t = len - 2; t-- > g;)
-		if (s[t] == '<')
-			return t;
-	return 0;
-}
-
-/*
- * Form 4, like form 3 for the first "<" A ">"; then the greedy (.+) runs
- * to the last one, and is one blank if that follows the blanks at once.
- */
-static int form_four(const char *s, size_t len, struct gm_mailmap_line *l)
-{
-	size_t t = form_four_last(s, len);
-
-	for (size_t q = t; t && q-- > 1;) {
-		size_t r = s[q] == '<' ? angle_close(s, len, q) : 0, p;
-
-		if (!r || r + 1 >= len)
-			continue;
-		p = skip_space(s, len, r + 1);
-		if (t < p || (t == p && p == r + 1))
-			continue;
-		set_group(l, 0, 0, q);
-		set_group(l, 1, q + 1, r);
-		set_group(l, 2, t > p ? p : t - 1, t);
-		set_group(l, 3, t + 1, len - 1);
-		return 4;
-	}
-	return 0;
-}
-
-int gm_mailmap_line_form(const char *s, size_t len,
-			 struct gm_mailmap_line *l)
-{
-	memset(l, 0, sizeof(*l));
-	if (!len)
-		return 0;
-	if (!(l->form = form_plain(s, len, l)) &&
-	    !(l->form = form_three(s, len, l)))
-		l->form = form_four(s, len, l);
-	return l->form;
-}
-
-static int mailmap_add_line(struct gm_mailmap *mm, const char *s, size_t len)
+static int mailmap_add_line(struct gm_mailmap *mm, pcre2_code *const *forms,
+			    pcre2_match_data *md, const char *s, size_t len)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf wname = GM_BUF_INIT, waddr = GM_BUF_INIT;
 	struct gm_buf key = GM_BUF_INIT;
-	struct gm_mailmap_line l;
+	int form = mailmap_form(forms, md, s, len);
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 	int error = 0;
 
-#define GROUP(k) s + l.group[(k) - 1].off, l.group[(k) - 1].len
-	switch (gm_mailmap_line_form(s, len, &l)) {
+#define GROUP(k) s + ov[2 * (k)], ov[2 * (k) + 1] - ov[2 * (k)]
+	switch (form) {
 	case 1:		/* Name <addr> */
 		if (!(error = parse_pair(&name, &addr, GROUP(1), GROUP(2))))
 			error = map_set(&mm->names, addr.ptr, name.ptr);
@@ -238,15 +127,43 @@ static int mailmap_add_line(struct gm_mailmap *mm, const char *s, size_t len)
 	return error;
 }
 
+static void forms_free(pcre2_code **forms)
+{
+	for (size_t f = 0; f < NFORMS; f++)
+		pcre2_code_free(forms[f]);
+}
+
+static int forms_compile(pcre2_code **forms)
+{
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	for (size_t f = 0; f < NFORMS; f++) {
+		forms[f] = pcre2_compile((PCRE2_SPTR)form_sources[f],
+					 PCRE2_ZERO_TERMINATED, 0, &errcode,
+					 &erroff, NULL);
+		if (!forms[f]) {
+			forms_free(forms);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+	}
+	return 0;
+}
+
 int gm_mailmap_from_buffer(struct gm_mailmap **out, const char *buf,
 			   size_t len)
 {
 	struct gm_mailmap *mm = calloc(1, sizeof(*mm));
+	pcre2_code *forms[NFORMS] = { NULL };
+	pcre2_match_data *md = pcre2_match_data_create(8, NULL);
 	const char *end = buf + len;
 	int error = 0;
 
-	if (!mm)
+	if (!mm || !md || forms_compile(forms) < 0) {
+		free(mm);
+		pcre2_match_data_free(md);
 		return gm_error_set(GM_ERROR, "out of memory");
+	}
 	while (buf < end) {
 		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
 		const char *eol = nl ? nl : end;
@@ -257,11 +174,13 @@ int gm_mailmap_from_buffer(struct gm_mailmap **out, const char *buf,
 			s++;
 		while (e > s && gm_email_isspace((unsigned char)e[-1]))
 			e--;
-		if (e > s && (error = mailmap_add_line(mm, s,
+		if (e > s && (error = mailmap_add_line(mm, forms, md, s,
 						       (size_t)(e - s))) < 0)
 			break;
 		buf = nl ? nl + 1 : end;
 	}
+	forms_free(forms);
+	pcre2_match_data_free(md);
 	if (error < 0) {
 		gm_mailmap_free(mm);
 		return error;

@@ -11,7 +11,6 @@
 
 #include "gm/error.h"
 #include "gm/index.h"
-#include "gm/sha1.h"
 #include "gm/strmap.h"
 
 /*
@@ -145,42 +144,12 @@ enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path)
 	return kind;
 }
 
-/*
- * Into the empty `out`, the bytes of the work tree's file at `path` if
- * they are the blob `id`: they hash to it. Only where SHA-1 runs on the
- * CPU's instructions, several times faster than inflating a blob.
- * @return whether they were.
- */
-static bool repo_worktree_copy(struct gm_repo *r, const char *path,
-			       const git_oid *id, struct gm_buf *out)
-{
-	unsigned char hash[GM_SHA1_SIZE];
-	bool same = false;
-
-	if (gm_sha1_fast() && !gm_repo_worktree_read(r, path, out)) {
-		gm_sha1_blob(out->ptr, out->len, hash);
-		if (!(same = !memcmp(hash, id->id, sizeof(hash))))
-			gm_buf_release(out);
-	}
-	return same;
-}
-
 int gm_repo_text(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, struct gm_repo_text *out)
 {
-	struct gm_repo_entry found;
-	int error;
+	int error = gm_repo_blob(r, path, e, &out->blob);
 
-	if (!e && gm_repo_lookup(r, path, &found) == 0)
-		e = &found;
-	if (e && e->type == GIT_OBJECT_BLOB && e->mode != GIT_FILEMODE_LINK &&
-	    repo_worktree_copy(r, path, &e->id, &out->buf)) {
-		out->ptr = out->buf.ptr;
-		out->len = out->buf.len;
-		out->pad = GM_BUF_PAD;
-		return 0;
-	}
-	if ((error = gm_repo_blob(r, path, e, &out->blob)) < 0)
+	if (error < 0)
 		return error;
 	out->ptr = git_blob_rawcontent(out->blob);
 	out->len = (size_t)git_blob_rawsize(out->blob);

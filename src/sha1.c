@@ -151,7 +151,8 @@ static void sha1_blocks_ni(uint32_t h[5], const unsigned char *p, size_t n)
 }
 #endif
 
-bool gm_sha1_fast(void)
+/* Whether the CPU's SHA instructions are used, asked once. */
+static bool sha1_fast(void)
 {
 	static atomic_int known;	/* 0 not yet asked, 1 no, 2 yes */
 	int v = atomic_load_explicit(&known, memory_order_relaxed);
@@ -175,7 +176,7 @@ void gm_sha1_init(struct gm_sha1 *s, bool portable)
 {
 	memcpy(s->h, sha1_init_state, sizeof(s->h));
 	s->len = 0;
-	s->portable = portable || !gm_sha1_fast();
+	s->portable = portable || !sha1_fast();
 }
 
 void gm_sha1_update(struct gm_sha1 *s, const void *data, size_t len)

@@ -1,7 +1,4 @@
-#include <stdlib.h>
 #include <string.h>
-
-#include <pcre2.h>
 
 #include "gm/buf.h"
 #include "gm/mailmap.h"
@@ -192,109 +189,6 @@ START_TEST(test_mailmap_empty_text)
 }
 END_TEST
 
-/*
- * R-20's forms are regexes; gm_mailmap_line_form() reads them by hand.
- * Both must agree on the form and on every group, on lines made of the
- * bytes that matter to the forms (random, and every line of up to six).
- */
-static const char *const form_regexes[] = {
-	"^([^<]+)<([^>]+)>$",
-	"^<([^>]+)>\\s*<([^>]+)>$",
-	"^(.+)<([^>]+)>\\s*<([^>]+)>$",
-	"^(.+)<([^>]+)>\\s*(.+)\\s*<([^>]+)>$",
-};
-
-struct form_oracle {
-	pcre2_code *code[4];
-	pcre2_match_data *md;
-};
-
-static void oracle_init(struct form_oracle *o)
-{
-	int err;
-	PCRE2_SIZE off;
-
-	for (int f = 0; f < 4; f++) {
-		o->code[f] = pcre2_compile((PCRE2_SPTR)form_regexes[f],
-					   PCRE2_ZERO_TERMINATED, 0, &err,
-					   &off, NULL);
-		ck_assert_ptr_nonnull(o->code[f]);
-	}
-	o->md = pcre2_match_data_create(8, NULL);
-}
-
-static void oracle_release(struct form_oracle *o)
-{
-	for (int f = 0; f < 4; f++)
-		pcre2_code_free(o->code[f]);
-	pcre2_match_data_free(o->md);
-}
-
-static void assert_same_form(struct form_oracle *o, const char *s,
-			     size_t len)
-{
-	struct gm_mailmap_line l;
-	int want = 0, got = gm_mailmap_line_form(s, len, &l);
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(o->md);
-
-	for (int f = 0; f < 4 && !want; f++)
-		if (pcre2_match(o->code[f], (PCRE2_SPTR)s, len, 0, 0, o->md,
-				NULL) > 0)
-			want = f + 1;
-	ck_assert_msg(got == want, "'%.*s': form %d, the regexes say %d",
-		      (int)len, s, got, want);
-	for (int k = 0; want && k < (want == 4 ? 4 : want == 3 ? 3 : 2); k++)
-		ck_assert_msg(l.group[k].off == ov[2 * k + 2] &&
-			      l.group[k].len == ov[2 * k + 3] - ov[2 * k + 2],
-			      "'%.*s' form %d group %d: %zu+%zu, regex %zu-%zu",
-			      (int)len, s, want, k + 1, l.group[k].off,
-			      l.group[k].len, (size_t)ov[2 * k + 2],
-			      (size_t)ov[2 * k + 3]);
-}
-
-START_TEST(test_mailmap_forms_as_the_regexes_random)
-{
-	static const char alphabet[] = "<<>> \t\rab.@";
-	struct form_oracle o;
-	char s[24];
-
-	oracle_init(&o);
-	srand(20);
-	for (int n = 0; n < 200000; n++) {
-		size_t len = (size_t)rand() % sizeof(s);
-
-		for (size_t i = 0; i < len; i++)
-			s[i] = alphabet[rand() % (sizeof(alphabet) - 1)];
-		assert_same_form(&o, s, len);
-	}
-	oracle_release(&o);
-}
-END_TEST
-
-START_TEST(test_mailmap_forms_as_the_regexes_every_short_line)
-{
-	static const char alphabet[] = "<> a";
-	struct form_oracle o;
-	char s[6];
-
-	oracle_init(&o);
-	for (size_t len = 0; len <= sizeof(s); len++) {
-		size_t n = 1;
-
-		for (size_t i = 0; i < len; i++)
-			n *= 4;
-		for (size_t v = 0; v < n; v++) {
-			size_t x = v;
-
-			for (size_t i = 0; i < len; i++, x /= 4)
-				s[i] = alphabet[x % 4];
-			assert_same_form(&o, s, len);
-		}
-	}
-	oracle_release(&o);
-}
-END_TEST
-
 Suite *mailmap_suite(void)
 {
 	Suite *s = suite_create("mailmap");
@@ -309,8 +203,6 @@ Suite *mailmap_suite(void)
 	tcase_add_test(tc, test_mailmap_crlf_and_no_final_newline);
 	tcase_add_test(tc, test_mailmap_later_lines_win);
 	tcase_add_test(tc, test_mailmap_empty_text);
-	tcase_add_test(tc, test_mailmap_forms_as_the_regexes_random);
-	tcase_add_test(tc, test_mailmap_forms_as_the_regexes_every_short_line);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,22 +7,6 @@
 
 struct gm_mailmap;	/* opaque */
 
-/* The form of one .mailmap line and its groups, as offsets. */
-struct gm_mailmap_line {
-	int form;		/* 1-4, or 0 for none */
-	struct {
-		size_t off, len;
-	} group[4];		/* the regex's groups 1..4 */
-};
-
-/**
- * Which of the four forms of R-20 the line s[0..len) (no newline in it)
- * has, the first that matches, with its groups exactly as the form's
- * regex captures them. @return l->form.
- */
-int gm_mailmap_line_form(const char *s, size_t len,
-			 struct gm_mailmap_line *l);
-
 /**
  * Parse .mailmap text the way get_maintainer.pl reads it (R-20): four line
  * forms, '#' comments, case-sensitive keys. Lines of no known form are

@@ -134,8 +134,8 @@ int gm_repo_blob(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, git_blob **out);
 
 /*
- * The content of a file of the tree: its blob, not copied, or the same
- * bytes read from the work tree.
+ * The content of a file of the tree: its blob, not copied, or bytes the
+ * caller read into `buf` (the work tree's copy, with GM_BUF_PAD zeros).
  */
 struct gm_repo_text {
 	const char *ptr;	/* the bytes, never NULL */
@@ -149,9 +149,7 @@ struct gm_repo_text {
 
 /**
  * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
- * NULL). Where the work tree's file holds exactly the blob's bytes (they
- * hash to its id) they are read from there, which costs less than
- * inflating the blob. The caller releases `out` before `r` is freed.
+ * NULL): the blob's bytes. The caller releases `out` before `r` is freed.
  * @return as gm_repo_blob().
  */
 int gm_repo_text(struct gm_repo *r, const char *path,

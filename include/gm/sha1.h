@@ -24,9 +24,6 @@ void gm_sha1_init(struct gm_sha1 *s, bool portable);
 void gm_sha1_update(struct gm_sha1 *s, const void *data, size_t len);
 void gm_sha1_final(struct gm_sha1 *s, unsigned char out[GM_SHA1_SIZE]);
 
-/** Whether the CPU's SHA instructions are used: hashing is then cheap. */
-bool gm_sha1_fast(void);
-
 /** The id git gives a blob of these bytes: SHA-1 of "blob <len>\0" data. */
 void gm_sha1_blob(const void *data, size_t len,
 		  unsigned char out[GM_SHA1_SIZE]);
