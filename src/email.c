@@ -259,7 +259,13 @@ static const char *const rfc822_grammar[] = {
 	"lwsp=(?:(?:\\r\\n)?[ \\t])",
 	"specials=()<>@,;:\\\\\".\\[\\]",
 	"atom=[^{specials} \\x00-\\x1f\\x7f]+(?:{lwsp}+|\\Z|(?=[\\[\"{specials}]))",
-	"qstring=\"(?:[^\"\\r\\\\]|\\\\.|{lwsp})*\"{lwsp}*",
+	/*
+	 * A quoted character, a quoted pair, or a folded line: the script's
+	 * [^"\r\\] | \\. | lwsp, which matches the same strings, less the
+	 * ambiguity (a space or tab was both a character and lwsp) that made
+	 * an unclosed quote backtrack exponentially.
+	 */
+	"qstring=\"(?:[^\"\\r\\\\]|\\\\.|\\r\\n[ \\t])*\"{lwsp}*",
 	"dliteral=\\[(?:[^\\[\\]\\r\\\\]|\\\\.)*\\]{lwsp}*",
 	"word=(?:{atom}|{qstring})",
 	"localpart={word}(?:\\.{lwsp}*{word})*",
