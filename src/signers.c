@@ -196,7 +196,8 @@ struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
 	struct gm_signers *s;
-	git_tree *trees[TREE_SLOTS];	/* direct-mapped by id */
+	git_odb *odb;
+	git_odb_object *trees[TREE_SLOTS];	/* direct-mapped by id */
 	char **paths;		/* per file: its current path, no final '/' */
 	bool *dir;		/* per file: a directory */
 	size_t *order;		/* files sorted by path, '/' first */
@@ -210,19 +211,28 @@ struct walk {
 	struct gm_buf name;
 };
 
-static git_tree *tree_get(struct walk *w, const git_oid *id)
+/*
+ * The raw tree object `id`, kept in a direct-mapped cache: its entries
+ * are scanned in place ("<octal mode> <name>\0<20-byte id>"), which
+ * costs less than parsing every entry of every tree the walk meets.
+ */
+static git_odb_object *tree_get(struct walk *w, const git_oid *id)
 {
 	size_t slot;
-	git_tree **t;
+	git_odb_object **t;
 
 	memcpy(&slot, id->id, sizeof(slot));
 	t = &w->trees[slot % TREE_SLOTS];
-	if (*t && git_oid_equal(git_tree_id(*t), id))
+	if (*t && git_oid_equal(git_odb_object_id(*t), id))
 		return *t;
-	git_tree_free(*t);
+	git_odb_object_free(*t);
 	*t = NULL;
-	if (git_tree_lookup(t, w->repo, id) < 0)
+	if (!w->odb || git_odb_read(t, w->odb, id) < 0)
 		*t = NULL;
+	else if (git_odb_object_type(*t) != GIT_OBJECT_TREE) {
+		git_odb_object_free(*t);
+		*t = NULL;
+	}
 	return *t;
 }
 
@@ -230,20 +240,34 @@ static git_tree *tree_get(struct walk *w, const git_oid *id)
 static int tree_entry(struct walk *w, const git_oid *id, const char *name,
 		      size_t len, struct entry *out)
 {
-	const git_tree_entry *e;
-	git_tree *t;
+	git_odb_object *t;
+	const char *p, *end;
 
 	out->found = false;
 	if (!id || !(t = tree_get(w, id)))
 		return 0;
-	gm_buf_reset(&w->name);
-	if (gm_buf_put(&w->name, name, len) < 0)
-		return GM_ERROR;
-	if (!(e = git_tree_entry_byname(t, w->name.ptr)))
+	p = git_odb_object_data(t);
+	end = p + git_odb_object_size(t);
+	while (p < end) {
+		unsigned mode = 0;
+		const char *nm, *nul;
+
+		while (p < end && *p >= '0' && *p <= '7')
+			mode = mode * 8 + (unsigned)(*p++ - '0');
+		if (p >= end || *p++ != ' ')
+			break;
+		nm = p;
+		if (!(nul = memchr(p, '\0', (size_t)(end - p))) ||
+		    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ)
+			break;
+		p = nul + 1 + GIT_OID_RAWSZ;
+		if ((size_t)(nul - nm) != len || memcmp(nm, name, len))
+			continue;
+		out->found = true;
+		git_oid_fromraw(&out->id, (const unsigned char *)nul + 1);
+		out->mode = (git_filemode_t)mode;
 		return 0;
-	out->found = true;
-	git_oid_cpy(&out->id, git_tree_entry_id(e));
-	out->mode = git_tree_entry_filemode(e);
+	}
 	return 0;
 }
 
@@ -478,6 +502,130 @@ struct source {
 	git_filemode_t mode;
 };
 
+/* One entry of a raw tree object. */
+struct raw_entry {
+	const char *name;
+	size_t len;
+	unsigned mode;
+	const unsigned char *id;
+};
+
+/* The next entry at `*p` of a raw tree ending at `end`; false at its end. */
+static bool raw_next(const char **p, const char *end, struct raw_entry *e)
+{
+	const char *nul;
+
+	e->mode = 0;
+	while (*p < end && **p >= '0' && **p <= '7')
+		e->mode = e->mode * 8 + (unsigned)(*(*p)++ - '0');
+	if (*p >= end || *(*p)++ != ' ')
+		return false;
+	if (!(nul = memchr(*p, '\0', (size_t)(end - *p))) ||
+	    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ)
+		return false;
+	e->name = *p;
+	e->len = (size_t)(nul - *p);
+	e->id = (const unsigned char *)nul + 1;
+	*p = nul + 1 + GIT_OID_RAWSZ;
+	return true;
+}
+
+/* git's order of tree entries: a tree's name compares as if ending in '/'. */
+static int raw_cmp(const struct raw_entry *a, const struct raw_entry *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	unsigned ca, cb;
+
+	if (c)
+		return c;
+	ca = n < a->len ? (unsigned char)a->name[n] :
+	     a->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	cb = n < b->len ? (unsigned char)b->name[n] :
+	     b->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	return (ca > cb) - (ca < cb);
+}
+
+struct deleted {
+	git_odb *odb;
+	struct source *v;
+	size_t nr, alloc;
+	struct gm_strvec paths;		/* owns the paths of v */
+};
+
+static int deleted_add(struct deleted *d, const char *prefix,
+		       const struct raw_entry *e)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_buf_printf(&path, "%s%.*s", prefix, (int)e->len,
+				   e->name)) < 0 ||
+	    (error = gm_strvec_push(&d->paths, path.ptr)) < 0 ||
+	    (error = GM_ARRAY_GROW(d->v, d->nr, d->alloc)) < 0)
+		goto out;
+	d->v[d->nr].path = NULL;	/* set once the paths stop moving */
+	git_oid_fromraw(&d->v[d->nr].id, e->id);
+	d->v[d->nr++].mode = (git_filemode_t)e->mode;
+out:
+	gm_buf_release(&path);
+	return error;
+}
+
+/* The files of tree `a` (raw id) not in tree `b` (NULL: none), recursively. */
+static int deleted_collect(struct deleted *d, const unsigned char *a,
+			   const unsigned char *b, const char *prefix)
+{
+	git_odb_object *ta = NULL, *tb = NULL;
+	const char *pa, *ea, *pb = NULL, *eb = NULL;
+	struct raw_entry x, y;
+	bool have_y = false;
+	git_oid id;
+	int error = 0;
+
+	git_oid_fromraw(&id, a);
+	if (git_odb_read(&ta, d->odb, &id) < 0)
+		return 0;	/* unreadable: nothing taken from it */
+	if (b) {
+		git_oid_fromraw(&id, b);
+		if (git_odb_read(&tb, d->odb, &id) < 0)
+			tb = NULL;
+	}
+	pa = git_odb_object_data(ta);
+	ea = pa + git_odb_object_size(ta);
+	if (tb) {
+		pb = git_odb_object_data(tb);
+		eb = pb + git_odb_object_size(tb);
+		have_y = raw_next(&pb, eb, &y);
+	}
+	while (!error && raw_next(&pa, ea, &x)) {
+		struct gm_buf sub = GM_BUF_INIT;
+		int c = 1;
+
+		while (have_y && (c = raw_cmp(&x, &y)) > 0)
+			have_y = raw_next(&pb, eb, &y);
+		if (!have_y)
+			c = 1;
+		if (c == 0 && !memcmp(x.id, y.id, GIT_OID_RAWSZ) &&
+		    x.mode == y.mode)
+			continue;
+		if (x.mode != GIT_FILEMODE_TREE) {
+			if (c != 0)
+				error = deleted_add(d, prefix, &x);
+			continue;
+		}
+		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x.len,
+					   x.name)) == 0)
+			error = deleted_collect(d, x.id,
+						c == 0 && y.mode == GIT_FILEMODE_TREE ?
+						y.id : NULL, sub.ptr);
+		gm_buf_release(&sub);
+	}
+	git_odb_object_free(ta);
+	git_odb_object_free(tb);
+	return error;
+}
+
 int gm_signers_find_rename(char **out, git_repository *repo,
 			   const git_oid *ta, const git_oid *tb,
 			   const char *dst, const git_oid *dst_id,
@@ -486,11 +634,10 @@ int gm_signers_find_rename(char **out, git_repository *repo,
 	struct entry de = { true, { { 0 } }, dst_mode };
 	const struct entry *dst_entry = &de;
 	struct walk wr, *w = &wr;
-	git_tree *a = NULL, *b = NULL;
-	git_diff *diff = NULL;
+	struct deleted del = { NULL, NULL, 0, 0, GM_STRVEC_INIT };
 	git_blob *db = NULL, *sb = NULL;
 	struct source *src = NULL;
-	size_t nr = 0, alloc = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
+	size_t nr = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
 	int best_score = -1, error = 0;
 
 	*out = NULL;
@@ -498,23 +645,14 @@ int gm_signers_find_rename(char **out, git_repository *repo,
 	wr.repo = repo;
 	if (!ta || dst_entry->mode == GIT_FILEMODE_COMMIT)
 		return 0;
-	if (git_tree_lookup(&a, w->repo, ta) < 0 ||
-	    git_tree_lookup(&b, w->repo, tb) < 0 ||
-	    git_diff_tree_to_tree(&diff, w->repo, a, b, NULL) < 0)
+	if (git_repository_odb(&del.odb, repo) < 0)
 		goto out;	/* unreadable: no rename */
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		if (d->status != GIT_DELTA_DELETED)
-			continue;
-		if (GM_ARRAY_GROW(src, nr, alloc) < 0) {
-			error = GM_ERROR;
-			goto out;
-		}
-		src[nr].path = d->old_file.path;
-		git_oid_cpy(&src[nr].id, &d->old_file.id);
-		src[nr++].mode = d->old_file.mode;
-	}
+	if ((error = deleted_collect(&del, ta->id, tb->id, "")) < 0)
+		goto out;
+	src = del.v;
+	nr = del.nr;
+	for (size_t i = 0; i < nr; i++)
+		src[i].path = del.paths.v[i];
 	for (size_t i = 0; i < nr; i++) {	/* exact */
 		int score;
 
@@ -570,11 +708,10 @@ found:
 	if (best != SIZE_MAX && !(*out = strdup(src[best].path)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 out:
-	free(src);
+	free(del.v);
+	gm_strvec_release(&del.paths);
+	git_odb_free(del.odb);
 	git_blob_free(db);
-	git_diff_free(diff);
-	git_tree_free(a);
-	git_tree_free(b);
 	return error;
 }
 
@@ -842,7 +979,8 @@ static void walk_release(struct walk *w, struct queue *q)
 		git_commit_free(c);
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
-		git_tree_free(w->trees[i]);
+		git_odb_object_free(w->trees[i]);
+	git_odb_free(w->odb);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
 	free(w->paths);
@@ -871,6 +1009,8 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	w.opts = opts;
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	if (git_repository_odb(&w.odb, repo) < 0)
+		w.odb = NULL;
 	error = walk_prepare(&w, files);
 	if (!error && git_commit_lookup(&c, repo, start) < 0)
 		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
