@@ -196,7 +196,8 @@ struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
 	struct gm_signers *s;
-	git_tree *trees[TREE_SLOTS];	/* direct-mapped by id */
+	git_odb *odb;
+	git_odb_object *trees[TREE_SLOTS];	/* direct-mapped by id */
 	char **paths;		/* per file: its current path, no final '/' */
 	bool *dir;		/* per file: a directory */
 	size_t *order;		/* files sorted by path, '/' first */
@@ -207,22 +208,32 @@ struct walk {
 	struct entry *ca, *cb;	/* their entries */
 	size_t nr_changed;
 	bool resort;		/* a path changed: sort `order` again */
+	struct follow_cache *follow;	/* sizes, fingerprints of blobs */
 	struct gm_buf name;
 };
 
-static git_tree *tree_get(struct walk *w, const git_oid *id)
+/*
+ * The raw tree object `id`, kept in a direct-mapped cache: its entries
+ * are scanned in place ("<octal mode> <name>\0<20-byte id>"), which
+ * costs less than parsing every entry of every tree the walk meets.
+ */
+static git_odb_object *tree_get(struct walk *w, const git_oid *id)
 {
 	size_t slot;
-	git_tree **t;
+	git_odb_object **t;
 
 	memcpy(&slot, id->id, sizeof(slot));
 	t = &w->trees[slot % TREE_SLOTS];
-	if (*t && git_oid_equal(git_tree_id(*t), id))
+	if (*t && git_oid_equal(git_odb_object_id(*t), id))
 		return *t;
-	git_tree_free(*t);
+	git_odb_object_free(*t);
 	*t = NULL;
-	if (git_tree_lookup(t, w->repo, id) < 0)
+	if (!w->odb || git_odb_read(t, w->odb, id) < 0)
 		*t = NULL;
+	else if (git_odb_object_type(*t) != GIT_OBJECT_TREE) {
+		git_odb_object_free(*t);
+		*t = NULL;
+	}
 	return *t;
 }
 
@@ -230,20 +241,34 @@ static git_tree *tree_get(struct walk *w, const git_oid *id)
 static int tree_entry(struct walk *w, const git_oid *id, const char *name,
 		      size_t len, struct entry *out)
 {
-	const git_tree_entry *e;
-	git_tree *t;
+	git_odb_object *t;
+	const char *p, *end;
 
 	out->found = false;
 	if (!id || !(t = tree_get(w, id)))
 		return 0;
-	gm_buf_reset(&w->name);
-	if (gm_buf_put(&w->name, name, len) < 0)
-		return GM_ERROR;
-	if (!(e = git_tree_entry_byname(t, w->name.ptr)))
+	p = git_odb_object_data(t);
+	end = p + git_odb_object_size(t);
+	while (p < end) {
+		unsigned mode = 0;
+		const char *nm, *nul;
+
+		while (p < end && *p >= '0' && *p <= '7')
+			mode = mode * 8 + (unsigned)(*p++ - '0');
+		if (p >= end || *p++ != ' ')
+			break;
+		nm = p;
+		if (!(nul = memchr(p, '\0', (size_t)(end - p))) ||
+		    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ)
+			break;
+		p = nul + 1 + GIT_OID_RAWSZ;
+		if ((size_t)(nul - nm) != len || memcmp(nm, name, len))
+			continue;
+		out->found = true;
+		git_oid_fromraw(&out->id, (const unsigned char *)nul + 1);
+		out->mode = (git_filemode_t)mode;
 		return 0;
-	out->found = true;
-	git_oid_cpy(&out->id, git_tree_entry_id(e));
-	out->mode = git_tree_entry_filemode(e);
+	}
 	return 0;
 }
 
@@ -465,6 +490,99 @@ out:
 	return score;
 }
 
+/* The score of estimate_similarity() from the two files' fingerprints. */
+static int score_spans(const struct span *a, size_t na, size_t ss,
+		       const struct span *b, size_t nb, size_t ds)
+{
+	size_t max = ss > ds ? ss : ds, copied = 0, j = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		while (j < nb && b[j].hash < a[i].hash)
+			j++;
+		if (j < nb && b[j].hash == a[i].hash) {
+			copied += a[i].cnt < b[j].cnt ? a[i].cnt : b[j].cnt;
+			j++;
+		}
+	}
+	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
+}
+
+/*
+ * What --follow's copy search keeps across a walk: the size of every
+ * blob asked about, and the fingerprints of those read, up to a bound.
+ */
+struct fingerprint {
+	size_t size;
+	struct span *v;		/* NULL: not kept */
+	size_t nr;
+};
+
+struct follow_cache {
+	struct gm_strmap by_id;		/* hex id -> struct fingerprint * */
+	size_t spans;			/* kept, in all */
+	struct fingerprint once;	/* one not kept, until the next */
+};
+
+#define FOLLOW_CACHE_SPANS ((size_t)4 << 20)
+
+static void follow_cache_release(struct follow_cache *fc)
+{
+	for (size_t i = 0; i < fc->by_id.alloc; i++) {
+		struct fingerprint *f = fc->by_id.slots[i].value;
+
+		if (!fc->by_id.slots[i].key || !f)
+			continue;
+		free(f->v);
+		free(f);
+	}
+	gm_strmap_release(&fc->by_id);
+	free(fc->once.v);
+}
+
+/* The blob `id`'s size (and, with `spans`, fingerprint); NULL if unread. */
+static struct fingerprint *fingerprint_of(struct follow_cache *fc,
+					  git_repository *repo, git_odb *odb,
+					  const git_oid *id, bool spans)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	struct fingerprint *f = NULL;
+	git_object_t type;
+	git_blob *b = NULL;
+	void *v;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	if (gm_strmap_get(&fc->by_id, hex, GIT_OID_HEXSZ, &v)) {
+		f = v;
+	} else {
+		if (!(f = calloc(1, sizeof(*f))))
+			return NULL;
+		if (git_odb_read_header(&f->size, &type, odb, id) < 0 ||
+		    gm_strmap_put(&fc->by_id, hex, GIT_OID_HEXSZ, f) < 0) {
+			free(f);
+			return NULL;
+		}
+	}
+	if (!spans || f->v)
+		return f;
+	if (git_blob_lookup(&b, repo, id) < 0)
+		return NULL;
+	if (spans_of(&f->v, &f->nr, git_blob_rawcontent(b),
+		     (size_t)git_blob_rawsize(b)) < 0)
+		f = NULL;
+	git_blob_free(b);
+	if (f && fc->spans + f->nr > FOLLOW_CACHE_SPANS) {
+		/* over the bound: used once, then dropped */
+		free(fc->once.v);
+		fc->once = *f;
+		f->v = NULL;
+		f->nr = 0;
+		return &fc->once;
+	}
+	if (f)
+		fc->spans += f->nr;
+	return f;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -476,7 +594,322 @@ struct source {
 	const char *path;	/* in the diff, valid while it lives */
 	git_oid id;
 	git_filemode_t mode;
+	bool deleted;		/* not in the commit: a rename, not a copy */
 };
+
+/* One entry of a raw tree object. */
+struct raw_entry {
+	const char *name;
+	size_t len;
+	unsigned mode;
+	const unsigned char *id;
+};
+
+/* The next entry at `*p` of a raw tree ending at `end`; false at its end. */
+static bool raw_next(const char **p, const char *end, struct raw_entry *e)
+{
+	const char *nul;
+
+	e->mode = 0;
+	while (*p < end && **p >= '0' && **p <= '7')
+		e->mode = e->mode * 8 + (unsigned)(*(*p)++ - '0');
+	if (*p >= end || *(*p)++ != ' ')
+		return false;
+	if (!(nul = memchr(*p, '\0', (size_t)(end - *p))) ||
+	    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ)
+		return false;
+	e->name = *p;
+	e->len = (size_t)(nul - *p);
+	e->id = (const unsigned char *)nul + 1;
+	*p = nul + 1 + GIT_OID_RAWSZ;
+	return true;
+}
+
+/* git's order of tree entries: a tree's name compares as if ending in '/'. */
+static int raw_cmp(const struct raw_entry *a, const struct raw_entry *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	unsigned ca, cb;
+
+	if (c)
+		return c;
+	ca = n < a->len ? (unsigned char)a->name[n] :
+	     a->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	cb = n < b->len ? (unsigned char)b->name[n] :
+	     b->mode == GIT_FILEMODE_TREE ? '/' : 0;
+	return (ca > cb) - (ca < cb);
+}
+
+struct deleted {
+	git_odb *odb;
+	struct source *v;
+	size_t nr, alloc;
+	struct gm_strvec paths;		/* owns the paths of v */
+};
+
+static int deleted_add(struct deleted *d, const char *prefix,
+		       const struct raw_entry *e)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_buf_printf(&path, "%s%.*s", prefix, (int)e->len,
+				   e->name)) < 0 ||
+	    (error = gm_strvec_push(&d->paths, path.ptr)) < 0 ||
+	    (error = GM_ARRAY_GROW(d->v, d->nr, d->alloc)) < 0)
+		goto out;
+	d->v[d->nr].path = NULL;	/* set once the paths stop moving */
+	d->v[d->nr].deleted = true;
+	git_oid_fromraw(&d->v[d->nr].id, e->id);
+	d->v[d->nr++].mode = (git_filemode_t)e->mode;
+out:
+	gm_buf_release(&path);
+	return error;
+}
+
+/* The files of tree `a` (raw id) not in tree `b` (NULL: none), recursively. */
+static int deleted_collect(struct deleted *d, const unsigned char *a,
+			   const unsigned char *b, const char *prefix)
+{
+	git_odb_object *ta = NULL, *tb = NULL;
+	const char *pa, *ea, *pb = NULL, *eb = NULL;
+	struct raw_entry x, y;
+	bool have_y = false;
+	git_oid id;
+	int error = 0;
+
+	git_oid_fromraw(&id, a);
+	if (git_odb_read(&ta, d->odb, &id) < 0)
+		return 0;	/* unreadable: nothing taken from it */
+	if (b) {
+		git_oid_fromraw(&id, b);
+		if (git_odb_read(&tb, d->odb, &id) < 0)
+			tb = NULL;
+	}
+	pa = git_odb_object_data(ta);
+	ea = pa + git_odb_object_size(ta);
+	if (tb) {
+		pb = git_odb_object_data(tb);
+		eb = pb + git_odb_object_size(tb);
+		have_y = raw_next(&pb, eb, &y);
+	}
+	while (!error && raw_next(&pa, ea, &x)) {
+		struct gm_buf sub = GM_BUF_INIT;
+		int c = 1;
+
+		while (have_y && (c = raw_cmp(&x, &y)) > 0)
+			have_y = raw_next(&pb, eb, &y);
+		if (!have_y)
+			c = 1;
+		if (c == 0 && !memcmp(x.id, y.id, GIT_OID_RAWSZ) &&
+		    x.mode == y.mode)
+			continue;
+		if (x.mode != GIT_FILEMODE_TREE) {
+			if (c != 0)
+				error = deleted_add(d, prefix, &x);
+			continue;
+		}
+		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x.len,
+					   x.name)) == 0)
+			error = deleted_collect(d, x.id,
+						c == 0 && y.mode == GIT_FILEMODE_TREE ?
+						y.id : NULL, sub.ptr);
+		gm_buf_release(&sub);
+	}
+	git_odb_object_free(ta);
+	git_odb_object_free(tb);
+	return error;
+}
+
+/*
+ * Every file of tree `a` (raw id), each marked deleted unless tree `b`
+ * (NULL: none; `same`: identical to `a`) has it: the sources of
+ * --follow, which looks for copies of any file too (find_copies_harder).
+ */
+static int files_collect(struct deleted *d, const unsigned char *a,
+			 const unsigned char *b, bool same, const char *prefix)
+{
+	git_odb_object *ta = NULL, *tb = NULL;
+	const char *pa, *ea, *pb = NULL, *eb = NULL;
+	struct raw_entry x, y;
+	bool have_y = false;
+	git_oid id;
+	int error = 0;
+
+	git_oid_fromraw(&id, a);
+	if (git_odb_read(&ta, d->odb, &id) < 0)
+		return 0;
+	if (b && !same) {
+		git_oid_fromraw(&id, b);
+		if (git_odb_read(&tb, d->odb, &id) < 0)
+			tb = NULL;
+	}
+	pa = git_odb_object_data(ta);
+	ea = pa + git_odb_object_size(ta);
+	if (tb) {
+		pb = git_odb_object_data(tb);
+		eb = pb + git_odb_object_size(tb);
+		have_y = raw_next(&pb, eb, &y);
+	}
+	while (!error && raw_next(&pa, ea, &x)) {
+		struct gm_buf sub = GM_BUF_INIT;
+		int c = 1;
+
+		while (!same && have_y && (c = raw_cmp(&x, &y)) > 0)
+			have_y = raw_next(&pb, eb, &y);
+		if (same)
+			c = 0, y = x;
+		else if (!have_y)
+			c = 1;
+		if (x.mode != GIT_FILEMODE_TREE) {
+			if ((error = deleted_add(d, prefix, &x)) == 0)
+				d->v[d->nr - 1].deleted =
+					c != 0 || y.mode == GIT_FILEMODE_TREE;
+			continue;
+		}
+		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x.len,
+					   x.name)) == 0) {
+			bool sub_tree = c == 0 && y.mode == GIT_FILEMODE_TREE;
+
+			error = files_collect(d, x.id, sub_tree ? y.id : NULL,
+					      sub_tree && !memcmp(x.id, y.id,
+								  GIT_OID_RAWSZ),
+					      sub.ptr);
+		}
+		gm_buf_release(&sub);
+	}
+	git_odb_object_free(ta);
+	git_odb_object_free(tb);
+	return error;
+}
+
+static bool is_regular(git_filemode_t m)
+{
+	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
+}
+
+/* One of the four best candidates of diffcore-rename's matrix. */
+struct candidate {
+	int score;
+	int name_score;
+	size_t src;		/* SIZE_MAX: an empty slot */
+};
+
+/* score_compare(): > 0 when `b` is the better one. */
+static int candidate_cmp(const struct candidate *a, const struct candidate *b)
+{
+	if (a->score != b->score)
+		return b->score - a->score;
+	return b->name_score - a->name_score;
+}
+
+/*
+ * --follow's source of the file `dst` created by the commit (R-72): git
+ * log's rename detection with find_copies_harder, every file of the
+ * parent a source. An identical file first (one the commit deleted, of
+ * the same base name, better; among equals the last in path order, as
+ * git's hash map yields them); else the four most similar at 50% or
+ * more, the best of them that was deleted, else the best.
+ */
+static int find_follow_source(char **out, struct follow_cache *fc,
+			      git_repository *repo,
+			      const git_oid *ta, const git_oid *tb,
+			      const char *dst, const git_oid *dst_id,
+			      git_filemode_t dst_mode)
+{
+	struct fingerprint *df, *sf, dcopy = { 0, NULL, 0 };
+	struct deleted all = { NULL, NULL, 0, 0, GM_STRVEC_INIT };
+	struct candidate top[4];
+	size_t best = SIZE_MAX, dsize;
+	int best_score = -1, error = 0;
+
+	*out = NULL;
+	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
+		return 0;
+	if (git_repository_odb(&all.odb, repo) < 0)
+		goto out;
+	if ((error = files_collect(&all, ta->id, tb->id, false, "")) < 0)
+		goto out;
+	for (size_t i = all.nr; i-- > 0;) {	/* exact */
+		int score;
+
+		if (!git_oid_equal(&all.v[i].id, dst_id))
+			continue;
+		score = all.v[i].deleted +
+			!strcmp(base_name(all.paths.v[i]), base_name(dst));
+		if (score > best_score) {
+			best = i;
+			best_score = score;
+			if (score == 2)
+				break;
+		}
+	}
+	if (best != SIZE_MAX || !is_regular(dst_mode) ||
+	    !(df = fingerprint_of(fc, repo, all.odb, dst_id, true)))
+		goto found;
+	dcopy.size = dsize = df->size;	/* its own: `df` may be reused */
+	if (df->nr && !(dcopy.v = malloc(df->nr * sizeof(*dcopy.v)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	if (df->nr)
+		memcpy(dcopy.v, df->v, df->nr * sizeof(*dcopy.v));
+	dcopy.nr = df->nr;
+	for (int k = 0; k < 4; k++)
+		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
+	for (size_t i = 0; i < all.nr; i++) {
+		struct candidate c = { 0, 0, i };
+		size_t ssize, max, base;
+		int worst = 0;
+
+		if (!is_regular(all.v[i].mode) ||
+		    !(sf = fingerprint_of(fc, repo, all.odb, &all.v[i].id,
+					  false)))
+			continue;
+		ssize = sf->size;
+		max = ssize > dsize ? ssize : dsize;
+		base = ssize < dsize ? ssize : dsize;
+		if (!max || (double)max * (MAX_SCORE - MIN_SCORE) <
+			    (double)(max - base) * MAX_SCORE ||
+		    !(sf = fingerprint_of(fc, repo, all.odb, &all.v[i].id,
+					  true)))
+			continue;
+		c.score = score_spans(sf->v, sf->nr, ssize, dcopy.v, dcopy.nr,
+				      dsize);
+		c.name_score = !strcmp(base_name(all.paths.v[i]),
+				       base_name(dst));
+		for (int k = 1; k < 4; k++)
+			if (candidate_cmp(&top[k], &top[worst]) > 0)
+				worst = k;
+		if (candidate_cmp(&top[worst], &c) > 0)
+			top[worst] = c;
+	}
+	for (int k = 1; k < 4; k++) {	/* a stable sort of four */
+		struct candidate c = top[k];
+		int j = k;
+
+		for (; j > 0 && candidate_cmp(&top[j - 1], &c) > 0; j--)
+			top[j] = top[j - 1];
+		top[j] = c;
+	}
+	for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+		for (int k = 0; k < 4 && best == SIZE_MAX; k++) {
+			if (top[k].src == SIZE_MAX || top[k].score < MIN_SCORE)
+				break;
+			if (pass || all.v[top[k].src].deleted)
+				best = top[k].src;
+		}
+found:
+	if (best != SIZE_MAX && !(*out = strdup(all.paths.v[best])))
+		error = gm_error_set(GM_ERROR, "out of memory");
+out:
+	free(dcopy.v);
+	free(all.v);
+	gm_strvec_release(&all.paths);
+	git_odb_free(all.odb);
+	return error;
+}
 
 int gm_signers_find_rename(char **out, git_repository *repo,
 			   const git_oid *ta, const git_oid *tb,
@@ -486,11 +919,10 @@ int gm_signers_find_rename(char **out, git_repository *repo,
 	struct entry de = { true, { { 0 } }, dst_mode };
 	const struct entry *dst_entry = &de;
 	struct walk wr, *w = &wr;
-	git_tree *a = NULL, *b = NULL;
-	git_diff *diff = NULL;
+	struct deleted del = { NULL, NULL, 0, 0, GM_STRVEC_INIT };
 	git_blob *db = NULL, *sb = NULL;
 	struct source *src = NULL;
-	size_t nr = 0, alloc = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
+	size_t nr = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
 	int best_score = -1, error = 0;
 
 	*out = NULL;
@@ -498,23 +930,14 @@ int gm_signers_find_rename(char **out, git_repository *repo,
 	wr.repo = repo;
 	if (!ta || dst_entry->mode == GIT_FILEMODE_COMMIT)
 		return 0;
-	if (git_tree_lookup(&a, w->repo, ta) < 0 ||
-	    git_tree_lookup(&b, w->repo, tb) < 0 ||
-	    git_diff_tree_to_tree(&diff, w->repo, a, b, NULL) < 0)
+	if (git_repository_odb(&del.odb, repo) < 0)
 		goto out;	/* unreadable: no rename */
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		if (d->status != GIT_DELTA_DELETED)
-			continue;
-		if (GM_ARRAY_GROW(src, nr, alloc) < 0) {
-			error = GM_ERROR;
-			goto out;
-		}
-		src[nr].path = d->old_file.path;
-		git_oid_cpy(&src[nr].id, &d->old_file.id);
-		src[nr++].mode = d->old_file.mode;
-	}
+	if ((error = deleted_collect(&del, ta->id, tb->id, "")) < 0)
+		goto out;
+	src = del.v;
+	nr = del.nr;
+	for (size_t i = 0; i < nr; i++)
+		src[i].path = del.paths.v[i];
 	for (size_t i = 0; i < nr; i++) {	/* exact */
 		int score;
 
@@ -570,11 +993,10 @@ found:
 	if (best != SIZE_MAX && !(*out = strdup(src[best].path)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 out:
-	free(src);
+	free(del.v);
+	gm_strvec_release(&del.paths);
+	git_odb_free(del.odb);
 	git_blob_free(db);
-	git_diff_free(diff);
-	git_tree_free(a);
-	git_tree_free(b);
 	return error;
 }
 
@@ -675,9 +1097,10 @@ static int record(struct walk *w, git_commit *c, const git_oid *ta,
 		char *source = NULL;
 
 		if (!w->dir[f] && !w->ca[i].found && w->cb[i].found &&
-		    (error = gm_signers_find_rename(&source, w->repo, ta, tb,
-						    w->paths[f], &w->cb[i].id,
-						    w->cb[i].mode)) < 0)
+		    (error = find_follow_source(&source, w->follow, w->repo,
+						ta, tb,
+						w->paths[f], &w->cb[i].id,
+						w->cb[i].mode)) < 0)
 			break;
 		if (GM_ARRAY_GROW(file->touches, file->nr_touches,
 				  file->alloc_touches) < 0 ||
@@ -842,7 +1265,8 @@ static void walk_release(struct walk *w, struct queue *q)
 		git_commit_free(c);
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
-		git_tree_free(w->trees[i]);
+		git_odb_object_free(w->trees[i]);
+	git_odb_free(w->odb);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
 	free(w->paths);
@@ -854,6 +1278,9 @@ static void walk_release(struct walk *w, struct queue *q)
 	free(w->pending);
 	gm_strmap_release(&w->seen);
 	gm_buf_release(&w->name);
+	if (w->follow)
+		follow_cache_release(w->follow);
+	free(w->follow);
 }
 
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
@@ -871,6 +1298,13 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	w.opts = opts;
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	if (git_repository_odb(&w.odb, repo) < 0)
+		w.odb = NULL;
+	if (!(w.follow = calloc(1, sizeof(*w.follow)))) {
+		free(w.s);
+		git_odb_free(w.odb);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
 	error = walk_prepare(&w, files);
 	if (!error && git_commit_lookup(&c, repo, start) < 0)
 		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");

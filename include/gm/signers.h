@@ -23,9 +23,10 @@
  * commit of the window: --follow turns history simplification off), and
  * for each non-merge commit compares every file's current path with the
  * parent's tree, descending only where the trees differ. A file created
- * by a commit is looked for among the files that commit deleted, with
- * git's similarity estimate and its 50% threshold; if found, the older
- * commits are compared at the old path, as --follow does. The line
+ * by a commit is looked for, as --follow does (find_copies_harder), among
+ * every file of the parent (renames of deleted ones first), with git's
+ * similarity estimate and its 50% threshold; if found, the older commits
+ * are compared at the old path. The line
  * counts of each commit and file are numstat's (the diff of the blobs;
  * "-" for binary files).
  *
@@ -146,8 +147,8 @@ bool gm_signers_is_signature(const char *line, bool all_types);
 /**
  * The file `dst` (of id `dst_id`, mode `dst_mode`), created by a commit
  * of tree `tb` whose parent has tree `ta` (NULL: none), came from what,
- * as git's --follow and blame find it among the files the commit
- * deleted: an identical one (the same base name first), else the one
+ * as git blame finds it among the files the commit deleted (the walk's
+ * --follow also looks for copies of every file of the parent): an identical one (the same base name first), else the one
  * deleted file of the same base name if 75% similar, else the most
  * similar at 50% or more, by git's estimate. `*out` is NULL for none,
  * else the source's path, owned by the caller.
