@@ -358,61 +358,6 @@ static int cli_flush_stdout(void)
 
 /* ==================== --batch ==================== */
 
-/* A JSON document on one line, "input" first: whitespace outside strings
- * at line starts dropped. */
-static int cli_batch_json(const struct cli_query *q, const char *path)
-{
-	struct gm_buf b = GM_BUF_INIT;
-	bool in_string = false, escaped = false;
-	const char *s = q->out_buf, *end = s + q->out_len;
-	int error;
-
-	if (!(error = gm_buf_puts(&b, "{\"input\": ")))
-		error = gm_output_json_string(&b, path);
-	if (!error)
-		error = gm_buf_puts(&b, ", ");
-	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
-		if (!in_string && *s == '\n') {
-			while (s + 1 < end && s[1] == ' ')
-				s++;
-			continue;
-		}
-		if (in_string && !escaped && *s == '"')
-			in_string = false;
-		else if (!in_string && *s == '"')
-			in_string = true;
-		escaped = in_string && !escaped && *s == '\\';
-		error = gm_buf_putc(&b, *s);
-	}
-	if (!error)
-		error = gm_buf_putc(&b, '\n');
-	if (!error)
-		error = cli_write(b.ptr, b.len);
-	gm_buf_release(&b);
-	return error;
-}
-
-/* Each line of the answer as "path<TAB>line", ended by '\n' or NUL. */
-static int cli_batch_text(const struct cli *c, const struct cli_query *q,
-			  const char *path)
-{
-	const char *s = q->out_buf, *end = s + q->out_len;
-	char eol = c->opts.nul ? '\0' : '\n';
-	int error = 0;
-
-	while (s < end && !error) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = nl ? (size_t)(nl - s) : (size_t)(end - s);
-
-		if (!(error = cli_write(path, strlen(path))) &&
-		    !(error = cli_write("\t", 1)) &&
-		    !(error = cli_write(s, len)))
-			error = cli_write(&eol, 1);
-		s += len + 1;
-	}
-	return error;
-}
-
 /* One path of --batch: its answer, or a warning if it has none. */
 static int cli_batch_one(struct cli *c, const char *path)
 {
@@ -434,9 +379,11 @@ static int cli_batch_one(struct cli *c, const char *path)
 	    (error = cli_query_flush(q)) < 0)
 		goto out;
 	if (c->opts.format && !strcmp(c->opts.format, "json"))
-		error = cli_batch_json(q, path);
+		error = gm_output_batch_json(stdout, path, q->out_buf,
+					     q->out_len);
 	else
-		error = cli_batch_text(c, q, path);
+		error = gm_output_batch_text(stdout, path, q->out_buf,
+					     q->out_len, c->opts.nul);
 	say_all("warning: ", &q->rank.warnings);
 out:
 	cli_query_release(q);

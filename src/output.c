@@ -576,3 +576,52 @@ int gm_output_json(FILE *f, const struct gm_output_report *r)
 	return ferror(f) ? gm_error_set(GM_ERROR, "write error: %s",
 					strerror(errno)) : 0;
 }
+
+int gm_output_batch_text(FILE *f, const char *path, const char *text,
+			 size_t len, bool nul)
+{
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		fputs(path, f);
+		fputc('\t', f);
+		fwrite(s, 1, n, f);
+		fputc(nul ? '\0' : '\n', f);
+		s += n + 1;
+	}
+	return ferror(f) ? gm_error_set(GM_ERROR,
+					"write error on standard output") : 0;
+}
+
+int gm_output_batch_json(FILE *f, const char *path, const char *doc,
+			 size_t len)
+{
+	const char *s = doc, *end = doc + len;
+	bool in_string = false, escaped = false;
+	struct gm_buf input = GM_BUF_INIT;
+	int error = gm_output_json_string(&input, path);
+
+	if (error < 0)
+		return error;
+	fprintf(f, "{\"input\": %s, ", input.ptr);
+	gm_buf_release(&input);
+	for (s = s < end && *s == '{' ? s + 1 : s; s < end; s++) {
+		if (!in_string && *s == '\n') {
+			while (s + 1 < end && s[1] == ' ')
+				s++;
+			continue;
+		}
+		if (in_string && !escaped && *s == '"')
+			in_string = false;
+		else if (!in_string && *s == '"')
+			in_string = true;
+		escaped = in_string && !escaped && *s == '\\';
+		fputc(*s, f);
+	}
+	fputc('\n', f);
+	return ferror(f) ? gm_error_set(GM_ERROR,
+					"write error on standard output") : 0;
+}

@@ -2,6 +2,7 @@
 #define GM_OUTPUT_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "gm/buf.h"
@@ -54,5 +55,21 @@ int gm_output_json(FILE *f, const struct gm_output_report *r);
 
 /** Append `s` as a JSON string (quoted, escaped) to `out`. */
 int gm_output_json_string(struct gm_buf *out, const char *s);
+
+/**
+ * One --batch answer: each line of `text[0..len)` (an answer as
+ * gm_output_write() prints it) as "path<TAB>line", ended by NUL with
+ * `nul`, else by a newline. @return 0 or GM_ERROR (a write error).
+ */
+int gm_output_batch_text(FILE *f, const char *path, const char *text,
+			 size_t len, bool nul);
+
+/**
+ * One --batch answer in JSON: the document `doc[0..len)` (as
+ * gm_output_json() prints it) on one line, with "input": `path` first.
+ * @return 0 or GM_ERROR (a write error).
+ */
+int gm_output_batch_json(FILE *f, const char *path, const char *doc,
+			 size_t len);
 
 #endif /* GM_OUTPUT_H */
