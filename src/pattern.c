@@ -187,8 +187,8 @@ static char *glob_convert(const struct gm_glob *g, bool dir)
  * characters, '?' any one, everything else itself. Backtracking to the
  * last star only suffices for wildcards of this kind.
  */
-static bool plain_prefix_match(const char *p, size_t plen, const char *s,
-			       size_t slen)
+bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
+			     size_t slen)
 {
 	size_t r = 0, i = 0, star_r = (size_t)-1, star_i = 0;
 
@@ -236,7 +236,7 @@ static bool glob_prefix_match(const struct gm_glob *g, struct gm_glob_state *st,
 	if (st->bad)
 		return false;
 	if (g->plain && !memchr(path, '\n', len))
-		return plain_prefix_match(g->glob, g->len, path, len) &&
+		return gm_pattern_prefix_match(g->glob, g->len, path, len) &&
 		       (st->dir != GM_GLOB_DIR ||
 			(len > g->len && path[g->len] == '/'));
 	if (!st->code && !glob_compile(g, st))

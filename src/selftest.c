@@ -1,5 +1,7 @@
 #include "gm/selftest.h"
 
+#include "gm/pattern.h"
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -481,34 +483,6 @@ static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
 
 /* ==================== patterns ==================== */
 
-/* Whether the glob p[0..plen) ('*' any run, '?' any one) starts s. */
-static bool glob_prefix_match(const char *p, size_t plen, const char *s,
-			      size_t slen)
-{
-	size_t r = 0, i = 0, star_r = SIZE_MAX, star_i = 0;
-
-	for (;;) {
-		if (r < plen && p[r] == '*') {
-			while (r < plen && p[r] == '*')
-				r++;
-			star_r = r;
-			star_i = i;
-			continue;
-		}
-		if (r == plen)
-			return true;
-		if (i < slen && (p[r] == '?' || p[r] == s[i])) {
-			r++;
-			i++;
-			continue;
-		}
-		if (star_r == SIZE_MAX || star_i >= slen)
-			return false;
-		r = star_r;
-		i = ++star_i;
-	}
-}
-
 /* The first path not below `key` in byte order (lower bound). */
 static size_t paths_lower_bound(const struct gm_strvec *paths, const char *key,
 				size_t len)
@@ -612,7 +586,7 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 		if (slen < lit || memcmp(s, glob.ptr, lit))
 			break;
 		if (plain)
-			*found = glob_prefix_match(glob.ptr + lit,
+			*found = gm_pattern_prefix_match(glob.ptr + lit,
 						   glob.len - lit, s + lit,
 						   slen - lit);
 		else

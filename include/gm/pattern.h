@@ -173,4 +173,12 @@ pcre2_match_context *gm_pattern_match_context(void);
 /** Count the '/' in `s[0..len)`. */
 size_t gm_pattern_slashes(const char *s, size_t len);
 
+/**
+ * Whether the plain glob p[0..plen) ('*' any run of characters, '?' any
+ * one, every other byte itself) matches a prefix of s[0..slen). Any
+ * thread may call it.
+ */
+bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
+			     size_t slen);
+
 #endif /* GM_PATTERN_H */
