@@ -437,9 +437,7 @@ static int64_t git_since(const struct accept_row *r)
 	pid_t pid;
 
 	ck_assert_int_eq(pipe(fds), 0);
-	fflush(NULL);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = gm_test_fork();
 	if (pid == 0) {
 		close(fds[0]);
 		git_child(fds[1], r);

@@ -174,9 +174,7 @@ static char *git_log(const struct repo *r, const char *const *argv)
 	while (*argv && n + 1 < ARRAY_SIZE(full))
 		full[n++] = *argv++;
 	ck_assert_int_eq(pipe(fds), 0);
-	fflush(NULL);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid = gm_test_fork();
 	if (pid == 0) {
 		close(fds[0]);
 		git_log_child(fds[1], r->dir, full);

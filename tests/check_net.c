@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -98,11 +99,17 @@ static void serve_one(int c)
 		perror("write");
 }
 
-/* The HTTP server's process: answers until it is killed. */
-static void http_serve(void)
+/*
+ * The HTTP server's process: answers until it is killed, and dies with the
+ * runner that forked it, so a runner that exits early leaves no process
+ * holding the test driver's pipes.
+ */
+static void http_serve(pid_t runner)
 {
 	int c;
 
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != runner)
+		_exit(1);
 	while ((c = accept(http_fd, NULL, NULL)) >= 0) {
 		serve_one(c);
 		close(c);
@@ -113,16 +120,17 @@ static void http_serve(void)
 /* Unchecked: the servers live for the whole TCase. */
 static void servers_start(void)
 {
+	pid_t runner;
 	int fd;
 
 	http_fd = listen_loopback(&http_port);
 	silent_fd = listen_loopback(&silent_port);
 	fd = listen_loopback(&closed_port);
 	close(fd);	/* now nobody listens there */
-	http_pid = fork();
-	ck_assert_int_ge(http_pid, 0);
+	runner = getpid();
+	http_pid = gm_test_fork();
 	if (!http_pid)
-		http_serve();
+		http_serve(runner);
 }
 
 static void servers_stop(void)

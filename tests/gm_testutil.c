@@ -155,6 +155,17 @@ char *gm_test_join(const struct gm_strvec *sv, const char *sep)
 
 /* ==================== directories ==================== */
 
+pid_t gm_test_fork(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		ck_abort_msg("fork: %s", strerror(errno));
+	return pid;
+}
+
 char *gm_test_tmpdir(void)
 {
 	char tmpl[] = "/tmp/gm-test-XXXXXX";
@@ -399,10 +410,7 @@ int gm_test_run_binary(struct gm_test_run *r, const char *cwd,
 	} else {
 		gm_buf_puts(&in, "/dev/null");
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		goto out;
+	pid = gm_test_fork();
 	if (pid == 0)
 		run_child(cwd, in.ptr, out.ptr, err.ptr, argv, envp);
 	while (waitpid(pid, &status, 0) < 0)

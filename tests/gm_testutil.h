@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <git2.h>
 
@@ -90,6 +91,14 @@ int gm_test_repo_open(struct gm_repo **out, const char *rev);
 
 /** gm_prefetch_start() in the work tree gm_repo_locate() finds now. */
 struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv);
+
+/*
+ * fork() for a test: flushes stdio first, and fails the test (in the parent)
+ * when no child could be made. The child must run no Check code at all, not
+ * even a passing ck_assert: that writes into the message file the child
+ * shares with its parent and corrupts what the runner reads back.
+ */
+pid_t gm_test_fork(void);
 
 char *gm_test_tmpdir(void);
 
