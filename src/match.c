@@ -109,10 +109,13 @@ static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
 }
 
 /*
- * Candidate sections by a path's first component: an F: glob whose first
- * component is literal can only match paths that start with it, so most
- * sections need not be looked at for a given file. Sections with any
- * other F: glob, or with an N: regex, are candidates for every path.
+ * Candidate sections by directory: a plain F: glob can only match paths
+ * that start with its literal part (what comes before its first '*' or
+ * '?'), so it is filed under the directory that literal part names, up to
+ * its last '/'. A path's candidates are the sections filed under each of
+ * its ancestor directories, and those with a glob of no literal directory
+ * or any other kind of F: (a regex), or with an N: regex, which are
+ * candidates for every path.
  */
 struct index_list {
 	size_t *v;
@@ -120,8 +123,10 @@ struct index_list {
 };
 
 struct match_index {
-	struct gm_strmap by_first;	/* component -> struct index_list * */
+	struct gm_strmap by_dir;	/* "dir/" -> struct index_list * */
 	struct index_list always;
+	unsigned *seen;		/* per section: the stamp of its last visit */
+	unsigned stamp;
 };
 
 static int list_add(struct index_list *l, size_t sec)
@@ -134,17 +139,20 @@ static int list_add(struct index_list *l, size_t sec)
 	return 0;
 }
 
-/* Length of the glob's literal first component, or 0 if it has none. */
-static size_t glob_first_component(const struct gm_glob *g)
+/* Length of the plain glob's literal directory ("a/b/"), 0 if none. */
+static size_t glob_literal_dir(const struct gm_glob *g)
 {
-	size_t i;
+	size_t dir = 0;
 
 	if (!g->plain)
 		return 0;
-	for (i = 0; i < g->len && g->glob[i] != '/'; i++)
+	for (size_t i = 0; i < g->len; i++) {
 		if (g->glob[i] == '*' || g->glob[i] == '?')
-			return 0;
-	return i < g->len && i ? i : 0;
+			break;
+		if (g->glob[i] == '/')
+			dir = i + 1;
+	}
+	return dir;
 }
 
 static int index_add(struct match_index *ix, const struct gm_mline *ml,
@@ -157,13 +165,13 @@ static int index_add(struct match_index *ix, const struct gm_mline *ml,
 		return list_add(&ix->always, sec);
 	if (ml->tag != 'F')
 		return 0;
-	n = glob_first_component(ml->glob);
+	n = glob_literal_dir(ml->glob);
 	if (!n)
 		return list_add(&ix->always, sec);
-	if (!gm_strmap_get(&ix->by_first, ml->glob->glob, n, (void **)&l)) {
+	if (!gm_strmap_get(&ix->by_dir, ml->glob->glob, n, (void **)&l)) {
 		if (!(l = calloc(1, sizeof(*l))))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_strmap_put(&ix->by_first, ml->glob->glob, n, l) < 0) {
+		if (gm_strmap_put(&ix->by_dir, ml->glob->glob, n, l) < 0) {
 			free(l);
 			return GM_ERROR;
 		}
@@ -173,15 +181,16 @@ static int index_add(struct match_index *ix, const struct gm_mline *ml,
 
 static void index_release(struct match_index *ix)
 {
-	for (size_t i = 0; i < ix->by_first.alloc; i++) {
-		struct index_list *l = ix->by_first.slots[i].value;
+	for (size_t i = 0; i < ix->by_dir.alloc; i++) {
+		struct index_list *l = ix->by_dir.slots[i].value;
 
 		if (l)
 			free(l->v);
 		free(l);
 	}
-	gm_strmap_release(&ix->by_first);
+	gm_strmap_release(&ix->by_dir);
 	free(ix->always.v);
+	free(ix->seen);
 }
 
 static void index_free(struct match_index *ix)
@@ -196,6 +205,9 @@ static int index_build(struct match_index *ix, const struct gm_maintainers *m)
 	int error = 0;
 
 	memset(ix, 0, sizeof(*ix));
+	if (!(ix->seen = calloc(m->nr_sections ? m->nr_sections : 1,
+				sizeof(*ix->seen))))
+		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t s = 0; s < m->nr_sections && !error; s++) {
 		const struct gm_section *sec = &m->sections[s];
 
@@ -240,11 +252,10 @@ static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
  */
 static bool match_section(const struct gm_maintainers *m,
 			  struct gm_match_ctx *ctx, size_t s,
-			  struct gm_match_file *f, size_t len, int pattern_depth,
-			  struct depth *d)
+			  struct gm_match_file *f, size_t len, size_t fd,
+			  int pattern_depth, struct depth *d)
 {
 	const struct gm_section *sec = &m->sections[s];
-	size_t fd = gm_pattern_slashes(f->path, len);
 	bool hit = false;
 
 	for (size_t i = sec->start; i < sec->end; i++)
@@ -275,33 +286,49 @@ static bool match_section(const struct gm_maintainers *m,
 	return hit;
 }
 
-/* Visit the candidates of `path` in section order: merge of two lists. */
-static int match_file(const struct gm_maintainers *m,
-		      struct gm_match_ctx *ctx, struct match_index *ix,
-		      struct gm_match_file *f, int pattern_depth,
-		      struct depth *scratch)
+/* Match the sections of `l` not visited yet for this file. */
+static size_t match_list(const struct gm_maintainers *m,
+			 struct gm_match_ctx *ctx, const struct index_list *l,
+			 struct gm_match_file *f, size_t len, size_t fd,
+			 int pattern_depth, struct depth *scratch, size_t nr)
 {
-	const char *slash = strchr(f->path, '/');
-	struct index_list *l = NULL;
-	size_t len = strlen(f->path), a = 0, b = 0, nr = 0;
+	struct match_index *ix = ctx->index;
 
-	if (slash)
-		gm_strmap_get(&ix->by_first, f->path, (size_t)(slash - f->path),
-			      (void **)&l);
-	while (a < ix->always.nr || (l && b < l->nr)) {
-		size_t s;
+	for (size_t i = 0; i < l->nr; i++) {
+		size_t s = l->v[i];
 
-		if (!l || b >= l->nr ||
-		    (a < ix->always.nr && ix->always.v[a] <= l->v[b])) {
-			s = ix->always.v[a++];
-			if (l && b < l->nr && l->v[b] == s)
-				b++;
-		} else {
-			s = l->v[b++];
-		}
-		if (match_section(m, ctx, s, f, len, pattern_depth,
+		if (ix->seen[s] == ix->stamp)
+			continue;
+		ix->seen[s] = ix->stamp;
+		if (match_section(m, ctx, s, f, len, fd, pattern_depth,
 				  &scratch[nr]))
 			scratch[nr++].section = s;
+	}
+	return nr;
+}
+
+/* The candidates of `path`: those of every ancestor, and `always`. */
+static int match_file(const struct gm_maintainers *m,
+		      struct gm_match_ctx *ctx, struct gm_match_file *f,
+		      int pattern_depth, struct depth *scratch)
+{
+	struct match_index *ix = ctx->index;
+	size_t len = strlen(f->path), fd = gm_pattern_slashes(f->path, len);
+	size_t nr;
+
+	if (!++ix->stamp) {	/* wrapped: forget every visit */
+		memset(ix->seen, 0, m->nr_sections * sizeof(*ix->seen));
+		ix->stamp = 1;
+	}
+	nr = match_list(m, ctx, &ix->always, f, len, fd, pattern_depth,
+			scratch, 0);
+	for (const char *p = f->path; (p = strchr(p, '/')); p++) {
+		struct index_list *l;
+
+		if (gm_strmap_get(&ix->by_dir, f->path,
+				  (size_t)(p + 1 - f->path), (void **)&l))
+			nr = match_list(m, ctx, l, f, len, fd, pattern_depth,
+					scratch, nr);
 	}
 	qsort(scratch, nr, sizeof(*scratch), depth_cmp);
 	f->sections = malloc((nr ? nr : 1) * sizeof(*f->sections));
@@ -344,8 +371,8 @@ int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
 	for (size_t i = 0; i < files->nr && !error; i++) {
 		mt->files[i].path = files->v[i];
 		mt->nr_files++;
-		error = match_file(m, ctx, ctx->index, &mt->files[i],
-				   pattern_depth, scratch);
+		error = match_file(m, ctx, &mt->files[i], pattern_depth,
+				   scratch);
 	}
 	free(scratch);
 	if (error) {

@@ -59,6 +59,7 @@ static const struct opt_def opt_table[] = {
 	{ "history", OPT_BOOL, OFF(history) },
 	{ "i", OPT_UNSUPPORTED, 0 },
 	{ "interactive", OPT_UNSUPPORTED, 0 },
+	{ "jobs", OPT_INT, OFF(jobs) },
 	{ "k", OPT_BOOL, OFF(keywords) },
 	{ "keywords", OPT_BOOL, OFF(keywords) },
 	{ "keywords-in-file", OPT_BOOL, OFF(keywords_in_file) },
@@ -114,6 +115,8 @@ static const char usage_text[] =
 	"    --batch               paths on stdin, one per line, each answered as\n"
 	"                          -f <path>, its lines prefixed by <path><TAB>\n"
 	"    -z                    with --batch: NUL ends each path and record\n"
+	"    --jobs=<n>            with --batch: answer on <n> threads (default:\n"
+	"                          one per CPU), in input order\n"
 	"    --find-maintainer-files\n"
 	"                          with a directory --mpath, read every */MAINTAINERS\n"
 	"\n"
@@ -387,6 +390,10 @@ int gm_options_finish(struct gm_options *o)
 		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
 	if (o->nul && !o->batch)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
+	if (o->jobs && !o->batch)
+		return gm_error_set(GM_EUSAGE, "--jobs needs --batch");
+	if (o->jobs < 0)
+		return gm_error_set(GM_EUSAGE, "--jobs needs a positive number");
 	if (o->batch && (o->args.nr || o->series))
 		return gm_error_set(GM_EUSAGE,
 				    "--batch reads its paths from standard input only");

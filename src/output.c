@@ -625,3 +625,15 @@ int gm_output_batch_json(FILE *f, const char *path, const char *doc,
 	return ferror(f) ? gm_error_set(GM_ERROR,
 					"write error on standard output") : 0;
 }
+
+void gm_output_message(FILE *f, const char *prefix, const char *msg)
+{
+	fputs(prefix, f);
+	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+		if (*p < ' ' || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+}

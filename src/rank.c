@@ -62,7 +62,6 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strvec_release(&rk->subsystem);
 	gm_strvec_release(&rk->web);
 	gm_strvec_release(&rk->bug);
-	gm_strvec_release(&rk->ignore);
 	gm_strvec_release(&rk->warnings);
 }
 
@@ -145,6 +144,30 @@ out:
 	return error;
 }
 
+static const char valid_mark;	/* the memo's value for a valid one */
+
+/* gm_email_rfc822_valid(), through the caller's memo if there is one. */
+static bool rank_rfc822_valid(struct gm_rank *rk, const char *value)
+{
+	size_t len = strlen(value);
+	void *v;
+	bool ok;
+
+	if (rk->valid && gm_strmap_get(rk->valid, value, len, &v))
+		return v;
+	ok = gm_email_rfc822_valid(value);
+	/* a memo that cannot grow only costs time */
+	if (rk->valid)
+		gm_strmap_put(rk->valid, value, len,
+			      ok ? (void *)&valid_mark : NULL);
+	return ok;
+}
+
+void gm_rank_valid_release(struct gm_strmap *valid)
+{
+	gm_strmap_release(valid);
+}
+
 /* push_email_addresses(): one address, a list of them, or the raw value. */
 static int push_people(struct gm_rank *rk, const char *value, const char *role)
 {
@@ -152,7 +175,7 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 	struct gm_buf msg = GM_BUF_INIT;
 	int error;
 
-	if (gm_email_rfc822_valid(value))
+	if (rank_rfc822_valid(rk, value))
 		return push_person(rk, value, role) < 0 ? GM_ERROR : 0;
 	error = gm_email_rfc822_list(&list, value);
 	if (error > 0) {
@@ -494,7 +517,7 @@ static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
 
 		if (pct > 100)
 			pct = 100;
-		if (gm_strvec_contains(&rk->ignore, c[i].line))
+		if (rk->ignore && gm_strvec_contains(rk->ignore, c[i].line))
 			continue;
 		if (c[i].count < o->git_min_signatures ||
 		    ++n > o->git_max_maintainers || pct < o->git_min_percent)
@@ -684,7 +707,7 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 	return error;
 }
 
-int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len)
+int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 {
 	const char *end = buf + len;
 
@@ -706,7 +729,7 @@ int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len)
 		if (e == s || gm_buf_put(&line, s, (size_t)(e - s)) < 0)
 			continue;
 		if (gm_email_rfc822_valid(line.ptr))
-			error = gm_strvec_push(&rk->ignore, line.ptr);
+			error = gm_strvec_push(out, line.ptr);
 		gm_buf_release(&line);
 		if (error)
 			return error;

@@ -727,16 +727,18 @@ START_TEST(test_rank_ignore_list)
 		"not an address\n"
 		"bare@example.com\n"
 		"\n";
-	struct gm_strvec lines = GM_STRVEC_INIT;
+	struct gm_strvec lines = GM_STRVEC_INIT, ignored = GM_STRVEC_INIT;
 	struct rank_env e;
 
 	env_init(&e, fixture_b, NULL);
-	ck_assert_int_eq(gm_rank_load_ignore(&e.rk, ignore, strlen(ignore)), 0);
+	ck_assert_int_eq(gm_rank_parse_ignore(&ignored, ignore, strlen(ignore)),
+			 0);
 	/* trimmed first, the comment cut after: its spaces stay */
-	ck_assert_uint_eq(e.rk.ignore.nr, 3);
-	ck_assert_str_eq(e.rk.ignore.v[0], MARK);
-	ck_assert_str_eq(e.rk.ignore.v[1], RITA "   ");
-	ck_assert_str_eq(e.rk.ignore.v[2], "bare@example.com");
+	ck_assert_uint_eq(ignored.nr, 3);
+	ck_assert_str_eq(ignored.v[0], MARK);
+	ck_assert_str_eq(ignored.v[1], RITA "   ");
+	ck_assert_str_eq(ignored.v[2], "bare@example.com");
+	e.rk.ignore = &ignored;
 	e.opts.git_max_maintainers = 1;
 	add_lines(&lines, MARK, 5);
 	add_lines(&lines, ANN, 4);
@@ -747,6 +749,7 @@ START_TEST(test_rank_ignore_list)
 	assert_people(&e, ANN " (commit_signer:4/5=80%)\n");
 	gm_strvec_release(&lines);
 	env_release(&e);
+	gm_strvec_release(&ignored);
 }
 END_TEST
 

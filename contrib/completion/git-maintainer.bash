@@ -13,7 +13,7 @@
 # Options taking a value end in '='. The words after "--" are the negated
 # forms, which git's __gitcomp offers only once "--no" has been typed.
 __git_maintainer_options="
-	--file --rev= --mpath= --maintainer-path= --series= --find-maintainer-files --batch
+	--file --rev= --mpath= --maintainer-path= --series= --find-maintainer-files --batch --jobs=
 	--email --moderated --keywords --keywords-in-file --file-emails
 	--remove-duplicates --mailmap --fixes --git-all-signature-types
 	--git-chief-penguins --pattern-depth= --tree

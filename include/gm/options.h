@@ -72,6 +72,7 @@ struct gm_options {
 	struct gm_strvec args;	/* non-option arguments, in order */
 	int batch;		/* --batch: paths on stdin */
 	int nul;		/* -z: NUL-terminated paths and records */
+	int jobs;		/* --jobs: --batch threads, 0 for one per CPU */
 
 	int help;		/* 1 for --help, 2 for -h */
 	int version;

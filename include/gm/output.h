@@ -72,4 +72,10 @@ int gm_output_batch_text(FILE *f, const char *path, const char *text,
 int gm_output_batch_json(FILE *f, const char *path, const char *doc,
 			 size_t len);
 
+/**
+ * A message line: `prefix`, then `msg` with control characters shown as
+ * \xHH, then a newline, on `f` (stderr).
+ */
+void gm_output_message(FILE *f, const char *prefix, const char *msg);
+
 #endif /* GM_OUTPUT_H */

@@ -56,12 +56,18 @@ struct gm_rank {
 	struct gm_strmap dedup_name;		/* lc(name) -> "name\0addr" */
 	struct gm_strmap dedup_addr;		/* lc(addr) -> "name\0addr" */
 	struct gm_strvec scm, substatus, status, subsystem, web, bug;
-	struct gm_strvec ignore;		/* .get_maintainer.ignore lines */
+	const struct gm_strvec *ignore;		/* the caller's, or NULL */
+	struct gm_strmap *valid;	/* the caller's memo, or NULL */
 	struct gm_strvec warnings;		/* for stderr, in order */
 	unsigned kind;				/* of the entries being added */
 };
 
-/** Start an empty ranking; `opts` and `mailmap` must outlive it. */
+/**
+ * Start an empty ranking; `opts` and `mailmap` must outlive it. A caller
+ * may then set `ignore` (gm_rank_parse_ignore()'s list) and `valid`, a
+ * memo of which values are one RFC 822 address or list, to be kept across
+ * the rankings one thread makes (gm_rank_valid_release() frees it).
+ */
 void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
 		  const struct gm_mailmap *mailmap);
 void gm_rank_release(struct gm_rank *rk);
@@ -117,8 +123,14 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
  */
 int gm_rank_sanitize(struct gm_rank *rk);
 
-/** Parse .get_maintainer.ignore text into rk->ignore. */
-int gm_rank_load_ignore(struct gm_rank *rk, const char *buf, size_t len);
+/**
+ * The addresses of .get_maintainer.ignore text (R-02), appended to `out`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len);
+
+/** Free a memo of `valid` values. */
+void gm_rank_valid_release(struct gm_strmap *valid);
 
 /** deduplicate_email() of R-65 on one string; `out` is overwritten. */
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);

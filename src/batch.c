@@ -1,0 +1,375 @@
+/* CPU affinity is a GNU extension, in every libc this is built with. */
+#define _GNU_SOURCE
+#include "gm/batch.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gm/buf.h"
+#include "gm/error.h"
+#include "gm/output.h"
+#include "gm/patch.h"
+#include "gm/thread.h"
+
+/* Answers waiting to be written, at most, per thread. */
+#define BATCH_AHEAD 16
+#define BATCH_MAX_JOBS 64
+
+/* One path and, once answered, what it prints. */
+struct batch_job {
+	char *path;		/* NULL: nothing to answer */
+	struct gm_strvec before;	/* warnings before its records */
+	struct gm_strvec after;		/* and after them */
+	char *records;
+	size_t len;
+	bool done;
+};
+
+/*
+ * The paths in flight: jobs numbered from 0 in input order live in
+ * ring[seq % size] from being read (next_in) through being taken by a
+ * thread (next_take) to being written (next_out). Under `lock`.
+ */
+struct batch {
+	const struct gm_query_env *env;
+	FILE *out, *err;
+	bool stream;
+	pthread_mutex_t lock;
+	pthread_cond_t queued;	/* a job read, the end, or an error */
+	pthread_cond_t room;	/* a job written, or an error */
+	struct batch_job *ring;
+	size_t size;
+	size_t next_in, next_take, next_out;
+	bool eof;
+	int error;		/* the first, with its message */
+	char message[1024];
+};
+
+/* One answering thread. */
+struct batch_thread {
+	struct batch *b;
+	struct gm_repo *repo;	/* its own */
+	pthread_t thread;
+	bool started;
+};
+
+static void job_release(struct batch_job *j)
+{
+	free(j->path);
+	gm_strvec_release(&j->before);
+	gm_strvec_release(&j->after);
+	free(j->records);
+	memset(j, 0, sizeof(*j));
+}
+
+static int push_all(struct gm_strvec *to, const struct gm_strvec *from)
+{
+	for (size_t i = 0; i < from->nr; i++)
+		if (gm_strvec_push(to, from->v[i]) < 0)
+			return GM_ERROR;
+	return 0;
+}
+
+/* The records of q's answer, as the options want them, into j. */
+static int job_records(struct batch_job *j, const struct gm_query *q,
+		       const struct gm_options *o)
+{
+	FILE *f = open_memstream(&j->records, &j->len);
+	int error;
+
+	if (!f)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (o->format && !strcmp(o->format, "json"))
+		error = gm_output_batch_json(f, j->path, q->out_buf,
+					     q->out_len);
+	else
+		error = gm_output_batch_text(f, j->path, q->out_buf,
+					     q->out_len, o->nul);
+	if (fclose(f) && !error)
+		error = gm_error_set(GM_ERROR, "out of memory");
+	return error;
+}
+
+/* Answer j->path as -f PATH is answered, on w. */
+static int job_answer(struct batch_job *j, struct gm_query_worker *w)
+{
+	const struct gm_options *o = w->env->opts;
+	struct gm_query q;
+	int error;
+
+	if ((error = gm_query_init(&q, w, true)) < 0)
+		goto out;
+	error = gm_inputs_read_path(&q.inputs, w->repo, o, j->path);
+	if (push_all(&j->before, &q.inputs.warnings) < 0) {
+		error = GM_ERROR;
+		goto out;
+	}
+	if (error == GM_ENOTFOUND) {
+		error = gm_strvec_push(&j->before, gm_error_last());
+		goto out;
+	}
+	if (error < 0 || (error = gm_query_start(&q)) < 0 ||
+	    (error = gm_query_run(&q)) < 0)
+		goto out;
+	if (push_all(&j->before, &q.warnings) < 0 ||
+	    push_all(&j->after, &q.rank.warnings) < 0)
+		error = GM_ERROR;
+	else
+		error = job_records(j, &q, o);
+out:
+	gm_query_release(&q);
+	return error;
+}
+
+static void say_all(FILE *f, const struct gm_strvec *lines)
+{
+	for (size_t i = 0; i < lines->nr; i++)
+		gm_output_message(f, "warning: ", lines->v[i]);
+}
+
+/* Write the answered jobs that are next in input order. Under b->lock. */
+static int batch_drain(struct batch *b)
+{
+	while (b->next_out < b->next_take &&
+	       b->ring[b->next_out % b->size].done) {
+		struct batch_job *j = &b->ring[b->next_out % b->size];
+
+		say_all(b->err, &j->before);
+		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
+			return gm_error_set(GM_ERROR,
+					    "write error on standard output");
+		say_all(b->err, &j->after);
+		if (b->stream && fflush(b->out))
+			return gm_error_set(GM_ERROR,
+					    "write error on standard output");
+		job_release(j);
+		b->next_out++;
+		pthread_cond_broadcast(&b->room);
+	}
+	return 0;
+}
+
+/* Record the first error, and wake everyone to stop. */
+static void batch_fail(struct batch *b, int error)
+{
+	pthread_mutex_lock(&b->lock);
+	if (!b->error) {
+		b->error = error;
+		snprintf(b->message, sizeof(b->message), "%s", gm_error_last());
+	}
+	pthread_cond_broadcast(&b->queued);
+	pthread_cond_broadcast(&b->room);
+	pthread_mutex_unlock(&b->lock);
+}
+
+/*
+ * Take the next job read, waiting for one when `wait`.
+ * @return it, or NULL at the end, after an error or, without `wait`, when
+ * none is queued.
+ */
+static struct batch_job *batch_take(struct batch *b, bool wait)
+{
+	struct batch_job *j = NULL;
+
+	pthread_mutex_lock(&b->lock);
+	while (wait && b->next_take == b->next_in && !b->eof && !b->error)
+		pthread_cond_wait(&b->queued, &b->lock);
+	if (!b->error && b->next_take < b->next_in)
+		j = &b->ring[b->next_take++ % b->size];
+	pthread_mutex_unlock(&b->lock);
+	return j;
+}
+
+/* Answer one job taken, and write what is next in order. */
+static int batch_work(struct batch *b, struct batch_job *j,
+		      struct gm_query_worker *w)
+{
+	int error = j->path ? job_answer(j, w) : 0;
+
+	if (error < 0)
+		return error;
+	pthread_mutex_lock(&b->lock);
+	j->done = true;
+	error = batch_drain(b);
+	pthread_mutex_unlock(&b->lock);
+	return error;
+}
+
+static void *batch_thread(void *payload)
+{
+	struct batch_thread *t = payload;
+	struct gm_query_worker w;
+	struct batch_job *j;
+	int error = gm_query_worker_init(&w, t->b->env, t->repo, true);
+
+	while (!error && (j = batch_take(t->b, true)))
+		error = batch_work(t->b, j, &w);
+	if (error < 0)
+		batch_fail(t->b, error);
+	gm_query_worker_release(&w);
+	return NULL;
+}
+
+/* Queue one job read, waiting for room. @return 0, or the error seen. */
+static int batch_queue(struct batch *b, struct batch_job *j)
+{
+	int error;
+
+	pthread_mutex_lock(&b->lock);
+	while (b->next_in - b->next_out >= b->size && !b->error)
+		pthread_cond_wait(&b->room, &b->lock);
+	if (!(error = b->error)) {
+		b->ring[b->next_in++ % b->size] = *j;
+		pthread_cond_signal(&b->queued);
+	}
+	pthread_mutex_unlock(&b->lock);
+	if (error)
+		job_release(j);
+	return error;
+}
+
+/* The next path of `in` as a job; 1 at the end of input. */
+static int batch_read(struct batch_job *j, FILE *in, bool nul,
+		      struct gm_buf *path, char **line, size_t *alloc)
+{
+	ssize_t n;
+
+	memset(j, 0, sizeof(*j));
+	while ((n = getdelim(line, alloc, nul ? '\0' : '\n', in)) > 0) {
+		size_t len = (size_t)n;
+		int quoted = 0;
+
+		if ((*line)[len - 1] == (nul ? '\0' : '\n'))
+			(*line)[--len] = '\0';
+		if (!nul && (quoted = gm_patch_unquote(path, *line, len)) < 0)
+			return quoted;
+		if (!quoted) {
+			gm_buf_reset(path);
+			if (gm_buf_put(path, *line, len) < 0)
+				return GM_ERROR;
+		}
+		if (memchr(path->ptr, '\0', path->len))
+			return gm_strvec_push(&j->before,
+					      "a path with a NUL byte is skipped");
+		if (path->len)
+			return (j->path = strdup(path->ptr)) ? 0 :
+			       gm_error_set(GM_ERROR, "out of memory");
+	}
+	if (ferror(in))
+		return gm_error_set(GM_ERROR, "cannot read standard input");
+	return 1;
+}
+
+/* The threads to answer on: `jobs`, or one per CPU this may use. */
+static int batch_jobs(int jobs)
+{
+#if defined(__linux__) && defined(CPU_COUNT)
+	cpu_set_t allowed;
+
+	if (!jobs && !sched_getaffinity(0, sizeof(allowed), &allowed))
+		jobs = CPU_COUNT(&allowed);
+#endif
+	if (!jobs)
+		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return jobs < 1 ? 1 : jobs > BATCH_MAX_JOBS ? BATCH_MAX_JOBS : jobs;
+}
+
+/* Read every path; with `w`, answer each here, as soon as it is read. */
+static int batch_feed(struct batch *b, FILE *in, bool nul,
+		      struct gm_query_worker *w)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	struct batch_job j, *taken;
+	char *line = NULL;
+	size_t alloc = 0;
+	int error;
+
+	while (!(error = batch_read(&j, in, nul, &path, &line, &alloc)) &&
+	       !(error = batch_queue(b, &j)))
+		if (w && (taken = batch_take(b, false)) &&
+		    (error = batch_work(b, taken, w)) < 0)
+			break;
+	if (error < 0)
+		job_release(&j);
+	free(line);
+	gm_buf_release(&path);
+	return error < 0 ? error : 0;
+}
+
+static int batch_start(struct batch *b, struct batch_thread *t, int n,
+		       struct gm_repo *repo)
+{
+	int error = 0;
+
+	for (int i = 0; i < n && !error; i++) {
+		t[i].b = b;
+		if ((error = gm_repo_reopen(&t[i].repo, repo)) < 0)
+			break;
+		t[i].started = !gm_thread_start(&t[i].thread, batch_thread,
+						&t[i]);
+		if (!t[i].started)
+			error = gm_error_set(GM_ERROR, "cannot start a thread");
+	}
+	return error;
+}
+
+/* The end of input, or an error: let the threads finish and join them. */
+static void batch_stop(struct batch *b, struct batch_thread *t, int n)
+{
+	pthread_mutex_lock(&b->lock);
+	b->eof = true;
+	pthread_cond_broadcast(&b->queued);
+	pthread_mutex_unlock(&b->lock);
+	for (int i = 0; i < n; i++) {
+		if (t[i].started)
+			pthread_join(t[i].thread, NULL);
+		gm_repo_free(t[i].repo);
+	}
+}
+
+int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
+		 FILE *in, FILE *out, FILE *err, int jobs, bool stream)
+{
+	struct batch b = { .env = env, .out = out, .err = err,
+			   .stream = stream };
+	struct batch_thread *t = NULL;
+	struct gm_query_worker w;
+	int n = batch_jobs(jobs), error;
+
+	pthread_mutex_init(&b.lock, NULL);
+	pthread_cond_init(&b.queued, NULL);
+	pthread_cond_init(&b.room, NULL);
+	b.size = (size_t)n * BATCH_AHEAD;
+	if (!(b.ring = calloc(b.size, sizeof(*b.ring))) ||
+	    (n > 1 && !(t = calloc((size_t)n, sizeof(*t))))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	if (n == 1) {
+		if (!(error = gm_query_worker_init(&w, env, repo, true))) {
+			error = batch_feed(&b, in, env->opts->nul, &w);
+			gm_query_worker_release(&w);
+		}
+	} else if (!(error = batch_start(&b, t, n, repo))) {
+		error = batch_feed(&b, in, env->opts->nul, NULL);
+	}
+	if (error < 0)
+		batch_fail(&b, error);
+	batch_stop(&b, t, n > 1 ? n : 0);
+	if (b.error)
+		error = gm_error_set(b.error, "%s", b.message);
+	else if (fflush(out))
+		error = gm_error_set(GM_ERROR, "write error on standard output");
+out:
+	for (size_t i = 0; b.ring && i < b.size; i++)
+		job_release(&b.ring[i]);
+	free(b.ring);
+	free(t);
+	pthread_cond_destroy(&b.room);
+	pthread_cond_destroy(&b.queued);
+	pthread_mutex_destroy(&b.lock);
+	return error;
+}

@@ -1,0 +1,288 @@
+/*
+ * One question through the pipeline: rules, inputs, matches, history,
+ * ranking, output.
+ */
+#include "gm/query.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/config.h"
+#include "gm/email.h"
+#include "gm/error.h"
+#include "gm/output.h"
+
+int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	int found = gm_config_read_file(r, ".get_maintainer.ignore", &text);
+	int error = found < 0 ? found : 0;
+
+	if (!found)
+		error = gm_rank_parse_ignore(&env->ignore, text.ptr, text.len);
+	gm_buf_release(&text);
+	return error;
+}
+
+void gm_query_env_release(struct gm_query_env *env)
+{
+	gm_strvec_release(&env->ignore);
+}
+
+/* The directory test of R-12, in the worker's repository. */
+static bool query_isdir(const char *path, void *payload)
+{
+	struct gm_query_worker *w = payload;
+
+	return gm_repo_kind(w->repo, path) == GM_REPO_TREE;
+}
+
+int gm_query_worker_init(struct gm_query_worker *w,
+			 const struct gm_query_env *env, struct gm_repo *repo,
+			 bool shared)
+{
+	const struct gm_maintainers *m = env->rules->m;
+	int error = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->env = env;
+	w->repo = repo;
+	w->shared = shared;
+	if (shared &&
+	    ((error = gm_match_ctx_new(&w->match_ctx, m, query_isdir, w)) < 0 ||
+	     (error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL)) < 0))
+		gm_query_worker_release(w);
+	return error;
+}
+
+void gm_query_worker_release(struct gm_query_worker *w)
+{
+	gm_match_ctx_free(w->match_ctx);
+	gm_match_ctx_free(w->keyword_ctx);
+	gm_rank_valid_release(&w->valid);
+	memset(w, 0, sizeof(*w));
+}
+
+static int query_warn(struct gm_query *q, const char *fmt, ...)
+	GM_PRINTF(2, 3);
+
+/* A warning for stderr (q->warnings). */
+static int query_warn(struct gm_query *q, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return gm_strvec_push(&q->warnings, msg);
+}
+
+int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
+		  bool serial)
+{
+	memset(q, 0, sizeof(*q));
+	q->w = w;
+	q->keywords.serial = q->walk.serial = serial;
+	q->keywords.shared_ctx = w->keyword_ctx;
+	gm_rank_init(&q->rank, w->env->opts, NULL);
+	q->rank.ignore = &w->env->ignore;
+	q->rank.valid = &w->valid;
+	if (!(q->out = open_memstream(&q->out_buf, &q->out_len)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+int gm_query_start(struct gm_query *q)
+{
+	struct gm_query_worker *w = q->w;
+	const struct gm_options *o = w->env->opts;
+	int error;
+
+	if ((error = gm_walk_start(&q->walk, w->repo, o, &q->inputs)) < 0)
+		return error;
+	return gm_keywords_start_reader(&q->keywords, w->repo, &q->inputs,
+					o->keywords, w->env->prefetch);
+}
+
+/* The addresses written in a file: the tree's, else the work tree's. */
+static int query_scan_file_emails(struct gm_query *q, const char *path)
+{
+	const struct gm_options *o = q->w->env->opts;
+	struct gm_repo *r = q->w->repo;
+	struct gm_buf text = GM_BUF_INIT;
+	size_t len = strlen(path);
+	int error;
+
+	if (gm_inputs_is_maintainers_r47(path) ||
+	    (!o->file_emails && (len < 5 || strcmp(path + len - 5, ".yaml"))))
+		return 0;
+	error = gm_repo_read(r, path, &text);
+	if (error == GM_ENOTFOUND)
+		error = gm_repo_worktree_read(r, path, &text);
+	if (error == GM_ENOTFOUND || error == GM_EINVALID)
+		error = 0;
+	else if (!error)
+		error = gm_email_scan_text(&q->file_emails, text.ptr, text.len,
+					   o->usename);
+	gm_buf_release(&text);
+	return error;
+}
+
+/* Signers of each Fixes: commit get "blamed_fixes". */
+static int query_add_fixes(struct gm_query *q)
+{
+	const struct gm_strvec *fixes = &q->inputs.fixes;
+	struct gm_buf body = GM_BUF_INIT;
+	int error = 0;
+
+	for (size_t i = 0; i < fixes->nr && !error; i++) {
+		struct gm_strvec signers = GM_STRVEC_INIT;
+
+		gm_buf_reset(&body);
+		error = gm_repo_commit_body(q->w->repo, fixes->v[i], &body);
+		if (error == GM_ENOTFOUND) {
+			error = query_warn(q, "Fixes: commit '%s' not found",
+					   fixes->v[i]);
+			continue;
+		}
+		if (!error)
+			error = gm_rank_signers(&q->rank, &signers, body.ptr,
+						body.len);
+		if (!error)
+			error = gm_rank_add_signers(&q->rank, "blamed_fixes", 1,
+						    &signers);
+		gm_strvec_release(&signers);
+	}
+	gm_buf_release(&body);
+	return error;
+}
+
+/* Finish the walk (or do it now) and merge its people in. */
+static int query_add_history(struct gm_query *q)
+{
+	const struct gm_history *h;
+	int error = gm_walk_finish(&q->walk, q->matches);
+
+	if (error || !(h = q->walk.history))
+		return error;
+	if (h->shallow &&
+	    (error = query_warn(q, "history stops at the shallow clone boundary")) < 0)
+		return error;
+	if (h->unreadable &&
+	    (error = query_warn(q, "%zu objects of the history could not be read",
+				h->unreadable)) < 0)
+		return error;
+	if (!h->commits &&
+	    (error = query_warn(q, "no commits in the window touch these paths")) < 0)
+		return error;
+	return gm_rank_add_history(&q->rank, h);
+}
+
+/* The sections of the file rules, then of the keywords. */
+static int query_add_sections(struct gm_query *q)
+{
+	struct gm_query_worker *w = q->w;
+	const struct gm_options *o = w->env->opts;
+	const struct gm_maintainers *m = w->env->rules->m;
+	struct gm_match_ctx *ctx = w->match_ctx;
+	const struct gm_matches *kw;
+	int error = 0;
+
+	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m, query_isdir,
+					       w)))
+		ctx = q->match_ctx;
+	if (!error)
+		error = gm_match_files(&q->matches, m, ctx, &q->inputs.files,
+				       o->pattern_depth);
+	for (size_t i = 0; !error && i < q->matches->nr_files; i++) {
+		const struct gm_match_file *f = &q->matches->files[i];
+
+		for (size_t k = 0; k < f->nr_sections && !error; k++)
+			error = gm_rank_add_section(&q->rank, m, f->sections[k]);
+		if (!error && o->sections)
+			error = gm_output_sections(q->out, m, ctx, f, o->letters);
+		if (!error)
+			error = query_scan_file_emails(q, f->path);
+	}
+	if (!error)
+		error = gm_keywords_finish(&q->keywords);
+	kw = q->keywords.hits;
+	for (size_t i = 0; !error && o->keywords && i < kw->nr_keywords; i++)
+		error = gm_rank_add_section(&q->rank, m,
+					    m->section_of[kw->keywords[i]]);
+	return error;
+}
+
+/* The script's history of each file, its roles merged in (R-71..R-78). */
+static int query_add_git(struct gm_query *q)
+{
+	const struct gm_options *o = q->w->env->opts;
+	struct gm_repo *r = q->w->repo;
+	struct gm_signers_request req = {
+		gm_repo_git(r), gm_repo_commit_id(r), gm_repo_workdir(r),
+		&q->inputs.files, q->matches, q->inputs.ranges,
+		q->inputs.nr_ranges,
+	};
+
+	if (!o->email || (!o->git && !o->git_fallback && !o->git_blame))
+		return 0;
+	return gm_signers_collect(&q->git, &q->rank, &req);
+}
+
+/* The answer, text or JSON, into q->out. */
+static int query_output(struct gm_query *q)
+{
+	const struct gm_options *o = q->w->env->opts;
+	char rev[GM_REPO_HEX_SIZE];
+	struct gm_output_report r = {
+		rev, &q->inputs.files, q->w->env->rules->m, q->matches,
+		&q->rank, q->walk.history, q->walk.since, q->walk.until, q->git,
+	};
+
+	if (!o->format || strcmp(o->format, "json"))
+		return gm_output_write(q->out, &q->rank, o);
+	gm_repo_commit_hex(q->w->repo, rev);
+	return gm_output_json(q->out, &r);
+}
+
+int gm_query_run(struct gm_query *q)
+{
+	int error;
+
+	q->rank.mailmap = q->w->env->rules->mailmap;
+	if ((error = gm_keywords_start(&q->keywords, q->w->env->rules->m)) < 0 ||
+	    (error = query_add_sections(q)) < 0 ||
+	    (error = gm_rank_normalize(&q->rank)) < 0 ||
+	    (error = query_add_git(q)) < 0 ||
+	    (error = gm_rank_finish(&q->rank, &q->file_emails)) < 0 ||
+	    (error = query_add_fixes(q)) < 0 ||
+	    (error = query_add_history(q)) < 0 ||
+	    (error = gm_rank_sanitize(&q->rank)) < 0 ||
+	    (error = query_output(q)) < 0)
+		return error;
+	if (fflush(q->out) || ferror(q->out))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+void gm_query_release(struct gm_query *q)
+{
+	if (!q->walk.job.waited)	/* else it only frees its own */
+		gm_job_join(&q->walk.job);
+	gm_keywords_release(&q->keywords);
+	gm_rank_release(&q->rank);
+	gm_signers_report_free(q->git);
+	gm_strvec_release(&q->file_emails);
+	gm_strvec_release(&q->warnings);
+	gm_matches_free(q->matches);
+	gm_match_ctx_free(q->match_ctx);
+	gm_inputs_release(&q->inputs);
+	gm_walk_release(&q->walk);
+	if (q->out)
+		fclose(q->out);
+	free(q->out_buf);
+	memset(q, 0, sizeof(*q));
+}
