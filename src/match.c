@@ -109,13 +109,14 @@ static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
 }
 
 /*
- * Candidate sections by directory: a plain F: glob can only match paths
- * that start with its literal part (what comes before its first '*' or
- * '?'), so it is filed under the directory that literal part names, up to
- * its last '/'. A path's candidates are the sections filed under each of
- * its ancestor directories, and those with a glob of no literal directory
- * or any other kind of F: (a regex), or with an N: regex, which are
- * candidates for every path.
+ * Candidate sections of a path. A section can match only through one of
+ * its F: or N: lines (R-40), so it is looked at only where one of them
+ * may hit. A plain F: glob can only match paths that start with its
+ * literal part (what comes before its first '*' or '?'), so it is filed
+ * under the directory that literal part names, up to its last '/'; a
+ * path looks up each of its ancestor directories. An N: regex is tried
+ * on every path first (cheap: most have required literals), and so is a
+ * glob of no literal directory or any other kind of F: (a regex).
  */
 struct index_list {
 	size_t *v;
@@ -124,7 +125,8 @@ struct index_list {
 
 struct match_index {
 	struct gm_strmap by_dir;	/* "dir/" -> struct index_list * */
-	struct index_list always;
+	struct index_list always;	/* sections, for every path */
+	struct index_list names;	/* N: lines, tried on every path */
 	unsigned *seen;		/* per section: the stamp of its last visit */
 	unsigned stamp;
 };
@@ -155,14 +157,14 @@ static size_t glob_literal_dir(const struct gm_glob *g)
 	return dir;
 }
 
-static int index_add(struct match_index *ix, const struct gm_mline *ml,
-		     size_t sec)
+static int index_add(struct match_index *ix, const struct gm_maintainers *m,
+		     const struct gm_mline *ml, size_t sec)
 {
 	struct index_list *l = NULL;
 	size_t n;
 
 	if (ml->tag == 'N')
-		return list_add(&ix->always, sec);
+		return list_add(&ix->names, (size_t)(ml - m->lines));
 	if (ml->tag != 'F')
 		return 0;
 	n = glob_literal_dir(ml->glob);
@@ -190,6 +192,7 @@ static void index_release(struct match_index *ix)
 	}
 	gm_strmap_release(&ix->by_dir);
 	free(ix->always.v);
+	free(ix->names.v);
 	free(ix->seen);
 }
 
@@ -212,7 +215,7 @@ static int index_build(struct match_index *ix, const struct gm_maintainers *m)
 		const struct gm_section *sec = &m->sections[s];
 
 		for (size_t i = sec->start; i < sec->end && !error; i++)
-			error = index_add(ix, &m->lines[i], s);
+			error = index_add(ix, m, &m->lines[i], s);
 	}
 	return error;
 }
@@ -286,24 +289,30 @@ static bool match_section(const struct gm_maintainers *m,
 	return hit;
 }
 
-/* Match the sections of `l` not visited yet for this file. */
+/* Match section `s` if it was not visited yet for this file. */
+static size_t match_visit(const struct gm_maintainers *m,
+			  struct gm_match_ctx *ctx, size_t s,
+			  struct gm_match_file *f, size_t len, size_t fd,
+			  int pattern_depth, struct depth *scratch, size_t nr)
+{
+	struct match_index *ix = ctx->index;
+
+	if (ix->seen[s] == ix->stamp)
+		return nr;
+	ix->seen[s] = ix->stamp;
+	if (match_section(m, ctx, s, f, len, fd, pattern_depth, &scratch[nr]))
+		scratch[nr++].section = s;
+	return nr;
+}
+
 static size_t match_list(const struct gm_maintainers *m,
 			 struct gm_match_ctx *ctx, const struct index_list *l,
 			 struct gm_match_file *f, size_t len, size_t fd,
 			 int pattern_depth, struct depth *scratch, size_t nr)
 {
-	struct match_index *ix = ctx->index;
-
-	for (size_t i = 0; i < l->nr; i++) {
-		size_t s = l->v[i];
-
-		if (ix->seen[s] == ix->stamp)
-			continue;
-		ix->seen[s] = ix->stamp;
-		if (match_section(m, ctx, s, f, len, fd, pattern_depth,
-				  &scratch[nr]))
-			scratch[nr++].section = s;
-	}
+	for (size_t i = 0; i < l->nr; i++)
+		nr = match_visit(m, ctx, l->v[i], f, len, fd, pattern_depth,
+				 scratch, nr);
 	return nr;
 }
 
@@ -322,6 +331,13 @@ static int match_file(const struct gm_maintainers *m,
 	}
 	nr = match_list(m, ctx, &ix->always, f, len, fd, pattern_depth,
 			scratch, 0);
+	for (size_t i = 0; i < ix->names.nr; i++) {
+		const struct gm_mline *ml = &m->lines[ix->names.v[i]];
+
+		if (regex_hit(ctx, ml, f->path, len, false))
+			nr = match_visit(m, ctx, m->section_of[ix->names.v[i]],
+					 f, len, fd, pattern_depth, scratch, nr);
+	}
 	for (const char *p = f->path; (p = strchr(p, '/')); p++) {
 		struct index_list *l;
 

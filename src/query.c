@@ -61,7 +61,7 @@ void gm_query_worker_release(struct gm_query_worker *w)
 {
 	gm_match_ctx_free(w->match_ctx);
 	gm_match_ctx_free(w->keyword_ctx);
-	gm_rank_valid_release(&w->valid);
+	gm_rank_memo_release(&w->memo);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -89,7 +89,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 	q->keywords.shared_ctx = w->keyword_ctx;
 	gm_rank_init(&q->rank, w->env->opts, NULL);
 	q->rank.ignore = &w->env->ignore;
-	q->rank.valid = &w->valid;
+	q->rank.memo = &w->memo;
 	if (!(q->out = open_memstream(&q->out_buf, &q->out_len)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;

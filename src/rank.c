@@ -149,23 +149,68 @@ static const char valid_mark;	/* the memo's value for a valid one */
 /* gm_email_rfc822_valid(), through the caller's memo if there is one. */
 static bool rank_rfc822_valid(struct gm_rank *rk, const char *value)
 {
+	struct gm_strmap *valid = rk->memo ? &rk->memo->valid : NULL;
 	size_t len = strlen(value);
 	void *v;
 	bool ok;
 
-	if (rk->valid && gm_strmap_get(rk->valid, value, len, &v))
+	if (valid && gm_strmap_get(valid, value, len, &v))
 		return v;
 	ok = gm_email_rfc822_valid(value);
 	/* a memo that cannot grow only costs time */
-	if (rk->valid)
-		gm_strmap_put(rk->valid, value, len,
-			      ok ? (void *)&valid_mark : NULL);
+	if (valid)
+		gm_strmap_put(valid, value, len, ok ? (void *)&valid_mark : NULL);
 	return ok;
 }
 
-void gm_rank_valid_release(struct gm_strmap *valid)
+void gm_rank_memo_release(struct gm_rank_memo *memo)
 {
-	gm_strmap_release(valid);
+	gm_strmap_release(&memo->valid);
+	for (size_t i = 0; i < memo->mapped.alloc; i++)
+		if (memo->mapped.slots[i].key)
+			free(memo->mapped.slots[i].value);
+	gm_strmap_release(&memo->mapped);
+	gm_buf_release(&memo->key);
+}
+
+/*
+ * The .mailmap's form of `s` normalised (`addr` NULL), or of the address
+ * formatted from the name `s` and `addr`, into `out` (overwritten),
+ * through the caller's memo if there is one. @return 0 or GM_ERROR.
+ */
+static int rank_mapped(struct gm_rank *rk, struct gm_buf *out, const char *s,
+		       const char *addr)
+{
+	struct gm_rank_memo *memo = rk->memo;
+	struct gm_buf tmp = GM_BUF_INIT;
+	char *copy;
+	void *v;
+	int error = 0;
+
+	if (memo) {
+		gm_buf_reset(&memo->key);
+		if (gm_buf_putc(&memo->key, addr ? 'F' : 'N') < 0 ||
+		    gm_buf_put(&memo->key, s, strlen(s) + !!addr) < 0 ||
+		    (addr && gm_buf_puts(&memo->key, addr) < 0))
+			return GM_ERROR;
+		if (gm_strmap_get(&memo->mapped, memo->key.ptr, memo->key.len,
+				  &v)) {
+			gm_buf_reset(out);
+			return gm_buf_puts(out, v);
+		}
+	}
+	error = addr ? gm_email_format(&tmp, s, addr, 1) :
+		       gm_email_normalize(&tmp, s, 1);
+	if (!error)
+		error = gm_mailmap_apply(out, rk->mailmap, tmp.ptr);
+	gm_buf_release(&tmp);
+	if (error || !memo)
+		return error;
+	if ((copy = strdup(out->ptr)) &&
+	    gm_strmap_put(&memo->mapped, memo->key.ptr, memo->key.len,
+			  copy) < 0)
+		free(copy);	/* not remembered: only time lost */
+	return 0;
 }
 
 /* push_email_addresses(): one address, a list of them, or the raw value. */
@@ -369,13 +414,12 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_buf tmp = GM_BUF_INIT, lname = GM_BUF_INIT, laddr = GM_BUF_INIT;
+	struct gm_buf lname = GM_BUF_INIT, laddr = GM_BUF_INIT;
 	const char *n, *a;
 	void *pair = NULL;
 	int error;
 
-	if ((error = gm_email_normalize(&tmp, s, 1)) < 0 ||
-	    (error = gm_mailmap_apply(out, rk->mailmap, tmp.ptr)) < 0 ||
+	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
 	    !rk->opts->remove_duplicates)
 		goto out;
 	if ((error = gm_email_parse(&name, &addr, out->ptr)) < 0 ||
@@ -394,14 +438,10 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 	}
 	n = pair ? pair : name.ptr;
 	a = pair ? (const char *)pair + strlen(pair) + 1 : addr.ptr;
-	gm_buf_reset(&tmp);
-	if ((error = gm_email_format(&tmp, n, a, 1)) < 0)
-		goto out;
-	error = gm_mailmap_apply(out, rk->mailmap, tmp.ptr);
+	error = rank_mapped(rk, out, n, a);
 out:
 	gm_buf_release(&name);
 	gm_buf_release(&addr);
-	gm_buf_release(&tmp);
 	gm_buf_release(&lname);
 	gm_buf_release(&laddr);
 	return error;

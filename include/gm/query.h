@@ -41,7 +41,7 @@ struct gm_query_worker {
 	struct gm_repo *repo;
 	struct gm_match_ctx *match_ctx;	/* with shared: one for all queries */
 	struct gm_match_ctx *keyword_ctx;
-	struct gm_strmap valid;		/* the ranking's memo (gm_rank) */
+	struct gm_rank_memo memo;	/* its rankings' */
 	bool shared;			/* contexts made for all queries */
 };
 

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm/buf.h"
 #include "gm/history.h"
 #include "gm/maintainers.h"
 #include "gm/mailmap.h"
@@ -45,6 +46,17 @@ struct gm_rank_list {
 	size_t alloc;
 };
 
+/*
+ * What rankings may remember across questions: answers of pure functions
+ * of a value (RFC 822 validity, the .mailmap's form of an address), for
+ * one set of options and one .mailmap. Zeroed to start; one thread's.
+ */
+struct gm_rank_memo {
+	struct gm_strmap valid;		/* value -> non-NULL if valid */
+	struct gm_strmap mapped;	/* key -> its mapped form (char *) */
+	struct gm_buf key;
+};
+
 struct gm_rank {
 	const struct gm_options *opts;
 	const struct gm_mailmap *mailmap;	/* may be NULL */
@@ -57,16 +69,16 @@ struct gm_rank {
 	struct gm_strmap dedup_addr;		/* lc(addr) -> "name\0addr" */
 	struct gm_strvec scm, substatus, status, subsystem, web, bug;
 	const struct gm_strvec *ignore;		/* the caller's, or NULL */
-	struct gm_strmap *valid;	/* the caller's memo, or NULL */
+	struct gm_rank_memo *memo;		/* the caller's, or NULL */
 	struct gm_strvec warnings;		/* for stderr, in order */
 	unsigned kind;				/* of the entries being added */
 };
 
 /**
  * Start an empty ranking; `opts` and `mailmap` must outlive it. A caller
- * may then set `ignore` (gm_rank_parse_ignore()'s list) and `valid`, a
- * memo of which values are one RFC 822 address or list, to be kept across
- * the rankings one thread makes (gm_rank_valid_release() frees it).
+ * may then set `ignore` (gm_rank_parse_ignore()'s list) and `memo`, kept
+ * across the rankings one thread makes with the same options and
+ * .mailmap (gm_rank_memo_release() frees it).
  */
 void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
 		  const struct gm_mailmap *mailmap);
@@ -129,8 +141,7 @@ int gm_rank_sanitize(struct gm_rank *rk);
  */
 int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len);
 
-/** Free a memo of `valid` values. */
-void gm_rank_valid_release(struct gm_strmap *valid);
+void gm_rank_memo_release(struct gm_rank_memo *memo);
 
 /** deduplicate_email() of R-65 on one string; `out` is overwritten. */
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
