@@ -151,7 +151,8 @@ static void ts_bind(struct ts_var *vars, const char *s, size_t len,
 	size_t names = 0;
 
 	/* "kf|keywords-in-file!", "git-since=s", "self-test:s" */
-	while (names < len && !strchr("!+=:", s[names]))
+	while (names < len && s[names] != '!' && s[names] != '+' &&
+	       s[names] != '=' && s[names] != ':')
 		names++;
 	while (names > 0) {
 		size_t one = 0;
