@@ -7,6 +7,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
+#include "gm/treescript.h"
 
 int gm_config_read_file(struct gm_repo *r, const char *name,
 			struct gm_buf *out)
@@ -65,6 +66,8 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		bool is_bool;
 	} keys[] = {
 		{ "maintainer.history", offsetof(struct gm_options, history), true },
+		{ "maintainer.keywordsInFile",
+		  offsetof(struct gm_options, keywords_in_file), true },
 		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
 		{ "maintainer.since", offsetof(struct gm_options, since), false },
 		{ "maintainer.format", offsetof(struct gm_options, format), false },
@@ -105,6 +108,7 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		goto out;
 	gm_options_release(opts);
 	gm_options_init(opts);
+	gm_treescript_load(opts, r);
 	if ((error = config_apply_git(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||

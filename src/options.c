@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "gm/error.h"
 
@@ -124,7 +125,8 @@ static const char usage_text[] =
 	"    --email  -m  -r  -l  -s  --moderated  -n\n"
 	"                          people, maintainers, reviewers, lists,\n"
 	"                          subscribers-only lists, moderated lists, names\n"
-	"    -k, --keywords        K: patterns (patch lines, -f file contents)\n"
+	"    -k, --keywords        K: patterns in patches; --kf: in -f files too\n"
+	"                          (default: as the tree's get_maintainer.pl)\n"
 	"    --fe, --file-emails   addresses found in the files themselves\n"
 	"    --remove-duplicates   one entry per name or address\n"
 	"    --mailmap             apply the tree's .mailmap\n"
@@ -359,6 +361,8 @@ int gm_options_finish(struct gm_options *o)
 	}
 	if (o->rolestats)
 		o->roles = 1;
+	if (o->substatus < 0)	/* the tree script's undecided default */
+		o->substatus = o->email && o->roles && isatty(STDOUT_FILENO);
 	if (o->unowned && o->activity)
 		return gm_error_set(GM_EUSAGE,
 				    "options 'unowned' and 'activity' cannot be used together");

@@ -31,5 +31,6 @@ Suite *net_suite(void);
 Suite *unowned_suite(void);
 Suite *activity_suite(void);
 Suite *signers_suite(void);
+Suite *treescript_suite(void);
 
 #endif /* GM_TESTS_H */

@@ -6,9 +6,10 @@
 #include "gm/repo.h"
 
 /*
- * Where a run's options come from, lowest first: the built-in defaults,
- * git config (maintainer.*), the words of .get_maintainer.conf (R-01),
- * the command line.
+ * Where a run's options come from, lowest first: the built-in defaults
+ * (6.1's), those of the tree's scripts/get_maintainer.pl where it starts
+ * an option elsewhere (treescript.h), git config (maintainer.*), the
+ * words of .get_maintainer.conf (R-01), the command line.
  */
 
 /**
@@ -28,8 +29,8 @@ int gm_config_words(struct gm_strvec *out, const char *text);
 
 /**
  * Fill `opts` (released and made anew) for the `argc` words `argv`, as
- * the run sees them: defaults, git config, the conf file's words, argv;
- * then gm_options_finish().
+ * the run sees them: defaults, the tree script's, git config, the conf
+ * file's words, argv; then gm_options_finish().
  * @return 0, GM_EUSAGE (with a message), or another error.
  */
 int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,

@@ -56,7 +56,8 @@ struct gm_options {
 	char *separator;
 	int roles;
 	int rolestats;
-	int scm, status, subsystem, web, bug, substatus;
+	int scm, status, subsystem, web, bug;
+	int substatus;		/* -1: email && roles && stdout is a tty */
 	int sections;
 	char *letters;
 	int pattern_depth;
@@ -98,8 +99,9 @@ int gm_options_parse(struct gm_options *opts, int argc, const char **argv);
 /**
  * Apply the settings derived from others and validate the combination
  * (get_maintainer.pl's rules: --separator turns multiline off, --rolestats
- * implies --roles, --sections turns the other outputs off, at least one
- * output must be selected). @return 0 or GM_EUSAGE.
+ * implies --roles, a substatus of -1 becomes email && roles && standard
+ * output is a terminal, --sections turns the other outputs off, at least
+ * one output must be selected). @return 0 or GM_EUSAGE.
  */
 int gm_options_finish(struct gm_options *opts);
 

@@ -1,0 +1,329 @@
+#include "gm/treescript.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gm/error.h"
+
+#define OFF(field) offsetof(struct gm_options, field)
+#define TS_NAME_MAX 64	/* longer variable names are not read */
+
+/* An option whose default the tree's copy of the script may change. */
+struct ts_option {
+	const char *name;	/* a name of its GetOptions entry */
+	const char *alias;	/* another one, or NULL */
+	size_t offset;		/* of its int in struct gm_options */
+	int linux61;		/* its default in 6.1 (or 6.1's behaviour) */
+	bool number;		/* an integer, not a switch */
+	bool can_auto;		/* `undef` means: decided when run */
+};
+
+/*
+ * 6.1's defaults, which gm_options_init() also gives. An option 6.1 does
+ * not have gets the value that describes what 6.1 does without it.
+ */
+static const struct ts_option ts_options[] = {
+	{ "email", NULL, OFF(email), 1, false, false },
+	{ "m", NULL, OFF(maintainers), 1, false, false },
+	{ "r", NULL, OFF(reviewers), 1, false, false },
+	{ "n", NULL, OFF(usename), 1, false, false },
+	{ "l", NULL, OFF(lists), 1, false, false },
+	{ "s", NULL, OFF(subscriber_lists), 0, false, false },
+	{ "moderated", NULL, OFF(moderated), 1, false, false },
+	{ "keywords", "k", OFF(keywords), 1, false, false },
+	/* not in 6.1, which always matches K: against -f files (R-30) */
+	{ "keywords-in-file", "kf", OFF(keywords_in_file), 1, false, false },
+	{ "file-emails", "fe", OFF(file_emails), 0, false, false },
+	{ "remove-duplicates", NULL, OFF(remove_duplicates), 1, false, false },
+	{ "mailmap", NULL, OFF(mailmap), 1, false, false },
+	{ "fixes", NULL, OFF(fixes), 1, false, false },
+	{ "git-all-signature-types", NULL, OFF(git_all_signature_types), 0,
+	  false, false },
+	{ "git-blame-signatures", NULL, OFF(git_blame_signatures), 1,
+	  false, false },
+	{ "git-chief-penguins", NULL, OFF(git_chief_penguins), 0, false, false },
+	{ "git-min-signatures", NULL, OFF(git_min_signatures), 1, true, false },
+	{ "git-max-maintainers", NULL, OFF(git_max_maintainers), 5, true,
+	  false },
+	{ "git-min-percent", NULL, OFF(git_min_percent), 5, true, false },
+	{ "pattern-depth", NULL, OFF(pattern_depth), 0, true, false },
+	{ "scm", NULL, OFF(scm), 0, false, false },
+	{ "status", NULL, OFF(status), 0, false, false },
+	{ "subsystem", NULL, OFF(subsystem), 0, false, false },
+	{ "web", NULL, OFF(web), 0, false, false },
+	{ "bug", NULL, OFF(bug), 0, false, false },		/* not in 6.1 */
+	{ "substatus", NULL, OFF(substatus), 0, false, true },	/* nor this */
+};
+
+#define TS_NR (sizeof(ts_options) / sizeof(*ts_options))
+
+enum ts_state {
+	TS_UNKNOWN = 0,	/* no initialiser read, or one not understood */
+	TS_VALUE,	/* a decimal integer */
+	TS_UNDEF	/* `undef`, or no initialiser at all */
+};
+
+/* What the script says of one option of ts_options[]. */
+struct ts_var {
+	char name[TS_NAME_MAX];	/* the variable its entry binds, or "" */
+	enum ts_state state;
+	long value;
+};
+
+static bool ts_isblank(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static const char *ts_skip_blanks(const char *p, const char *end)
+{
+	while (p < end && ts_isblank((unsigned char)*p))
+		p++;
+	return p;
+}
+
+static const char *ts_eol(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl : end;
+}
+
+static bool ts_isident(int c, bool first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+/* A Perl identifier at *p into `out`, *p moved past it; false if none. */
+static bool ts_ident(const char **p, const char *end, char out[TS_NAME_MAX])
+{
+	const char *s = *p, *q = *p;
+
+	if (q >= end || !ts_isident((unsigned char)*q, true))
+		return false;
+	while (q < end && ts_isident((unsigned char)*q, false))
+		q++;
+	*p = q;
+	if ((size_t)(q - s) >= TS_NAME_MAX)
+		return false;
+	memcpy(out, s, (size_t)(q - s));
+	out[q - s] = '\0';
+	return true;
+}
+
+/*
+ * Just past the first "GetOptions(" of a line, before any '#' on it,
+ * or NULL. `*line` gets the start of that line.
+ */
+static const char *ts_find_getoptions(const char *p, const char *end,
+				      const char **line)
+{
+	static const char word[] = "GetOptions(";
+	const size_t n = sizeof(word) - 1;
+
+	while (p < end) {
+		const char *eol = ts_eol(p, end);
+
+		for (const char *q = p; (size_t)(eol - q) >= n && *q != '#';
+		     q++) {
+			if (*q == 'G' && !memcmp(q, word, n)) {
+				*line = p;
+				return q + n;
+			}
+		}
+		p = eol < end ? eol + 1 : end;
+	}
+	return NULL;
+}
+
+static bool ts_name_is(const char *s, size_t len, const char *name)
+{
+	return name && strlen(name) == len && !strncasecmp(s, name, len);
+}
+
+/* The entry of spec <s, len> binds `var`: the options it names get it. */
+static void ts_bind(struct ts_var *vars, const char *s, size_t len,
+		    const char *var)
+{
+	size_t names = 0;
+
+	/* "kf|keywords-in-file!", "git-since=s", "self-test:s" */
+	while (names < len && s[names] != '!' && s[names] != '+' &&
+	       s[names] != '=' && s[names] != ':')
+		names++;
+	while (names > 0) {
+		size_t one = 0;
+
+		while (one < names && s[one] != '|')
+			one++;
+		for (size_t i = 0; i < TS_NR; i++)
+			if (!vars[i].name[0] &&
+			    (ts_name_is(s, one, ts_options[i].name) ||
+			     ts_name_is(s, one, ts_options[i].alias)))
+				memcpy(vars[i].name, var, strlen(var) + 1);
+		s += one;
+		names -= one;
+		if (names) {	/* the '|' */
+			s++;
+			names--;
+		}
+	}
+}
+
+/*
+ * One GetOptions entry at *p, `'spec' => \$var` (or "spec"), bound in
+ * `vars`; *p moved past it. False, *p unmoved, for anything else.
+ */
+static bool ts_read_entry(struct ts_var *vars, const char **p,
+			  const char *end)
+{
+	const char *q = *p + 1, *spec = *p + 1;
+	char var[TS_NAME_MAX];
+	char quote = **p;
+	size_t len;
+
+	while (q < end && *q != quote && *q != '\n')
+		q++;
+	if (q >= end || *q != quote)
+		return false;
+	len = (size_t)(q - spec);
+	q = ts_skip_blanks(q + 1, end);
+	if (end - q < 2 || q[0] != '=' || q[1] != '>')
+		return false;
+	q = ts_skip_blanks(q + 2, end);
+	if (end - q < 2 || q[0] != '\\' || q[1] != '$')
+		return false;
+	q += 2;
+	if (!ts_ident(&q, end, var))
+		return false;
+	ts_bind(vars, spec, len, var);
+	*p = q;
+	return true;
+}
+
+/* The entries of the GetOptions call whose arguments start at `p`. */
+static void ts_read_entries(struct ts_var *vars, const char *p,
+			    const char *end)
+{
+	while (p < end) {
+		while (p < end && (ts_isblank((unsigned char)*p) ||
+				   *p == '\n' || *p == '\r' || *p == ','))
+			p++;
+		if (p >= end || *p == ')')
+			return;
+		if ((*p == '\'' || *p == '"') && ts_read_entry(vars, &p, end))
+			continue;
+		p = ts_eol(p, end);	/* a comment, or something else */
+	}
+}
+
+/* A decimal integer or `undef` at *p, up to a ';'. */
+static enum ts_state ts_read_value(const char *p, const char *eol,
+				   long *value)
+{
+	enum ts_state state = TS_UNKNOWN;
+	bool minus = false;
+	long v = 0;
+	int digits = 0;
+
+	if (eol - p >= 5 && !memcmp(p, "undef", 5) &&
+	    (eol - p == 5 || !ts_isident((unsigned char)p[5], false))) {
+		state = TS_UNDEF;
+		p += 5;
+	} else {
+		if (p < eol && (*p == '-' || *p == '+'))
+			minus = *p++ == '-';
+		while (p < eol && *p >= '0' && *p <= '9' && digits < 10) {
+			v = v * 10 + (*p++ - '0');
+			digits++;
+		}
+		if (digits == 0 || digits >= 10)
+			return TS_UNKNOWN;
+		state = TS_VALUE;
+		*value = minus ? -v : v;
+	}
+	p = ts_skip_blanks(p, eol);
+	return p < eol && *p == ';' ? state : TS_UNKNOWN;
+}
+
+/* A line `my $name = VALUE;` (or `my $name;`): what it says of `name`. */
+static void ts_read_initialiser(struct ts_var *vars, const char *p,
+				const char *eol)
+{
+	char name[TS_NAME_MAX];
+	enum ts_state state = TS_UNKNOWN;
+	long value = 0;
+
+	if (eol - p < 4 || memcmp(p, "my", 2) || !ts_isblank((unsigned char)p[2]))
+		return;
+	p = ts_skip_blanks(p + 2, eol);
+	if (p >= eol || *p++ != '$' || !ts_ident(&p, eol, name))
+		return;
+	p = ts_skip_blanks(p, eol);
+	if (p < eol && *p == ';')
+		state = TS_UNDEF;
+	else if (p < eol && *p == '=' && (p + 1 >= eol || p[1] != '='))
+		state = ts_read_value(ts_skip_blanks(p + 1, eol), eol, &value);
+	for (size_t i = 0; i < TS_NR; i++) {
+		if (!strcmp(vars[i].name, name)) {
+			vars[i].state = state;	/* the last one counts */
+			vars[i].value = value;
+		}
+	}
+}
+
+int gm_treescript_apply(struct gm_options *opts, const char *text,
+			size_t len)
+{
+	struct ts_var vars[TS_NR];
+	const char *end = text + len, *line = NULL, *args;
+	int changed = 0;
+
+	memset(vars, 0, sizeof(vars));
+	if (!text || !(args = ts_find_getoptions(text, end, &line)))
+		return 0;
+	ts_read_entries(vars, args, end);
+	/* top-level lines only: column 0, before the call */
+	for (const char *p = text; p < line;) {
+		const char *eol = ts_eol(p, line);
+
+		ts_read_initialiser(vars, p, eol);
+		p = eol < line ? eol + 1 : line;
+	}
+	for (size_t i = 0; i < TS_NR; i++) {
+		const struct ts_option *o = &ts_options[i];
+		int *field = (int *)((char *)opts + o->offset);
+		int v;
+
+		if (!vars[i].name[0])
+			continue;	/* the script has no such option */
+		if (vars[i].state == TS_VALUE)
+			v = o->number ? (int)vars[i].value : vars[i].value != 0;
+		else if (vars[i].state == TS_UNDEF && o->can_auto)
+			v = -1;
+		else
+			continue;
+		if (v == o->linux61)
+			continue;
+		*field = v;
+		changed++;
+	}
+	return changed;
+}
+
+int gm_treescript_load(struct gm_options *opts, struct gm_repo *r)
+{
+	struct gm_repo_text t = GM_REPO_TEXT_INIT;
+	int changed = 0;
+
+	/* a missing blob (a partial clone, say) is no script either */
+	if (!gm_repo_text(r, GM_TREESCRIPT_PATH, NULL, &t))
+		changed = gm_treescript_apply(opts, t.ptr, t.len);
+	else
+		gm_error_clear();
+	gm_repo_text_release(&t);
+	return changed;
+}

@@ -1,0 +1,550 @@
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "gm/config.h"
+#include "gm/error.h"
+#include "gm/options.h"
+#include "gm/treescript.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+/*
+ * Script texts of the shape get_maintainer.pl has: top-level option
+ * variables with their initialisers, then one GetOptions call binding
+ * option specs to them. OLD is like 6.1 (no --keywords-in-file, no
+ * --substatus); NEW has both, as Linux has had since.
+ */
+#define SCRIPT_HEAD \
+	"#!/usr/bin/env perl\n" \
+	"# SPDX-License-Identifier: GPL-2.0\n" \
+	"use strict;\n" \
+	"my $email = 1;\n" \
+	"my $email_maintainer = 1;\n" \
+	"my $email_file_emails = 0;\n" \
+	"my $email_git_max_maintainers = 5;\n" \
+	"my $output_roles = 0;\n" \
+	"my $keywords = 1;\n"
+
+#define SCRIPT_OPTIONS \
+	"\t\t'email!' => \\$email,\n" \
+	"\t\t'm!' => \\$email_maintainer,\n" \
+	"\t\t'git-max-maintainers=i' => \\$email_git_max_maintainers,\n" \
+	"\t\t'roles!' => \\$output_roles,\n" \
+	"\t\t'k|keywords!' => \\$keywords,\n" \
+	"\t\t'fe|file-emails!' => \\$email_file_emails,\n"
+
+#define SCRIPT_TAIL \
+	"\t\t)) {\n" \
+	"    die \"$P: invalid argument - use --help if necessary\\n\";\n" \
+	"}\n" \
+	"sub f {\n" \
+	"    my $keywords_in_file = 1;\n" \
+	"}\n"
+
+static const char old_script[] =
+	SCRIPT_HEAD
+	"\n"
+	"if (!GetOptions(\n"
+	SCRIPT_OPTIONS
+	SCRIPT_TAIL;
+
+static const char new_script[] =
+	SCRIPT_HEAD
+	"my $keywords_in_file = 0;\n"
+	"my $output_substatus = undef;\n"
+	"\n"
+	"if (!GetOptions(\n"
+	SCRIPT_OPTIONS
+	"\t\t'kf|keywords-in-file!' => \\$keywords_in_file,\n"
+	"\t\t'substatus!' => \\$output_substatus,\n"
+	SCRIPT_TAIL;
+
+/*
+ * gm_treescript_apply() on a copy of `text` in a buffer of exactly its
+ * length (no NUL after it: ASan sees any read past the end), to options
+ * fresh from gm_options_init().
+ */
+static int apply_exact(struct gm_options *o, const char *text, size_t len)
+{
+	char *copy = malloc(len ? len : 1);
+	int n;
+
+	ck_assert_ptr_nonnull(copy);
+	memcpy(copy, text, len);
+	gm_options_init(o);
+	n = gm_treescript_apply(o, copy, len);
+	free(copy);
+	return n;
+}
+
+static int apply(struct gm_options *o, const char *text)
+{
+	return apply_exact(o, text, strlen(text));
+}
+
+/* Every field the script may set is as gm_options_init() leaves it. */
+static void assert_defaults(const struct gm_options *o)
+{
+	struct gm_options d;
+
+	gm_options_init(&d);
+	ck_assert_int_eq(o->email, d.email);
+	ck_assert_int_eq(o->maintainers, d.maintainers);
+	ck_assert_int_eq(o->keywords, d.keywords);
+	ck_assert_int_eq(o->keywords_in_file, 1);	/* 6.1 */
+	ck_assert_int_eq(o->file_emails, d.file_emails);
+	ck_assert_int_eq(o->git_max_maintainers, d.git_max_maintainers);
+	ck_assert_int_eq(o->roles, d.roles);
+	ck_assert_int_eq(o->substatus, 0);
+	gm_options_release(&d);
+}
+
+START_TEST(test_treescript_61_keeps_every_default)
+{
+	struct gm_options o;
+
+	/* §13.3: no --keywords-in-file is 6.1's behaviour, K: on -f files */
+	ck_assert_int_eq(apply(&o, old_script), 0);
+	assert_defaults(&o);
+	gm_options_release(&o);
+	ck_assert_int_eq(apply(&o, ""), 0);
+	assert_defaults(&o);
+	gm_options_release(&o);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_treescript_apply(&o, NULL, 0), 0);
+	assert_defaults(&o);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_new_defaults)
+{
+	struct gm_options o;
+
+	/* §13.2, §13.3: kf off, substatus undecided (R-06 step 4) */
+	ck_assert_int_eq(apply(&o, new_script), 2);
+	ck_assert_int_eq(o.keywords_in_file, 0);
+	ck_assert_int_eq(o.substatus, -1);
+	ck_assert_int_eq(o.keywords, 1);
+	ck_assert_int_eq(o.email, 1);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_other_defaults_follow)
+{
+	static const char text[] =
+		"my $email_file_emails = 1;\n"
+		"my $email_git_max_maintainers = 3;\n"
+		"my $email_maintainer = 1;\n"		/* as 6.1 */
+		"my $output_roles = 1;\n"		/* layout: not taken */
+		"GetOptions(\n"
+		"  \"fe|file-emails!\"=>\\$email_file_emails, "
+		"'git-max-maintainers=i' => \\$email_git_max_maintainers,\n"
+		"  'm!' => \\$email_maintainer,\n"
+		"  'roles!' => \\$output_roles,\n"
+		");\n";
+	struct gm_options o;
+
+	ck_assert_int_eq(apply(&o, text), 2);
+	ck_assert_int_eq(o.file_emails, 1);
+	ck_assert_int_eq(o.git_max_maintainers, 3);
+	ck_assert_int_eq(o.maintainers, 1);
+	ck_assert_int_eq(o.roles, 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_needs_variable_and_option)
+{
+	static const char no_option[] =
+		"my $keywords_in_file = 0;\n"
+		"GetOptions(\n\t'k|keywords!' => \\$keywords,\n);\n";
+	static const char no_initialiser[] =
+		"my $other = 0;\n"
+		"GetOptions(\n\t'kf|keywords-in-file!' => \\$keywords_in_file,\n);\n"
+		"my $keywords_in_file = 0;\n";		/* after the call */
+	static const char in_a_sub[] =
+		"sub x {\n    my $keywords_in_file = 0;\n}\n"
+		"GetOptions(\n\t'kf|keywords-in-file!' => \\$keywords_in_file,\n);\n";
+	static const char only_in_comment[] =
+		"my $keywords_in_file = 0;\n"
+		"# GetOptions(\n\t'kf|keywords-in-file!' => \\$keywords_in_file,\n";
+	static const char undef_switch[] =
+		"my $keywords_in_file;\n"
+		"GetOptions('kf|keywords-in-file!' => \\$keywords_in_file);\n";
+	const char *const texts[] = {
+		no_option, no_initialiser, in_a_sub, only_in_comment,
+		undef_switch,
+	};
+	struct gm_options o;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		ck_assert_msg(apply(&o, texts[i]) == 0, "text %zu", i);
+		assert_defaults(&o);
+		gm_options_release(&o);
+	}
+}
+END_TEST
+
+START_TEST(test_treescript_initialisers)
+{
+	static const char *const unknown[] = {
+		"$ENV{KF} // 0", "0x0", "\"0\"", "0 if $x", "1_0", "- 0",
+		"", "undef", "undefined", "99999999999", "0.5",
+	};
+	static const char last_wins[] =
+		"my $keywords_in_file = 0;\n"
+		"my $keywords_in_file = 1;\n"
+		"my\t$keywords_in_file\t=\t-0\t; # again\n"
+		"GetOptions('kf|keywords-in-file!' => \\$keywords_in_file);\n";
+	struct gm_options o;
+	char text[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(unknown); i++) {
+		snprintf(text, sizeof(text),
+			 "my $keywords_in_file = %s;\n"
+			 "GetOptions('kf|keywords-in-file!' => "
+			 "\\$keywords_in_file);\n", unknown[i]);
+		ck_assert_msg(apply(&o, text) == 0, "%s", text);
+		ck_assert_int_eq(o.keywords_in_file, 1);
+		gm_options_release(&o);
+	}
+	ck_assert_int_eq(apply(&o, last_wins), 1);
+	ck_assert_int_eq(o.keywords_in_file, 0);
+	gm_options_release(&o);
+
+	/* a switch is any number; 2 is on, which 6.1's default already is */
+	ck_assert_int_eq(apply(&o, "my $x = 2;\nGetOptions('kf!' => \\$x);"),
+			 0);
+	ck_assert_int_eq(o.keywords_in_file, 1);
+	gm_options_release(&o);
+	ck_assert_int_eq(apply(&o, "my $x = -4;\nGetOptions("
+			       "'pattern-depth=i' => \\$x);"), 1);
+	ck_assert_int_eq(o.pattern_depth, -4);
+	gm_options_release(&o);
+}
+END_TEST
+
+/* Odd and hostile text: never a crash, never an overread, 6.1 kept. */
+START_TEST(test_treescript_hostile)
+{
+	static const char nul_inside[] =
+		"my $keywords_in_file = 0\0;\n"
+		"GetOptions(\n\t'kf|keywords-in-file!' => \\$keywords_in_file,\n)";
+	static const char tail[] = " = 0;\nGetOptions('kf' => \\$kkk);";
+	static const char *const texts[] = {
+		"GetOptions(",
+		"my $keywords_in_file = 0;\nGetOptions(",
+		"my $keywords_in_file = 0;\nGetOptions('",
+		"my $keywords_in_file = 0;\nGetOptions('kf",
+		"my $keywords_in_file = 0;\nGetOptions('kf|keywords-in-file!' =",
+		"my $keywords_in_file = 0;\nGetOptions('kf|keywords-in-file!' => \\",
+		"my $keywords_in_file = 0;\nGetOptions('kf|keywords-in-file!' => \\$",
+		"my $keywords_in_file = 0;\nGetOptions('kf\n' => \\$keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions('kf' => \\@keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions('kf' => $keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions(\n'|||' => \\$keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions(\n'' => \\$keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions(\n'kfx' => \\$keywords_in_file);",
+		"my $keywords_in_file = 0;\nGetOptions();\n"
+		"GetOptions('kf' => \\$keywords_in_file);",
+		"my $keywords_in_file = 0\n;GetOptions('kf' => \\$keywords_in_file);",
+		"my $",
+		"my",
+		"m",
+		"\n\n\n",
+		"my $keywords_in_file = 0;\r\nGetOptions(\r\n",
+	};
+	struct gm_options o;
+	char *big;
+	size_t n = 1 << 20;
+
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		ck_assert_msg(apply(&o, texts[i]) == 0, "text %zu", i);
+		assert_defaults(&o);
+		gm_options_release(&o);
+	}
+	ck_assert_int_eq(apply_exact(&o, nul_inside, sizeof(nul_inside) - 1),
+			 0);
+	assert_defaults(&o);
+	gm_options_release(&o);
+
+	/* a name longer than any variable read; a megabyte of one line */
+	big = malloc(n + 64);
+	ck_assert_ptr_nonnull(big);
+	memcpy(big, "my $", 4);
+	memset(big + 4, 'k', n);
+	memcpy(big + 4 + n, tail, sizeof(tail) - 1);
+	ck_assert_int_eq(apply_exact(&o, big, 4 + n + sizeof(tail) - 1), 0);
+	assert_defaults(&o);
+	gm_options_release(&o);
+	memset(big, 'x', n);
+	ck_assert_int_eq(apply_exact(&o, big, n), 0);
+	gm_options_release(&o);
+	free(big);
+}
+END_TEST
+
+/* Entries that are not `'spec' => \$var` are stepped over. */
+START_TEST(test_treescript_entries_around_odd_ones)
+{
+	static const char text[] =
+		"my $keywords_in_file = 0;\n"
+		"my $output_substatus = 1;\n"
+		"if (!GetOptions(\n"
+		"\t\t# a comment with 'kf' => \\$nothing\n"
+		"\t\t'list=s' => \\@list,\n"
+		"\t\t'map=s%' => sub { 1 },\n"
+		"\t\t'substatus!' => \\$output_substatus,"
+		" 'KF|Keywords-In-File!' => \\$keywords_in_file,\n"
+		"\t\t)) {\n"
+		"}\n";
+	struct gm_options o;
+
+	ck_assert_int_eq(apply(&o, text), 2);
+	ck_assert_int_eq(o.keywords_in_file, 0);
+	ck_assert_int_eq(o.substatus, 1);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_substatus_decided_by_finish)
+{
+	struct gm_options o;
+	const char *roles[] = { "--rolestats" };
+	const char *noemail[] = { "--rolestats", "--noemail", "--scm" };
+
+	/* R-06 step 4: email && roles && standard output is a terminal */
+	apply(&o, new_script);
+	ck_assert_int_eq(gm_options_finish(&o), 0);
+	ck_assert_int_eq(o.substatus, 0);	/* no roles */
+	gm_options_release(&o);
+
+	apply(&o, new_script);
+	ck_assert_int_eq(gm_options_parse(&o, 1, roles), 0);
+	ck_assert_int_eq(gm_options_finish(&o), 0);
+	ck_assert_int_eq(o.substatus, isatty(STDOUT_FILENO) ? 1 : 0);
+	gm_options_release(&o);
+
+	apply(&o, new_script);
+	ck_assert_int_eq(gm_options_parse(&o, 3, noemail), 0);
+	ck_assert_int_eq(gm_options_finish(&o), 0);
+	ck_assert_int_eq(o.substatus, 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+/* ==================== the tree's copy, and precedence ==================== */
+
+static const struct gm_test_file files_old[] = {
+	{ "MAINTAINERS", "BETA\nM:\tB <b@x.org>\nL:\tbeta@x.org\nS:\tMaintained\n"
+	  "K:\t\\bbeta_magic\\b\n\nTHE REST\nL:\tall@x.org\nS:\tBuried alive\n"
+	  "F:\t*\nF:\t*/\n", 0 },
+	{ "lib/k.c", "int beta_magic;\n", 0 },
+	{ "scripts/get_maintainer.pl", old_script, GIT_FILEMODE_BLOB_EXECUTABLE },
+};
+
+static const struct gm_test_file files_new[] = {
+	{ "MAINTAINERS", "BETA\nM:\tB <b@x.org>\nL:\tbeta@x.org\nS:\tMaintained\n"
+	  "K:\t\\bbeta_magic\\b\n\nTHE REST\nL:\tall@x.org\nS:\tBuried alive\n"
+	  "F:\t*\nF:\t*/\n", 0 },
+	{ "lib/k.c", "int beta_magic;\n", 0 },
+	{ "scripts/get_maintainer.pl", new_script, GIT_FILEMODE_BLOB_EXECUTABLE },
+};
+
+static const struct gm_test_commit two_scripts[] = {
+	{ "old script\n", 1700000000, files_old, ARRAY_SIZE(files_old) },
+	{ "new script\n", 1700003600, files_new, ARRAY_SIZE(files_new) },
+};
+
+static char *repo_dir, *home_dir;
+static int saved_cwd = -1;
+static char *saved_home;
+
+static void tree_setup(void)
+{
+	const char *home = getenv("HOME");
+
+	ck_assert_int_eq(gm_test_repo_create(&repo_dir, NULL, two_scripts,
+					     ARRAY_SIZE(two_scripts)), 0);
+	home_dir = gm_test_tmpdir();
+	ck_assert_ptr_nonnull(home_dir);
+	saved_cwd = open(".", O_RDONLY | O_DIRECTORY);
+	ck_assert_int_ge(saved_cwd, 0);
+	saved_home = home ? strdup(home) : NULL;
+	setenv("HOME", home_dir, 1);	/* no $HOME/.get_maintainer.conf */
+	ck_assert_int_eq(chdir(repo_dir), 0);
+}
+
+static void tree_teardown(void)
+{
+	if (saved_cwd >= 0 && fchdir(saved_cwd) < 0)
+		perror("fchdir");
+	if (saved_cwd >= 0)
+		close(saved_cwd);
+	saved_cwd = -1;
+	if (saved_home)
+		setenv("HOME", saved_home, 1);
+	else
+		unsetenv("HOME");
+	free(saved_home);
+	saved_home = NULL;
+	gm_test_rmtree(repo_dir);
+	gm_test_rmtree(home_dir);
+	repo_dir = home_dir = NULL;
+}
+
+static void set_config(const char *key, int value)
+{
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+
+	ck_assert_int_eq(git_repository_open(&repo, repo_dir), 0);
+	ck_assert_int_eq(git_repository_config(&cfg, repo), 0);
+	if (value < 0)
+		git_config_delete_entry(cfg, key);
+	else
+		ck_assert_int_eq(git_config_set_bool(cfg, key, value), 0);
+	git_config_free(cfg);
+	git_repository_free(repo);
+}
+
+/* keywords_in_file as gm_config_load() decides it at `rev` for `argv`. */
+static int kf_at(const char *rev, int argc, const char **argv)
+{
+	struct gm_options o;
+	struct gm_repo *r = NULL;
+	int kf;
+
+	gm_options_init(&o);
+	ck_assert_msg(gm_test_repo_open(&r, rev) == 0, "%s", gm_error_last());
+	ck_assert_msg(gm_config_load(&o, r, argc, argv) == 0, "%s",
+		      gm_error_last());
+	kf = o.keywords_in_file;
+	gm_options_release(&o);
+	gm_repo_free(r);
+	return kf;
+}
+
+START_TEST(test_treescript_load_follows_the_commit)
+{
+	struct gm_options o;
+	struct gm_repo *r = NULL;
+
+	/* HEAD's script, not the work tree's copy: that one is made old */
+	ck_assert_int_eq(gm_test_write_file(repo_dir,
+					    "scripts/get_maintainer.pl",
+					    old_script), 0);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
+	ck_assert_int_eq(gm_treescript_load(&o, r), 2);
+	ck_assert_int_eq(o.keywords_in_file, 0);
+	gm_repo_free(r);
+	gm_options_release(&o);
+
+	ck_assert_int_eq(kf_at(NULL, 0, NULL), 0);
+	ck_assert_int_eq(kf_at("HEAD~1", 0, NULL), 1);
+}
+END_TEST
+
+START_TEST(test_treescript_precedence)
+{
+	static const char *const kf[] = { "--kf" };
+	static const char *const kiff[] = { "--keywords-in-file" };
+	static const char *const nokf[] = { "--nokf" };
+	static const char *const no_kiff[] = { "--no-keywords-in-file" };
+
+	/* argv > .get_maintainer.conf > git config > the script > 6.1 */
+	ck_assert_int_eq(kf_at(NULL, 0, NULL), 0);
+	ck_assert_int_eq(kf_at(NULL, 1, (const char **)kf), 1);
+	ck_assert_int_eq(kf_at(NULL, 1, (const char **)kiff), 1);
+	ck_assert_int_eq(kf_at("HEAD~1", 1, (const char **)nokf), 0);
+	ck_assert_int_eq(kf_at("HEAD~1", 1, (const char **)no_kiff), 0);
+
+	set_config("maintainer.keywordsInFile", 1);
+	ck_assert_int_eq(kf_at(NULL, 0, NULL), 1);
+	ck_assert_int_eq(kf_at(NULL, 1, (const char **)nokf), 0);
+	set_config("maintainer.keywordsInFile", 0);
+	ck_assert_int_eq(kf_at("HEAD~1", 0, NULL), 0);
+	ck_assert_int_eq(kf_at("HEAD~1", 1, (const char **)kf), 1);
+
+	/* the conf file in $HOME (the tree has none) beats git config */
+	ck_assert_int_eq(gm_test_write_file(home_dir, ".get_maintainer.conf",
+					    "--kf\n"), 0);
+	ck_assert_int_eq(kf_at(NULL, 0, NULL), 1);
+	ck_assert_int_eq(kf_at(NULL, 1, (const char **)nokf), 0);
+}
+END_TEST
+
+/* The binary, one -f run and one --batch run, on the same tree. */
+START_TEST(test_treescript_cli_and_batch)
+{
+	static const char *const plain[] = { "-f", "lib/k.c", NULL };
+	static const char *const kf[] = { "--kf", "-f", "lib/k.c", NULL };
+	static const char *const old[] = { "--rev", "HEAD~1", "-f", "lib/k.c",
+					   NULL };
+	static const char *const batch[] = { "--batch", NULL };
+	static const char *const batch_kf[] = { "--batch", "--kf", NULL };
+	struct gm_test_run r;
+
+	ck_assert_int_eq(gm_test_run_binary(&r, repo_dir, home_dir, NULL, NULL,
+					    plain), 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "all@x.org\n");
+	gm_test_run_release(&r);
+
+	ck_assert_int_eq(gm_test_run_binary(&r, repo_dir, home_dir, NULL, NULL,
+					    kf), 0);
+	ck_assert_str_eq(r.out, "B <b@x.org>\nall@x.org\nbeta@x.org\n");
+	gm_test_run_release(&r);
+
+	ck_assert_int_eq(gm_test_run_binary(&r, repo_dir, home_dir, NULL, NULL,
+					    old), 0);
+	ck_assert_str_eq(r.out, "B <b@x.org>\nall@x.org\nbeta@x.org\n");
+	gm_test_run_release(&r);
+
+	ck_assert_int_eq(gm_test_run_binary(&r, repo_dir, home_dir, NULL,
+					    "lib/k.c\n", batch), 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_str_eq(r.out, "lib/k.c\tall@x.org\n");
+	gm_test_run_release(&r);
+
+	ck_assert_int_eq(gm_test_run_binary(&r, repo_dir, home_dir, NULL,
+					    "lib/k.c\n", batch_kf), 0);
+	ck_assert_str_eq(r.out, "lib/k.c\tB <b@x.org>\nlib/k.c\tall@x.org\n"
+			 "lib/k.c\tbeta@x.org\n");
+	gm_test_run_release(&r);
+}
+END_TEST
+
+Suite *treescript_suite(void)
+{
+	Suite *s = suite_create("treescript");
+	TCase *parse = tcase_create("parse");
+	TCase *tree = tcase_create("tree");
+
+	tcase_add_test(parse, test_treescript_61_keeps_every_default);
+	tcase_add_test(parse, test_treescript_new_defaults);
+	tcase_add_test(parse, test_treescript_other_defaults_follow);
+	tcase_add_test(parse, test_treescript_needs_variable_and_option);
+	tcase_add_test(parse, test_treescript_initialisers);
+	tcase_add_test(parse, test_treescript_hostile);
+	tcase_add_test(parse, test_treescript_entries_around_odd_ones);
+	tcase_add_test(parse, test_treescript_substatus_decided_by_finish);
+	suite_add_tcase(s, parse);
+
+	/* checked: each test gets a repository, $HOME and cwd of its own */
+	tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
+	tcase_add_test(tree, test_treescript_load_follows_the_commit);
+	tcase_add_test(tree, test_treescript_precedence);
+	tcase_add_test(tree, test_treescript_cli_and_batch);
+	suite_add_tcase(s, tree);
+	return s;
+}
