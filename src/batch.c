@@ -39,10 +39,11 @@ struct batch {
 	bool stream;
 	pthread_mutex_t lock;
 	pthread_cond_t queued;	/* a job read, the end, or an error */
-	pthread_cond_t room;	/* a job written, or an error */
+	pthread_cond_t room;	/* half the ring free, or an error */
 	struct batch_job *ring;
 	size_t size;
 	size_t next_in, next_take, next_out;
+	bool reader_waits;	/* for room: woken when half the ring is free */
 	bool eof;
 	int error;		/* the first, with its message */
 	char message[1024];
@@ -147,7 +148,10 @@ static int batch_drain(struct batch *b)
 					    "write error on standard output");
 		job_release(j);
 		b->next_out++;
-		pthread_cond_broadcast(&b->room);
+		if (b->reader_waits && b->next_in - b->next_out <= b->size / 2) {
+			b->reader_waits = false;
+			pthread_cond_signal(&b->room);
+		}
 	}
 	return 0;
 }
@@ -219,8 +223,10 @@ static int batch_queue(struct batch *b, struct batch_job *j)
 	int error;
 
 	pthread_mutex_lock(&b->lock);
-	while (b->next_in - b->next_out >= b->size && !b->error)
+	while (b->next_in - b->next_out >= b->size && !b->error) {
+		b->reader_waits = true;
 		pthread_cond_wait(&b->room, &b->lock);
+	}
 	if (!(error = b->error)) {
 		b->ring[b->next_in++ % b->size] = *j;
 		pthread_cond_signal(&b->queued);

@@ -24,6 +24,8 @@ struct gm_match_ctx {
 	struct gm_buf padded;	/* the text, for the regex engine */
 	struct match_index *index;	/* the F:/N: index, on first use */
 	bool indexed;		/* and it is built */
+	struct line_hit *hits;	/* one file's, while it is matched */
+	size_t nr_hits, alloc_hits;
 };
 
 static void index_free(struct match_index *ix);
@@ -92,6 +94,7 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
 	free(ctx->found);
 	gm_buf_release(&ctx->padded);
 	index_free(ctx->index);
+	free(ctx->hits);
 	free(ctx);
 }
 
@@ -109,14 +112,17 @@ static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
 }
 
 /*
- * Candidate sections of a path. A section can match only through one of
- * its F: or N: lines (R-40), so it is looked at only where one of them
- * may hit. A plain F: glob can only match paths that start with its
- * literal part (what comes before its first '*' or '?'), so it is filed
- * under the directory that literal part names, up to its last '/'; a
- * path looks up each of its ancestor directories. An N: regex is tried
- * on every path first (cheap: most have required literals), and so is a
- * glob of no literal directory or any other kind of F: (a regex).
+ * The F: and N: lines that may hit a path (R-40): a section matches only
+ * through one of them. A plain F: glob can only match paths that start
+ * with its literal part L (what comes before its first '*' or '?'), so it
+ * is filed under L cut after the '/' that ends its directory part and one
+ * more character, if L has one: "include/linux/foo.h" under
+ * "include/linux/f", "drivers/net/" under itself, "MAINTAINERS" under
+ * "M". A path looks up, at its start and after each of its '/', the key
+ * that ends there and the one a character longer. An N: regex is tried
+ * where one of its required literals is in the path (one scan for all of
+ * them); those with none, and globs with no literal part or of any other
+ * kind (regexes), are tried on every path.
  */
 struct index_list {
 	size_t *v;
@@ -124,76 +130,97 @@ struct index_list {
 };
 
 struct match_index {
-	struct gm_strmap by_dir;	/* "dir/" -> struct index_list * */
-	struct index_list always;	/* sections, for every path */
-	struct index_list names;	/* N: lines, tried on every path */
-	unsigned *seen;		/* per section: the stamp of its last visit */
-	unsigned stamp;
+	struct gm_strmap by_prefix;	/* key -> struct index_list * */
+	struct index_list always;	/* lines tried on every path */
+	struct gm_needles *names;	/* the N: lines' required literals */
+	struct index_list name_lines;	/* owner -> its N: line */
+	unsigned char *found;		/* per owner, for one path */
 };
 
-static int list_add(struct index_list *l, size_t sec)
+/* One line that hit, for the section it belongs to. */
+struct line_hit {
+	size_t section;
+	size_t line;
+	int depth;
+	bool counts;	/* within --pattern-depth */
+	bool exact;	/* the file is no deeper than the glob */
+};
+
+static int list_add(struct index_list *l, size_t v)
 {
-	if (l->nr && l->v[l->nr - 1] == sec)
-		return 0;
 	if (GM_ARRAY_GROW(l->v, l->nr, l->alloc) < 0)
 		return GM_ERROR;
-	l->v[l->nr++] = sec;
+	l->v[l->nr++] = v;
 	return 0;
 }
 
-/* Length of the plain glob's literal directory ("a/b/"), 0 if none. */
-static size_t glob_literal_dir(const struct gm_glob *g)
+/* Length of the plain glob's key, 0 if it has none (see above). */
+static size_t glob_key(const struct gm_glob *g)
 {
-	size_t dir = 0;
+	size_t lit = 0, dir = 0;
 
 	if (!g->plain)
 		return 0;
-	for (size_t i = 0; i < g->len; i++) {
-		if (g->glob[i] == '*' || g->glob[i] == '?')
-			break;
-		if (g->glob[i] == '/')
-			dir = i + 1;
-	}
-	return dir;
+	while (lit < g->len && g->glob[lit] != '*' && g->glob[lit] != '?')
+		if (g->glob[lit++] == '/')
+			dir = lit;
+	return lit > dir ? dir + 1 : dir;
+}
+
+/* An N: line with required literals: tried where one is in the path. */
+static int index_add_name(struct match_index *ix, const struct gm_mline *ml,
+			  size_t line)
+{
+	const struct gm_regex *re = ml->regex;
+	size_t owner = ix->name_lines.nr;
+	int error = list_add(&ix->name_lines, line);
+
+	for (size_t j = 0; j < re->required.nr && !error; j++)
+		error = gm_needles_add(ix->names, re->required.v[j],
+				       strlen(re->required.v[j]), re->caseless,
+				       owner);
+	return error;
 }
 
 static int index_add(struct match_index *ix, const struct gm_maintainers *m,
-		     const struct gm_mline *ml, size_t sec)
+		     size_t line)
 {
+	const struct gm_mline *ml = &m->lines[line];
 	struct index_list *l = NULL;
 	size_t n;
 
-	if (ml->tag == 'N')
-		return list_add(&ix->names, (size_t)(ml - m->lines));
-	if (ml->tag != 'F')
+	if (ml->tag == 'N' && ml->regex->required.nr)
+		return index_add_name(ix, ml, line);
+	if (ml->tag != 'F' && ml->tag != 'N')
 		return 0;
-	n = glob_literal_dir(ml->glob);
+	n = ml->tag == 'F' ? glob_key(ml->glob) : 0;
 	if (!n)
-		return list_add(&ix->always, sec);
-	if (!gm_strmap_get(&ix->by_dir, ml->glob->glob, n, (void **)&l)) {
+		return list_add(&ix->always, line);
+	if (!gm_strmap_get(&ix->by_prefix, ml->glob->glob, n, (void **)&l)) {
 		if (!(l = calloc(1, sizeof(*l))))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_strmap_put(&ix->by_dir, ml->glob->glob, n, l) < 0) {
+		if (gm_strmap_put(&ix->by_prefix, ml->glob->glob, n, l) < 0) {
 			free(l);
 			return GM_ERROR;
 		}
 	}
-	return list_add(l, sec);
+	return list_add(l, line);
 }
 
 static void index_release(struct match_index *ix)
 {
-	for (size_t i = 0; i < ix->by_dir.alloc; i++) {
-		struct index_list *l = ix->by_dir.slots[i].value;
+	for (size_t i = 0; i < ix->by_prefix.alloc; i++) {
+		struct index_list *l = ix->by_prefix.slots[i].value;
 
 		if (l)
 			free(l->v);
 		free(l);
 	}
-	gm_strmap_release(&ix->by_dir);
+	gm_strmap_release(&ix->by_prefix);
 	free(ix->always.v);
-	free(ix->names.v);
-	free(ix->seen);
+	gm_needles_free(ix->names);
+	free(ix->name_lines.v);
+	free(ix->found);
 }
 
 static void index_free(struct match_index *ix)
@@ -208,15 +235,16 @@ static int index_build(struct match_index *ix, const struct gm_maintainers *m)
 	int error = 0;
 
 	memset(ix, 0, sizeof(*ix));
-	if (!(ix->seen = calloc(m->nr_sections ? m->nr_sections : 1,
-				sizeof(*ix->seen))))
-		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = gm_needles_new(&ix->names)) < 0)
+		return error;
 	for (size_t s = 0; s < m->nr_sections && !error; s++) {
 		const struct gm_section *sec = &m->sections[s];
 
 		for (size_t i = sec->start; i < sec->end && !error; i++)
-			error = index_add(ix, m, &m->lines[i], s);
+			error = index_add(ix, m, i);
 	}
+	if (!error && !(ix->found = malloc(ix->name_lines.nr + 1)))
+		error = gm_error_set(GM_ERROR, "out of memory");
 	return error;
 }
 
@@ -249,103 +277,147 @@ static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 				s, len, prefixed);
 }
 
-/*
- * One section against one file (R-40): skipped if an X: matches; else the
- * last matching F:/N: line decides the depth. @return whether it matched.
- */
-static bool match_section(const struct gm_maintainers *m,
-			  struct gm_match_ctx *ctx, size_t s,
-			  struct gm_match_file *f, size_t len, size_t fd,
-			  int pattern_depth, struct depth *d)
+/* The file's facts for matching a line against it. */
+struct file_key {
+	const char *path;
+	size_t len;
+	size_t slashes;
+	int pattern_depth;
+};
+
+/* Whether line `i` hits the file; what it says, into `h`. */
+static bool line_hits(const struct gm_maintainers *m, struct gm_match_ctx *ctx,
+		      size_t i, const struct file_key *fk, struct line_hit *h)
+{
+	const struct gm_mline *ml = &m->lines[i];
+	const struct gm_section *sec;
+	int fd = (int)fk->slashes;
+
+	h->section = m->section_of[i];
+	h->line = i;
+	if (ml->tag == 'N') {
+		h->depth = 0;
+		h->counts = true;
+		h->exact = false;
+		return regex_hit(ctx, ml, fk->path, fk->len, false);
+	}
+	if (!glob_hit(ctx, ml, fk->path, fk->len, fk->slashes))
+		return false;
+	sec = &m->sections[h->section];
+	h->depth = gm_glob_depth(ml->glob);
+	h->counts = fk->pattern_depth == 0 || fd - h->depth < fk->pattern_depth;
+	h->exact = h->depth >= fd && sec->maintained && sec->has_maintainer;
+	return true;
+}
+
+/* Try the lines of `l`, the hits appended to ctx->hits. */
+static int match_lines(const struct gm_maintainers *m, struct gm_match_ctx *ctx,
+		       const struct index_list *l, const struct file_key *fk)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (GM_ARRAY_GROW(ctx->hits, ctx->nr_hits, ctx->alloc_hits) < 0)
+			return GM_ERROR;
+		if (line_hits(m, ctx, l->v[i], fk, &ctx->hits[ctx->nr_hits]))
+			ctx->nr_hits++;
+	}
+	return 0;
+}
+
+static int hit_cmp(const void *a, const void *b)
+{
+	const struct line_hit *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Whether an X: line of section `s` excludes the file. */
+static bool excluded(const struct gm_maintainers *m, struct gm_match_ctx *ctx,
+		     size_t s, const struct file_key *fk)
 {
 	const struct gm_section *sec = &m->sections[s];
-	bool hit = false;
 
 	for (size_t i = sec->start; i < sec->end; i++)
 		if (m->lines[i].tag == 'X' &&
-		    glob_hit(ctx, &m->lines[i], f->path, len, fd))
-			return false;
-	for (size_t i = sec->start; i < sec->end; i++) {
-		const struct gm_mline *ml = &m->lines[i];
+		    glob_hit(ctx, &m->lines[i], fk->path, fk->len, fk->slashes))
+			return true;
+	return false;
+}
 
-		if (ml->tag == 'F' &&
-		    glob_hit(ctx, ml, f->path, len, fd)) {
-			int pd = gm_glob_depth(ml->glob);
+/*
+ * The sections of the hits in ctx->hits[0..nr): those no X: excludes,
+ * each at the depth of its last hit within --pattern-depth, into
+ * scratch. @return how many.
+ */
+static size_t match_sections(const struct gm_maintainers *m,
+			     struct gm_match_ctx *ctx, size_t nr,
+			     const struct file_key *fk, struct gm_match_file *f,
+			     struct depth *scratch)
+{
+	size_t n = 0;
 
-			if (pd >= (int)fd && sec->maintained && sec->has_maintainer)
-				f->exact = true;
-			if (pattern_depth == 0 || (int)fd - pd < pattern_depth) {
-				d->depth = pd;
-				d->line = i;
-				hit = true;
-			}
-		} else if (ml->tag == 'N' &&
-			   regex_hit(ctx, ml, f->path, len, false)) {
-			d->depth = 0;
-			d->line = i;
-			hit = true;
+	qsort(ctx->hits, nr, sizeof(*ctx->hits), hit_cmp);
+	for (size_t i = 0, j; i < nr; i = j) {
+		const struct line_hit *last = NULL;
+		bool exact = false;
+
+		for (j = i; j < nr && ctx->hits[j].section == ctx->hits[i].section;
+		     j++) {
+			exact |= ctx->hits[j].exact;
+			if (ctx->hits[j].counts)
+				last = &ctx->hits[j];
 		}
+		if (excluded(m, ctx, ctx->hits[i].section, fk))
+			continue;
+		f->exact |= exact;
+		if (!last)
+			continue;
+		scratch[n].section = last->section;
+		scratch[n].line = last->line;
+		scratch[n++].depth = last->depth;
 	}
-	return hit;
+	return n;
 }
 
-/* Match section `s` if it was not visited yet for this file. */
-static size_t match_visit(const struct gm_maintainers *m,
-			  struct gm_match_ctx *ctx, size_t s,
-			  struct gm_match_file *f, size_t len, size_t fd,
-			  int pattern_depth, struct depth *scratch, size_t nr)
-{
-	struct match_index *ix = ctx->index;
-
-	if (ix->seen[s] == ix->stamp)
-		return nr;
-	ix->seen[s] = ix->stamp;
-	if (match_section(m, ctx, s, f, len, fd, pattern_depth, &scratch[nr]))
-		scratch[nr++].section = s;
-	return nr;
-}
-
-static size_t match_list(const struct gm_maintainers *m,
-			 struct gm_match_ctx *ctx, const struct index_list *l,
-			 struct gm_match_file *f, size_t len, size_t fd,
-			 int pattern_depth, struct depth *scratch, size_t nr)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		nr = match_visit(m, ctx, l->v[i], f, len, fd, pattern_depth,
-				 scratch, nr);
-	return nr;
-}
-
-/* The candidates of `path`: those of every ancestor, and `always`. */
+/* The sections of one file, deepest first. */
 static int match_file(const struct gm_maintainers *m,
 		      struct gm_match_ctx *ctx, struct gm_match_file *f,
 		      int pattern_depth, struct depth *scratch)
 {
 	struct match_index *ix = ctx->index;
-	size_t len = strlen(f->path), fd = gm_pattern_slashes(f->path, len);
+	struct file_key fk = { f->path, strlen(f->path), 0, pattern_depth };
 	size_t nr;
+	int error;
 
-	if (!++ix->stamp) {	/* wrapped: forget every visit */
-		memset(ix->seen, 0, m->nr_sections * sizeof(*ix->seen));
-		ix->stamp = 1;
+	fk.slashes = gm_pattern_slashes(fk.path, fk.len);
+	ctx->nr_hits = 0;
+	error = match_lines(m, ctx, &ix->always, &fk);
+	memset(ix->found, 0, ix->name_lines.nr);
+	gm_needles_scan(ix->names, fk.path, fk.len, ix->found);
+	for (size_t k = 0; !error && k < ix->name_lines.nr; k++) {
+		if (!ix->found[k])
+			continue;
+		if (GM_ARRAY_GROW(ctx->hits, ctx->nr_hits, ctx->alloc_hits) < 0)
+			return GM_ERROR;
+		if (line_hits(m, ctx, ix->name_lines.v[k], &fk,
+			      &ctx->hits[ctx->nr_hits]))
+			ctx->nr_hits++;
 	}
-	nr = match_list(m, ctx, &ix->always, f, len, fd, pattern_depth,
-			scratch, 0);
-	for (size_t i = 0; i < ix->names.nr; i++) {
-		const struct gm_mline *ml = &m->lines[ix->names.v[i]];
-
-		if (regex_hit(ctx, ml, f->path, len, false))
-			nr = match_visit(m, ctx, m->section_of[ix->names.v[i]],
-					 f, len, fd, pattern_depth, scratch, nr);
-	}
-	for (const char *p = f->path; (p = strchr(p, '/')); p++) {
+	for (size_t j = 0; !error && j <= fk.len; j++) {
 		struct index_list *l;
 
-		if (gm_strmap_get(&ix->by_dir, f->path,
-				  (size_t)(p + 1 - f->path), (void **)&l))
-			nr = match_list(m, ctx, l, f, len, fd, pattern_depth,
-					scratch, nr);
+		if (j && fk.path[j - 1] != '/')
+			continue;
+		if (j && gm_strmap_get(&ix->by_prefix, fk.path, j, (void **)&l))
+			error = match_lines(m, ctx, l, &fk);
+		if (!error && j < fk.len &&
+		    gm_strmap_get(&ix->by_prefix, fk.path, j + 1, (void **)&l))
+			error = match_lines(m, ctx, l, &fk);
 	}
+	if (error)
+		return error;
+	nr = match_sections(m, ctx, ctx->nr_hits, &fk, f, scratch);
 	qsort(scratch, nr, sizeof(*scratch), depth_cmp);
 	f->sections = malloc((nr ? nr : 1) * sizeof(*f->sections));
 	f->lines = malloc((nr ? nr : 1) * sizeof(*f->lines));

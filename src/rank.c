@@ -110,37 +110,89 @@ static int mark(struct gm_strmap *m, struct gm_buf *tmp, const char *s)
 	return gm_strmap_put(m, tmp->ptr, tmp->len, NULL);
 }
 
+/*
+ * What push_person() needs of an address line: its name and address, the
+ * formatted person, and the lower-case name and address, as one block
+ * "name\0addr\0person\0lname\0laddr\0" (addr empty: no address).
+ */
+static char *person_parse(const char *line, int usename)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf block = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	int error;
+
+	if (!(error = gm_email_parse(&name, &addr, line)) &&
+	    !(error = gm_buf_put(&block, name.ptr, name.len + 1)) &&
+	    !(error = gm_buf_put(&block, addr.ptr, addr.len + 1)) &&
+	    (!addr.len ||
+	     !(error = gm_email_format(&tmp, name.ptr, addr.ptr, usename))) &&
+	    !(error = gm_buf_put(&block, tmp.ptr ? tmp.ptr : "", tmp.len + 1)) &&
+	    !(error = lower(&tmp, name.ptr)) &&
+	    !(error = gm_buf_put(&block, tmp.ptr, tmp.len + 1)) &&
+	    !(error = lower(&tmp, addr.ptr)))
+		error = gm_buf_put(&block, tmp.ptr, tmp.len + 1);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&tmp);
+	if (error)
+		gm_buf_release(&block);
+	return error ? NULL : gm_buf_detach(&block, NULL);
+}
+
+/* person_parse() of `line`, through the memo; freed by the caller if `*own`. */
+static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
+{
+	struct gm_rank_memo *memo = rk->memo;
+	size_t len = strlen(line);
+	char *p;
+	void *v;
+
+	*own = !memo;
+	if (memo && gm_strmap_get(&memo->persons, line, len, &v))
+		return v;
+	if (!(p = person_parse(line, rk->opts->usename)))
+		return NULL;
+	if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
+		*own = true;	/* not remembered: only time lost */
+	return p;
+}
+
 /* push_email_address() of R-64. @return 1 if an address was parsed, 0 if not. */
 static int push_person(struct gm_rank *rk, const char *line, const char *role)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
-	int error;
+	const char *name, *addr, *fmt, *lname, *laddr;
+	const char *p;
+	bool own;
+	int error = 0;
 
-	if ((error = gm_email_parse(&name, &addr, line)) < 0)
-		goto out;
-	if (!addr.len)
+	if (!(p = person_of(rk, line, &own)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	name = p;
+	addr = name + strlen(name) + 1;
+	fmt = addr + strlen(addr) + 1;
+	lname = fmt + strlen(fmt) + 1;
+	laddr = lname + strlen(lname) + 1;
+	if (!*addr)
 		goto out;
 	error = 1;
 	if (rk->opts->remove_duplicates &&
-	    ((name.len && seen(&rk->seen_name, &tmp, name.ptr)) ||
-	     seen(&rk->seen_addr, &tmp, addr.ptr)))
+	    ((*name && gm_strmap_get(&rk->seen_name, lname, strlen(lname),
+				     NULL)) ||
+	     gm_strmap_get(&rk->seen_addr, laddr, strlen(laddr), NULL)))
 		goto out;
-	if (gm_email_format(&fmt, name.ptr, addr.ptr, rk->opts->usename) < 0 ||
-	    list_push(&rk->people, fmt.ptr, fmt.len, role) < 0) {
+	if (list_push(&rk->people, fmt, strlen(fmt), role) < 0) {
 		error = GM_ERROR;
 		goto out;
 	}
 	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
 	if (rk->opts->remove_duplicates &&
-	    ((name.len && mark(&rk->seen_name, &tmp, name.ptr) < 0) ||
-	     mark(&rk->seen_addr, &tmp, addr.ptr) < 0))
+	    ((*name && gm_strmap_put(&rk->seen_name, lname, strlen(lname),
+				     NULL) < 0) ||
+	     gm_strmap_put(&rk->seen_addr, laddr, strlen(laddr), NULL) < 0))
 		error = GM_ERROR;
 out:
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
-	gm_buf_release(&fmt);
-	gm_buf_release(&tmp);
+	if (own)
+		free((char *)p);
 	return error;
 }
 
@@ -170,6 +222,10 @@ void gm_rank_memo_release(struct gm_rank_memo *memo)
 		if (memo->mapped.slots[i].key)
 			free(memo->mapped.slots[i].value);
 	gm_strmap_release(&memo->mapped);
+	for (size_t i = 0; i < memo->persons.alloc; i++)
+		if (memo->persons.slots[i].key)
+			free(memo->persons.slots[i].value);
+	gm_strmap_release(&memo->persons);
 	gm_buf_release(&memo->key);
 }
 

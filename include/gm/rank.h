@@ -54,6 +54,7 @@ struct gm_rank_list {
 struct gm_rank_memo {
 	struct gm_strmap valid;		/* value -> non-NULL if valid */
 	struct gm_strmap mapped;	/* key -> its mapped form (char *) */
+	struct gm_strmap persons;	/* address line -> its parts */
 	struct gm_buf key;
 };
 
