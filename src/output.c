@@ -14,13 +14,25 @@
  * Write `s` with every control character but TAB shown as \xHH: the text
  * comes from MAINTAINERS and patches, and goes to terminals and headers.
  */
+static bool output_is_control(unsigned char c)
+{
+	return (c < ' ' && c != '\t') || c == 0x7f;
+}
+
 static void output_text(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p < ' ' && *p != '\t') || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		const unsigned char *q = p;
+
+		while (*q && !output_is_control(*q))
+			q++;
+		fwrite(p, 1, (size_t)(q - p), f);
+		if (!*q)
+			break;
+		fprintf(f, "\\x%02x", *q);
+		p = q + 1;
 	}
 }
 

@@ -469,37 +469,37 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_buf lname = GM_BUF_INIT, laddr = GM_BUF_INIT;
-	const char *n, *a;
+	const char *name, *addr, *lname, *laddr, *n, *a, *p = NULL;
 	void *pair = NULL;
+	bool own = false;
 	int error;
 
 	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
 	    !rk->opts->remove_duplicates)
-		goto out;
-	if ((error = gm_email_parse(&name, &addr, out->ptr)) < 0 ||
-	    (error = lower(&lname, name.ptr)) < 0 ||
-	    (error = lower(&laddr, addr.ptr)) < 0)
-		goto out;
-	if (!(name.len && gm_strmap_get(&rk->dedup_name, lname.ptr, lname.len,
-					&pair)) &&
-	    !gm_strmap_get(&rk->dedup_addr, laddr.ptr, laddr.len, &pair)) {
+		return error;
+	if (!(p = person_of(rk, out->ptr, &own)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	name = p;
+	addr = name + strlen(name) + 1;
+	lname = addr + strlen(addr) + 1;
+	lname += strlen(lname) + 1;	/* past the formatted person */
+	laddr = lname + strlen(lname) + 1;
+	if (!(*name && gm_strmap_get(&rk->dedup_name, lname, strlen(lname),
+				     &pair)) &&
+	    !gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr), &pair)) {
 		pair = NULL;
-		if ((error = pair_put(&rk->dedup_name, lname.ptr, lname.len,
-				      name.ptr, addr.ptr)) < 0 ||
-		    (error = pair_put(&rk->dedup_addr, laddr.ptr, laddr.len,
-				      name.ptr, addr.ptr)) < 0)
+		if ((error = pair_put(&rk->dedup_name, lname, strlen(lname),
+				      name, addr)) < 0 ||
+		    (error = pair_put(&rk->dedup_addr, laddr, strlen(laddr),
+				      name, addr)) < 0)
 			goto out;
 	}
-	n = pair ? pair : name.ptr;
-	a = pair ? (const char *)pair + strlen(pair) + 1 : addr.ptr;
+	n = pair ? pair : name;
+	a = pair ? (const char *)pair + strlen(pair) + 1 : addr;
 	error = rank_mapped(rk, out, n, a);
 out:
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
-	gm_buf_release(&lname);
-	gm_buf_release(&laddr);
+	if (own)
+		free((char *)p);
 	return error;
 }
 
