@@ -4,6 +4,8 @@
 #include <time.h>
 #include <string.h>
 
+#include <git2/sys/repository.h>
+
 #include "gm/blame.h"
 #include "gm/buf.h"
 #include "gm/date.h"
@@ -355,6 +357,7 @@ struct walk {
 	size_t nr_changed;
 	bool resort;		/* a path changed: sort `order` again */
 	struct follow_cache *follow;	/* sizes, fingerprints of blobs */
+	git_repository *attr_repo;	/* for attributes: repo or its own */
 	struct gm_buf name;
 };
 
@@ -1546,6 +1549,32 @@ static bool attr_binary(git_repository *repo, const char *path)
 	return GIT_ATTR_IS_FALSE(v);
 }
 
+/*
+ * The repository attributes are read from: `repo` opened again with an
+ * empty index. git log reads attributes from the work tree (and
+ * info/attributes, core.attributesFile) and never from the index, which
+ * it does not load; libgit2 falls back to the index, so its index is
+ * made empty (which also spares reading it). `repo` itself if it cannot
+ * be opened so, or not at the same work tree.
+ */
+static git_repository *attr_repo_open(git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo), *wd2;
+	git_repository *r = NULL;
+	git_index *index = NULL;
+
+	if (!wd || git_repository_open(&r, git_repository_path(repo)) < 0)
+		return repo;
+	if (!(wd2 = git_repository_workdir(r)) || strcmp(wd, wd2) ||
+	    git_index_new(&index) < 0 || git_repository_set_index(r, index) < 0) {
+		git_index_free(index);
+		git_repository_free(r);
+		return repo;
+	}
+	git_index_free(index);
+	return r;
+}
+
 static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
 {
 	*out = NULL;
@@ -1570,7 +1599,7 @@ static int count_lines(struct walk *w, const struct pending *p)
 		goto out;
 	if ((a && is_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && is_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
-	    attr_binary(w->repo, t->path))
+	    attr_binary(w->attr_repo, t->path))
 		goto out;	/* "-\t-" */
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags = GIT_DIFF_FORCE_TEXT;
@@ -1682,8 +1711,12 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		}
 		git_commit_free(c);
 	}
+	if (!error && w.nr_pending)
+		w.attr_repo = attr_repo_open(repo);
 	for (size_t i = 0; i < w.nr_pending && !error; i++)
 		error = count_lines(&w, &w.pending[i]);
+	if (w.attr_repo != repo)
+		git_repository_free(w.attr_repo);
 	walk_release(&w, &q);
 	if (error)
 		gm_signers_free(w.s);

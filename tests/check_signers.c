@@ -406,6 +406,41 @@ START_TEST(test_signers_copy_followed_cache)
 }
 END_TEST
 
+/*
+ * R-75: numstat's "-" for a file git shows as binary by the -diff
+ * attribute, which git log reads from the work tree's .gitattributes and
+ * never from the index (which it does not load): a .gitattributes only in
+ * the index and the commits leaves the lines counted.
+ */
+START_TEST(test_signers_diff_attribute_work_tree)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { ".gitattributes", "*.c -diff\n" },
+			{ "f.c", "1\n2\n" } } },
+		{ "Bob <bob@x.org>", "grow\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "f.c", "1\n2\n3\n" } } },
+	};
+	static const char *const paths[] = { "f.c", NULL };
+	struct trepo r;
+	struct gm_signers *s;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);	/* not in the work tree */
+	ck_assert_uint_eq(s->files[0].nr_touches, 2);
+	ck_assert_int_eq(s->files[0].touches[0].added, 1);
+	ck_assert_int_eq(s->files[0].touches[0].deleted, 0);
+	gm_signers_free(s);
+	ck_assert_int_eq(gm_test_write_file(r.dir, ".gitattributes",
+					    "*.c -diff\n"), 0);
+	s = walk(&r, T0 - DAY, paths);	/* in the work tree: "-\t-" */
+	ck_assert_int_eq(s->files[0].touches[0].added, -1);
+	ck_assert_int_eq(s->files[0].touches[1].added, -1);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
 /* no signer line in any commit: raw author lines, divisor 0. */
 START_TEST(test_signers_no_signer_lines)
 {
@@ -563,6 +598,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_rename_followed);
 	tcase_add_test(tc, test_signers_added_in_window);
 	tcase_add_test(tc, test_signers_copy_followed_cache);
+	tcase_add_test(tc, test_signers_diff_attribute_work_tree);
 	tcase_add_test(tc, test_signers_no_signer_lines);
 	tcase_add_test(tc, test_signers_repeated_signer);
 	tcase_add_test(tc, test_signers_chief_penguin);
