@@ -1554,7 +1554,9 @@ static bool attr_binary(git_repository *repo, const char *path)
  * empty index. git log reads attributes from the work tree (and
  * info/attributes, core.attributesFile) and never from the index, which
  * it does not load; libgit2 falls back to the index, so its index is
- * made empty (which also spares reading it). `repo` itself if it cannot
+ * made empty (which also spares reading it); the blobs whose lines are
+ * counted are read from it too, as their diff looks up their attributes
+ * in the repository they come from. `repo` itself if it cannot
  * be opened so, or not at the same work tree.
  */
 static git_repository *attr_repo_open(git_repository *repo)
@@ -1595,7 +1597,9 @@ static int count_lines(struct walk *w, const struct pending *p)
 
 	if (!t->path)
 		return 0;	/* never matched: not counted */
-	if (blob_of(&a, w->repo, &p->a) < 0 || blob_of(&b, w->repo, &p->b) < 0)
+	/* from attr_repo: the diff of blobs asks it for their attributes */
+	if (blob_of(&a, w->attr_repo, &p->a) < 0 ||
+	    blob_of(&b, w->attr_repo, &p->b) < 0)
 		goto out;
 	if ((a && is_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && is_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
