@@ -4,6 +4,8 @@
 #include <time.h>
 #include <string.h>
 
+#include <git2/sys/repository.h>
+
 #include "gm/blame.h"
 #include "gm/buf.h"
 #include "gm/date.h"
@@ -192,12 +194,158 @@ struct pending {
 	struct entry a, b;	/* parent's, commit's */
 };
 
+/* One entry of a raw tree object, pointing into it. */
+struct tentry {
+	const char *name;	/* NUL-terminated in the object */
+	uint32_t len;
+	uint32_t mode;
+	const unsigned char *id;	/* GIT_OID_RAWSZ bytes */
+};
+
+struct blobinfo;
+
+/*
+ * A tree object read once and indexed: its entries in the object's
+ * order, up to the first malformed one. `sorted` says they are in git's
+ * order (each name once), which lookups by binary search rely on;
+ * otherwise they scan. `info` (the copy search's) is per entry, NULL
+ * until asked for.
+ */
+struct ptree {
+	git_odb_object *raw;
+	struct tentry *v;
+	size_t nr;
+	bool sorted;
+	struct blobinfo **info;
+};
+
+static bool mode_is_tree(uint32_t mode)
+{
+	return mode == GIT_FILEMODE_TREE;
+}
+
+/*
+ * git's order of tree entries (base_name_compare()): a tree's name
+ * compares as if it ended in '/'.
+ */
+static int tentry_cmp(const char *a, size_t alen, bool atree, const char *b,
+		      size_t blen, bool btree)
+{
+	size_t n = alen < blen ? alen : blen;
+	int c = memcmp(a, b, n);
+	unsigned ca, cb;
+
+	if (c)
+		return c;
+	ca = n < alen ? (unsigned char)a[n] : atree ? '/' : 0;
+	cb = n < blen ? (unsigned char)b[n] : btree ? '/' : 0;
+	return (ca > cb) - (ca < cb);
+}
+
+static void ptree_free(struct ptree *t)
+{
+	if (!t)
+		return;
+	git_odb_object_free(t->raw);
+	free(t->v);
+	free(t->info);
+	free(t);
+}
+
+/* Tree `id` read and indexed; NULL if unreadable or no tree. */
+static struct ptree *ptree_read(git_odb *odb, const git_oid *id)
+{
+	struct ptree *t;
+	const char *p, *end;
+	size_t alloc = 0;
+
+	if (!odb || !(t = calloc(1, sizeof(*t))))
+		return NULL;
+	if (git_odb_read(&t->raw, odb, id) < 0 ||
+	    git_odb_object_type(t->raw) != GIT_OBJECT_TREE)
+		goto fail;
+	p = git_odb_object_data(t->raw);
+	end = p + git_odb_object_size(t->raw);
+	t->sorted = true;
+	while (p < end) {
+		struct tentry e = { NULL, 0, 0, NULL };
+		const char *nul;
+
+		while (p < end && *p >= '0' && *p <= '7')
+			e.mode = e.mode * 8 + (uint32_t)(*p++ - '0');
+		if (p >= end || *p++ != ' ')
+			break;
+		if (!(nul = memchr(p, '\0', (size_t)(end - p))) ||
+		    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ ||
+		    (size_t)(nul - p) > UINT32_MAX)
+			break;
+		e.name = p;
+		e.len = (uint32_t)(nul - p);
+		e.id = (const unsigned char *)nul + 1;
+		p = nul + 1 + GIT_OID_RAWSZ;
+		if (GM_ARRAY_GROW(t->v, t->nr, alloc) < 0)
+			goto fail;
+		if (t->nr && tentry_cmp(t->v[t->nr - 1].name, t->v[t->nr - 1].len,
+					mode_is_tree(t->v[t->nr - 1].mode),
+					e.name, e.len,
+					mode_is_tree(e.mode)) >= 0)
+			t->sorted = false;
+		t->v[t->nr++] = e;
+	}
+	return t;
+fail:
+	ptree_free(t);
+	return NULL;
+}
+
+/*
+ * The entry `name` (`len` bytes) of `t`: with `kind` 0 of any mode (the
+ * first in the object), 1 only a tree, -1 only a non-tree. NULL: none.
+ */
+static const struct tentry *ptree_find(const struct ptree *t,
+				       const char *name, size_t len, int kind)
+{
+	if (!t)
+		return NULL;
+	if (!t->sorted) {
+		for (size_t i = 0; i < t->nr; i++) {
+			const struct tentry *e = &t->v[i];
+
+			if (e->len == len && !memcmp(e->name, name, len) &&
+			    (!kind || (kind > 0) == mode_is_tree(e->mode)))
+				return e;
+		}
+		return NULL;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		bool tree = pass == 1;
+		size_t lo = 0, hi = t->nr;
+
+		if ((kind > 0 && !tree) || (kind < 0 && tree))
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct tentry *e = &t->v[mid];
+			int c = tentry_cmp(name, len, tree, e->name, e->len,
+					   mode_is_tree(e->mode));
+
+			if (!c)
+				return e;
+			if (c < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+	}
+	return NULL;
+}
+
 struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
 	struct gm_signers *s;
 	git_odb *odb;
-	git_odb_object *trees[TREE_SLOTS];	/* direct-mapped by id */
+	struct ptree *trees[TREE_SLOTS];	/* direct-mapped by id */
 	char **paths;		/* per file: its current path, no final '/' */
 	bool *dir;		/* per file: a directory */
 	size_t *order;		/* files sorted by path, '/' first */
@@ -209,66 +357,38 @@ struct walk {
 	size_t nr_changed;
 	bool resort;		/* a path changed: sort `order` again */
 	struct follow_cache *follow;	/* sizes, fingerprints of blobs */
+	git_repository *attr_repo;	/* for attributes: repo or its own */
 	struct gm_buf name;
 };
 
-/*
- * The raw tree object `id`, kept in a direct-mapped cache: its entries
- * are scanned in place ("<octal mode> <name>\0<20-byte id>"), which
- * costs less than parsing every entry of every tree the walk meets.
- */
-static git_odb_object *tree_get(struct walk *w, const git_oid *id)
+/* The tree `id`, indexed, from a direct-mapped cache; NULL if unread. */
+static struct ptree *tree_get(struct walk *w, const git_oid *id)
 {
 	size_t slot;
-	git_odb_object **t;
+	struct ptree **t;
 
 	memcpy(&slot, id->id, sizeof(slot));
 	t = &w->trees[slot % TREE_SLOTS];
-	if (*t && git_oid_equal(git_odb_object_id(*t), id))
+	if (*t && git_oid_equal(git_odb_object_id((*t)->raw), id))
 		return *t;
-	git_odb_object_free(*t);
-	*t = NULL;
-	if (!w->odb || git_odb_read(t, w->odb, id) < 0)
-		*t = NULL;
-	else if (git_odb_object_type(*t) != GIT_OBJECT_TREE) {
-		git_odb_object_free(*t);
-		*t = NULL;
-	}
+	ptree_free(*t);
+	*t = ptree_read(w->odb, id);
 	return *t;
 }
 
-/* The entry `name` (`len` bytes) of tree `id`, NULL: none. */
+/* The entry `name` (`len` bytes) of tree `id` (NULL: none). */
 static int tree_entry(struct walk *w, const git_oid *id, const char *name,
 		      size_t len, struct entry *out)
 {
-	git_odb_object *t;
-	const char *p, *end;
+	const struct ptree *t;
+	const struct tentry *e;
 
 	out->found = false;
-	if (!id || !(t = tree_get(w, id)))
+	if (!id || !(t = tree_get(w, id)) || !(e = ptree_find(t, name, len, 0)))
 		return 0;
-	p = git_odb_object_data(t);
-	end = p + git_odb_object_size(t);
-	while (p < end) {
-		unsigned mode = 0;
-		const char *nm, *nul;
-
-		while (p < end && *p >= '0' && *p <= '7')
-			mode = mode * 8 + (unsigned)(*p++ - '0');
-		if (p >= end || *p++ != ' ')
-			break;
-		nm = p;
-		if (!(nul = memchr(p, '\0', (size_t)(end - p))) ||
-		    (size_t)(end - nul) < 1 + GIT_OID_RAWSZ)
-			break;
-		p = nul + 1 + GIT_OID_RAWSZ;
-		if ((size_t)(nul - nm) != len || memcmp(nm, name, len))
-			continue;
-		out->found = true;
-		git_oid_fromraw(&out->id, (const unsigned char *)nul + 1);
-		out->mode = (git_filemode_t)mode;
-		return 0;
-	}
+	out->found = true;
+	git_oid_fromraw(&out->id, e->id);
+	out->mode = (git_filemode_t)e->mode;
 	return 0;
 }
 
@@ -490,99 +610,6 @@ out:
 	return score;
 }
 
-/* The score of estimate_similarity() from the two files' fingerprints. */
-static int score_spans(const struct span *a, size_t na, size_t ss,
-		       const struct span *b, size_t nb, size_t ds)
-{
-	size_t max = ss > ds ? ss : ds, copied = 0, j = 0;
-
-	for (size_t i = 0; i < na; i++) {
-		while (j < nb && b[j].hash < a[i].hash)
-			j++;
-		if (j < nb && b[j].hash == a[i].hash) {
-			copied += a[i].cnt < b[j].cnt ? a[i].cnt : b[j].cnt;
-			j++;
-		}
-	}
-	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
-}
-
-/*
- * What --follow's copy search keeps across a walk: the size of every
- * blob asked about, and the fingerprints of those read, up to a bound.
- */
-struct fingerprint {
-	size_t size;
-	struct span *v;		/* NULL: not kept */
-	size_t nr;
-};
-
-struct follow_cache {
-	struct gm_strmap by_id;		/* hex id -> struct fingerprint * */
-	size_t spans;			/* kept, in all */
-	struct fingerprint once;	/* one not kept, until the next */
-};
-
-#define FOLLOW_CACHE_SPANS ((size_t)4 << 20)
-
-static void follow_cache_release(struct follow_cache *fc)
-{
-	for (size_t i = 0; i < fc->by_id.alloc; i++) {
-		struct fingerprint *f = fc->by_id.slots[i].value;
-
-		if (!fc->by_id.slots[i].key || !f)
-			continue;
-		free(f->v);
-		free(f);
-	}
-	gm_strmap_release(&fc->by_id);
-	free(fc->once.v);
-}
-
-/* The blob `id`'s size (and, with `spans`, fingerprint); NULL if unread. */
-static struct fingerprint *fingerprint_of(struct follow_cache *fc,
-					  git_repository *repo, git_odb *odb,
-					  const git_oid *id, bool spans)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	struct fingerprint *f = NULL;
-	git_object_t type;
-	git_blob *b = NULL;
-	void *v;
-
-	git_oid_tostr(hex, sizeof(hex), id);
-	if (gm_strmap_get(&fc->by_id, hex, GIT_OID_HEXSZ, &v)) {
-		f = v;
-	} else {
-		if (!(f = calloc(1, sizeof(*f))))
-			return NULL;
-		if (git_odb_read_header(&f->size, &type, odb, id) < 0 ||
-		    gm_strmap_put(&fc->by_id, hex, GIT_OID_HEXSZ, f) < 0) {
-			free(f);
-			return NULL;
-		}
-	}
-	if (!spans || f->v)
-		return f;
-	if (git_blob_lookup(&b, repo, id) < 0)
-		return NULL;
-	if (spans_of(&f->v, &f->nr, git_blob_rawcontent(b),
-		     (size_t)git_blob_rawsize(b)) < 0)
-		f = NULL;
-	git_blob_free(b);
-	if (f && fc->spans + f->nr > FOLLOW_CACHE_SPANS) {
-		/* over the bound: used once, then dropped */
-		free(fc->once.v);
-		fc->once = *f;
-		f->v = NULL;
-		f->nr = 0;
-		return &fc->once;
-	}
-	if (f)
-		fc->spans += f->nr;
-	return f;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -723,64 +750,358 @@ static int deleted_collect(struct deleted *d, const unsigned char *a,
 }
 
 /*
- * Every file of tree `a` (raw id), each marked deleted unless tree `b`
- * (NULL: none; `same`: identical to `a`) has it: the sources of
- * --follow, which looks for copies of any file too (find_copies_harder).
+ * What --follow's copy search keeps across a walk: the trees of the
+ * parents searched (indexed, by id), and per blob asked about its size
+ * and, up to a bound, its fingerprint: each chunk hash once with its
+ * bytes, in no order. Scores are counted against the destination's
+ * counts spread over a table of HASHBASE slots.
  */
-static int files_collect(struct deleted *d, const unsigned char *a,
-			 const unsigned char *b, bool same, const char *prefix)
+struct blobinfo {
+	int64_t size;		/* -1: unreadable */
+	bool have_fp;		/* fp/nr hold the fingerprint */
+	bool no_fp;		/* unreadable blob: none */
+	uint32_t *fp;		/* (hash, bytes) pairs */
+	uint32_t nr;		/* pairs */
+};
+
+struct oidmap {
+	git_oid *keys;
+	void **values;		/* NULL: an empty slot */
+	size_t nr, alloc;	/* alloc: a power of two or 0 */
+};
+
+/* One file of the parent's tree, in the order of a recursive listing. */
+struct fentry {
+	struct ptree *t;
+	uint32_t i;		/* entry of t */
+	uint32_t dir;		/* its directory, in `dirs` */
+	bool deleted;		/* not in the commit: a rename, not a copy */
+};
+
+struct follow_cache {
+	git_odb *odb;		/* borrowed */
+	struct oidmap trees;	/* id -> struct ptree *, all kept */
+	struct oidmap blobs;	/* id -> struct blobinfo * */
+	size_t spans;		/* fingerprint pairs kept, in all */
+	struct blobinfo once;	/* one not kept, until the next */
+	uint32_t *acc;		/* HASHBASE: zero between uses */
+	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+	uint32_t *dst;		/* HASHBASE: the destination's, zero between */
+	struct fentry *v;	/* the listing of the search under way */
+	size_t nr, alloc;
+	size_t *dirs;		/* offsets of directory prefixes in `names` */
+	size_t nr_dirs, alloc_dirs;
+	struct gm_buf names;	/* the prefixes, each NUL-terminated */
+};
+
+#define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
+
+static size_t oidmap_hash(const git_oid *id)
 {
-	git_odb_object *ta = NULL, *tb = NULL;
-	const char *pa, *ea, *pb = NULL, *eb = NULL;
-	struct raw_entry x, y;
-	bool have_y = false;
-	git_oid id;
+	size_t h;
+
+	memcpy(&h, id->id, sizeof(h));
+	return h;
+}
+
+/* The slot of `id` in `m`: its own, or the empty one it would take. */
+static size_t oidmap_slot(const struct oidmap *m, const git_oid *id)
+{
+	size_t mask = m->alloc - 1, i = oidmap_hash(id) & mask;
+
+	while (m->values[i] && !git_oid_equal(&m->keys[i], id))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void *oidmap_get(const struct oidmap *m, const git_oid *id)
+{
+	return m->alloc ? m->values[oidmap_slot(m, id)] : NULL;
+}
+
+/* Map `id` (absent) to `value` (not NULL). @return 0 or GM_ERROR. */
+static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
+{
+	size_t i;
+
+	if ((m->nr + 1) * 2 > m->alloc) {
+		struct oidmap n = { NULL, NULL, 0, m->alloc ? m->alloc * 2 : 256 };
+
+		n.keys = malloc(n.alloc * sizeof(*n.keys));
+		n.values = calloc(n.alloc, sizeof(*n.values));
+		if (!n.keys || !n.values) {
+			free(n.keys);
+			free(n.values);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+		for (size_t k = 0; k < m->alloc; k++) {
+			if (!m->values[k])
+				continue;
+			i = oidmap_slot(&n, &m->keys[k]);
+			n.keys[i] = m->keys[k];
+			n.values[i] = m->values[k];
+		}
+		n.nr = m->nr;
+		free(m->keys);
+		free(m->values);
+		*m = n;
+	}
+	i = oidmap_slot(m, id);
+	git_oid_cpy(&m->keys[i], id);
+	m->values[i] = value;
+	m->nr++;
+	return 0;
+}
+
+static struct follow_cache *follow_cache_new(git_odb *odb)
+{
+	struct follow_cache *fc = calloc(1, sizeof(*fc));
+
+	if (!fc)
+		return NULL;
+	fc->odb = odb;
+	gm_buf_init(&fc->names);
+	fc->acc = calloc(HASHBASE, sizeof(*fc->acc));
+	fc->touched = calloc(HASHBASE, sizeof(*fc->touched));
+	fc->dst = calloc(HASHBASE, sizeof(*fc->dst));
+	if (!fc->acc || !fc->touched || !fc->dst) {
+		free(fc->acc);
+		free(fc->touched);
+		free(fc->dst);
+		free(fc);
+		return NULL;
+	}
+	return fc;
+}
+
+static void follow_cache_free(struct follow_cache *fc)
+{
+	if (!fc)
+		return;
+	for (size_t i = 0; i < fc->trees.alloc; i++)
+		ptree_free(fc->trees.values[i]);
+	for (size_t i = 0; i < fc->blobs.alloc; i++) {
+		struct blobinfo *b = fc->blobs.values[i];
+
+		if (b)
+			free(b->fp);
+		free(b);
+	}
+	free(fc->trees.keys);
+	free(fc->trees.values);
+	free(fc->blobs.keys);
+	free(fc->blobs.values);
+	free(fc->once.fp);
+	free(fc->acc);
+	free(fc->touched);
+	free(fc->dst);
+	free(fc->v);
+	free(fc->dirs);
+	gm_buf_release(&fc->names);
+	free(fc);
+}
+
+/* The tree `id` from the cache, read if new; NULL if unreadable. */
+static struct ptree *follow_tree(struct follow_cache *fc, const git_oid *id)
+{
+	struct ptree *t = oidmap_get(&fc->trees, id);
+
+	if (t)
+		return t;
+	if (!(t = ptree_read(fc->odb, id)))
+		return NULL;
+	if (oidmap_put(&fc->trees, id, t) < 0) {
+		ptree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The entry of blob `id`, its size read if new; NULL: out of memory. */
+static struct blobinfo *follow_blob(struct follow_cache *fc, const git_oid *id)
+{
+	struct blobinfo *b = oidmap_get(&fc->blobs, id);
+	git_object_t type;
+	size_t size;
+
+	if (b)
+		return b;
+	if (!(b = calloc(1, sizeof(*b))))
+		return NULL;
+	b->size = git_odb_read_header(&size, &type, fc->odb, id) < 0 ||
+		  (uint64_t)size > UINT32_MAX ? -1 : (int64_t)size;
+	if (oidmap_put(&fc->blobs, id, b) < 0) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/*
+ * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
+ * newline or 64 bytes long, hashed, with their lengths summed by hash;
+ * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`).
+ */
+static int follow_fingerprint(struct follow_cache *fc, struct blobinfo *out,
+			      const char *buf, size_t len)
+{
+	size_t n = 0, k = 0;
+	unsigned a1 = 0, a2 = 0;
+	bool text = !is_binary(buf, len);
+
+	for (size_t i = 0; i <= len; i++) {
+		unsigned h;
+
+		if (i < len) {
+			unsigned c = (unsigned char)buf[i], old = a1;
+
+			if (text && c == '\r' && i + 1 < len &&
+			    buf[i + 1] == '\n')
+				continue;
+			a1 = (a1 << 7) ^ (a2 >> 25);
+			a2 = (a2 << 7) ^ (old >> 25);
+			a1 += c;
+			if (++k < 64 && c != '\n')
+				continue;
+		} else if (!k) {
+			break;
+		}
+		h = (a1 + a2 * 0x61) % HASHBASE;
+		if (!fc->acc[h])
+			fc->touched[n++] = h;
+		fc->acc[h] += (uint32_t)k;
+		k = 0;
+		a1 = a2 = 0;
+	}
+	out->nr = (uint32_t)n;
+	out->fp = n ? malloc(2 * n * sizeof(*out->fp)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = fc->touched[i];
+
+		if (out->fp) {
+			out->fp[2 * i] = h;
+			out->fp[2 * i + 1] = fc->acc[h];
+		}
+		fc->acc[h] = 0;
+	}
+	if (n && !out->fp)
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+/*
+ * The fingerprint of blob `b` (id `id`), read if not kept: `b` itself,
+ * or once the bound is reached the cache's one-off copy, valid until the
+ * next call. NULL: the blob
+ * is unreadable. Errors (out of memory) go to `*error`.
+ */
+static const struct blobinfo *follow_fp(struct follow_cache *fc,
+					struct blobinfo *b, const git_oid *id,
+					int *error)
+{
+	struct blobinfo v = *b;
+	git_odb_object *o = NULL;
+
+	if (b->have_fp)
+		return b;
+	if (b->no_fp)
+		return NULL;
+	if (git_odb_read(&o, fc->odb, id) < 0 ||
+	    git_odb_object_type(o) != GIT_OBJECT_BLOB) {
+		git_odb_object_free(o);
+		b->no_fp = true;
+		return NULL;
+	}
+	*error = follow_fingerprint(fc, &v, git_odb_object_data(o),
+				    git_odb_object_size(o));
+	git_odb_object_free(o);
+	if (*error)
+		return NULL;
+	v.have_fp = true;
+	if (fc->spans + v.nr > FOLLOW_CACHE_SPANS) {
+		/* over the bound: used once, then dropped */
+		free(fc->once.fp);
+		fc->once = v;
+		return &fc->once;
+	}
+	fc->spans += v.nr;
+	*b = v;
+	return b;
+}
+
+/* Add the directory `prefix` + `name` + "/" (or "" for none). */
+static int listing_dir(struct follow_cache *fc, size_t parent,
+		       const char *name, size_t len, uint32_t *out)
+{
+	size_t off = fc->names.len;
+	int error;
+
+	if (GM_ARRAY_GROW(fc->dirs, fc->nr_dirs, fc->alloc_dirs) < 0)
+		return GM_ERROR;
+	if (name) {
+		/* the parent's prefix may move as names grows: copy by offset */
+		size_t plen = strlen(fc->names.ptr + fc->dirs[parent]);
+
+		if ((error = gm_buf_grow(&fc->names, plen + len + 2)) < 0)
+			return error;
+		error = gm_buf_put(&fc->names, fc->names.ptr + fc->dirs[parent],
+				   plen);
+		if (!error)
+			error = gm_buf_put(&fc->names, name, len);
+		if (!error)
+			error = gm_buf_putc(&fc->names, '/');
+	} else {
+		error = 0;
+	}
+	if (!error)
+		error = gm_buf_putc(&fc->names, '\0');
+	if (error)
+		return error;
+	fc->dirs[fc->nr_dirs] = off;
+	*out = (uint32_t)fc->nr_dirs++;
+	return 0;
+}
+
+/*
+ * List every file of tree `a` (its directory `dir`) recursively, in the
+ * order of the trees, each marked deleted unless tree `b` (NULL: none;
+ * `same`: identical to `a`) has it as a file too: the sources of
+ * --follow, which looks for copies of any file (find_copies_harder). An
+ * unreadable subtree of `a` gives nothing; one of `b`, no file.
+ */
+static int listing_add(struct follow_cache *fc, struct ptree *a,
+		       struct ptree *b, bool same, uint32_t dir)
+{
 	int error = 0;
 
-	git_oid_fromraw(&id, a);
-	if (git_odb_read(&ta, d->odb, &id) < 0)
-		return 0;
-	if (b && !same) {
-		git_oid_fromraw(&id, b);
-		if (git_odb_read(&tb, d->odb, &id) < 0)
-			tb = NULL;
-	}
-	pa = git_odb_object_data(ta);
-	ea = pa + git_odb_object_size(ta);
-	if (tb) {
-		pb = git_odb_object_data(tb);
-		eb = pb + git_odb_object_size(tb);
-		have_y = raw_next(&pb, eb, &y);
-	}
-	while (!error && raw_next(&pa, ea, &x)) {
-		struct gm_buf sub = GM_BUF_INIT;
-		int c = 1;
+	for (size_t i = 0; i < a->nr && !error; i++) {
+		const struct tentry *x = &a->v[i], *y;
+		struct ptree *sa, *sb = NULL;
+		bool sub_same = false;
+		git_oid id;
+		uint32_t sub;
 
-		while (!same && have_y && (c = raw_cmp(&x, &y)) > 0)
-			have_y = raw_next(&pb, eb, &y);
-		if (same)
-			c = 0, y = x;
-		else if (!have_y)
-			c = 1;
-		if (x.mode != GIT_FILEMODE_TREE) {
-			if ((error = deleted_add(d, prefix, &x)) == 0)
-				d->v[d->nr - 1].deleted =
-					c != 0 || y.mode == GIT_FILEMODE_TREE;
+		if (!mode_is_tree(x->mode)) {
+			if ((error = GM_ARRAY_GROW(fc->v, fc->nr, fc->alloc)) < 0)
+				break;
+			fc->v[fc->nr].t = a;
+			fc->v[fc->nr].i = (uint32_t)i;
+			fc->v[fc->nr].dir = dir;
+			fc->v[fc->nr++].deleted = !same &&
+				!ptree_find(b, x->name, x->len, -1);
 			continue;
 		}
-		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x.len,
-					   x.name)) == 0) {
-			bool sub_tree = c == 0 && y.mode == GIT_FILEMODE_TREE;
-
-			error = files_collect(d, x.id, sub_tree ? y.id : NULL,
-					      sub_tree && !memcmp(x.id, y.id,
-								  GIT_OID_RAWSZ),
-					      sub.ptr);
+		git_oid_fromraw(&id, x->id);
+		if (!(sa = follow_tree(fc, &id)))
+			continue;
+		y = same ? x : ptree_find(b, x->name, x->len, 1);
+		if (y && !(sub_same = !memcmp(x->id, y->id, GIT_OID_RAWSZ))) {
+			git_oid_fromraw(&id, y->id);
+			sb = follow_tree(fc, &id);
 		}
-		gm_buf_release(&sub);
+		if ((error = listing_dir(fc, dir, x->name, x->len, &sub)) == 0)
+			error = listing_add(fc, sa, sb, sub_same, sub);
 	}
-	git_odb_object_free(ta);
-	git_odb_object_free(tb);
 	return error;
 }
 
@@ -804,6 +1125,20 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 	return b->name_score - a->name_score;
 }
 
+/* The score of estimate_similarity() of `src` against fc->dst. */
+static int follow_score(const struct follow_cache *fc,
+			const struct blobinfo *src, size_t ss, size_t ds)
+{
+	size_t max = ss > ds ? ss : ds, copied = 0;
+
+	for (uint32_t i = 0; i < src->nr; i++) {
+		uint32_t d = fc->dst[src->fp[2 * i]], c = src->fp[2 * i + 1];
+
+		copied += c < d ? c : d;
+	}
+	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
+}
+
 /*
  * --follow's source of the file `dst` created by the commit (R-72): git
  * log's rename detection with find_copies_harder, every file of the
@@ -813,78 +1148,108 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
  * more, the best of them that was deleted, else the best.
  */
 static int find_follow_source(char **out, struct follow_cache *fc,
-			      git_repository *repo,
 			      const git_oid *ta, const git_oid *tb,
 			      const char *dst, const git_oid *dst_id,
 			      git_filemode_t dst_mode)
 {
-	struct fingerprint *df, *sf, dcopy = { 0, NULL, 0 };
-	struct deleted all = { NULL, NULL, 0, 0, GM_STRVEC_INIT };
+	const char *dst_base = base_name(dst);
+	struct ptree *a, *b;
+	struct blobinfo *di;
+	const struct blobinfo *df;
+	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
 	int best_score = -1, error = 0;
+	uint32_t root = 0;
 
 	*out = NULL;
-	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
+	if (!ta || dst_mode == GIT_FILEMODE_COMMIT || !fc->odb)
 		return 0;
-	if (git_repository_odb(&all.odb, repo) < 0)
-		goto out;
-	if ((error = files_collect(&all, ta->id, tb->id, false, "")) < 0)
-		goto out;
-	for (size_t i = all.nr; i-- > 0;) {	/* exact */
+	fc->nr = fc->nr_dirs = 0;
+	gm_buf_reset(&fc->names);
+	if (!(a = follow_tree(fc, ta)))
+		return 0;
+	b = follow_tree(fc, tb);
+	if ((error = listing_dir(fc, 0, NULL, 0, &root)) < 0 ||
+	    (error = listing_add(fc, a, b, false, root)) < 0)
+		return error;
+	for (size_t i = 0; i < fc->nr; i++) {	/* exact */
+		const struct tentry *e = &fc->v[i].t->v[fc->v[i].i];
 		int score;
 
-		if (!git_oid_equal(&all.v[i].id, dst_id))
+		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
-		score = all.v[i].deleted +
-			!strcmp(base_name(all.paths.v[i]), base_name(dst));
-		if (score > best_score) {
+		score = fc->v[i].deleted + !strcmp(e->name, dst_base);
+		if (score >= best_score) {	/* the last of the best */
 			best = i;
 			best_score = score;
-			if (score == 2)
-				break;
 		}
 	}
-	if (best != SIZE_MAX || !is_regular(dst_mode) ||
-	    !(df = fingerprint_of(fc, repo, all.odb, dst_id, true)))
+	if (best != SIZE_MAX || !is_regular(dst_mode))
 		goto found;
-	dcopy.size = dsize = df->size;	/* its own: `df` may be reused */
-	if (df->nr && !(dcopy.v = malloc(df->nr * sizeof(*dcopy.v)))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
+	if (!(di = follow_blob(fc, dst_id)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (di->size < 0 || !(df = follow_fp(fc, di, dst_id, &error)))
+		return error;
+	dsize = (size_t)di->size;
+	dst_nr = df->nr;
+	if (df == &fc->once) {	/* the one-off goes with the next read */
+		dst_fp = fc->once.fp;
+		fc->once.fp = NULL;
+		fc->once.have_fp = false;
+	} else {
+		dst_fp = df->fp;
 	}
-	if (df->nr)
-		memcpy(dcopy.v, df->v, df->nr * sizeof(*dcopy.v));
-	dcopy.nr = df->nr;
+	for (uint32_t k = 0; k < dst_nr; k++)
+		fc->dst[dst_fp[2 * k]] = dst_fp[2 * k + 1];
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
-	for (size_t i = 0; i < all.nr; i++) {
+	for (size_t i = 0; i < fc->nr && !error; i++) {
+		struct fentry *f = &fc->v[i];
+		const struct tentry *e = &f->t->v[f->i];
 		struct candidate c = { 0, 0, i };
+		struct blobinfo *si;
+		const struct blobinfo *sf;
 		size_t ssize, max, base;
+		git_oid id;
 		int worst = 0;
 
-		if (!is_regular(all.v[i].mode) ||
-		    !(sf = fingerprint_of(fc, repo, all.odb, &all.v[i].id,
-					  false)))
+		if (!is_regular(e->mode))
 			continue;
-		ssize = sf->size;
+		if (!f->t->info &&
+		    !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info)))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		git_oid_fromraw(&id, e->id);
+		if (!(si = f->t->info[f->i]) &&
+		    !(si = f->t->info[f->i] = follow_blob(fc, &id))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		if (si->size < 0)
+			continue;
+		ssize = (size_t)si->size;
 		max = ssize > dsize ? ssize : dsize;
 		base = ssize < dsize ? ssize : dsize;
 		if (!max || (double)max * (MAX_SCORE - MIN_SCORE) <
 			    (double)(max - base) * MAX_SCORE ||
-		    !(sf = fingerprint_of(fc, repo, all.odb, &all.v[i].id,
-					  true)))
+		    !(sf = follow_fp(fc, si, &id, &error)))
 			continue;
-		c.score = score_spans(sf->v, sf->nr, ssize, dcopy.v, dcopy.nr,
-				      dsize);
-		c.name_score = !strcmp(base_name(all.paths.v[i]),
-				       base_name(dst));
+		c.score = follow_score(fc, sf, ssize, dsize);
+		c.name_score = !strcmp(e->name, dst_base);
 		for (int k = 1; k < 4; k++)
 			if (candidate_cmp(&top[k], &top[worst]) > 0)
 				worst = k;
 		if (candidate_cmp(&top[worst], &c) > 0)
 			top[worst] = c;
 	}
+	for (uint32_t k = 0; k < dst_nr; k++)
+		fc->dst[dst_fp[2 * k]] = 0;
+	if (dst_fp != di->fp)
+		free(dst_fp);
+	if (error)
+		return error;
 	for (int k = 1; k < 4; k++) {	/* a stable sort of four */
 		struct candidate c = top[k];
 		int j = k;
@@ -897,17 +1262,21 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 		for (int k = 0; k < 4 && best == SIZE_MAX; k++) {
 			if (top[k].src == SIZE_MAX || top[k].score < MIN_SCORE)
 				break;
-			if (pass || all.v[top[k].src].deleted)
+			if (pass || fc->v[top[k].src].deleted)
 				best = top[k].src;
 		}
 found:
-	if (best != SIZE_MAX && !(*out = strdup(all.paths.v[best])))
-		error = gm_error_set(GM_ERROR, "out of memory");
-out:
-	free(dcopy.v);
-	free(all.v);
-	gm_strvec_release(&all.paths);
-	git_odb_free(all.odb);
+	if (best != SIZE_MAX) {
+		const struct fentry *f = &fc->v[best];
+		struct gm_buf path = GM_BUF_INIT;
+
+		if ((error = gm_buf_puts(&path, fc->names.ptr +
+					 fc->dirs[f->dir])) == 0 &&
+		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
+		    !(*out = gm_buf_detach(&path, NULL)))
+			error = gm_error_set(GM_ERROR, "out of memory");
+		gm_buf_release(&path);
+	}
 	return error;
 }
 
@@ -1097,8 +1466,7 @@ static int record(struct walk *w, git_commit *c, const git_oid *ta,
 		char *source = NULL;
 
 		if (!w->dir[f] && !w->ca[i].found && w->cb[i].found &&
-		    (error = find_follow_source(&source, w->follow, w->repo,
-						ta, tb,
+		    (error = find_follow_source(&source, w->follow, ta, tb,
 						w->paths[f], &w->cb[i].id,
 						w->cb[i].mode)) < 0)
 			break;
@@ -1181,6 +1549,34 @@ static bool attr_binary(git_repository *repo, const char *path)
 	return GIT_ATTR_IS_FALSE(v);
 }
 
+/*
+ * The repository attributes are read from: `repo` opened again with an
+ * empty index. git log reads attributes from the work tree (and
+ * info/attributes, core.attributesFile) and never from the index, which
+ * it does not load; libgit2 falls back to the index, so its index is
+ * made empty (which also spares reading it); the blobs whose lines are
+ * counted are read from it too, as their diff looks up their attributes
+ * in the repository they come from. `repo` itself if it cannot
+ * be opened so, or not at the same work tree.
+ */
+static git_repository *attr_repo_open(git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo), *wd2;
+	git_repository *r = NULL;
+	git_index *index = NULL;
+
+	if (!wd || git_repository_open(&r, git_repository_path(repo)) < 0)
+		return repo;
+	if (!(wd2 = git_repository_workdir(r)) || strcmp(wd, wd2) ||
+	    git_index_new(&index) < 0 || git_repository_set_index(r, index) < 0) {
+		git_index_free(index);
+		git_repository_free(r);
+		return repo;
+	}
+	git_index_free(index);
+	return r;
+}
+
 static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
 {
 	*out = NULL;
@@ -1201,11 +1597,13 @@ static int count_lines(struct walk *w, const struct pending *p)
 
 	if (!t->path)
 		return 0;	/* never matched: not counted */
-	if (blob_of(&a, w->repo, &p->a) < 0 || blob_of(&b, w->repo, &p->b) < 0)
+	/* from attr_repo: the diff of blobs asks it for their attributes */
+	if (blob_of(&a, w->attr_repo, &p->a) < 0 ||
+	    blob_of(&b, w->attr_repo, &p->b) < 0)
 		goto out;
 	if ((a && is_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && is_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
-	    attr_binary(w->repo, t->path))
+	    attr_binary(w->attr_repo, t->path))
 		goto out;	/* "-\t-" */
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags = GIT_DIFF_FORCE_TEXT;
@@ -1265,7 +1663,7 @@ static void walk_release(struct walk *w, struct queue *q)
 		git_commit_free(c);
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
-		git_odb_object_free(w->trees[i]);
+		ptree_free(w->trees[i]);
 	git_odb_free(w->odb);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
@@ -1278,9 +1676,7 @@ static void walk_release(struct walk *w, struct queue *q)
 	free(w->pending);
 	gm_strmap_release(&w->seen);
 	gm_buf_release(&w->name);
-	if (w->follow)
-		follow_cache_release(w->follow);
-	free(w->follow);
+	follow_cache_free(w->follow);
 }
 
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
@@ -1300,7 +1696,7 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		return gm_error_set(GM_ERROR, "out of memory");
 	if (git_repository_odb(&w.odb, repo) < 0)
 		w.odb = NULL;
-	if (!(w.follow = calloc(1, sizeof(*w.follow)))) {
+	if (!(w.follow = follow_cache_new(w.odb))) {
 		free(w.s);
 		git_odb_free(w.odb);
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -1319,8 +1715,12 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		}
 		git_commit_free(c);
 	}
+	if (!error && w.nr_pending)
+		w.attr_repo = attr_repo_open(repo);
 	for (size_t i = 0; i < w.nr_pending && !error; i++)
 		error = count_lines(&w, &w.pending[i]);
+	if (w.attr_repo != repo)
+		git_repository_free(w.attr_repo);
 	walk_release(&w, &q);
 	if (error)
 		gm_signers_free(w.s);

@@ -325,6 +325,122 @@ START_TEST(test_signers_added_in_window)
 }
 END_TEST
 
+#define SRC "alpha one\nbeta two\ngamma three\ndelta four\nepsilon five\n" \
+	"zeta six\neta seven\ntheta eight\niota nine\nkappa ten\n"
+#define OTHER "apples\npears\nplums\ncherries\ngrapes\nlemons\n" \
+	"limes\nfigs\ndates\nmelons\nkiwis\n"
+
+/*
+ * R-72: files created in the window by copies (the sources stay) are
+ * followed to their sources among every file of the parent, as git log
+ * --follow finds them (find_copies_harder), whether the parent's trees
+ * and the blobs' fingerprints were read by an earlier search of the same
+ * walk (a warm cache) or not (a walk of one file).
+ */
+START_TEST(test_signers_copy_followed_cache)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "a/src.c", SRC }, { "b/other.c", OTHER },
+			{ "b/empty.c", "" }, { "j/b.c", "twin\n" } } },
+		{ "Bob <bob@x.org>", "edit\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "a/src.c", SRC "lambda eleven\n" },
+			      { "b/other.c", OTHER "oranges\n" } } },
+		{ "Cy <cy@x.org>", "copy\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "c/copy.c", SRC "lambda 11\n" },
+				  { "d/copy2.c", OTHER "oranges\nnuts\n" } } },
+		{ "Dee <dee@x.org>", "more\n\nSigned-off-by: Dee <dee@x.org>\n",
+		  T0 + 3 * DAY, { { "c/copy.c", SRC "lambda 11\nmu\n" },
+				  { "b/other.c", OTHER "oranges\npeaches\n" } } },
+		{ "Eve <eve@x.org>", "again\n\nSigned-off-by: Eve <eve@x.org>\n",
+		  T0 + 4 * DAY, { { "e/copy3.c", "ALPHA\n" SRC "lambda eleven\n" } } },
+		{ "Fay <fay@x.org>", "touch\n\nSigned-off-by: Fay <fay@x.org>\n",
+		  T0 + 5 * DAY, { { "e/copy3.c", "ALPHA\n" SRC "lambda 12\n" },
+				  { "d/copy2.c", OTHER "oranges\nnuts\nrye\n" } } },
+		{ "Gus <gus@x.org>", "twin\n\nSigned-off-by: Gus <gus@x.org>\n",
+		  T0 + 6 * DAY, { { "i/a.c", "twin\n" } } },
+		{ "Hal <hal@x.org>", "move\n\nSigned-off-by: Hal <hal@x.org>\n",
+		  T0 + 7 * DAY, { { "i/a.c", NULL }, { "g/twin.c", "twin\n" } } },
+	};
+	static const char *const warm[] = {
+		"c/copy.c", "d/copy2.c", "e/copy3.c", "g/twin.c", NULL
+	};
+	static const char *const cold[][2] = {
+		{ "c/copy.c", NULL }, { "d/copy2.c", NULL }, { "e/copy3.c", NULL }
+	};
+	static const char *const from[] = { "a/src.c", "b/other.c", "a/src.c" };
+	struct trepo r;
+	struct gm_signers *s;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, warm);
+	for (size_t f = 0; f < 3; f++) {
+		assert_same_as_git(&r, T0 - DAY, s, f);
+		ck_assert_uint_eq(s->files[f].renamed_from.nr, 1);
+		ck_assert_str_eq(s->files[f].renamed_from.v[0], from[f]);
+	}
+	ck_assert_uint_eq(s->files[0].nr_touches, 4);	/* Dee, Cy, Bob, Ann */
+	ck_assert_uint_eq(s->files[2].nr_touches, 4);	/* Fay, Eve, Bob, Ann */
+	/*
+	 * Identical sources: the one the commit deleted (i/a.c) before the
+	 * one it kept in a tree it did not change (j/b.c), which i/a.c
+	 * itself was copied from.
+	 */
+	assert_same_as_git(&r, T0 - DAY, s, 3);
+	ck_assert_uint_eq(s->files[3].renamed_from.nr, 2);
+	ck_assert_str_eq(s->files[3].renamed_from.v[0], "i/a.c");
+	ck_assert_str_eq(s->files[3].renamed_from.v[1], "j/b.c");
+	for (size_t f = 0; f < 3; f++) {
+		struct gm_signers *one = walk(&r, T0 - DAY, cold[f]);
+		char *a = our_log(s, f), *b = our_log(one, 0);
+
+		ck_assert_str_eq(b, a);
+		ck_assert_uint_eq(one->files[0].renamed_from.nr, 1);
+		ck_assert_str_eq(one->files[0].renamed_from.v[0], from[f]);
+		free(a);
+		free(b);
+		gm_signers_free(one);
+	}
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/*
+ * R-75: numstat's "-" for a file git shows as binary by the -diff
+ * attribute, which git log reads from the work tree's .gitattributes and
+ * never from the index (which it does not load): a .gitattributes only in
+ * the index and the commits leaves the lines counted.
+ */
+START_TEST(test_signers_diff_attribute_work_tree)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { ".gitattributes", "*.c -diff\n" },
+			{ "f.c", "1\n2\n" } } },
+		{ "Bob <bob@x.org>", "grow\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "f.c", "1\n2\n3\n" } } },
+	};
+	static const char *const paths[] = { "f.c", NULL };
+	struct trepo r;
+	struct gm_signers *s;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);	/* not in the work tree */
+	ck_assert_uint_eq(s->files[0].nr_touches, 2);
+	ck_assert_int_eq(s->files[0].touches[0].added, 1);
+	ck_assert_int_eq(s->files[0].touches[0].deleted, 0);
+	gm_signers_free(s);
+	ck_assert_int_eq(gm_test_write_file(r.dir, ".gitattributes",
+					    "*.c -diff\n"), 0);
+	s = walk(&r, T0 - DAY, paths);	/* in the work tree: "-\t-" */
+	ck_assert_int_eq(s->files[0].touches[0].added, -1);
+	ck_assert_int_eq(s->files[0].touches[1].added, -1);
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
 /* no signer line in any commit: raw author lines, divisor 0. */
 START_TEST(test_signers_no_signer_lines)
 {
@@ -481,6 +597,8 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
 	tcase_add_test(tc, test_signers_added_in_window);
+	tcase_add_test(tc, test_signers_copy_followed_cache);
+	tcase_add_test(tc, test_signers_diff_attribute_work_tree);
 	tcase_add_test(tc, test_signers_no_signer_lines);
 	tcase_add_test(tc, test_signers_repeated_signer);
 	tcase_add_test(tc, test_signers_chief_penguin);
