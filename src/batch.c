@@ -78,19 +78,16 @@ static int push_all(struct gm_strvec *to, const struct gm_strvec *from)
 static int job_records(struct batch_job *j, const struct gm_query *q,
 		       const struct gm_options *o)
 {
-	FILE *f = open_memstream(&j->records, &j->len);
+	struct gm_buf records = GM_BUF_INIT;
 	int error;
 
-	if (!f)
-		return gm_error_set(GM_ERROR, "out of memory");
 	if (o->format && !strcmp(o->format, "json"))
-		error = gm_output_batch_json(f, j->path, q->out_buf,
+		error = gm_output_batch_json(&records, j->path, q->out_buf,
 					     q->out_len);
 	else
-		error = gm_output_batch_text(f, j->path, q->out_buf,
+		error = gm_output_batch_text(&records, j->path, q->out_buf,
 					     q->out_len, o->nul);
-	if (fclose(f) && !error)
-		error = gm_error_set(GM_ERROR, "out of memory");
+	j->records = gm_buf_detach(&records, &j->len);
 	return error;
 }
 

@@ -589,38 +589,37 @@ int gm_output_json(FILE *f, const struct gm_output_report *r)
 					strerror(errno)) : 0;
 }
 
-int gm_output_batch_text(FILE *f, const char *path, const char *text,
-			 size_t len, bool nul)
+int gm_output_batch_text(struct gm_buf *out, const char *path,
+			 const char *text, size_t len, bool nul)
 {
 	const char *s = text, *end = text + len;
+	int error = 0;
 
-	while (s < end) {
+	while (s < end && !error) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
 
-		fputs(path, f);
-		fputc('\t', f);
-		fwrite(s, 1, n, f);
-		fputc(nul ? '\0' : '\n', f);
+		if (!(error = gm_buf_puts(out, path)) &&
+		    !(error = gm_buf_putc(out, '\t')) &&
+		    !(error = gm_buf_put(out, s, n)))
+			error = gm_buf_putc(out, nul ? '\0' : '\n');
 		s += n + 1;
 	}
-	return ferror(f) ? gm_error_set(GM_ERROR,
-					"write error on standard output") : 0;
+	return error;
 }
 
-int gm_output_batch_json(FILE *f, const char *path, const char *doc,
-			 size_t len)
+int gm_output_batch_json(struct gm_buf *out, const char *path,
+			 const char *doc, size_t len)
 {
 	const char *s = doc, *end = doc + len;
 	bool in_string = false, escaped = false;
-	struct gm_buf input = GM_BUF_INIT;
-	int error = gm_output_json_string(&input, path);
+	int error;
 
-	if (error < 0)
+	if ((error = gm_buf_puts(out, "{\"input\": ")) < 0 ||
+	    (error = gm_output_json_string(out, path)) < 0 ||
+	    (error = gm_buf_puts(out, ", ")) < 0)
 		return error;
-	fprintf(f, "{\"input\": %s, ", input.ptr);
-	gm_buf_release(&input);
-	for (s = s < end && *s == '{' ? s + 1 : s; s < end; s++) {
+	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
 		if (!in_string && *s == '\n') {
 			while (s + 1 < end && s[1] == ' ')
 				s++;
@@ -631,11 +630,9 @@ int gm_output_batch_json(FILE *f, const char *path, const char *doc,
 		else if (!in_string && *s == '"')
 			in_string = true;
 		escaped = in_string && !escaped && *s == '\\';
-		fputc(*s, f);
+		error = gm_buf_putc(out, *s);
 	}
-	fputc('\n', f);
-	return ferror(f) ? gm_error_set(GM_ERROR,
-					"write error on standard output") : 0;
+	return error ? error : gm_buf_putc(out, '\n');
 }
 
 void gm_output_message(FILE *f, const char *prefix, const char *msg)

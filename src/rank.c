@@ -392,8 +392,10 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
 	return error;
 }
 
+/* One line of a section; `role` and `reviewer`: its roles, once made. */
 static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
-		   const struct gm_mline *ml, struct gm_buf *role)
+		   const struct gm_mline *ml, struct gm_buf *role,
+		   struct gm_buf *reviewer)
 {
 	const struct gm_options *o = rk->opts;
 
@@ -403,16 +405,16 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (maintainer_role(role, sec) < 0)
+		if (!role->len && maintainer_role(role, sec) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
 		if (!o->reviewers)
 			return 0;
-		gm_buf_reset(role);
-		if (gm_buf_printf(role, "reviewer:%s", sec->short_name) < 0)
+		if (!reviewer->len &&
+		    gm_buf_printf(reviewer, "reviewer:%s", sec->short_name) < 0)
 			return GM_ERROR;
-		return push_people(rk, ml->value, role->ptr);
+		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
 		return gm_strvec_push(&rk->scm, ml->value);
 	case 'W':
@@ -430,18 +432,19 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 			size_t s)
 {
 	const struct gm_section *sec = &m->sections[s];
-	struct gm_buf role = GM_BUF_INIT;
+	struct gm_buf role = GM_BUF_INIT, reviewer = GM_BUF_INIT;
 	int error;
 
 	error = gm_strvec_push(&rk->subsystem, sec->name);
 	for (size_t i = sec->start + 1; i < sec->end && !error; i++) {
 		rk->kind = m->lines[i].tag == 'M' ? GM_KIND_MAINTAINER :
 						    GM_KIND_REVIEWER;
-		error = add_tag(rk, sec, &m->lines[i], &role);
+		error = add_tag(rk, sec, &m->lines[i], &role, &reviewer);
 	}
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
 	gm_buf_release(&role);
+	gm_buf_release(&reviewer);
 	return error;
 }
 

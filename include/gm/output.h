@@ -57,20 +57,20 @@ int gm_output_json(FILE *f, const struct gm_output_report *r);
 int gm_output_json_string(struct gm_buf *out, const char *s);
 
 /**
- * One --batch answer: each line of `text[0..len)` (an answer as
- * gm_output_write() prints it) as "path<TAB>line", ended by NUL with
- * `nul`, else by a newline. @return 0 or GM_ERROR (a write error).
+ * One --batch answer, appended to `out`: each line of `text[0..len)` (an
+ * answer as gm_output_write() prints it) as "path<TAB>line", ended by NUL
+ * with `nul`, else by a newline. @return 0 or GM_ERROR.
  */
-int gm_output_batch_text(FILE *f, const char *path, const char *text,
-			 size_t len, bool nul);
+int gm_output_batch_text(struct gm_buf *out, const char *path,
+			 const char *text, size_t len, bool nul);
 
 /**
- * One --batch answer in JSON: the document `doc[0..len)` (as
- * gm_output_json() prints it) on one line, with "input": `path` first.
- * @return 0 or GM_ERROR (a write error).
+ * One --batch answer in JSON, appended to `out`: the document
+ * `doc[0..len)` (as gm_output_json() prints it) on one line, with
+ * "input": `path` first. @return 0 or GM_ERROR.
  */
-int gm_output_batch_json(FILE *f, const char *path, const char *doc,
-			 size_t len);
+int gm_output_batch_json(struct gm_buf *out, const char *path,
+			 const char *doc, size_t len);
 
 /**
  * A message line: `prefix`, then `msg` with control characters shown as
