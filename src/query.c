@@ -43,16 +43,18 @@ int gm_query_worker_init(struct gm_query_worker *w,
 			 const struct gm_query_env *env, struct gm_repo *repo,
 			 bool shared)
 {
-	const struct gm_maintainers *m = env->rules->m;
+	const struct gm_maintainers *m;
 	int error = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->env = env;
 	w->repo = repo;
 	w->shared = shared;
-	if (shared &&
-	    ((error = gm_match_ctx_new(&w->match_ctx, m, query_isdir, w)) < 0 ||
-	     (error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL)) < 0))
+	if (!shared)	/* the rules may still be being read */
+		return 0;
+	m = env->rules->m;
+	if ((error = gm_match_ctx_new(&w->match_ctx, m, query_isdir, w)) < 0 ||
+	    (error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL)) < 0)
 		gm_query_worker_release(w);
 	return error;
 }

@@ -253,8 +253,8 @@ START_TEST(test_treescript_hostile)
 		"my $keywords_in_file = 0;\nGetOptions(\n'|||' => \\$keywords_in_file);",
 		"my $keywords_in_file = 0;\nGetOptions(\n'' => \\$keywords_in_file);",
 		"my $keywords_in_file = 0;\nGetOptions(\n'kfx' => \\$keywords_in_file);",
-		"my $keywords_in_file = 0;\nGetOptions();\n"
-		"GetOptions('kf' => \\$keywords_in_file);",
+		("my $keywords_in_file = 0;\nGetOptions();\n"
+		 "GetOptions('kf' => \\$keywords_in_file);"),
 		"my $keywords_in_file = 0\n;GetOptions('kf' => \\$keywords_in_file);",
 		"my $",
 		"my",

@@ -73,7 +73,8 @@ void gm_query_env_release(struct gm_query_env *env);
 /**
  * A worker of `env` on `repo` (which must outlive it). With `shared`,
  * the rules must be finished: its match contexts are made now, for all
- * its queries. @return 0 or GM_ERROR.
+ * its queries; without, the rules are not looked at, and may still be
+ * being read. @return 0 or GM_ERROR.
  */
 int gm_query_worker_init(struct gm_query_worker *w,
 			 const struct gm_query_env *env, struct gm_repo *repo,
