@@ -357,7 +357,8 @@ static size_t match_sections(const struct gm_maintainers *m,
 {
 	size_t n = 0;
 
-	qsort(ctx->hits, nr, sizeof(*ctx->hits), hit_cmp);
+	if (nr)
+		qsort(ctx->hits, nr, sizeof(*ctx->hits), hit_cmp);
 	for (size_t i = 0, j; i < nr; i = j) {
 		const struct line_hit *last = NULL;
 		bool exact = false;
