@@ -10,20 +10,6 @@
 
 #include "gm/error.h"
 
-static int inputs_warn(struct gm_inputs *in, const char *fmt, ...)
-	GM_PRINTF(2, 3);
-
-static int inputs_warn(struct gm_inputs *in, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return gm_strvec_push(&in->warnings, msg);
-}
-
 bool gm_inputs_is_maintainers_r30(const char *path)
 {
 	return !strcmp(path, "MAINTAINERS");
@@ -218,8 +204,9 @@ static int inputs_add_patch(struct gm_inputs *in, const char *arg,
 			goto out;
 	}
 	if (!p.files.nr && error == 0 &&
-	    (error = inputs_warn(in, "file '%s' doesn't appear to be a patch; add -f to options?",
-				 from_stdin ? "-" : arg)) < 0)
+	    (error = gm_strvec_pushf(&in->warnings,
+				     "file '%s' doesn't appear to be a patch; add -f to options?",
+				     from_stdin ? "-" : arg)) < 0)
 		goto out;
 	error = inputs_take_patch(in, &text, &p);
 out:
@@ -237,8 +224,9 @@ static int inputs_add_path(struct gm_inputs *in, const char *arg,
 	if (!kind)
 		return gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);
 	if (!tracked)
-		error = inputs_warn(in, "file '%s' not found in version control",
-				    arg);
+		error = gm_strvec_pushf(&in->warnings,
+					"file '%s' not found in version control",
+					arg);
 	if (!error)
 		error = inputs_add_source(in, rel, kind);
 	if (!error)

@@ -4,7 +4,6 @@
  */
 #include "gm/query.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,20 +66,6 @@ void gm_query_worker_release(struct gm_query_worker *w)
 	memset(w, 0, sizeof(*w));
 }
 
-static int query_warn(struct gm_query *q, const char *fmt, ...)
-	GM_PRINTF(2, 3);
-
-/* A warning for stderr (q->warnings). */
-static int query_warn(struct gm_query *q, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return gm_strvec_push(&q->warnings, msg);
-}
 
 int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 		  bool serial)
@@ -146,8 +131,9 @@ static int query_add_fixes(struct gm_query *q)
 		gm_buf_reset(&body);
 		error = gm_repo_commit_body(q->w->repo, fixes->v[i], &body);
 		if (error == GM_ENOTFOUND) {
-			error = query_warn(q, "Fixes: commit '%s' not found",
-					   fixes->v[i]);
+			error = gm_strvec_pushf(&q->warnings,
+						"Fixes: commit '%s' not found",
+						fixes->v[i]);
 			continue;
 		}
 		if (!error)
@@ -170,15 +156,17 @@ static int query_add_history(struct gm_query *q)
 
 	if (error || !(h = q->walk.history))
 		return error;
-	if (h->shallow &&
-	    (error = query_warn(q, "history stops at the shallow clone boundary")) < 0)
-		return error;
-	if (h->unreadable &&
-	    (error = query_warn(q, "%zu objects of the history could not be read",
-				h->unreadable)) < 0)
-		return error;
-	if (!h->commits &&
-	    (error = query_warn(q, "no commits in the window touch these paths")) < 0)
+	if (h->shallow)
+		error = gm_strvec_pushf(&q->warnings,
+					"history stops at the shallow clone boundary");
+	if (!error && h->unreadable)
+		error = gm_strvec_pushf(&q->warnings,
+					"%zu objects of the history could not be read",
+					h->unreadable);
+	if (!error && !h->commits)
+		error = gm_strvec_pushf(&q->warnings,
+					"no commits in the window touch these paths");
+	if (error)
 		return error;
 	return gm_rank_add_history(&q->rank, h);
 }

@@ -1,10 +1,23 @@
 #include "gm/strvec.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
+
+int gm_strvec_pushf(struct gm_strvec *sv, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return gm_strvec_push(sv, msg);
+}
 
 int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len)
 {

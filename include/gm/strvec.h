@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "gm/error.h"
+
 /*
  * An array of owned, NUL-terminated strings. `v` is NULL-terminated once
  * anything has been pushed.
@@ -20,6 +22,9 @@ struct gm_strvec {
 int gm_strvec_push(struct gm_strvec *sv, const char *s);
 /** Append a copy of `len` bytes of `s`. @return 0 or GM_ERROR. */
 int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len);
+/** Append the printf() of `fmt`, cut at 1023 bytes. @return 0 or GM_ERROR. */
+int gm_strvec_pushf(struct gm_strvec *sv, const char *fmt, ...)
+	GM_PRINTF(2, 3);
 /** Sort by byte order and drop duplicates. */
 void gm_strvec_sort_uniq(struct gm_strvec *sv);
 /** Whether an element equals `s`. */
