@@ -214,7 +214,10 @@ static void *batch_thread(void *payload)
 	return NULL;
 }
 
-/* Queue one job read, waiting for room. @return 0, or the error seen. */
+/*
+ * Queue one job read, waiting for room; `*j` is the ring's after, or
+ * released. @return 0, or the error seen.
+ */
 static int batch_queue(struct batch *b, struct batch_job *j)
 {
 	int error;
@@ -226,6 +229,7 @@ static int batch_queue(struct batch *b, struct batch_job *j)
 	}
 	if (!(error = b->error)) {
 		b->ring[b->next_in++ % b->size] = *j;
+		memset(j, 0, sizeof(*j));	/* the ring's now */
 		pthread_cond_signal(&b->queued);
 	}
 	pthread_mutex_unlock(&b->lock);
