@@ -39,6 +39,7 @@ struct gm_repo {
 	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
 	char *index_path;	/* the index file, NULL if bare */
 	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
+	struct gm_packs *packs;	/* opened on first use */
 };
 
 #endif /* GM_REPO_INTERNAL_H */

@@ -20,6 +20,7 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/pack.h"
 
 /* ==================== the location ==================== */
 
@@ -532,6 +533,7 @@ void gm_repo_free(struct gm_repo *r)
 	for (size_t i = 0; i < r->dirs.alloc; i++)
 		git_tree_free(r->dirs.slots[i].value);
 	gm_strmap_release(&r->dirs);
+	gm_packs_free(r->packs);
 	git_tree_free(r->tree);
 	git_commit_free(r->commit);
 	git_repository_free(r->repo);
@@ -543,6 +545,29 @@ void gm_repo_free(struct gm_repo *r)
 }
 
 /* ==================== what it holds ==================== */
+
+int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
+{
+	const struct gm_repo_location *loc = r->loc;
+	struct gm_strvec dirs = GM_STRVEC_INIT;
+	int error = 0;
+
+	if (!r->packs) {
+		error = loc->object_dir ?
+			gm_strvec_push(&dirs, loc->object_dir) :
+			gm_strvec_pushf(&dirs, "%sobjects",
+					git_repository_commondir(r->repo));
+		for (size_t i = 0; !error && i < loc->alternates.nr; i++)
+			error = gm_strvec_push(&dirs, loc->alternates.v[i]);
+		if (!error)
+			error = gm_packs_open(&r->packs,
+					      (const char *const *)dirs.v,
+					      dirs.nr);
+		gm_strvec_release(&dirs);
+	}
+	*out = r->packs;
+	return error;
+}
 
 const char *gm_repo_workdir(const struct gm_repo *r)
 {

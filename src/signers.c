@@ -11,6 +11,7 @@
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/pack.h"
 #include "gm/mailmap.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
@@ -212,7 +213,8 @@ struct blobinfo;
  * until asked for.
  */
 struct ptree {
-	git_odb_object *raw;
+	git_oid id;
+	char *raw;		/* the object, ours */
 	struct tentry *v;
 	size_t nr;
 	bool sorted;
@@ -246,26 +248,78 @@ static void ptree_free(struct ptree *t)
 {
 	if (!t)
 		return;
-	git_odb_object_free(t->raw);
+	free(t->raw);
 	free(t->v);
 	free(t->info);
 	free(t);
 }
 
+/*
+ * Where the walks read objects: the packs through a reader of this
+ * thread's (NULL: none), then libgit2's object database for the rest.
+ */
+struct objects {
+	git_odb *odb;
+	struct gm_pack_reader *pack;
+};
+
+/*
+ * Object `id`, of type `want`, into `*out` (`*len` bytes and a NUL after
+ * them), which the caller frees; false if it cannot be read as one.
+ */
+static bool objects_read(const struct objects *o, const git_oid *id,
+			 git_object_t want, char **out, size_t *len)
+{
+	git_odb_object *obj = NULL;
+	git_object_t type;
+
+	*out = NULL;
+	if (o->pack && !gm_pack_read(o->pack, id, &type, out, len)) {
+		if (type == want)
+			return true;
+		free(*out);
+		*out = NULL;
+		return false;
+	}
+	if (!o->odb || git_odb_read(&obj, o->odb, id) < 0 ||
+	    git_odb_object_type(obj) != want ||
+	    !(*out = malloc(git_odb_object_size(obj) + 1))) {
+		git_odb_object_free(obj);
+		return false;
+	}
+	*len = git_odb_object_size(obj);
+	memcpy(*out, git_odb_object_data(obj), *len);
+	(*out)[*len] = '\0';
+	git_odb_object_free(obj);
+	return true;
+}
+
+/* The size of blob `id`; false if it is no readable blob. */
+static bool objects_blob_size(const struct objects *o, const git_oid *id,
+			      size_t *size)
+{
+	git_object_t type;
+
+	if (o->pack && !gm_pack_header(o->pack, id, &type, size))
+		return type == GIT_OBJECT_BLOB;
+	return o->odb && !git_odb_read_header(size, &type, o->odb, id) &&
+	       type == GIT_OBJECT_BLOB;
+}
+
 /* Tree `id` read and indexed; NULL if unreadable or no tree. */
-static struct ptree *ptree_read(git_odb *odb, const git_oid *id)
+static struct ptree *ptree_read(const struct objects *o, const git_oid *id)
 {
 	struct ptree *t;
 	const char *p, *end;
-	size_t alloc = 0;
+	size_t alloc = 0, len;
 
-	if (!odb || !(t = calloc(1, sizeof(*t))))
+	if (!(t = calloc(1, sizeof(*t))))
 		return NULL;
-	if (git_odb_read(&t->raw, odb, id) < 0 ||
-	    git_odb_object_type(t->raw) != GIT_OBJECT_TREE)
+	if (!objects_read(o, id, GIT_OBJECT_TREE, &t->raw, &len))
 		goto fail;
-	p = git_odb_object_data(t->raw);
-	end = p + git_odb_object_size(t->raw);
+	git_oid_cpy(&t->id, id);
+	p = t->raw;
+	end = p + len;
 	t->sorted = true;
 	while (p < end) {
 		struct tentry e = { NULL, 0, 0, NULL };
@@ -344,7 +398,7 @@ struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
 	struct gm_signers *s;
-	git_odb *odb;
+	struct objects objs;
 	struct ptree *trees[TREE_SLOTS];	/* direct-mapped by id */
 	char **paths;		/* per file: its current path, no final '/' */
 	bool *dir;		/* per file: a directory */
@@ -369,10 +423,10 @@ static struct ptree *tree_get(struct walk *w, const git_oid *id)
 
 	memcpy(&slot, id->id, sizeof(slot));
 	t = &w->trees[slot % TREE_SLOTS];
-	if (*t && git_oid_equal(git_odb_object_id((*t)->raw), id))
+	if (*t && git_oid_equal(&(*t)->id, id))
 		return *t;
 	ptree_free(*t);
-	*t = ptree_read(w->odb, id);
+	*t = ptree_read(&w->objs, id);
 	return *t;
 }
 
@@ -779,7 +833,7 @@ struct fentry {
 };
 
 struct follow_cache {
-	git_odb *odb;		/* borrowed */
+	const struct objects *objs;	/* borrowed */
 	struct oidmap trees;	/* id -> struct ptree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
 	size_t spans;		/* fingerprint pairs kept, in all */
@@ -853,13 +907,13 @@ static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
 	return 0;
 }
 
-static struct follow_cache *follow_cache_new(git_odb *odb)
+static struct follow_cache *follow_cache_new(const struct objects *objs)
 {
 	struct follow_cache *fc = calloc(1, sizeof(*fc));
 
 	if (!fc)
 		return NULL;
-	fc->odb = odb;
+	fc->objs = objs;
 	gm_buf_init(&fc->names);
 	fc->acc = calloc(HASHBASE, sizeof(*fc->acc));
 	fc->touched = calloc(HASHBASE, sizeof(*fc->touched));
@@ -908,7 +962,7 @@ static struct ptree *follow_tree(struct follow_cache *fc, const git_oid *id)
 
 	if (t)
 		return t;
-	if (!(t = ptree_read(fc->odb, id)))
+	if (!(t = ptree_read(fc->objs, id)))
 		return NULL;
 	if (oidmap_put(&fc->trees, id, t) < 0) {
 		ptree_free(t);
@@ -921,14 +975,13 @@ static struct ptree *follow_tree(struct follow_cache *fc, const git_oid *id)
 static struct blobinfo *follow_blob(struct follow_cache *fc, const git_oid *id)
 {
 	struct blobinfo *b = oidmap_get(&fc->blobs, id);
-	git_object_t type;
 	size_t size;
 
 	if (b)
 		return b;
 	if (!(b = calloc(1, sizeof(*b))))
 		return NULL;
-	b->size = git_odb_read_header(&size, &type, fc->odb, id) < 0 ||
+	b->size = !objects_blob_size(fc->objs, id, &size) ||
 		  (uint64_t)size > UINT32_MAX ? -1 : (int64_t)size;
 	if (oidmap_put(&fc->blobs, id, b) < 0) {
 		free(b);
@@ -1000,21 +1053,19 @@ static const struct blobinfo *follow_fp(struct follow_cache *fc,
 					int *error)
 {
 	struct blobinfo v = *b;
-	git_odb_object *o = NULL;
+	char *data;
+	size_t len;
 
 	if (b->have_fp)
 		return b;
 	if (b->no_fp)
 		return NULL;
-	if (git_odb_read(&o, fc->odb, id) < 0 ||
-	    git_odb_object_type(o) != GIT_OBJECT_BLOB) {
-		git_odb_object_free(o);
+	if (!objects_read(fc->objs, id, GIT_OBJECT_BLOB, &data, &len)) {
 		b->no_fp = true;
 		return NULL;
 	}
-	*error = follow_fingerprint(fc, &v, git_odb_object_data(o),
-				    git_odb_object_size(o));
-	git_odb_object_free(o);
+	*error = follow_fingerprint(fc, &v, data, len);
+	free(data);
 	if (*error)
 		return NULL;
 	v.have_fp = true;
@@ -1163,7 +1214,7 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 	uint32_t root = 0;
 
 	*out = NULL;
-	if (!ta || dst_mode == GIT_FILEMODE_COMMIT || !fc->odb)
+	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
 		return 0;
 	fc->nr = fc->nr_dirs = 0;
 	gm_buf_reset(&fc->names);
@@ -1664,7 +1715,8 @@ static void walk_release(struct walk *w, struct queue *q)
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
 		ptree_free(w->trees[i]);
-	git_odb_free(w->odb);
+	git_odb_free(w->objs.odb);
+	gm_pack_reader_free(w->objs.pack);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
 	free(w->paths);
@@ -1694,11 +1746,14 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	w.opts = opts;
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (git_repository_odb(&w.odb, repo) < 0)
-		w.odb = NULL;
-	if (!(w.follow = follow_cache_new(w.odb))) {
+	if (git_repository_odb(&w.objs.odb, repo) < 0)
+		w.objs.odb = NULL;
+	if ((opts->packs &&
+	     gm_pack_reader_new(&w.objs.pack, opts->packs, 0) < 0) ||
+	    !(w.follow = follow_cache_new(&w.objs))) {
 		free(w.s);
-		git_odb_free(w.odb);
+		git_odb_free(w.objs.odb);
+		gm_pack_reader_free(w.objs.pack);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	error = walk_prepare(&w, files);
@@ -2100,7 +2155,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 		       struct gm_strvec *paths, size_t *index)
 {
 	const struct gm_options *o = rk->opts;
-	struct gm_signers_options so = { 0, false };
+	struct gm_signers_options so = { 0, false, NULL };
 	const char *since = o->git_since ? o->git_since : "1-year-ago";
 	int error = 0;
 
@@ -2117,6 +2172,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 		return gm_error_set(GM_EUSAGE, "--git-since: %s", gm_error_last());
 	so.since = r->since;
 	so.all_signature_types = o->git_all_signature_types;
+	so.packs = req->packs;
 	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gm/blame.h"
+#include "gm/pack.h"
 #include "gm/signers.h"
 #include "gm_testutil.h"
 #include "gm_tests.h"
@@ -136,18 +137,66 @@ static char *our_log(const struct gm_signers *s, size_t f)
 	return out;
 }
 
+/* Whether two walks found the same commits, touches and renames. */
+static void assert_same_walk(const struct gm_signers *a,
+			     const struct gm_signers *b)
+{
+	ck_assert_uint_eq(a->nr_commits, b->nr_commits);
+	ck_assert_uint_eq(a->walked, b->walked);
+	for (size_t i = 0; i < a->nr_commits; i++)
+		ck_assert(git_oid_equal(&a->commits[i].id, &b->commits[i].id));
+	for (size_t f = 0; f < a->nr_files; f++) {
+		const struct gm_signers_file *x = &a->files[f], *y = &b->files[f];
+
+		ck_assert_uint_eq(x->nr_touches, y->nr_touches);
+		for (size_t k = 0; k < x->nr_touches; k++) {
+			ck_assert_uint_eq(x->touches[k].commit,
+					  y->touches[k].commit);
+			ck_assert_int_eq(x->touches[k].added,
+					 y->touches[k].added);
+			ck_assert_int_eq(x->touches[k].deleted,
+					 y->touches[k].deleted);
+			ck_assert_int_eq(!x->touches[k].path,
+					 !y->touches[k].path);
+		}
+		ck_assert_uint_eq(x->renamed_from.nr, y->renamed_from.nr);
+		for (size_t k = 0; k < x->renamed_from.nr; k++)
+			ck_assert_str_eq(x->renamed_from.v[k],
+					 y->renamed_from.v[k]);
+	}
+}
+
+/*
+ * The walk of `paths`, through libgit2 alone; and the same again with
+ * the repository packed and read through pack.c, which must agree.
+ */
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
 {
-	struct gm_signers_options so = { since, false };
+	struct gm_signers_options so = { since, false, NULL };
 	struct gm_strvec files = GM_STRVEC_INIT;
-	struct gm_signers *s = NULL;
+	struct gm_signers *s = NULL, *packed = NULL;
+	struct gm_packs *ps = NULL;
+	char cmd[1024], objects[1024];
+	const char *dirs[] = { objects };
 
 	for (size_t i = 0; paths[i]; i++)
 		ck_assert_int_eq(gm_strvec_push(&files, paths[i]), 0);
 	ck_assert_int_eq(gm_signers_walk(&s, r->repo, &r->head, &files, &so),
 			 0);
 	ck_assert_uint_eq(s->nr_files, files.nr);
+	snprintf(cmd, sizeof(cmd), "git -C '%s' repack -adq --depth=20 "
+		 ">/dev/null 2>&1", r->dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(objects, sizeof(objects), "%s/.git/objects", r->dir);
+	ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
+	ck_assert_uint_eq(gm_packs_count(ps), 1);
+	so.packs = ps;
+	ck_assert_int_eq(gm_signers_walk(&packed, r->repo, &r->head, &files,
+					 &so), 0);
+	assert_same_walk(s, packed);
+	gm_signers_free(packed);
+	gm_packs_free(ps);
 	gm_strvec_release(&files);
 	return s;
 }

@@ -76,6 +76,16 @@ void gm_repo_commit_hex(const struct gm_repo *r, char out[GM_REPO_HEX_SIZE]);
 git_repository *gm_repo_git(struct gm_repo *r);
 git_tree *gm_repo_tree(struct gm_repo *r);
 
+struct gm_packs;
+
+/**
+ * The packs of the repository's object directories (pack.c), for the
+ * walks that read whole trees' blobs: opened on the first call, owned by
+ * `r`, read-only, and so shareable with threads while `r` lives.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r);
+
 /**
  * The configuration value `key` (repository, global and system files,
  * as git reads them), as a bool or a string.

@@ -72,9 +72,12 @@ struct gm_signers {
 	bool shallow;		/* a parent could not be read */
 };
 
+struct gm_packs;
+
 struct gm_signers_options {
 	int64_t since;			/* oldest committer time */
 	bool all_signature_types;	/* --git-all-signature-types */
+	const struct gm_packs *packs;	/* read first, if not NULL */
 };
 
 /**
@@ -177,6 +180,7 @@ struct gm_signers_request {
 	const struct gm_matches *matches;	/* for the exact mark, R-43 */
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
 	size_t nr_ranges;
+	const struct gm_packs *packs;	/* its packs, or NULL */
 };
 
 /* What it found: the walk and each walked file's facts. */
