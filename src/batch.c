@@ -273,14 +273,8 @@ static int batch_read(struct batch_job *j, FILE *in, bool nul,
 /* The threads to answer on: `jobs`, or one per CPU this may use. */
 static int batch_jobs(int jobs)
 {
-#if defined(__linux__) && defined(CPU_COUNT)
-	cpu_set_t allowed;
-
-	if (!jobs && !sched_getaffinity(0, sizeof(allowed), &allowed))
-		jobs = CPU_COUNT(&allowed);
-#endif
 	if (!jobs)
-		jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = gm_thread_cpus();
 	return jobs < 1 ? 1 : jobs > BATCH_MAX_JOBS ? BATCH_MAX_JOBS : jobs;
 }
 

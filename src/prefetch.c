@@ -96,7 +96,7 @@ struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
 	const char *top = gm_repo_location_worktree(loc);
 	struct gm_prefetch *p;
 
-	if (!top || sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	if (!top || gm_thread_cpus() < 2 ||
 	    !(p = calloc(1, sizeof(*p))))
 		return NULL;
 	if (!(p->top = strdup(top))) {

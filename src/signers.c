@@ -14,6 +14,7 @@
 #include "gm/pack.h"
 #include "gm/mailmap.h"
 #include "gm/strmap.h"
+#include "gm/thread.h"
 #include "gm/trailer.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -814,6 +815,7 @@ struct blobinfo {
 	int64_t size;		/* -1: unreadable */
 	bool have_fp;		/* fp/nr hold the fingerprint */
 	bool no_fp;		/* unreadable blob: none */
+	bool queued;		/* in the batch being read */
 	uint32_t *fp;		/* (hash, bytes) pairs */
 	uint32_t nr;		/* pairs */
 };
@@ -832,14 +834,63 @@ struct fentry {
 	bool deleted;		/* not in the commit: a rename, not a copy */
 };
 
+/* The tables a fingerprint is counted in: one set per thread. */
+struct fp_scratch {
+	uint32_t *acc;		/* HASHBASE: zero between uses */
+	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+};
+
+/* What reading one blob gave. */
+struct blob_got {
+	enum { GOT_MISS, GOT_NONE, GOT_OK } state;	/* MISS: ask libgit2 */
+	size_t size;
+	uint32_t *fp;		/* with fingerprints: (hash, bytes) pairs */
+	uint32_t nr;
+};
+
+/* A blob to read: its id, its size if known (0 if not), its facts. */
+struct blob_want {
+	git_oid id;
+	size_t size;
+	struct blobinfo *b;
+};
+
+/*
+ * Blobs read from the packs alone, by one thread: the sizes (or with
+ * `fingerprints`, the fingerprints) of want[lo..hi), into got[lo..hi).
+ */
+struct blob_batch {
+	const struct blob_want *want;
+	size_t lo, hi;
+	bool fingerprints;
+	struct blob_got *got;
+	struct gm_pack_reader *pack;	/* the reading thread's */
+	struct fp_scratch *scratch;	/* its tables */
+	int error;
+};
+
+/*
+ * The second thread of the copy search, where there is a second CPU and
+ * there are packs: a reader and tables of its own, used by one batch at
+ * a time, which the search waits for before it reads the results.
+ */
+struct follow_helper {
+	struct gm_pack_reader *pack;
+	struct fp_scratch scratch;
+	struct blob_batch batch;
+	struct gm_job job;
+};
+
 struct follow_cache {
 	const struct objects *objs;	/* borrowed */
 	struct oidmap trees;	/* id -> struct ptree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
 	size_t spans;		/* fingerprint pairs kept, in all */
 	struct blobinfo once;	/* one not kept, until the next */
-	uint32_t *acc;		/* HASHBASE: zero between uses */
-	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+	struct fp_scratch scratch;	/* this thread's */
+	struct follow_helper *helper;	/* NULL: one thread */
+	struct blobinfo **temps;	/* fingerprints over the bound */
+	size_t nr_temps, alloc_temps;
 	uint32_t *dst;		/* HASHBASE: the destination's, zero between */
 	struct fentry *v;	/* the listing of the search under way */
 	size_t nr, alloc;
@@ -907,7 +958,48 @@ static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
 	return 0;
 }
 
-static struct follow_cache *follow_cache_new(const struct objects *objs)
+static int scratch_init(struct fp_scratch *sc)
+{
+	sc->acc = calloc(HASHBASE, sizeof(*sc->acc));
+	sc->touched = calloc(HASHBASE, sizeof(*sc->touched));
+	return sc->acc && sc->touched ? 0 : GM_ERROR;
+}
+
+static void scratch_release(struct fp_scratch *sc)
+{
+	free(sc->acc);
+	free(sc->touched);
+}
+
+static void follow_helper_free(struct follow_helper *h)
+{
+	if (!h)
+		return;
+	gm_pack_reader_free(h->pack);
+	scratch_release(&h->scratch);
+	free(h);
+}
+
+/* A helper reading `packs`; NULL if there are none, or one CPU. */
+static struct follow_helper *follow_helper_new(const struct gm_packs *packs)
+{
+	struct follow_helper *h;
+
+	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
+	    !(h = calloc(1, sizeof(*h))))
+		return NULL;
+	if (scratch_init(&h->scratch) < 0 ||
+	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
+		follow_helper_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+static void follow_cache_free(struct follow_cache *fc);
+
+static struct follow_cache *follow_cache_new(const struct objects *objs,
+					     const struct gm_packs *packs)
 {
 	struct follow_cache *fc = calloc(1, sizeof(*fc));
 
@@ -915,16 +1007,12 @@ static struct follow_cache *follow_cache_new(const struct objects *objs)
 		return NULL;
 	fc->objs = objs;
 	gm_buf_init(&fc->names);
-	fc->acc = calloc(HASHBASE, sizeof(*fc->acc));
-	fc->touched = calloc(HASHBASE, sizeof(*fc->touched));
 	fc->dst = calloc(HASHBASE, sizeof(*fc->dst));
-	if (!fc->acc || !fc->touched || !fc->dst) {
-		free(fc->acc);
-		free(fc->touched);
-		free(fc->dst);
-		free(fc);
+	if (!fc->dst || scratch_init(&fc->scratch) < 0) {
+		follow_cache_free(fc);
 		return NULL;
 	}
+	fc->helper = follow_helper_new(packs);
 	return fc;
 }
 
@@ -946,8 +1034,9 @@ static void follow_cache_free(struct follow_cache *fc)
 	free(fc->blobs.keys);
 	free(fc->blobs.values);
 	free(fc->once.fp);
-	free(fc->acc);
-	free(fc->touched);
+	free(fc->temps);
+	scratch_release(&fc->scratch);
+	follow_helper_free(fc->helper);
 	free(fc->dst);
 	free(fc->v);
 	free(fc->dirs);
@@ -995,7 +1084,7 @@ static struct blobinfo *follow_blob(struct follow_cache *fc, const git_oid *id)
  * newline or 64 bytes long, hashed, with their lengths summed by hash;
  * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`).
  */
-static int follow_fingerprint(struct follow_cache *fc, struct blobinfo *out,
+static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 			      const char *buf, size_t len)
 {
 	size_t n = 0, k = 0;
@@ -1020,22 +1109,22 @@ static int follow_fingerprint(struct follow_cache *fc, struct blobinfo *out,
 			break;
 		}
 		h = (a1 + a2 * 0x61) % HASHBASE;
-		if (!fc->acc[h])
-			fc->touched[n++] = h;
-		fc->acc[h] += (uint32_t)k;
+		if (!sc->acc[h])
+			sc->touched[n++] = h;
+		sc->acc[h] += (uint32_t)k;
 		k = 0;
 		a1 = a2 = 0;
 	}
 	out->nr = (uint32_t)n;
 	out->fp = n ? malloc(2 * n * sizeof(*out->fp)) : NULL;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t h = fc->touched[i];
+		uint32_t h = sc->touched[i];
 
 		if (out->fp) {
 			out->fp[2 * i] = h;
-			out->fp[2 * i + 1] = fc->acc[h];
+			out->fp[2 * i + 1] = sc->acc[h];
 		}
-		fc->acc[h] = 0;
+		sc->acc[h] = 0;
 	}
 	if (n && !out->fp)
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -1064,7 +1153,7 @@ static const struct blobinfo *follow_fp(struct follow_cache *fc,
 		b->no_fp = true;
 		return NULL;
 	}
-	*error = follow_fingerprint(fc, &v, data, len);
+	*error = follow_fingerprint(&fc->scratch, &v, data, len);
 	free(data);
 	if (*error)
 		return NULL;
@@ -1078,6 +1167,274 @@ static const struct blobinfo *follow_fp(struct follow_cache *fc,
 	fc->spans += v.nr;
 	*b = v;
 	return b;
+}
+
+/* ==================== reading blobs on two threads ==================== */
+
+static bool is_regular(git_filemode_t m)
+{
+	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
+}
+
+
+/* One thread's part of a batch: from the packs, misses left as such. */
+static void blob_batch_run(struct blob_batch *b)
+{
+	for (size_t i = b->lo; i < b->hi && !b->error; i++) {
+		struct blob_got *g = &b->got[i];
+		struct blobinfo v = { 0, false, false, false, NULL, 0 };
+		git_object_t type;
+		char *data = NULL;
+		size_t len = 0;
+		int e;
+
+		if (!b->fingerprints) {
+			e = gm_pack_header(b->pack, &b->want[i].id, &type,
+					   &g->size);
+			g->state = e ? GOT_MISS :
+				   type == GIT_OBJECT_BLOB ? GOT_OK : GOT_NONE;
+			continue;
+		}
+		e = gm_pack_read(b->pack, &b->want[i].id, &type, &data, &len);
+		if (e == GM_ENOTFOUND) {
+			g->state = GOT_MISS;
+			continue;
+		}
+		if (e < 0) {
+			b->error = e;
+			break;
+		}
+		g->state = GOT_NONE;
+		if (type == GIT_OBJECT_BLOB &&
+		    !(b->error = follow_fingerprint(b->scratch, &v, data, len))) {
+			g->state = GOT_OK;
+			g->size = len;
+			g->fp = v.fp;
+			g->nr = v.nr;
+		}
+		free(data);
+	}
+}
+
+static void *blob_batch_thread(void *arg)
+{
+	struct follow_helper *h = arg;
+
+	blob_batch_run(&h->batch);
+	gm_job_done(&h->job, h->batch.error);
+	return NULL;
+}
+
+/* What the packs missed, from libgit2, in this thread. */
+static int blob_batch_misses(struct follow_cache *fc,
+			     const struct blob_want *want, size_t n,
+			     bool fingerprints, struct blob_got *got)
+{
+	const struct objects odb = { fc->objs->odb, NULL };
+	int error = 0;
+
+	for (size_t i = 0; i < n && !error; i++) {
+		struct blob_got *g = &got[i];
+		struct blobinfo v = { 0, false, false, false, NULL, 0 };
+		char *data;
+		size_t len;
+
+		if (g->state != GOT_MISS)
+			continue;
+		g->state = GOT_NONE;
+		if (!fingerprints) {
+			if (objects_blob_size(&odb, &want[i].id, &g->size))
+				g->state = GOT_OK;
+			continue;
+		}
+		if (!objects_read(&odb, &want[i].id, GIT_OBJECT_BLOB, &data,
+				  &len))
+			continue;
+		if (!(error = follow_fingerprint(&fc->scratch, &v, data, len))) {
+			g->state = GOT_OK;
+			g->size = len;
+			g->fp = v.fp;
+			g->nr = v.nr;
+		}
+		free(data);
+	}
+	return error;
+}
+
+/*
+ * The sizes (or fingerprints) of blobs `want`, into `got`: the second
+ * half (by size for fingerprints, else by count) read by the helper
+ * while this thread reads the first, when there is a helper and enough
+ * to share. @return 0 or GM_ERROR.
+ */
+static int blobs_read(struct follow_cache *fc, const struct blob_want *want,
+		      size_t n, bool fingerprints, struct blob_got *got)
+{
+	struct follow_helper *h = fc->helper;
+	struct blob_batch mine = { want, 0, n, fingerprints, got,
+				   fc->objs->pack, &fc->scratch, 0 };
+	bool shared = h && n >= 16;
+	int error;
+
+	if (shared) {
+		size_t total = 0, half = 0, mid = 0;
+
+		for (size_t i = 0; i < n; i++)
+			total += fingerprints ? want[i].size : 1;
+		while (mid < n && half * 2 < total)
+			half += fingerprints ? want[mid++].size : (mid++, 1);
+		h->batch = (struct blob_batch){ want, mid, n, fingerprints, got,
+						h->pack, &h->scratch, 0 };
+		mine.hi = mid;
+		if (!gm_job_start(&h->job, blob_batch_thread, h)) {
+			mine.hi = n;
+			shared = false;
+		}
+	}
+	blob_batch_run(&mine);
+	error = shared ? gm_job_join(&h->job) : 0;
+	if (!error)
+		error = mine.error;
+	if (!error)
+		error = blob_batch_misses(fc, want, n, fingerprints, got);
+	return error;
+}
+
+/* Whether a blob of `ss` bytes may be 50% like one of `ds`. */
+static bool size_may_match(size_t ss, size_t ds)
+{
+	size_t max = ss > ds ? ss : ds, base = ss < ds ? ss : ds;
+
+	return max && (double)max * (MAX_SCORE - MIN_SCORE) >=
+		      (double)(max - base) * MAX_SCORE;
+}
+
+/* The blob facts of listing entry `f`, made (size unknown) if new. */
+static struct blobinfo *listing_info(struct follow_cache *fc,
+				     struct fentry *f, bool *fresh)
+{
+	const struct tentry *e = &f->t->v[f->i];
+	struct blobinfo *b;
+	git_oid id;
+
+	*fresh = false;
+	if (!f->t->info && !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info))))
+		return NULL;
+	if ((b = f->t->info[f->i]))
+		return b;
+	git_oid_fromraw(&id, e->id);
+	if (!(b = oidmap_get(&fc->blobs, &id))) {
+		if (!(b = calloc(1, sizeof(*b))))
+			return NULL;
+		if (oidmap_put(&fc->blobs, &id, b) < 0) {
+			free(b);
+			return NULL;
+		}
+		*fresh = true;
+	}
+	return f->t->info[f->i] = b;
+}
+
+/*
+ * What reading blob `b` gave (`g`, whose fingerprint becomes b's) made
+ * its facts, unless `error` (which is returned, or a new one) is set.
+ */
+static int follow_got(struct follow_cache *fc, struct blobinfo *b,
+		      struct blob_got *g, bool fingerprint, int error)
+{
+	b->queued = false;
+	if (!fingerprint) {
+		b->size = g->state != GOT_OK || (uint64_t)g->size > UINT32_MAX ?
+			  -1 : (int64_t)g->size;
+		return error;
+	}
+	if (error || g->state != GOT_OK) {
+		b->no_fp = !error && g->state == GOT_NONE;
+		free(g->fp);
+		return error;
+	}
+	b->fp = g->fp;
+	b->nr = g->nr;
+	b->have_fp = true;
+	if (fc->spans + b->nr <= FOLLOW_CACHE_SPANS) {
+		fc->spans += b->nr;
+		return 0;
+	}
+	if (GM_ARRAY_GROW(fc->temps, fc->nr_temps, fc->alloc_temps) < 0)
+		return GM_ERROR;
+	fc->temps[fc->nr_temps++] = b;
+	return 0;
+}
+
+/*
+ * Before a search: the sizes of every file of the listing not known yet,
+ * then the fingerprints of those whose size may match `dsize`, read in
+ * two batches (blobs_read()). Fingerprints past the cache's bound are
+ * kept until follow_done().
+ */
+static int follow_prefill(struct follow_cache *fc, size_t dsize)
+{
+	struct blob_want *want = NULL;
+	struct blob_got *got = NULL;
+	size_t nr = 0, alloc = 0;
+	int error = 0;
+
+	for (int pass = 0; pass < 2 && !error; pass++) {
+		nr = 0;
+		for (size_t i = 0; i < fc->nr && !error; i++) {
+			struct fentry *f = &fc->v[i];
+			const struct tentry *e = &f->t->v[f->i];
+			struct blobinfo *b;
+			bool fresh;
+
+			if (!is_regular(e->mode))
+				continue;
+			if (!(b = listing_info(fc, f, &fresh))) {
+				error = gm_error_set(GM_ERROR, "out of memory");
+			} else if (pass == 0 ? fresh :
+				   b->size >= 0 && !b->queued && !b->have_fp &&
+				   !b->no_fp &&
+				   size_may_match((size_t)b->size, dsize)) {
+				if (GM_ARRAY_GROW(want, nr, alloc) < 0) {
+					error = GM_ERROR;
+					break;
+				}
+				git_oid_fromraw(&want[nr].id, e->id);
+				want[nr].size = b->size > 0 ? (size_t)b->size : 0;
+				want[nr++].b = b;
+				b->queued = true;
+			}
+		}
+		if (error || !nr)
+			continue;
+		if (!(got = calloc(nr, sizeof(*got)))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		error = blobs_read(fc, want, nr, pass == 1, got);
+		for (size_t k = 0; k < nr; k++)
+			error = follow_got(fc, want[k].b, &got[k], pass == 1,
+					   error);
+		free(got);
+		got = NULL;
+		nr = 0;
+	}
+	for (size_t k = 0; k < nr; k++)
+		want[k].b->queued = false;
+	free(want);
+	return error;
+}
+
+/* After a search: the fingerprints kept past the bound are dropped. */
+static void follow_done(struct follow_cache *fc)
+{
+	for (size_t i = 0; i < fc->nr_temps; i++) {
+		free(fc->temps[i]->fp);
+		fc->temps[i]->fp = NULL;
+		fc->temps[i]->nr = 0;
+		fc->temps[i]->have_fp = false;
+	}
+	fc->nr_temps = 0;
 }
 
 /* Add the directory `prefix` + `name` + "/" (or "" for none). */
@@ -1154,11 +1511,6 @@ static int listing_add(struct follow_cache *fc, struct ptree *a,
 			error = listing_add(fc, sa, sb, sub_same, sub);
 	}
 	return error;
-}
-
-static bool is_regular(git_filemode_t m)
-{
-	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
 }
 
 /* One of the four best candidates of diffcore-rename's matrix. */
@@ -1255,6 +1607,7 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 		fc->dst[dst_fp[2 * k]] = dst_fp[2 * k + 1];
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
+	error = follow_prefill(fc, dsize);
 	for (size_t i = 0; i < fc->nr && !error; i++) {
 		struct fentry *f = &fc->v[i];
 		const struct tentry *e = &f->t->v[f->i];
@@ -1299,6 +1652,7 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 		fc->dst[dst_fp[2 * k]] = 0;
 	if (dst_fp != di->fp)
 		free(dst_fp);
+	follow_done(fc);
 	if (error)
 		return error;
 	for (int k = 1; k < 4; k++) {	/* a stable sort of four */
@@ -1750,7 +2104,7 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		w.objs.odb = NULL;
 	if ((opts->packs &&
 	     gm_pack_reader_new(&w.objs.pack, opts->packs, 0) < 0) ||
-	    !(w.follow = follow_cache_new(&w.objs))) {
+	    !(w.follow = follow_cache_new(&w.objs, opts->packs))) {
 		free(w.s);
 		git_odb_free(w.objs.odb);
 		gm_pack_reader_free(w.objs.pack);

@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "gm/error.h"
 
@@ -54,6 +55,20 @@ int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 	return pthread_create(t, NULL, fn, arg);
 }
 #endif
+
+int gm_thread_cpus(void)
+{
+	long n = 0;
+#if defined(__linux__) && defined(CPU_COUNT)
+	cpu_set_t allowed;
+
+	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+		n = CPU_COUNT(&allowed);
+#endif
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
 
 bool gm_job_start(struct gm_job *j, void *(*fn)(void *), void *arg)
 {

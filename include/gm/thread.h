@@ -15,6 +15,9 @@
  */
 int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 
+/** The CPUs this process may run on (its affinity mask), at least 1. */
+int gm_thread_cpus(void);
+
 /*
  * A job: a function run in a thread beside the one that starts it, with
  * an outcome (0 or an error code and its message) that the starter waits
