@@ -564,105 +564,9 @@ static int diff_level(struct walk *w, const git_oid *ta, const git_oid *tb,
 #define MIN_BASENAME_SCORE 45000	/* halfway to MAX_SCORE */
 #define HASHBASE 107927
 
-struct span {
-	unsigned hash;
-	size_t cnt;
-};
-
-static int span_cmp(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-
-	return (x->hash > y->hash) - (x->hash < y->hash);
-}
-
 static bool is_binary(const char *buf, size_t len)
 {
 	return memchr(buf, '\0', len < 8000 ? len : 8000) != NULL;
-}
-
-/*
- * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
- * newline or 64 bytes long, hashed, with their lengths summed by hash;
- * a CR before a LF is skipped in text. Sorted by hash, merged.
- */
-static int spans_of(struct span **out, size_t *nr, const char *buf,
-		    size_t len)
-{
-	struct span *v = NULL;
-	size_t n = 0, alloc = 0, k = 0;
-	unsigned a1 = 0, a2 = 0;
-	bool text = !is_binary(buf, len);
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned c = (unsigned char)buf[i], old = a1;
-
-		if (text && c == '\r' && i + 1 < len && buf[i + 1] == '\n')
-			continue;
-		a1 = (a1 << 7) ^ (a2 >> 25);
-		a2 = (a2 << 7) ^ (old >> 25);
-		a1 += c;
-		if (++k < 64 && c != '\n')
-			continue;
-		if (GM_ARRAY_GROW(v, n, alloc) < 0)
-			goto oom;
-		v[n].hash = (a1 + a2 * 0x61) % HASHBASE;
-		v[n++].cnt = k;
-		k = 0;
-		a1 = a2 = 0;
-	}
-	if (k) {
-		if (GM_ARRAY_GROW(v, n, alloc) < 0)
-			goto oom;
-		v[n].hash = (a1 + a2 * 0x61) % HASHBASE;
-		v[n++].cnt = k;
-	}
-	if (n)
-		qsort(v, n, sizeof(*v), span_cmp);
-	k = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (k && v[k - 1].hash == v[i].hash)
-			v[k - 1].cnt += v[i].cnt;
-		else
-			v[k++] = v[i];
-	}
-	*out = v;
-	*nr = k;
-	return 0;
-oom:
-	free(v);
-	return gm_error_set(GM_ERROR, "out of memory");
-}
-
-/* estimate_similarity() of diffcore-rename.c, 0..MAX_SCORE. */
-static int similarity(git_blob *src, git_blob *dst, int min_score)
-{
-	size_t ss = (size_t)git_blob_rawsize(src);
-	size_t ds = (size_t)git_blob_rawsize(dst);
-	size_t max = ss > ds ? ss : ds, base = ss < ds ? ss : ds;
-	struct span *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0, copied = 0, j = 0;
-	int score = 0;
-
-	if (!max || (double)max * (MAX_SCORE - min_score) <
-		    (double)(max - base) * MAX_SCORE)
-		return 0;
-	if (spans_of(&a, &na, git_blob_rawcontent(src), ss) < 0 ||
-	    spans_of(&b, &nb, git_blob_rawcontent(dst), ds) < 0)
-		goto out;
-	for (size_t i = 0; i < na; i++) {
-		while (j < nb && b[j].hash < a[i].hash)
-			j++;
-		if (j < nb && b[j].hash == a[i].hash) {
-			copied += a[i].cnt < b[j].cnt ? a[i].cnt : b[j].cnt;
-			j++;
-		}
-	}
-	score = ds ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
-out:
-	free(a);
-	free(b);
-	return score;
 }
 
 static const char *base_name(const char *path)
@@ -1300,12 +1204,15 @@ static int blobs_read(struct follow_cache *fc, const struct blob_want *want,
 	return error;
 }
 
-/* Whether a blob of `ss` bytes may be 50% like one of `ds`. */
-static bool size_may_match(size_t ss, size_t ds)
+/*
+ * Whether a blob of `ss` bytes may score `min_score` against one of `ds`
+ * (estimate_similarity()'s test of the sizes alone).
+ */
+static bool size_may_match(size_t ss, size_t ds, int min_score)
 {
 	size_t max = ss > ds ? ss : ds, base = ss < ds ? ss : ds;
 
-	return max && (double)max * (MAX_SCORE - MIN_SCORE) >=
+	return max && (double)max * (MAX_SCORE - min_score) >=
 		      (double)(max - base) * MAX_SCORE;
 }
 
@@ -1394,7 +1301,8 @@ static int follow_prefill(struct follow_cache *fc, size_t dsize)
 			} else if (pass == 0 ? fresh :
 				   b->size >= 0 && !b->queued && !b->have_fp &&
 				   !b->no_fp &&
-				   size_may_match((size_t)b->size, dsize)) {
+				   size_may_match((size_t)b->size, dsize,
+						  MIN_SCORE)) {
 				if (GM_ARRAY_GROW(want, nr, alloc) < 0) {
 					error = GM_ERROR;
 					break;
@@ -1528,14 +1436,18 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 	return b->name_score - a->name_score;
 }
 
-/* The score of estimate_similarity() of `src` against fc->dst. */
-static int follow_score(const struct follow_cache *fc,
-			const struct blobinfo *src, size_t ss, size_t ds)
+/*
+ * The score of estimate_similarity() of `src` (`ss` bytes) against a
+ * blob of `ds` bytes whose fingerprint counts are spread over `dst`
+ * (HASHBASE slots).
+ */
+static int fp_score(const uint32_t *dst, const struct blobinfo *src,
+		    size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
 
 	for (uint32_t i = 0; i < src->nr; i++) {
-		uint32_t d = fc->dst[src->fp[2 * i]], c = src->fp[2 * i + 1];
+		uint32_t d = dst[src->fp[2 * i]], c = src->fp[2 * i + 1];
 
 		copied += c < d ? c : d;
 	}
@@ -1614,7 +1526,7 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 		struct candidate c = { 0, 0, i };
 		struct blobinfo *si;
 		const struct blobinfo *sf;
-		size_t ssize, max, base;
+		size_t ssize;
 		git_oid id;
 		int worst = 0;
 
@@ -1634,13 +1546,10 @@ static int find_follow_source(char **out, struct follow_cache *fc,
 		if (si->size < 0)
 			continue;
 		ssize = (size_t)si->size;
-		max = ssize > dsize ? ssize : dsize;
-		base = ssize < dsize ? ssize : dsize;
-		if (!max || (double)max * (MAX_SCORE - MIN_SCORE) <
-			    (double)(max - base) * MAX_SCORE ||
+		if (!size_may_match(ssize, dsize, MIN_SCORE) ||
 		    !(sf = follow_fp(fc, si, &id, &error)))
 			continue;
-		c.score = follow_score(fc, sf, ssize, dsize);
+		c.score = fp_score(fc->dst, sf, ssize, dsize);
 		c.name_score = !strcmp(e->name, dst_base);
 		for (int k = 1; k < 4; k++)
 			if (candidate_cmp(&top[k], &top[worst]) > 0)
@@ -1683,6 +1592,35 @@ found:
 		gm_buf_release(&path);
 	}
 	return error;
+}
+
+/* estimate_similarity() of diffcore-rename.c, 0..MAX_SCORE. */
+static int similarity(git_blob *src, git_blob *dst, int min_score)
+{
+	size_t ss = (size_t)git_blob_rawsize(src);
+	size_t ds = (size_t)git_blob_rawsize(dst);
+	struct blobinfo a = { 0, false, false, false, NULL, 0 };
+	struct blobinfo b = { 0, false, false, false, NULL, 0 };
+	struct fp_scratch sc = { NULL, NULL };
+	uint32_t *table = NULL;
+	int score = 0;
+
+	if (!size_may_match(ss, ds, min_score))
+		return 0;
+	if (scratch_init(&sc) < 0 ||
+	    !(table = calloc(HASHBASE, sizeof(*table))) ||
+	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss) < 0 ||
+	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds) < 0)
+		goto out;
+	for (uint32_t k = 0; k < b.nr; k++)
+		table[b.fp[2 * k]] = b.fp[2 * k + 1];
+	score = fp_score(table, &a, ss, ds);
+out:
+	free(a.fp);
+	free(b.fp);
+	free(table);
+	scratch_release(&sc);
+	return score;
 }
 
 int gm_signers_find_rename(char **out, git_repository *repo,

@@ -636,6 +636,52 @@ START_TEST(test_signers_blame_lines)
 }
 END_TEST
 
+/*
+ * Blame across a rename with an edit in the same commit: the old file is
+ * found by git's similarity estimate (75% with the same base name, else
+ * 50%), as git blame finds it.
+ */
+START_TEST(test_signers_blame_inexact_rename)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "root\n", T0,
+		  { { "a/f.c", "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n" } } },
+		{ "Bob <bob@x.org>", "two\n", T0 + DAY,
+		  { { "a/f.c", "l1\nB2\nl3\nl4\nl5\nl6\nl7\nl8\n" } } },
+		{ "Cy <cy@x.org>", "move and edit\n", T0 + 2 * DAY,
+		  { { "a/f.c", NULL },
+		    { "b/f.c", "l1\nB2\nl3\nl4\nC5\nl6\nl7\nl8\n" } } },
+		{ "Di <di@x.org>", "rename to g, edit\n", T0 + 3 * DAY,
+		  { { "b/f.c", NULL },
+		    { "b/g.c", "l1\nB2\nl3\nD4\nC5\nl6\nl7\nl8\nl9\n" } } },
+	};
+	struct gm_strvec lines = GM_STRVEC_INIT;
+	struct trepo r;
+	char cmd[1024], want[4096] = "", got[4096] = "";
+	size_t n;
+	FILE *p;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL,
+					"b/g.c", 0, 0), 0);
+	for (size_t i = 0; i < lines.nr; i++) {
+		strcat(got, lines.v[i]);
+		strcat(got, "\n");
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' blame -l HEAD -- b/g.c | "
+		 "grep -v '^\\^' | grep -o '^[0-9a-f]* ' | tr -d ' '", r.dir);
+	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
+	n = fread(want, 1, sizeof(want) - 1, p);
+	want[n] = '\0';
+	pclose(p);
+	/* B2 (Bob), D4 and l9 (Di), C5 (Cy): the root's lines left out */
+	ck_assert_uint_eq(lines.nr, 4);
+	ck_assert_str_eq(got, want);
+	gm_strvec_release(&lines);
+	trepo_free(&r);
+}
+END_TEST
+
 Suite *signers_suite(void)
 {
 	Suite *s = suite_create("signers");
@@ -652,6 +698,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_repeated_signer);
 	tcase_add_test(tc, test_signers_chief_penguin);
 	tcase_add_test(tc, test_signers_blame_lines);
+	tcase_add_test(tc, test_signers_blame_inexact_rename);
 	suite_add_tcase(s, tc);
 	return s;
 }
