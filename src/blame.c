@@ -8,6 +8,7 @@
 #include "gm/buf.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/follow.h"
 #include "gm/signers.h"
 #include "gm/strmap.h"
 
@@ -274,7 +275,7 @@ static bool is_file_mode(git_filemode_t m)
 
 /*
  * The file of origin `o` in the parent `p`: at its path (find_origin),
- * else, where the commit created it, as renamed (find_rename). `*path`
+ * else, where the commit created it, as renamed (gm_follow_rename()). `*path`
  * NULL: none; else owned.
  */
 static int parent_file(struct blamer *b, const struct origin *o,
@@ -304,7 +305,7 @@ static int parent_file(struct blamer *b, const struct origin *o,
 			     &cmode, &same);
 	if (!cfound)
 		return 0;
-	error = gm_signers_find_rename(path, b->repo, git_commit_tree_id(p),
+	error = gm_follow_rename(path, b->repo, git_commit_tree_id(p),
 				       git_commit_tree_id(c), o->path, &cid,
 				       cmode);
 	if (error || !*path)

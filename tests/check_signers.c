@@ -637,6 +637,61 @@ START_TEST(test_signers_blame_lines)
 END_TEST
 
 /*
+ * A copy found among forty files of its size: the search's blobs are
+ * read on two threads where there are two CPUs (and packs: walk() walks
+ * again packed), with the same answer as git log --follow.
+ */
+START_TEST(test_signers_copy_among_many)
+{
+	enum { FILES = 40, LINES = 20 };
+	static char names[FILES][32], texts[FILES + 2][LINES * 40 + 16];
+	struct tcommit c[FILES / 4 + 3];
+	static const char *const paths[] = { "n/copy.c", NULL };
+	struct trepo r;
+	struct gm_signers *s;
+	size_t nr = 0;
+
+	memset(c, 0, sizeof(c));
+	for (int i = 0; i < FILES; i++) {
+		size_t len = 0;
+
+		snprintf(names[i], sizeof(names[i]), "m/f%02d.c", i);
+		for (int k = 0; k < LINES; k++)
+			len += (size_t)snprintf(texts[i] + len,
+						sizeof(texts[i]) - len,
+						"%02d: line %d of the many\n",
+						i, k);
+		if (i % 4 == 0) {
+			c[nr].author = "Ann <ann@x.org>";
+			c[nr].message = "add\n\nSigned-off-by: Ann <ann@x.org>\n";
+			c[nr].time = T0 + (git_time_t)nr;
+			nr++;
+		}
+		c[nr - 1].files[i % 4].path = names[i];
+		c[nr - 1].files[i % 4].content = texts[i];
+	}
+	strcpy(texts[FILES], texts[7]);
+	memcpy(strstr(texts[FILES], "line 3 "), "LINE", 4);
+	strcpy(texts[FILES + 1], texts[FILES]);
+	strcat(texts[FILES + 1], "and one\n");
+	c[nr++] = (struct tcommit){ "Cy <cy@x.org>",
+		"copy\n\nSigned-off-by: Cy <cy@x.org>\n", T0 + DAY,
+		{ { "n/copy.c", texts[FILES] } } };
+	c[nr++] = (struct tcommit){ "Dee <dee@x.org>",
+		"more\n\nSigned-off-by: Dee <dee@x.org>\n", T0 + 2 * DAY,
+		{ { "n/copy.c", texts[FILES + 1] } } };
+	trepo_build(&r, c, nr);
+	s = walk(&r, T0 - DAY, paths);
+	assert_same_as_git(&r, T0 - DAY, s, 0);
+	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "m/f07.c");
+	ck_assert_uint_eq(s->files[0].nr_touches, 3);	/* Dee, Cy, Ann */
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/*
  * Blame across a rename with an edit in the same commit: the old file is
  * found by git's similarity estimate (75% with the same base name, else
  * 50%), as git blame finds it.
@@ -697,6 +752,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_no_signer_lines);
 	tcase_add_test(tc, test_signers_repeated_signer);
 	tcase_add_test(tc, test_signers_chief_penguin);
+	tcase_add_test(tc, test_signers_copy_among_many);
 	tcase_add_test(tc, test_signers_blame_lines);
 	tcase_add_test(tc, test_signers_blame_inexact_rename);
 	suite_add_tcase(s, tc);

@@ -148,21 +148,6 @@ const char *gm_signers_value(const char *line);
 bool gm_signers_is_signature(const char *line, bool all_types);
 
 /**
- * The file `dst` (of id `dst_id`, mode `dst_mode`), created by a commit
- * of tree `tb` whose parent has tree `ta` (NULL: none), came from what,
- * as git blame finds it among the files the commit deleted (the walk's
- * --follow also looks for copies of every file of the parent): an identical one (the same base name first), else the one
- * deleted file of the same base name if 75% similar, else the most
- * similar at 50% or more, by git's estimate. `*out` is NULL for none,
- * else the source's path, owned by the caller.
- * @return 0 or GM_ERROR.
- */
-int gm_signers_find_rename(char **out, git_repository *repo,
-			   const git_oid *ta, const git_oid *tb,
-			   const char *dst, const git_oid *dst_id,
-			   git_filemode_t dst_mode);
-
-/**
  * Whether a line names the chief penguin as the script tests it,
  * /(Linus Torvalds)/i (gm_rank_is_chief_penguin_line()).
  */

@@ -1,0 +1,64 @@
+#ifndef GM_FOLLOW_H
+#define GM_FOLLOW_H
+
+#include <git2.h>
+
+#include "gm/objects.h"
+#include "gm/pack.h"
+
+/*
+ * Where a file created by a commit came from, as git finds it: `git log
+ * --follow`'s copy search (R-72), among every file of the parent, and
+ * git blame's rename search, among the files the commit deleted. Both
+ * use git's similarity estimate (diffcore-delta.c's fingerprint of
+ * lines and 64-byte chunks, diffcore-rename.c's score) and its 50%
+ * threshold.
+ */
+
+/*
+ * What the copy searches of one walk keep: the parents' trees, and per
+ * blob its size and (up to a bound) its fingerprint. Used by one thread;
+ * with packs and a second CPU it reads blobs on a helper thread of its
+ * own during a search.
+ */
+struct gm_follow;
+
+/**
+ * A cache reading through `objs` (borrowed, the caller's thread's), and,
+ * on a helper thread, through a reader of its own of `packs` (NULL:
+ * none). The caller owns `*out` (gm_follow_free()).
+ * @return 0 or GM_ERROR.
+ */
+int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
+		  const struct gm_packs *packs);
+void gm_follow_free(struct gm_follow *f);
+
+/**
+ * --follow's source of the file `dst` (blob `dst_id`, mode `dst_mode`)
+ * created by a commit of tree `tb` whose parent has tree `ta` (NULL:
+ * none): git log's rename detection with find_copies_harder, every file
+ * of the parent a candidate. An identical file first (one the commit
+ * deleted, of the same base name, better; among equals the last in path
+ * order, as git's hash map yields them); else the four most similar at
+ * 50% or more, the best of them that was deleted, else the best.
+ * `*out` is NULL for none, else the source's path, the caller's.
+ * @return 0 or GM_ERROR.
+ */
+int gm_follow_source(char **out, struct gm_follow *f, const git_oid *ta,
+		     const git_oid *tb, const char *dst, const git_oid *dst_id,
+		     git_filemode_t dst_mode);
+
+/**
+ * The file `dst` (of id `dst_id`, mode `dst_mode`), created by a commit
+ * of tree `tb` whose parent has tree `ta` (NULL: none), came from what,
+ * as git blame finds it among the files the commit deleted: an identical
+ * one (the same base name first), else the one deleted file of the same
+ * base name if 75% similar, else the most similar at 50% or more. `*out`
+ * is NULL for none, else the source's path, owned by the caller.
+ * @return 0 or GM_ERROR.
+ */
+int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
+		     const git_oid *tb, const char *dst, const git_oid *dst_id,
+		     git_filemode_t dst_mode);
+
+#endif /* GM_FOLLOW_H */

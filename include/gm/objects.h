@@ -1,0 +1,87 @@
+#ifndef GM_OBJECTS_H
+#define GM_OBJECTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <git2.h>
+
+#include "gm/pack.h"
+
+/*
+ * Objects as --git's walk and copy search read them by the ten thousand:
+ * whole, into buffers of their own, from the packs first (pack.c), then
+ * from libgit2's object database; and trees parsed once into an index of
+ * their entries.
+ */
+
+/* Where to read: a thread's pack reader (NULL: none), then `odb`. */
+struct gm_objects {
+	git_odb *odb;
+	struct gm_pack_reader *pack;
+};
+
+/**
+ * Object `id`, of type `want`, into `*out` (`*len` bytes and a NUL after
+ * them), which the caller frees; false if it cannot be read as one.
+ */
+bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
+		     git_object_t want, char **out, size_t *len);
+
+/** The size of blob `id`; false if it is no readable blob. */
+bool gm_objects_blob_size(const struct gm_objects *o, const git_oid *id,
+			  size_t *size);
+
+/** git's test for binary content: a NUL in the first 8000 bytes. */
+bool gm_objects_binary(const char *buf, size_t len);
+
+/* One entry of a tree, pointing into the tree's object. */
+struct gm_objects_entry {
+	const char *name;	/* NUL-terminated in the object */
+	uint32_t len;
+	uint32_t mode;
+	const unsigned char *id;	/* GIT_OID_RAWSZ bytes */
+};
+
+/*
+ * A tree object read once and indexed: its entries in the object's
+ * order, up to the first malformed one. `sorted` says they are in git's
+ * order (each name once), which lookups by binary search rely on;
+ * otherwise they scan. `info` is the caller's, one slot per entry, NULL
+ * until it makes it (and freed with the tree).
+ */
+struct gm_objects_tree {
+	git_oid id;
+	char *raw;		/* the object */
+	struct gm_objects_entry *v;
+	size_t nr;
+	bool sorted;
+	void **info;
+};
+
+/** Tree `id` read and indexed; NULL if unreadable, no tree, or no memory. */
+struct gm_objects_tree *gm_objects_tree_read(const struct gm_objects *o,
+					     const git_oid *id);
+void gm_objects_tree_free(struct gm_objects_tree *t);
+
+/**
+ * The entry `name` (`len` bytes) of `t` (NULL: none): with `kind` 0 of
+ * any mode (the first in the object), 1 only a tree, -1 only a non-tree.
+ * NULL: none.
+ */
+const struct gm_objects_entry *gm_objects_tree_find(
+	const struct gm_objects_tree *t, const char *name, size_t len,
+	int kind);
+
+/** Whether `mode` is a tree's. */
+bool gm_objects_is_tree(uint32_t mode);
+
+/**
+ * git's order of tree entries (base_name_compare()): a tree's name
+ * compares as if it ended in '/'. <0, 0 or >0.
+ */
+int gm_objects_entry_cmp(const struct gm_objects_entry *a,
+			 const struct gm_objects_entry *b);
+
+#endif /* GM_OBJECTS_H */

@@ -1,0 +1,1101 @@
+#include "gm/follow.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/error.h"
+#include "gm/strvec.h"
+#include "gm/thread.h"
+
+#define MAX_SCORE 60000
+#define MIN_SCORE 30000			/* -M50% */
+#define MIN_BASENAME_SCORE 45000	/* halfway to MAX_SCORE */
+#define HASHBASE 107927
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static bool is_regular(git_filemode_t m)
+{
+	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
+}
+
+/* ==================== blame's sources: files deleted ==================== */
+
+/* A file a search may find the source. */
+struct source {
+	const char *path;	/* in the diff, valid while it lives */
+	git_oid id;
+	git_filemode_t mode;
+	bool deleted;		/* not in the commit: a rename, not a copy */
+};
+
+/* The files a commit deleted, the rename search's sources. */
+struct deleted {
+	struct gm_objects objs;	/* libgit2's database alone */
+	struct source *v;
+	size_t nr, alloc;
+	struct gm_strvec paths;		/* owns the paths of v */
+};
+
+static int deleted_add(struct deleted *d, const char *prefix,
+		       const struct gm_objects_entry *e)
+{
+	struct gm_buf path = GM_BUF_INIT;
+	int error;
+
+	if ((error = gm_buf_printf(&path, "%s%.*s", prefix, (int)e->len,
+				   e->name)) < 0 ||
+	    (error = gm_strvec_push(&d->paths, path.ptr)) < 0 ||
+	    (error = GM_ARRAY_GROW(d->v, d->nr, d->alloc)) < 0)
+		goto out;
+	d->v[d->nr].path = NULL;	/* set once the paths stop moving */
+	d->v[d->nr].deleted = true;
+	git_oid_fromraw(&d->v[d->nr].id, e->id);
+	d->v[d->nr++].mode = (git_filemode_t)e->mode;
+out:
+	gm_buf_release(&path);
+	return error;
+}
+
+/* The files of tree `a` not in tree `b` (NULL: none), recursively. */
+static int deleted_collect(struct deleted *d, const git_oid *a,
+			   const git_oid *b, const char *prefix)
+{
+	struct gm_objects_tree *ta, *tb = NULL;
+	size_t j = 0;
+	int error = 0;
+
+	if (!(ta = gm_objects_tree_read(&d->objs, a)))
+		return 0;	/* unreadable: nothing taken from it */
+	if (b)
+		tb = gm_objects_tree_read(&d->objs, b);
+	for (size_t i = 0; i < ta->nr && !error; i++) {
+		const struct gm_objects_entry *x = &ta->v[i], *y = NULL;
+		struct gm_buf sub = GM_BUF_INIT;
+		git_oid ida, idb;
+
+		while (tb && j < tb->nr &&
+		       gm_objects_entry_cmp(x, &tb->v[j]) > 0)
+			j++;
+		if (tb && j < tb->nr && !gm_objects_entry_cmp(x, &tb->v[j]))
+			y = &tb->v[j];
+		if (y && !memcmp(x->id, y->id, GIT_OID_RAWSZ) &&
+		    x->mode == y->mode)
+			continue;
+		if (!gm_objects_is_tree(x->mode)) {
+			if (!y)
+				error = deleted_add(d, prefix, x);
+			continue;
+		}
+		git_oid_fromraw(&ida, x->id);
+		if (y && gm_objects_is_tree(y->mode))
+			git_oid_fromraw(&idb, y->id);
+		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x->len,
+					   x->name)) == 0)
+			error = deleted_collect(d, &ida, y &&
+						gm_objects_is_tree(y->mode) ?
+						&idb : NULL, sub.ptr);
+		gm_buf_release(&sub);
+	}
+	gm_objects_tree_free(ta);
+	gm_objects_tree_free(tb);
+	return error;
+}
+
+/* ==================== the copy search's cache ==================== */
+
+/*
+ * What --follow's copy search keeps across a walk: the trees of the
+ * parents searched (indexed, by id), and per blob asked about its size
+ * and, up to a bound, its fingerprint: each chunk hash once with its
+ * bytes, in no order. Scores are counted against the destination's
+ * counts spread over a table of HASHBASE slots.
+ */
+struct blobinfo {
+	int64_t size;		/* -1: unreadable */
+	bool have_fp;		/* fp/nr hold the fingerprint */
+	bool no_fp;		/* unreadable blob: none */
+	bool queued;		/* in the batch being read */
+	uint32_t *fp;		/* (hash, bytes) pairs */
+	uint32_t nr;		/* pairs */
+};
+
+struct oidmap {
+	git_oid *keys;
+	void **values;		/* NULL: an empty slot */
+	size_t nr, alloc;	/* alloc: a power of two or 0 */
+};
+
+/* One file of the parent's tree, in the order of a recursive listing. */
+struct fentry {
+	struct gm_objects_tree *t;
+	uint32_t i;		/* entry of t */
+	uint32_t dir;		/* its directory, in `dirs` */
+	bool deleted;		/* not in the commit: a rename, not a copy */
+};
+
+/* The tables a fingerprint is counted in: one set per thread. */
+struct fp_scratch {
+	uint32_t *acc;		/* HASHBASE: zero between uses */
+	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+};
+
+/* What reading one blob gave. */
+struct blob_got {
+	enum { GOT_MISS, GOT_NONE, GOT_OK } state; /* MISS: libgit2's */
+	size_t size;
+	uint32_t *fp;		/* fingerprint: (hash, bytes) pairs */
+	uint32_t nr;
+};
+
+/* A blob to read: its id, its size if known (0 if not), its facts. */
+struct blob_want {
+	git_oid id;
+	size_t size;
+	struct blobinfo *b;
+};
+
+/*
+ * Blobs read from the packs alone, by one thread: the sizes (or with
+ * `fingerprints`, the fingerprints) of want[lo..hi), into got[lo..hi).
+ */
+struct blob_batch {
+	const struct blob_want *want;
+	size_t lo, hi;
+	bool fingerprints;
+	struct blob_got *got;
+	struct gm_pack_reader *pack;	/* the reading thread's */
+	struct fp_scratch *scratch;	/* its tables */
+	int error;
+};
+
+/*
+ * The second thread of the copy search, where there is a second CPU and
+ * there are packs: a reader and tables of its own, used by one batch at
+ * a time, which the search waits for before it reads the results.
+ */
+struct follow_helper {
+	struct gm_pack_reader *pack;
+	struct fp_scratch scratch;
+	struct blob_batch batch;
+	struct gm_job job;
+};
+
+struct gm_follow {
+	const struct gm_objects *objs;	/* borrowed */
+	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
+	struct oidmap blobs;	/* id -> struct blobinfo * */
+	size_t spans;		/* fingerprint pairs kept, in all */
+	struct blobinfo once;	/* one not kept, until the next */
+	struct fp_scratch scratch;	/* this thread's */
+	struct follow_helper *helper;	/* NULL: one thread */
+	struct blobinfo **temps;	/* fingerprints over the bound */
+	size_t nr_temps, alloc_temps;
+	uint32_t *dst;		/* HASHBASE: the destination's, zero between */
+	struct fentry *v;	/* the listing of the search under way */
+	size_t nr, alloc;
+	size_t *dirs;		/* offsets of directory prefixes in `names` */
+	size_t nr_dirs, alloc_dirs;
+	struct gm_buf names;	/* the prefixes, each NUL-terminated */
+};
+
+#define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
+
+static size_t oidmap_hash(const git_oid *id)
+{
+	size_t h;
+
+	memcpy(&h, id->id, sizeof(h));
+	return h;
+}
+
+/* The slot of `id` in `m`: its own, or the empty one it would take. */
+static size_t oidmap_slot(const struct oidmap *m, const git_oid *id)
+{
+	size_t mask = m->alloc - 1, i = oidmap_hash(id) & mask;
+
+	while (m->values[i] && !git_oid_equal(&m->keys[i], id))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static void *oidmap_get(const struct oidmap *m, const git_oid *id)
+{
+	return m->alloc ? m->values[oidmap_slot(m, id)] : NULL;
+}
+
+/* Map `id` (absent) to `value` (not NULL). @return 0 or GM_ERROR. */
+static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
+{
+	size_t i;
+
+	if ((m->nr + 1) * 2 > m->alloc) {
+		struct oidmap n = { NULL, NULL, 0, m->alloc ? m->alloc * 2 : 256 };
+
+		n.keys = malloc(n.alloc * sizeof(*n.keys));
+		n.values = calloc(n.alloc, sizeof(*n.values));
+		if (!n.keys || !n.values) {
+			free(n.keys);
+			free(n.values);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+		for (size_t k = 0; k < m->alloc; k++) {
+			if (!m->values[k])
+				continue;
+			i = oidmap_slot(&n, &m->keys[k]);
+			n.keys[i] = m->keys[k];
+			n.values[i] = m->values[k];
+		}
+		n.nr = m->nr;
+		free(m->keys);
+		free(m->values);
+		*m = n;
+	}
+	i = oidmap_slot(m, id);
+	git_oid_cpy(&m->keys[i], id);
+	m->values[i] = value;
+	m->nr++;
+	return 0;
+}
+
+static int scratch_init(struct fp_scratch *sc)
+{
+	sc->acc = calloc(HASHBASE, sizeof(*sc->acc));
+	sc->touched = calloc(HASHBASE, sizeof(*sc->touched));
+	return sc->acc && sc->touched ? 0 : GM_ERROR;
+}
+
+static void scratch_release(struct fp_scratch *sc)
+{
+	free(sc->acc);
+	free(sc->touched);
+}
+
+static void follow_helper_free(struct follow_helper *h)
+{
+	if (!h)
+		return;
+	gm_pack_reader_free(h->pack);
+	scratch_release(&h->scratch);
+	free(h);
+}
+
+/* A helper reading `packs`; NULL if there are none, or one CPU. */
+static struct follow_helper *follow_helper_new(const struct gm_packs *packs)
+{
+	struct follow_helper *h;
+
+	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
+	    !(h = calloc(1, sizeof(*h))))
+		return NULL;
+	if (scratch_init(&h->scratch) < 0 ||
+	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
+		follow_helper_free(h);
+		return NULL;
+	}
+	return h;
+}
+
+int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
+		  const struct gm_packs *packs)
+{
+	struct gm_follow *fc = calloc(1, sizeof(*fc));
+
+	*out = NULL;
+	if (!fc)
+		return gm_error_set(GM_ERROR, "out of memory");
+	fc->objs = objs;
+	gm_buf_init(&fc->names);
+	fc->dst = calloc(HASHBASE, sizeof(*fc->dst));
+	if (!fc->dst || scratch_init(&fc->scratch) < 0) {
+		gm_follow_free(fc);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	fc->helper = follow_helper_new(packs);
+	*out = fc;
+	return 0;
+}
+
+void gm_follow_free(struct gm_follow *fc)
+{
+	if (!fc)
+		return;
+	for (size_t i = 0; i < fc->trees.alloc; i++)
+		gm_objects_tree_free(fc->trees.values[i]);
+	for (size_t i = 0; i < fc->blobs.alloc; i++) {
+		struct blobinfo *b = fc->blobs.values[i];
+
+		if (b)
+			free(b->fp);
+		free(b);
+	}
+	free(fc->trees.keys);
+	free(fc->trees.values);
+	free(fc->blobs.keys);
+	free(fc->blobs.values);
+	free(fc->once.fp);
+	free(fc->temps);
+	scratch_release(&fc->scratch);
+	follow_helper_free(fc->helper);
+	free(fc->dst);
+	free(fc->v);
+	free(fc->dirs);
+	gm_buf_release(&fc->names);
+	free(fc);
+}
+
+/* The tree `id` from the cache, read if new; NULL if unreadable. */
+static struct gm_objects_tree *follow_tree(struct gm_follow *fc,
+					  const git_oid *id)
+{
+	struct gm_objects_tree *t = oidmap_get(&fc->trees, id);
+
+	if (t)
+		return t;
+	if (!(t = gm_objects_tree_read(fc->objs, id)))
+		return NULL;
+	if (oidmap_put(&fc->trees, id, t) < 0) {
+		gm_objects_tree_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The entry of blob `id`, its size read if new; NULL: out of memory. */
+static struct blobinfo *follow_blob(struct gm_follow *fc, const git_oid *id)
+{
+	struct blobinfo *b = oidmap_get(&fc->blobs, id);
+	size_t size;
+
+	if (b)
+		return b;
+	if (!(b = calloc(1, sizeof(*b))))
+		return NULL;
+	b->size = !gm_objects_blob_size(fc->objs, id, &size) ||
+		  (uint64_t)size > UINT32_MAX ? -1 : (int64_t)size;
+	if (oidmap_put(&fc->blobs, id, b) < 0) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/*
+ * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
+ * newline or 64 bytes long, hashed, with their lengths summed by hash;
+ * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`).
+ */
+static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
+			      const char *buf, size_t len)
+{
+	size_t n = 0, k = 0;
+	unsigned a1 = 0, a2 = 0;
+	bool text = !gm_objects_binary(buf, len);
+
+	for (size_t i = 0; i <= len; i++) {
+		unsigned h;
+
+		if (i < len) {
+			unsigned c = (unsigned char)buf[i], old = a1;
+
+			if (text && c == '\r' && i + 1 < len &&
+			    buf[i + 1] == '\n')
+				continue;
+			a1 = (a1 << 7) ^ (a2 >> 25);
+			a2 = (a2 << 7) ^ (old >> 25);
+			a1 += c;
+			if (++k < 64 && c != '\n')
+				continue;
+		} else if (!k) {
+			break;
+		}
+		h = (a1 + a2 * 0x61) % HASHBASE;
+		if (!sc->acc[h])
+			sc->touched[n++] = h;
+		sc->acc[h] += (uint32_t)k;
+		k = 0;
+		a1 = a2 = 0;
+	}
+	out->nr = (uint32_t)n;
+	out->fp = n ? malloc(2 * n * sizeof(*out->fp)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = sc->touched[i];
+
+		if (out->fp) {
+			out->fp[2 * i] = h;
+			out->fp[2 * i + 1] = sc->acc[h];
+		}
+		sc->acc[h] = 0;
+	}
+	if (n && !out->fp)
+		return gm_error_set(GM_ERROR, "out of memory");
+	return 0;
+}
+
+/*
+ * The fingerprint of blob `b` (id `id`), read if not kept: `b` itself,
+ * or once the bound is reached the cache's one-off copy, valid until the
+ * next call. NULL: the blob
+ * is unreadable. Errors (out of memory) go to `*error`.
+ */
+static const struct blobinfo *follow_fp(struct gm_follow *fc,
+					struct blobinfo *b, const git_oid *id,
+					int *error)
+{
+	struct blobinfo v = *b;
+	char *data;
+	size_t len;
+
+	if (b->have_fp)
+		return b;
+	if (b->no_fp)
+		return NULL;
+	if (!gm_objects_read(fc->objs, id, GIT_OBJECT_BLOB, &data, &len)) {
+		b->no_fp = true;
+		return NULL;
+	}
+	*error = follow_fingerprint(&fc->scratch, &v, data, len);
+	free(data);
+	if (*error)
+		return NULL;
+	v.have_fp = true;
+	if (fc->spans + v.nr > FOLLOW_CACHE_SPANS) {
+		/* over the bound: used once, then dropped */
+		free(fc->once.fp);
+		fc->once = v;
+		return &fc->once;
+	}
+	fc->spans += v.nr;
+	*b = v;
+	return b;
+}
+
+/* ==================== reading blobs on two threads ==================== */
+
+
+/* One thread's part of a batch: from the packs, misses left as such. */
+static void blob_batch_run(struct blob_batch *b)
+{
+	for (size_t i = b->lo; i < b->hi && !b->error; i++) {
+		struct blob_got *g = &b->got[i];
+		struct blobinfo v = { 0, false, false, false, NULL, 0 };
+		git_object_t type;
+		char *data = NULL;
+		size_t len = 0;
+		int e;
+
+		if (!b->fingerprints) {
+			e = gm_pack_header(b->pack, &b->want[i].id, &type,
+					   &g->size);
+			g->state = e ? GOT_MISS :
+				   type == GIT_OBJECT_BLOB ? GOT_OK : GOT_NONE;
+			continue;
+		}
+		e = gm_pack_read(b->pack, &b->want[i].id, &type, &data, &len);
+		if (e == GM_ENOTFOUND) {
+			g->state = GOT_MISS;
+			continue;
+		}
+		if (e < 0) {
+			b->error = e;
+			break;
+		}
+		g->state = GOT_NONE;
+		if (type == GIT_OBJECT_BLOB &&
+		    !(b->error = follow_fingerprint(b->scratch, &v, data,
+						    len))) {
+			g->state = GOT_OK;
+			g->size = len;
+			g->fp = v.fp;
+			g->nr = v.nr;
+		}
+		free(data);
+	}
+}
+
+static void *blob_batch_thread(void *arg)
+{
+	struct follow_helper *h = arg;
+
+	blob_batch_run(&h->batch);
+	gm_job_done(&h->job, h->batch.error);
+	return NULL;
+}
+
+/* What the packs missed, from libgit2, in this thread. */
+static int blob_batch_misses(struct gm_follow *fc,
+			     const struct blob_want *want, size_t n,
+			     bool fingerprints, struct blob_got *got)
+{
+	const struct gm_objects odb = { fc->objs->odb, NULL };
+	int error = 0;
+
+	for (size_t i = 0; i < n && !error; i++) {
+		struct blob_got *g = &got[i];
+		struct blobinfo v = { 0, false, false, false, NULL, 0 };
+		char *data;
+		size_t len;
+
+		if (g->state != GOT_MISS)
+			continue;
+		g->state = GOT_NONE;
+		if (!fingerprints) {
+			if (gm_objects_blob_size(&odb, &want[i].id, &g->size))
+				g->state = GOT_OK;
+			continue;
+		}
+		if (!gm_objects_read(&odb, &want[i].id, GIT_OBJECT_BLOB, &data,
+				  &len))
+			continue;
+		error = follow_fingerprint(&fc->scratch, &v, data, len);
+		if (!error) {
+			g->state = GOT_OK;
+			g->size = len;
+			g->fp = v.fp;
+			g->nr = v.nr;
+		}
+		free(data);
+	}
+	return error;
+}
+
+/*
+ * The sizes (or fingerprints) of blobs `want`, into `got`: the second
+ * half (by size for fingerprints, else by count) read by the helper
+ * while this thread reads the first, when there is a helper and enough
+ * to share. @return 0 or GM_ERROR.
+ */
+static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
+		      size_t n, bool fingerprints, struct blob_got *got)
+{
+	struct follow_helper *h = fc->helper;
+	struct blob_batch mine = { want, 0, n, fingerprints, got,
+				   fc->objs->pack, &fc->scratch, 0 };
+	bool shared = h && n >= 16;
+	int error;
+
+	if (shared) {
+		size_t total = 0, half = 0, mid = 0;
+
+		for (size_t i = 0; i < n; i++)
+			total += fingerprints ? want[i].size : 1;
+		while (mid < n && half * 2 < total)
+			half += fingerprints ? want[mid++].size : (mid++, 1);
+		h->batch = (struct blob_batch){ want, mid, n, fingerprints, got,
+						h->pack, &h->scratch, 0 };
+		mine.hi = mid;
+		if (!gm_job_start(&h->job, blob_batch_thread, h)) {
+			mine.hi = n;
+			shared = false;
+		}
+	}
+	blob_batch_run(&mine);
+	error = shared ? gm_job_join(&h->job) : 0;
+	if (!error)
+		error = mine.error;
+	if (!error)
+		error = blob_batch_misses(fc, want, n, fingerprints, got);
+	return error;
+}
+
+/*
+ * Whether a blob of `ss` bytes may score `min_score` against one of `ds`
+ * (estimate_similarity()'s test of the sizes alone).
+ */
+static bool size_may_match(size_t ss, size_t ds, int min_score)
+{
+	size_t max = ss > ds ? ss : ds, base = ss < ds ? ss : ds;
+
+	return max && (double)max * (MAX_SCORE - min_score) >=
+		      (double)(max - base) * MAX_SCORE;
+}
+
+/* The blob facts of listing entry `f`, made (size unknown) if new. */
+static struct blobinfo *listing_info(struct gm_follow *fc,
+				     struct fentry *f, bool *fresh)
+{
+	const struct gm_objects_entry *e = &f->t->v[f->i];
+	struct blobinfo *b;
+	git_oid id;
+
+	*fresh = false;
+	if (!f->t->info &&
+	    !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info))))
+		return NULL;
+	if ((b = f->t->info[f->i]))
+		return b;
+	git_oid_fromraw(&id, e->id);
+	if (!(b = oidmap_get(&fc->blobs, &id))) {
+		if (!(b = calloc(1, sizeof(*b))))
+			return NULL;
+		if (oidmap_put(&fc->blobs, &id, b) < 0) {
+			free(b);
+			return NULL;
+		}
+		*fresh = true;
+	}
+	return f->t->info[f->i] = b;
+}
+
+/*
+ * What reading blob `b` gave (`g`, whose fingerprint becomes b's) made
+ * its facts, unless `error` (which is returned, or a new one) is set.
+ */
+static int follow_got(struct gm_follow *fc, struct blobinfo *b,
+		      struct blob_got *g, bool fingerprint, int error)
+{
+	b->queued = false;
+	if (!fingerprint) {
+		b->size = g->state != GOT_OK || (uint64_t)g->size > UINT32_MAX ?
+			  -1 : (int64_t)g->size;
+		return error;
+	}
+	if (error || g->state != GOT_OK) {
+		b->no_fp = !error && g->state == GOT_NONE;
+		free(g->fp);
+		return error;
+	}
+	b->fp = g->fp;
+	b->nr = g->nr;
+	b->have_fp = true;
+	if (fc->spans + b->nr <= FOLLOW_CACHE_SPANS) {
+		fc->spans += b->nr;
+		return 0;
+	}
+	if (GM_ARRAY_GROW(fc->temps, fc->nr_temps, fc->alloc_temps) < 0)
+		return GM_ERROR;
+	fc->temps[fc->nr_temps++] = b;
+	return 0;
+}
+
+/*
+ * Before a search: the sizes of every file of the listing not known yet,
+ * then the fingerprints of those whose size may match `dsize`, read in
+ * two batches (blobs_read()). Fingerprints past the cache's bound are
+ * kept until follow_done().
+ */
+static int follow_prefill(struct gm_follow *fc, size_t dsize)
+{
+	struct blob_want *want = NULL;
+	struct blob_got *got = NULL;
+	size_t nr = 0, alloc = 0;
+	int error = 0;
+
+	for (int pass = 0; pass < 2 && !error; pass++) {
+		nr = 0;
+		for (size_t i = 0; i < fc->nr && !error; i++) {
+			struct fentry *f = &fc->v[i];
+			const struct gm_objects_entry *e = &f->t->v[f->i];
+			struct blobinfo *b;
+			bool fresh;
+
+			if (!is_regular(e->mode))
+				continue;
+			if (!(b = listing_info(fc, f, &fresh))) {
+				error = gm_error_set(GM_ERROR, "out of memory");
+			} else if (pass == 0 ? fresh :
+				   b->size >= 0 && !b->queued && !b->have_fp &&
+				   !b->no_fp &&
+				   size_may_match((size_t)b->size, dsize,
+						  MIN_SCORE)) {
+				if (GM_ARRAY_GROW(want, nr, alloc) < 0) {
+					error = GM_ERROR;
+					break;
+				}
+				git_oid_fromraw(&want[nr].id, e->id);
+				want[nr].size = (size_t)b->size;
+				want[nr++].b = b;
+				b->queued = true;
+			}
+		}
+		if (error || !nr)
+			continue;
+		if (!(got = calloc(nr, sizeof(*got)))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		error = blobs_read(fc, want, nr, pass == 1, got);
+		for (size_t k = 0; k < nr; k++)
+			error = follow_got(fc, want[k].b, &got[k], pass == 1,
+					   error);
+		free(got);
+		got = NULL;
+		nr = 0;
+	}
+	for (size_t k = 0; k < nr; k++)
+		want[k].b->queued = false;
+	free(want);
+	return error;
+}
+
+/* After a search: the fingerprints kept past the bound are dropped. */
+static void follow_done(struct gm_follow *fc)
+{
+	for (size_t i = 0; i < fc->nr_temps; i++) {
+		free(fc->temps[i]->fp);
+		fc->temps[i]->fp = NULL;
+		fc->temps[i]->nr = 0;
+		fc->temps[i]->have_fp = false;
+	}
+	fc->nr_temps = 0;
+}
+
+/* ==================== the search ==================== */
+
+/* Add the directory `prefix` + `name` + "/" (or "" for none). */
+static int listing_dir(struct gm_follow *fc, size_t parent,
+		       const char *name, size_t len, uint32_t *out)
+{
+	size_t off = fc->names.len;
+	int error;
+
+	if (GM_ARRAY_GROW(fc->dirs, fc->nr_dirs, fc->alloc_dirs) < 0)
+		return GM_ERROR;
+	if (name) {
+		/* the parent's prefix may move as names grows: copy by offset */
+		size_t plen = strlen(fc->names.ptr + fc->dirs[parent]);
+
+		if ((error = gm_buf_grow(&fc->names, plen + len + 2)) < 0)
+			return error;
+		error = gm_buf_put(&fc->names, fc->names.ptr + fc->dirs[parent],
+				   plen);
+		if (!error)
+			error = gm_buf_put(&fc->names, name, len);
+		if (!error)
+			error = gm_buf_putc(&fc->names, '/');
+	} else {
+		error = 0;
+	}
+	if (!error)
+		error = gm_buf_putc(&fc->names, '\0');
+	if (error)
+		return error;
+	fc->dirs[fc->nr_dirs] = off;
+	*out = (uint32_t)fc->nr_dirs++;
+	return 0;
+}
+
+/*
+ * List every file of tree `a` (its directory `dir`) recursively, in the
+ * order of the trees, each marked deleted unless tree `b` (NULL: none;
+ * `same`: identical to `a`) has it as a file too: the sources of
+ * --follow, which looks for copies of any file (find_copies_harder). An
+ * unreadable subtree of `a` gives nothing; one of `b`, no file.
+ */
+static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
+		       struct gm_objects_tree *b, bool same, uint32_t dir)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < a->nr && !error; i++) {
+		const struct gm_objects_entry *x = &a->v[i], *y;
+		struct gm_objects_tree *sa, *sb = NULL;
+		bool sub_same = false;
+		git_oid id;
+		uint32_t sub;
+
+		if (!gm_objects_is_tree(x->mode)) {
+			if ((error = GM_ARRAY_GROW(fc->v, fc->nr, fc->alloc)) < 0)
+				break;
+			fc->v[fc->nr].t = a;
+			fc->v[fc->nr].i = (uint32_t)i;
+			fc->v[fc->nr].dir = dir;
+			fc->v[fc->nr++].deleted = !same &&
+				!gm_objects_tree_find(b, x->name, x->len, -1);
+			continue;
+		}
+		git_oid_fromraw(&id, x->id);
+		if (!(sa = follow_tree(fc, &id)))
+			continue;
+		y = same ? x : gm_objects_tree_find(b, x->name, x->len, 1);
+		if (y && !(sub_same = !memcmp(x->id, y->id, GIT_OID_RAWSZ))) {
+			git_oid_fromraw(&id, y->id);
+			sb = follow_tree(fc, &id);
+		}
+		if ((error = listing_dir(fc, dir, x->name, x->len, &sub)) == 0)
+			error = listing_add(fc, sa, sb, sub_same, sub);
+	}
+	return error;
+}
+
+/* One of the four best candidates of diffcore-rename's matrix. */
+struct candidate {
+	int score;
+	int name_score;
+	size_t src;		/* SIZE_MAX: an empty slot */
+};
+
+/* score_compare(): > 0 when `b` is the better one. */
+static int candidate_cmp(const struct candidate *a, const struct candidate *b)
+{
+	if (a->score != b->score)
+		return b->score - a->score;
+	return b->name_score - a->name_score;
+}
+
+/*
+ * The score of estimate_similarity() of `src` (`ss` bytes) against a
+ * blob of `ds` bytes whose fingerprint counts are spread over `dst`
+ * (HASHBASE slots).
+ */
+static int fp_score(const uint32_t *dst, const struct blobinfo *src,
+		    size_t ss, size_t ds)
+{
+	size_t max = ss > ds ? ss : ds, copied = 0;
+
+	for (uint32_t i = 0; i < src->nr; i++) {
+		uint32_t d = dst[src->fp[2 * i]], c = src->fp[2 * i + 1];
+
+		copied += c < d ? c : d;
+	}
+	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
+}
+
+int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
+		     const git_oid *tb, const char *dst, const git_oid *dst_id,
+		     git_filemode_t dst_mode)
+{
+	const char *dst_base = base_name(dst);
+	struct gm_objects_tree *a, *b;
+	struct blobinfo *di;
+	const struct blobinfo *df;
+	uint32_t *dst_fp = NULL, dst_nr;
+	struct candidate top[4];
+	size_t best = SIZE_MAX, dsize;
+	int best_score = -1, error = 0;
+	uint32_t root = 0;
+
+	*out = NULL;
+	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
+		return 0;
+	fc->nr = fc->nr_dirs = 0;
+	gm_buf_reset(&fc->names);
+	if (!(a = follow_tree(fc, ta)))
+		return 0;
+	b = follow_tree(fc, tb);
+	if ((error = listing_dir(fc, 0, NULL, 0, &root)) < 0 ||
+	    (error = listing_add(fc, a, b, false, root)) < 0)
+		return error;
+	for (size_t i = 0; i < fc->nr; i++) {	/* exact */
+		const struct gm_objects_entry *e = &fc->v[i].t->v[fc->v[i].i];
+		int score;
+
+		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
+			continue;
+		score = fc->v[i].deleted + !strcmp(e->name, dst_base);
+		if (score >= best_score) {	/* the last of the best */
+			best = i;
+			best_score = score;
+		}
+	}
+	if (best != SIZE_MAX || !is_regular(dst_mode))
+		goto found;
+	if (!(di = follow_blob(fc, dst_id)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (di->size < 0 || !(df = follow_fp(fc, di, dst_id, &error)))
+		return error;
+	dsize = (size_t)di->size;
+	dst_nr = df->nr;
+	if (df == &fc->once) {	/* the one-off goes with the next read */
+		dst_fp = fc->once.fp;
+		fc->once.fp = NULL;
+		fc->once.have_fp = false;
+	} else {
+		dst_fp = df->fp;
+	}
+	for (uint32_t k = 0; k < dst_nr; k++)
+		fc->dst[dst_fp[2 * k]] = dst_fp[2 * k + 1];
+	for (int k = 0; k < 4; k++)
+		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
+	error = follow_prefill(fc, dsize);
+	for (size_t i = 0; i < fc->nr && !error; i++) {
+		struct fentry *f = &fc->v[i];
+		const struct gm_objects_entry *e = &f->t->v[f->i];
+		struct candidate c = { 0, 0, i };
+		struct blobinfo *si;
+		const struct blobinfo *sf;
+		size_t ssize;
+		git_oid id;
+		int worst = 0;
+
+		if (!is_regular(e->mode))
+			continue;
+		if (!f->t->info &&
+		    !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info)))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		git_oid_fromraw(&id, e->id);
+		if (!(si = f->t->info[f->i]) &&
+		    !(si = f->t->info[f->i] = follow_blob(fc, &id))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
+			break;
+		}
+		if (si->size < 0)
+			continue;
+		ssize = (size_t)si->size;
+		if (!size_may_match(ssize, dsize, MIN_SCORE) ||
+		    !(sf = follow_fp(fc, si, &id, &error)))
+			continue;
+		c.score = fp_score(fc->dst, sf, ssize, dsize);
+		c.name_score = !strcmp(e->name, dst_base);
+		for (int k = 1; k < 4; k++)
+			if (candidate_cmp(&top[k], &top[worst]) > 0)
+				worst = k;
+		if (candidate_cmp(&top[worst], &c) > 0)
+			top[worst] = c;
+	}
+	for (uint32_t k = 0; k < dst_nr; k++)
+		fc->dst[dst_fp[2 * k]] = 0;
+	if (dst_fp != di->fp)
+		free(dst_fp);
+	follow_done(fc);
+	if (error)
+		return error;
+	for (int k = 1; k < 4; k++) {	/* a stable sort of four */
+		struct candidate c = top[k];
+		int j = k;
+
+		for (; j > 0 && candidate_cmp(&top[j - 1], &c) > 0; j--)
+			top[j] = top[j - 1];
+		top[j] = c;
+	}
+	for (int pass = 0; pass < 2 && best == SIZE_MAX; pass++)
+		for (int k = 0; k < 4 && best == SIZE_MAX; k++) {
+			if (top[k].src == SIZE_MAX || top[k].score < MIN_SCORE)
+				break;
+			if (pass || fc->v[top[k].src].deleted)
+				best = top[k].src;
+		}
+found:
+	if (best != SIZE_MAX) {
+		const struct fentry *f = &fc->v[best];
+		struct gm_buf path = GM_BUF_INIT;
+
+		if ((error = gm_buf_puts(&path, fc->names.ptr +
+					 fc->dirs[f->dir])) == 0 &&
+		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
+		    !(*out = gm_buf_detach(&path, NULL)))
+			error = gm_error_set(GM_ERROR, "out of memory");
+		gm_buf_release(&path);
+	}
+	return error;
+}
+
+/* estimate_similarity() of diffcore-rename.c, 0..MAX_SCORE. */
+static int similarity(git_blob *src, git_blob *dst, int min_score)
+{
+	size_t ss = (size_t)git_blob_rawsize(src);
+	size_t ds = (size_t)git_blob_rawsize(dst);
+	struct blobinfo a = { 0, false, false, false, NULL, 0 };
+	struct blobinfo b = { 0, false, false, false, NULL, 0 };
+	struct fp_scratch sc = { NULL, NULL };
+	uint32_t *table = NULL;
+	int score = 0;
+
+	if (!size_may_match(ss, ds, min_score))
+		return 0;
+	if (scratch_init(&sc) < 0 ||
+	    !(table = calloc(HASHBASE, sizeof(*table))) ||
+	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss) < 0 ||
+	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds) < 0)
+		goto out;
+	for (uint32_t k = 0; k < b.nr; k++)
+		table[b.fp[2 * k]] = b.fp[2 * k + 1];
+	score = fp_score(table, &a, ss, ds);
+out:
+	free(a.fp);
+	free(b.fp);
+	free(table);
+	scratch_release(&sc);
+	return score;
+}
+
+int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
+		     const git_oid *tb, const char *dst, const git_oid *dst_id,
+		     git_filemode_t dst_mode)
+{
+	struct deleted del = { { NULL, NULL }, NULL, 0, 0, GM_STRVEC_INIT };
+	git_blob *db = NULL, *sb = NULL;
+	struct source *src = NULL;
+	size_t nr = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
+	int best_score = -1, error = 0;
+
+	*out = NULL;
+	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
+		return 0;
+	if (git_repository_odb(&del.objs.odb, repo) < 0)
+		goto out;	/* unreadable: no rename */
+	if ((error = deleted_collect(&del, ta, tb, "")) < 0)
+		goto out;
+	src = del.v;
+	nr = del.nr;
+	for (size_t i = 0; i < nr; i++)
+		src[i].path = del.paths.v[i];
+	for (size_t i = 0; i < nr; i++) {	/* exact */
+		int score;
+
+		if (!git_oid_equal(&src[i].id, dst_id))
+			continue;
+		score = 1 + !strcmp(base_name(src[i].path), base_name(dst));
+		if (score > best_score) {
+			best = i;
+			best_score = score;
+		}
+	}
+	if (best != SIZE_MAX || git_blob_lookup(&db, repo, dst_id) < 0)
+		goto found;
+	if (!is_regular(dst_mode))
+		goto found;
+	for (size_t i = 0; i < nr; i++) {
+		if (!strcmp(base_name(src[i].path), base_name(dst))) {
+			same_base++;
+			base_at = i;
+		}
+	}
+	if (same_base == 1 &&
+	    is_regular(src[base_at].mode) &&
+	    git_blob_lookup(&sb, repo, &src[base_at].id) == 0) {
+		if (similarity(sb, db, MIN_BASENAME_SCORE) >= MIN_BASENAME_SCORE)
+			best = base_at;
+		git_blob_free(sb);
+		sb = NULL;
+		if (best != SIZE_MAX)
+			goto found;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		int score;
+
+		if (!is_regular(src[i].mode))
+			continue;
+		if (git_blob_lookup(&sb, repo, &src[i].id) < 0)
+			continue;
+		score = similarity(sb, db, MIN_SCORE);
+		score = score * 2 + !strcmp(base_name(src[i].path),
+					    base_name(dst));
+		git_blob_free(sb);
+		sb = NULL;
+		if (score >= MIN_SCORE * 2 && score > best_score) {
+			best = i;
+			best_score = score;
+		}
+	}
+found:
+	if (best != SIZE_MAX && !(*out = strdup(src[best].path)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+out:
+	free(del.v);
+	gm_strvec_release(&del.paths);
+	git_odb_free(del.objs.odb);
+	git_blob_free(db);
+	return error;
+}
+
