@@ -241,7 +241,8 @@ static int tree_entry(struct walk *w, const git_oid *id, const char *name,
 	const struct gm_objects_entry *e;
 
 	out->found = false;
-	if (!id || !(t = tree_get(w, id)) || !(e = gm_objects_tree_find(t, name, len, 0)))
+	if (!id || !(t = tree_get(w, id)) ||
+	    !(e = gm_objects_tree_find(t, name, len, 0)))
 		return 0;
 	out->found = true;
 	git_oid_fromraw(&out->id, e->id);

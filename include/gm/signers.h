@@ -23,10 +23,8 @@
  * commit of the window: --follow turns history simplification off), and
  * for each non-merge commit compares every file's current path with the
  * parent's tree, descending only where the trees differ. A file created
- * by a commit is looked for, as --follow does (find_copies_harder), among
- * every file of the parent (renames of deleted ones first), with git's
- * similarity estimate and its 50% threshold; if found, the older commits
- * are compared at the old path. The line
+ * by a commit is looked for, as --follow does (gm_follow_source()), and
+ * if found, the older commits are compared at the old path. The line
  * counts of each commit and file are numstat's (the diff of the blobs;
  * "-" for binary files).
  *
