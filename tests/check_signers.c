@@ -591,6 +591,35 @@ START_TEST(test_signers_chief_penguin)
 END_TEST
 
 /* blame lines against git blame -l, boundary (root) lines left out. */
+/*
+ * Whole-file blame of `path` at HEAD, ours against `git blame -l`: the
+ * ids of the lines not the root's, one a line; how many lines ours gave.
+ */
+static size_t assert_blame_as_git(const struct trepo *r, const char *path)
+{
+	struct gm_strvec lines = GM_STRVEC_INIT;
+	char cmd[1024], want[4096] = "", got[4096] = "";
+	size_t n;
+	FILE *p;
+
+	ck_assert_int_eq(gm_blame_lines(&lines, r->repo, &r->head, NULL, path,
+					0, 0), 0);
+	for (size_t i = 0; i < lines.nr; i++) {
+		strcat(got, lines.v[i]);
+		strcat(got, "\n");
+	}
+	snprintf(cmd, sizeof(cmd), "git -C '%s' blame -l HEAD -- %s | "
+		 "grep -o '^[0-9a-f]* ' | tr -d ' '", r->dir, path);
+	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
+	n = fread(want, 1, sizeof(want) - 1, p);
+	want[n] = '\0';
+	pclose(p);
+	ck_assert_str_eq(got, want);
+	n = lines.nr;
+	gm_strvec_release(&lines);
+	return n;
+}
+
 START_TEST(test_signers_blame_lines)
 {
 	static const struct tcommit c[] = {
@@ -603,27 +632,10 @@ START_TEST(test_signers_blame_lines)
 	};
 	struct gm_strvec lines = GM_STRVEC_INIT;
 	struct trepo r;
-	char cmd[1024], want[4096] = "", got[4096] = "";
-	size_t n;
-	FILE *p;
 
 	trepo_build(&r, c, ARRAY_SIZE(c));
-	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL, "g.c",
-					0, 0), 0);
-	for (size_t i = 0; i < lines.nr; i++) {
-		strcat(got, lines.v[i]);
-		strcat(got, "\n");
-	}
-	snprintf(cmd, sizeof(cmd), "git -C '%s' blame -l HEAD -- g.c | "
-		 "grep -o '^[0-9a-f]* ' | tr -d ' '", r.dir);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	n = fread(want, 1, sizeof(want) - 1, p);
-	want[n] = '\0';
-	pclose(p);
-	ck_assert_uint_eq(lines.nr, 2);	/* lines 1, 3, 4 are the root's */
-	ck_assert_str_eq(got, want);
-	gm_strvec_release(&lines);
+	/* lines 1, 3, 4 are the root's */
+	ck_assert_uint_eq(assert_blame_as_git(&r, "g.c"), 2);
 	/* -L 2,+1 and a range running past the end */
 	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL, "g.c",
 					5, 9), 0);
@@ -710,29 +722,11 @@ START_TEST(test_signers_blame_inexact_rename)
 		  { { "b/f.c", NULL },
 		    { "b/g.c", "l1\nB2\nl3\nD4\nC5\nl6\nl7\nl8\nl9\n" } } },
 	};
-	struct gm_strvec lines = GM_STRVEC_INIT;
 	struct trepo r;
-	char cmd[1024], want[4096] = "", got[4096] = "";
-	size_t n;
-	FILE *p;
 
 	trepo_build(&r, c, ARRAY_SIZE(c));
-	ck_assert_int_eq(gm_blame_lines(&lines, r.repo, &r.head, NULL,
-					"b/g.c", 0, 0), 0);
-	for (size_t i = 0; i < lines.nr; i++) {
-		strcat(got, lines.v[i]);
-		strcat(got, "\n");
-	}
-	snprintf(cmd, sizeof(cmd), "git -C '%s' blame -l HEAD -- b/g.c | "
-		 "grep -v '^\\^' | grep -o '^[0-9a-f]* ' | tr -d ' '", r.dir);
-	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
-	n = fread(want, 1, sizeof(want) - 1, p);
-	want[n] = '\0';
-	pclose(p);
 	/* B2 (Bob), D4 and l9 (Di), C5 (Cy): the root's lines left out */
-	ck_assert_uint_eq(lines.nr, 4);
-	ck_assert_str_eq(got, want);
-	gm_strvec_release(&lines);
+	ck_assert_uint_eq(assert_blame_as_git(&r, "b/g.c"), 4);
 	trepo_free(&r);
 }
 END_TEST
