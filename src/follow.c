@@ -920,32 +920,18 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		struct fentry *f = &fc->v[i];
 		const struct gm_objects_entry *e = &f->t->v[f->i];
 		struct candidate c = { 0, 0, i };
-		struct blobinfo *si;
-		const struct blobinfo *sf;
-		size_t ssize;
-		git_oid id;
+		const struct blobinfo *si;
 		int worst = 0;
 
 		if (!is_regular(e->mode))
 			continue;
-		if (!f->t->info &&
-		    !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info)))) {
-			error = gm_error_set(GM_ERROR, "out of memory");
-			break;
-		}
-		git_oid_fromraw(&id, e->id);
-		if (!(si = f->t->info[f->i]) &&
-		    !(si = f->t->info[f->i] = follow_blob(fc, &id))) {
-			error = gm_error_set(GM_ERROR, "out of memory");
-			break;
-		}
-		if (si->size < 0)
+		/* follow_prefill() read it if its size may match */
+		si = f->t->info[f->i];
+		if (si->size < 0 ||
+		    !size_may_match((size_t)si->size, dsize, MIN_SCORE) ||
+		    !si->have_fp)
 			continue;
-		ssize = (size_t)si->size;
-		if (!size_may_match(ssize, dsize, MIN_SCORE) ||
-		    !(sf = follow_fp(fc, si, &id, &error)))
-			continue;
-		c.score = fp_score(fc->dst, sf, ssize, dsize);
+		c.score = fp_score(fc->dst, si, (size_t)si->size, dsize);
 		c.name_score = !strcmp(e->name, dst_base);
 		for (int k = 1; k < 4; k++)
 			if (candidate_cmp(&top[k], &top[worst]) > 0)

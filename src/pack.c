@@ -40,7 +40,7 @@ struct pack {
 	uint32_t nr;
 	const unsigned char *fanout;	/* 256 big-endian counts */
 	const unsigned char *ids;	/* nr ids, sorted */
-	const unsigned char *offsets;	/* nr 31-bit offsets or large ones' indexes */
+	const unsigned char *offsets;	/* nr offsets, or indexes of large */
 	const unsigned char *large;	/* 64-bit offsets */
 	size_t nr_large;
 };
@@ -48,7 +48,6 @@ struct pack {
 struct gm_packs {
 	struct pack *v;
 	size_t nr, alloc;
-	struct gm_strvec dirs;	/* object directories visited, canonical */
 };
 
 /* A delta base kept, by pack and offset. */
@@ -117,7 +116,9 @@ static bool map_file(const char *path, const unsigned char **out, size_t *len)
 /* Whether the mapped .idx of `p` is a well-formed version 2 index. */
 static bool idx_parse(struct pack *p)
 {
-	static const unsigned char magic[8] = { 0xff, 't', 'O', 'c', 0, 0, 0, 2 };
+	static const unsigned char magic[8] = {
+		0xff, 't', 'O', 'c', 0, 0, 0, 2
+	};
 	size_t fixed;
 	uint32_t prev = 0;
 
@@ -162,7 +163,8 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	bool ok;
 
 	memset(&p, 0, sizeof(p));
-	if (gm_buf_put(&path, idx_path, n) < 0 || gm_buf_puts(&path, ".pack") < 0)
+	if (gm_buf_put(&path, idx_path, n) < 0 ||
+	    gm_buf_puts(&path, ".pack") < 0)
 		return GM_ERROR;
 	ok = map_file(idx_path, &p.idx, &p.idx_len) && idx_parse(&p) &&
 	     map_file(path.ptr, &p.data, &p.len) && pack_parse(&p);
@@ -216,11 +218,12 @@ static int packs_add_dir(struct gm_packs *ps, const char *dir)
 	return error;
 }
 
-static int packs_add_objects(struct gm_packs *ps, const char *dir, int depth);
+static int packs_add_objects(struct gm_packs *ps, struct gm_strvec *seen,
+			     const char *dir, int depth);
 
 /* The alternates named in `dir`/info/alternates, relative ones to `dir`. */
-static int packs_add_alternates(struct gm_packs *ps, const char *dir,
-				int depth)
+static int packs_add_alternates(struct gm_packs *ps, struct gm_strvec *seen,
+				const char *dir, int depth)
 {
 	struct gm_buf file = GM_BUF_INIT, path = GM_BUF_INIT;
 	char *line, *next;
@@ -245,32 +248,34 @@ static int packs_add_alternates(struct gm_packs *ps, const char *dir,
 		     gm_buf_printf(&path, "%s/%s", dir, line)) < 0)
 			error = GM_ERROR;
 		else
-			error = packs_add_objects(ps, path.ptr, depth + 1);
+			error = packs_add_objects(ps, seen, path.ptr,
+						  depth + 1);
 	}
 	gm_buf_release(&file);
 	gm_buf_release(&path);
 	return error;
 }
 
-/* An object directory, once, with its alternates. */
-static int packs_add_objects(struct gm_packs *ps, const char *dir, int depth)
+/* An object directory not `seen` yet (canonical), and its alternates. */
+static int packs_add_objects(struct gm_packs *ps, struct gm_strvec *seen,
+			     const char *dir, int depth)
 {
 	char *real;
 	int error;
 
 	if (depth > ALTERNATE_DEPTH || !(real = realpath(dir, NULL)))
 		return 0;
-	for (size_t i = 0; i < ps->dirs.nr; i++) {
-		if (!strcmp(ps->dirs.v[i], real)) {
+	for (size_t i = 0; i < seen->nr; i++) {
+		if (!strcmp(seen->v[i], real)) {
 			free(real);
 			return 0;
 		}
 	}
-	error = gm_strvec_push(&ps->dirs, real);
+	error = gm_strvec_push(seen, real);
 	if (!error)
 		error = packs_add_dir(ps, real);
 	if (!error)
-		error = packs_add_alternates(ps, real, depth);
+		error = packs_add_alternates(ps, seen, real, depth);
 	free(real);
 	return error;
 }
@@ -278,14 +283,15 @@ static int packs_add_objects(struct gm_packs *ps, const char *dir, int depth)
 int gm_packs_open(struct gm_packs **out, const char *const *dirs, size_t nr)
 {
 	struct gm_packs *ps = calloc(1, sizeof(*ps));
+	struct gm_strvec seen = GM_STRVEC_INIT;
 	int error = 0;
 
 	*out = NULL;
 	if (!ps)
 		return gm_error_set(GM_ERROR, "out of memory");
-	ps->dirs = (struct gm_strvec)GM_STRVEC_INIT;
 	for (size_t i = 0; !error && i < nr; i++)
-		error = packs_add_objects(ps, dirs[i], 0);
+		error = packs_add_objects(ps, &seen, dirs[i], 0);
+	gm_strvec_release(&seen);
 	if (error) {
 		gm_packs_free(ps);
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -301,7 +307,6 @@ void gm_packs_free(struct gm_packs *ps)
 	for (size_t i = 0; i < ps->nr; i++)
 		pack_unmap(&ps->v[i]);
 	free(ps->v);
-	gm_strvec_release(&ps->dirs);
 	free(ps);
 }
 
