@@ -388,6 +388,32 @@ static struct blobinfo *follow_blob(struct gm_follow *fc, const git_oid *id)
 	return b;
 }
 
+size_t gm_follow_chunk(const char *buf, size_t len, bool text,
+		       uint32_t *hash, uint32_t *bytes)
+{
+	const unsigned char *p = (const unsigned char *)buf;
+	size_t lim = len < 64 ? len : 64, take = lim, counted;
+	const unsigned char *nl = memchr(p, '\n', lim);
+	uint64_t x = 0;		/* git's two accumulators, high and low */
+
+	if (nl)
+		take = (size_t)(nl - p) + 1;
+	else if (text && len > 64 && p[63] == '\r' && p[64] == '\n')
+		take = 65;	/* 63 bytes, the CR skipped, the LF: 64 */
+	counted = take;
+	for (size_t i = 0; i < take; i++) {
+		if (text && p[i] == '\r' && i + 2 == take && p[i + 1] == '\n') {
+			counted--;	/* a CR before its LF: not seen */
+			continue;
+		}
+		/* git's shifts of the pair are this rotation; then a1 += c */
+		x = (x << 7 | x >> 57) + ((uint64_t)p[i] << 32);
+	}
+	*hash = ((uint32_t)(x >> 32) + (uint32_t)x * 0x61u) % HASHBASE;
+	*bytes = (uint32_t)counted;
+	return take;
+}
+
 /*
  * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
  * newline or 64 bytes long, hashed, with their lengths summed by hash;
@@ -396,33 +422,16 @@ static struct blobinfo *follow_blob(struct gm_follow *fc, const git_oid *id)
 static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 			      const char *buf, size_t len)
 {
-	size_t n = 0, k = 0;
-	unsigned a1 = 0, a2 = 0;
+	size_t n = 0;
 	bool text = !gm_objects_binary(buf, len);
 
-	for (size_t i = 0; i <= len; i++) {
-		unsigned h;
+	for (size_t i = 0; i < len;) {
+		uint32_t h, k;
 
-		if (i < len) {
-			unsigned c = (unsigned char)buf[i], old = a1;
-
-			if (text && c == '\r' && i + 1 < len &&
-			    buf[i + 1] == '\n')
-				continue;
-			a1 = (a1 << 7) ^ (a2 >> 25);
-			a2 = (a2 << 7) ^ (old >> 25);
-			a1 += c;
-			if (++k < 64 && c != '\n')
-				continue;
-		} else if (!k) {
-			break;
-		}
-		h = (a1 + a2 * 0x61) % HASHBASE;
+		i += gm_follow_chunk(buf + i, len - i, text, &h, &k);
 		if (!sc->acc[h])
 			sc->touched[n++] = h;
-		sc->acc[h] += (uint32_t)k;
-		k = 0;
-		a1 = a2 = 0;
+		sc->acc[h] += k;
 	}
 	out->nr = (uint32_t)n;
 	out->fp = n ? malloc(2 * n * sizeof(*out->fp)) : NULL;

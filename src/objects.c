@@ -59,10 +59,12 @@ static int name_cmp(const char *a, size_t alen, bool atree, const char *b,
 		    size_t blen, bool btree)
 {
 	size_t n = alen < blen ? alen : blen;
-	int c = memcmp(a, b, n);
 	unsigned ca, cb;
+	int c;
 
-	if (c)
+	if (n && *a != *b)	/* most often: no call to memcmp() */
+		return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+	if ((c = memcmp(a, b, n)))
 		return c;
 	ca = n < alen ? (unsigned char)a[n] : atree ? '/' : 0;
 	cb = n < blen ? (unsigned char)b[n] : btree ? '/' : 0;

@@ -90,8 +90,7 @@ static void pack_unmap(struct pack *p)
 		munmap((void *)p->data, p->len);
 }
 
-/* `path` mapped read-only into `*out`; false if it cannot be. */
-static bool map_file(const char *path, const unsigned char **out, size_t *len)
+bool gm_map_file(const char *path, const unsigned char **out, size_t *len)
 {
 	struct stat st;
 	void *m;
@@ -166,8 +165,8 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	if (gm_buf_put(&path, idx_path, n) < 0 ||
 	    gm_buf_puts(&path, ".pack") < 0)
 		return GM_ERROR;
-	ok = map_file(idx_path, &p.idx, &p.idx_len) && idx_parse(&p) &&
-	     map_file(path.ptr, &p.data, &p.len) && pack_parse(&p);
+	ok = gm_map_file(idx_path, &p.idx, &p.idx_len) && idx_parse(&p) &&
+	     gm_map_file(path.ptr, &p.data, &p.len) && pack_parse(&p);
 	gm_buf_release(&path);
 	if (!ok) {
 		pack_unmap(&p);
@@ -335,24 +334,49 @@ static bool pack_offset(const struct pack *p, uint32_t i, size_t *off)
 	return true;
 }
 
+bool gm_fanout_find(const unsigned char *fanout, const unsigned char *ids,
+		    const unsigned char *id, uint32_t *pos)
+{
+	uint32_t lo = id[0] ? be32(fanout + 4 * (id[0] - 1)) : 0;
+	uint32_t hi = be32(fanout + 4 * id[0]);
+	uint64_t key = be64(id), klo = (uint64_t)id[0] << 56;
+	uint64_t khi = id[0] == 0xff ? UINT64_MAX : klo + ((uint64_t)1 << 56);
+
+	for (unsigned probes = 0; lo < hi; probes++) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const unsigned char *at;
+		uint64_t k;
+		int c;
+
+		if (probes < 8 && khi > klo && key >= klo && key <= khi)
+			mid = lo + (uint32_t)((double)(key - klo) /
+					      ((double)(khi - klo) + 1.0) *
+					      (hi - lo));
+		at = ids + (size_t)mid * RAWSZ;
+		k = be64(at);
+		c = key != k ? (key < k ? -1 : 1) : memcmp(id, at, RAWSZ);
+		if (!c) {
+			*pos = mid;
+			return true;
+		}
+		if (c < 0) {
+			hi = mid;
+			khi = k;
+		} else {
+			lo = mid + 1;
+			klo = k;
+		}
+	}
+	return false;
+}
+
 static bool pack_find(const struct pack *p, const unsigned char *id,
 		      size_t *off)
 {
-	uint32_t lo = id[0] ? be32(p->fanout + 4 * (id[0] - 1)) : 0;
-	uint32_t hi = be32(p->fanout + 4 * id[0]);
+	uint32_t i;
 
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(id, p->ids + (size_t)mid * RAWSZ, RAWSZ);
-
-		if (!c)
-			return pack_offset(p, mid, off);
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return false;
+	return gm_fanout_find(p->fanout, p->ids, id, &i) &&
+	       pack_offset(p, i, off);
 }
 
 /* The pack holding `id`, the last one that answered tried first. */

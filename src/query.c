@@ -214,13 +214,14 @@ static int query_add_git(struct gm_query *q)
 	struct gm_signers_request req = {
 		gm_repo_git(r), gm_repo_commit_id(r), gm_repo_workdir(r),
 		&q->inputs.files, q->matches, q->inputs.ranges,
-		q->inputs.nr_ranges, NULL,
+		q->inputs.nr_ranges, NULL, NULL,
 	};
 	int error;
 
 	if (!o->email || (!o->git && !o->git_fallback && !o->git_blame))
 		return 0;
-	if ((error = gm_repo_packs(&req.packs, r)) < 0)
+	if ((error = gm_repo_packs(&req.packs, r)) < 0 ||
+	    (error = gm_repo_graph(&req.graph, r)) < 0)
 		return error;
 	return gm_signers_collect(&q->git, &q->rank, &req);
 }

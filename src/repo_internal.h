@@ -40,6 +40,8 @@ struct gm_repo {
 	char *index_path;	/* the index file, NULL if bare */
 	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
 	struct gm_packs *packs;	/* opened on first use */
+	struct gm_graph *graph;	/* read on first use, if graph_read */
+	bool graph_read;
 };
 
 #endif /* GM_REPO_INTERNAL_H */

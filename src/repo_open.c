@@ -20,6 +20,7 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/graph.h"
 #include "gm/pack.h"
 
 /* ==================== the location ==================== */
@@ -534,6 +535,7 @@ void gm_repo_free(struct gm_repo *r)
 		git_tree_free(r->dirs.slots[i].value);
 	gm_strmap_release(&r->dirs);
 	gm_packs_free(r->packs);
+	gm_graph_free(r->graph);
 	git_tree_free(r->tree);
 	git_commit_free(r->commit);
 	git_repository_free(r->repo);
@@ -546,19 +548,27 @@ void gm_repo_free(struct gm_repo *r)
 
 /* ==================== what it holds ==================== */
 
-int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
+/* The repository's object directories: its own, then its alternates. */
+static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
 {
 	const struct gm_repo_location *loc = r->loc;
+	int error = loc->object_dir ?
+		gm_strvec_push(dirs, loc->object_dir) :
+		gm_strvec_pushf(dirs, "%sobjects",
+				git_repository_commondir(r->repo));
+
+	for (size_t i = 0; !error && i < loc->alternates.nr; i++)
+		error = gm_strvec_push(dirs, loc->alternates.v[i]);
+	return error;
+}
+
+int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
+{
 	struct gm_strvec dirs = GM_STRVEC_INIT;
 	int error = 0;
 
 	if (!r->packs) {
-		error = loc->object_dir ?
-			gm_strvec_push(&dirs, loc->object_dir) :
-			gm_strvec_pushf(&dirs, "%sobjects",
-					git_repository_commondir(r->repo));
-		for (size_t i = 0; !error && i < loc->alternates.nr; i++)
-			error = gm_strvec_push(&dirs, loc->alternates.v[i]);
+		error = repo_object_dirs(r, &dirs);
 		if (!error)
 			error = gm_packs_open(&r->packs,
 					      (const char *const *)dirs.v,
@@ -566,6 +576,63 @@ int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
 		gm_strvec_release(&dirs);
 	}
 	*out = r->packs;
+	return error;
+}
+
+/*
+ * The Bloom filter version git would read here (0: none):
+ * commitGraph.changedPathsVersion, else commitGraph.readChangedPaths
+ * (false: 0), else -1, any; 0 too if core.commitGraph is false, or the
+ * repository is shallow or grafted, where git reads no graph.
+ */
+static int repo_graph_version(struct gm_repo *r)
+{
+	const char *common = git_repository_commondir(r->repo);
+	struct gm_buf path = GM_BUF_INIT;
+	bool on = true, grafted;
+	char *v = NULL, *end;
+	long version = -1;
+
+	if (gm_buf_printf(&path, "%sshallow", common) < 0)
+		return 0;
+	grafted = !access(path.ptr, F_OK);
+	gm_buf_reset(&path);
+	if (gm_buf_printf(&path, "%sinfo/grafts", common) < 0)
+		grafted = true;
+	grafted = grafted || !access(path.ptr, F_OK);
+	gm_buf_release(&path);
+	if (grafted || (gm_repo_config_bool(r, "core.commitGraph", &on) == 0 &&
+			!on))
+		return 0;
+	if (gm_repo_config_string(r, "commitGraph.changedPathsVersion",
+				  &v) == 0) {
+		version = strtol(v, &end, 10);
+		if (*end || version < -1 || version > 2)
+			version = 0;	/* one git does not know */
+		free(v);
+		return (int)version;
+	}
+	if (gm_repo_config_bool(r, "commitGraph.readChangedPaths", &on) == 0 &&
+	    !on)
+		return 0;
+	return -1;
+}
+
+int gm_repo_graph(const struct gm_graph **out, struct gm_repo *r)
+{
+	struct gm_strvec dirs = GM_STRVEC_INIT;
+	int error = 0;
+
+	if (!r->graph_read) {
+		r->graph_read = true;
+		error = repo_object_dirs(r, &dirs);
+		if (!error)
+			error = gm_graph_open(&r->graph,
+					      (const char *const *)dirs.v,
+					      dirs.nr, repo_graph_version(r));
+		gm_strvec_release(&dirs);
+	}
+	*out = r->graph;
 	return error;
 }
 

@@ -13,6 +13,7 @@
 #include "gm/error.h"
 #include "gm/follow.h"
 #include "gm/objects.h"
+#include "gm/graph.h"
 #include "gm/pack.h"
 #include "gm/mailmap.h"
 #include "gm/strmap.h"
@@ -204,6 +205,7 @@ struct walk {
 	struct gm_objects objs;
 	struct gm_objects_tree *trees[TREE_SLOTS];	/* direct-mapped by id */
 	char **paths;		/* per file: its current path, no final '/' */
+	struct gm_graph_path *keys;	/* per file: its path's filter keys */
 	bool *dir;		/* per file: a directory */
 	size_t *order;		/* files sorted by path, '/' first */
 	struct gm_strmap seen;	/* hex ids of queued commits */
@@ -488,11 +490,28 @@ static int record(struct walk *w, git_commit *c, const git_oid *ta,
 			free(w->paths[f]);
 			w->paths[f] = source;
 			w->resort = true;
+			if (gm_graph_path_set(&w->keys[f], source,
+					      strlen(source)) < 0)
+				return GM_ERROR;
 		}
 	}
 	if (w->resort)
 		walk_sort(w);
 	return error;
+}
+
+/* Whether the commit-graph's filter of `c` says none of the files changed. */
+static bool graph_unchanged(const struct walk *w, git_commit *c)
+{
+	struct gm_graph_commit gc;
+
+	if (!w->opts->graph || !gm_graph_find(w->opts->graph, git_commit_id(c),
+					      git_commit_tree_id(c), &gc))
+		return false;
+	for (size_t f = 0; f < w->s->nr_files; f++)
+		if (gm_graph_may_change(w->opts->graph, gc, &w->keys[f]))
+			return false;
+	return true;
 }
 
 /* One commit of the window: its parents queued; a non-merge examined. */
@@ -516,7 +535,7 @@ static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
 		}
 		error = enqueue(w, q, p);
 	}
-	if (error || n > 1 || (n == 1 && !have_parent))
+	if (error || n > 1 || (n == 1 && !have_parent) || graph_unchanged(w, c))
 		return error;
 	w->nr_changed = 0;
 	error = diff_level(w, have_parent ? &pt : NULL, git_commit_tree_id(c),
@@ -620,13 +639,14 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 	s->files = calloc(n + 1, sizeof(*s->files));
 	w->paths = calloc(n + 1, sizeof(*w->paths));
+	w->keys = calloc(n + 1, sizeof(*w->keys));
 	w->dir = calloc(n + 1, sizeof(*w->dir));
 	w->order = calloc(n + 1, sizeof(*w->order));
 	w->changed = calloc(n + 1, sizeof(*w->changed));
 	w->ca = calloc(n + 1, sizeof(*w->ca));
 	w->cb = calloc(n + 1, sizeof(*w->cb));
-	if (!s->files || !w->paths || !w->dir || !w->order || !w->changed ||
-	    !w->ca || !w->cb)
+	if (!s->files || !w->paths || !w->keys || !w->dir || !w->order ||
+	    !w->changed || !w->ca || !w->cb)
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
@@ -638,7 +658,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 		while (len && p[len - 1] == '/')
 			len--;
 		w->dir[i] = len < strlen(p) || !len;
-		if (!(w->paths[i] = strndup(p, len)))
+		if (!(w->paths[i] = strndup(p, len)) ||
+		    gm_graph_path_set(&w->keys[i], p, len) < 0)
 			return gm_error_set(GM_ERROR, "out of memory");
 		w->order[i] = i;
 	}
@@ -659,7 +680,10 @@ static void walk_release(struct walk *w, struct queue *q)
 	gm_pack_reader_free(w->objs.pack);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
+	for (size_t i = 0; w->keys && i < w->s->nr_files; i++)
+		gm_graph_path_release(&w->keys[i]);
 	free(w->paths);
+	free(w->keys);
 	free(w->dir);
 	free(w->order);
 	free(w->changed);
@@ -1095,7 +1119,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 		       struct gm_strvec *paths, size_t *index)
 {
 	const struct gm_options *o = rk->opts;
-	struct gm_signers_options so = { 0, false, NULL };
+	struct gm_signers_options so = { 0, false, NULL, NULL };
 	const char *since = o->git_since ? o->git_since : "1-year-ago";
 	int error = 0;
 
@@ -1113,6 +1137,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 	so.since = r->since;
 	so.all_signature_types = o->git_all_signature_types;
 	so.packs = req->packs;
+	so.graph = req->graph;
 	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
 }
 

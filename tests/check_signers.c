@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "gm/blame.h"
+#include "gm/follow.h"
+#include "gm/graph.h"
 #include "gm/pack.h"
 #include "gm/signers.h"
 #include "gm_testutil.h"
@@ -168,15 +170,18 @@ static void assert_same_walk(const struct gm_signers *a,
 
 /*
  * The walk of `paths`, through libgit2 alone; and the same again with
- * the repository packed and read through pack.c, which must agree.
+ * the repository packed and read through pack.c, and then with a
+ * commit-graph's changed-path filters (graph.c) asked first, which must
+ * all agree.
  */
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
 {
-	struct gm_signers_options so = { since, false, NULL };
+	struct gm_signers_options so = { since, false, NULL, NULL };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *s = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
+	struct gm_graph *graph = NULL;
 	char cmd[1024], objects[1024];
 	const char *dirs[] = { objects };
 
@@ -196,6 +201,20 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 					 &so), 0);
 	assert_same_walk(s, packed);
 	gm_signers_free(packed);
+	snprintf(cmd, sizeof(cmd), "git -C '%s' commit-graph write --reachable "
+		 "--changed-paths >/dev/null 2>&1", r->dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(gm_graph_open(&graph, dirs, 1, -1), 0);
+	ck_assert_ptr_nonnull(graph);
+	so.graph = graph;
+	ck_assert_int_eq(gm_signers_walk(&packed, r->repo, &r->head, &files,
+					 &so), 0);
+	assert_same_walk(s, packed);
+	gm_signers_free(packed);
+	gm_graph_free(graph);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/.git/objects/info/commit-graph'",
+		 r->dir);
+	ck_assert_int_eq(system(cmd), 0);
 	gm_packs_free(ps);
 	gm_strvec_release(&files);
 	return s;
@@ -281,6 +300,82 @@ START_TEST(test_signers_value)
 END_TEST
 
 /* ==================== the walk and the roles ==================== */
+
+/*
+ * The similarity fingerprint's chunks (R-72's copy search), as git's
+ * diffcore-delta.c defines them one byte at a time: two 32-bit
+ * accumulators shifted by 7 and crossed, the byte added to the first; a
+ * chunk ends at a LF or at its 64th byte counted; in text a CR right
+ * before a LF is not seen. gm_follow_chunk() finds the LF with memchr()
+ * and hashes a chunk in one pass: the same chunks, hashes and lengths on
+ * random buffers full of CRs and LFs, most of them near the 64th byte.
+ */
+struct ref_chunk {
+	uint32_t hash, bytes;
+};
+
+static size_t ref_chunks(const unsigned char *buf, size_t len, bool text,
+			 struct ref_chunk *out)
+{
+	uint32_t a1 = 0, a2 = 0, k = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		uint32_t c = buf[i], old = a1;
+
+		if (text && c == '\r' && i + 1 < len && buf[i + 1] == '\n')
+			continue;
+		a1 = (a1 << 7) ^ (a2 >> 25);
+		a2 = (a2 << 7) ^ (old >> 25);
+		a1 += c;
+		if (++k < 64 && c != '\n')
+			continue;
+		out[n++] = (struct ref_chunk){ (a1 + a2 * 0x61) % 107927, k };
+		a1 = a2 = k = 0;
+	}
+	if (k)
+		out[n++] = (struct ref_chunk){ (a1 + a2 * 0x61) % 107927, k };
+	return n;
+}
+
+START_TEST(test_follow_chunk_as_defined)
+{
+	static unsigned char buf[400];
+	static struct ref_chunk want[400];
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 20000; round++) {
+		size_t len = 1 + (seed = seed * 1103515245u + 12345u) % 300;
+		bool text = round & 1;
+		size_t nr, got = 0;
+
+		for (size_t i = 0; i < len; i++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+
+			buf[i] = r % 7 == 0 ? '\r' : r % 11 == 0 ? '\n' :
+				 (unsigned char)(r >> 3);
+		}
+		if (len > 70 && round % 3 == 0) {	/* CR LF across byte 64 */
+			size_t at = (seed >> 8) % 2 ? 63 : 62;
+
+			memset(buf, 'x', at);
+			buf[at] = '\r';
+			buf[at + 1] = '\n';
+		}
+		nr = ref_chunks(buf, len, text, want);
+		for (size_t i = 0; i < len; got++) {
+			uint32_t h, k;
+
+			ck_assert_uint_lt(got, nr);
+			i += gm_follow_chunk((const char *)buf + i, len - i, text,
+					     &h, &k);
+			ck_assert_uint_eq(h, want[got].hash);
+			ck_assert_uint_eq(k, want[got].bytes);
+		}
+		ck_assert_uint_eq(got, nr);
+	}
+}
+END_TEST
 
 /* a rename inside the window is followed, as git log --follow. */
 START_TEST(test_signers_rename_followed)
@@ -749,6 +844,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_copy_among_many);
 	tcase_add_test(tc, test_signers_blame_lines);
 	tcase_add_test(tc, test_signers_blame_inexact_rename);
+	tcase_add_test(tc, test_follow_chunk_as_defined);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,6 +2,9 @@
 #define GM_FOLLOW_H
 
 #include <git2.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "gm/objects.h"
 #include "gm/pack.h"
@@ -60,5 +63,14 @@ int gm_follow_source(char **out, struct gm_follow *f, const git_oid *ta,
 int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
 		     const git_oid *tb, const char *dst, const git_oid *dst_id,
 		     git_filemode_t dst_mode);
+
+/**
+ * The chunk of the similarity fingerprint at `buf` (`len` bytes, not 0):
+ * a line, or its next 64 bytes, a CR before the LF not counted if `text`.
+ * Sets its hash (below 107927) and the bytes counted.
+ * @return the bytes it spans.
+ */
+size_t gm_follow_chunk(const char *buf, size_t len, bool text,
+		       uint32_t *hash, uint32_t *bytes);
 
 #endif /* GM_FOLLOW_H */

@@ -1,7 +1,9 @@
 #ifndef GM_PACK_H
 #define GM_PACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <git2.h>
 
@@ -64,5 +66,25 @@ int gm_pack_read(struct gm_pack_reader *r, const git_oid *id,
  */
 int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
 		   git_object_t *type, size_t *size);
+
+/*
+ * Shared with the commit-graph reader (graph.c), whose files are built
+ * the same way.
+ */
+
+/** `path`, a regular file, mapped read-only; false if it cannot be. */
+bool gm_map_file(const char *path, const unsigned char **out, size_t *len);
+
+/**
+ * The position of `id` among `ids`: ids of GIT_OID_RAWSZ bytes sorted,
+ * with their `fanout` (256 big-endian counts of the ids whose first byte
+ * is at most i), as in a pack index or a commit-graph, which the caller
+ * checked. As ids are uniform, each probe goes where the key would be if
+ * the ids between the bounds known so far were evenly spread: about log
+ * log n probes, against log n for bisection, which takes over after 8.
+ * @return whether it is there.
+ */
+bool gm_fanout_find(const unsigned char *fanout, const unsigned char *ids,
+		    const unsigned char *id, uint32_t *pos);
 
 #endif /* GM_PACK_H */

@@ -71,11 +71,13 @@ struct gm_signers {
 };
 
 struct gm_packs;
+struct gm_graph;
 
 struct gm_signers_options {
 	int64_t since;			/* oldest committer time */
 	bool all_signature_types;	/* --git-all-signature-types */
 	const struct gm_packs *packs;	/* read first, if not NULL */
+	const struct gm_graph *graph;	/* its filters asked first, if any */
 };
 
 /**
@@ -164,6 +166,7 @@ struct gm_signers_request {
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
 	size_t nr_ranges;
 	const struct gm_packs *packs;	/* its packs, or NULL */
+	const struct gm_graph *graph;	/* its commit-graph, or NULL */
 };
 
 /* What it found: the walk and each walked file's facts. */
