@@ -13,12 +13,14 @@
 #define BDAT_HEADER 12
 #define SEED0 0x293ae76fu
 #define SEED1 0x7e646e2cu
+#define NO_PARENT 0x70000000u
+#define MORE_PARENTS 0x80000000u
 
 /* One file of the graph: a layer of a chain, or the whole graph. */
 struct layer {
 	const unsigned char *map;
 	size_t len;
-	uint32_t nr;			/* commits */
+	uint32_t nr, base;		/* commits: its own, below it */
 	const unsigned char *fanout, *oids, *cdat;
 	const unsigned char *bidx, *bdat;	/* NULL: no usable filters */
 	size_t bdat_len;		/* after its header */
@@ -143,7 +145,7 @@ static void layer_filters(struct layer *l, int version)
 	const unsigned char *bdat = chunk(l, "BDAT", &bdat_len);
 	uint32_t v, hashes;
 
-	if (!bidx || !bdat || bidx_len != (size_t)l->nr * 4 ||
+	if (!version || !bidx || !bdat || bidx_len != (size_t)l->nr * 4 ||
 	    bdat_len < BDAT_HEADER)
 		return;
 	v = be32(bdat);
@@ -230,8 +232,10 @@ static int graph_chain(struct gm_graph *g, const char *dir, int version)
 			error = GM_ERROR;
 			goto bad;
 		}
-		if (!layer_open(&g->v[i], path.ptr, (unsigned)i, version))
+		if (!layer_open(&g->v[i], path.ptr, (unsigned)i, version) ||
+		    (i && g->v[i - 1].base + g->v[i - 1].nr < g->v[i - 1].base))
 			goto bad;
+		g->v[i].base = i ? g->v[i - 1].base + g->v[i - 1].nr : 0;
 		g->nr++;
 	}
 	goto out;
@@ -263,14 +267,6 @@ static int graph_load(struct gm_graph *g, const char *dir, int version)
 	return graph_chain(g, dir, version);
 }
 
-static bool graph_has_filters(const struct gm_graph *g)
-{
-	for (size_t i = 0; i < g->nr; i++)
-		if (g->v[i].bidx)
-			return true;
-	return false;
-}
-
 int gm_graph_open(struct gm_graph **out, const char *const *dirs, size_t nr,
 		  int version)
 {
@@ -278,13 +274,11 @@ int gm_graph_open(struct gm_graph **out, const char *const *dirs, size_t nr,
 	int error = 0;
 
 	*out = NULL;
-	if (!version)
-		return 0;
 	if (!(g = calloc(1, sizeof(*g))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < nr && !g->nr && !error; i++)
 		error = graph_load(g, dirs[i], version);
-	if (error || !graph_has_filters(g)) {
+	if (error || !g->nr) {
 		gm_graph_free(g);
 		return error;
 	}
@@ -346,4 +340,61 @@ bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
 		}
 	}
 	return true;
+}
+
+/* The commit at position `global` of the chain; false if there is none. */
+static bool graph_at(const struct gm_graph *g, uint32_t global,
+		     struct gm_graph_commit *out)
+{
+	for (size_t i = 0; i < g->nr; i++) {
+		if (global >= g->v[i].base &&
+		    global - g->v[i].base < g->v[i].nr) {
+			out->layer = (uint32_t)i;
+			out->pos = global - g->v[i].base;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const unsigned char *cdat(const struct gm_graph *g,
+				 struct gm_graph_commit c)
+{
+	return g->v[c.layer].cdat + (size_t)c.pos * (RAWSZ + 16);
+}
+
+void gm_graph_commit_id(const struct gm_graph *g, struct gm_graph_commit c,
+			git_oid *out)
+{
+	git_oid_fromraw(out, g->v[c.layer].oids + (size_t)c.pos * RAWSZ);
+}
+
+void gm_graph_commit_tree(const struct gm_graph *g, struct gm_graph_commit c,
+			  git_oid *out)
+{
+	git_oid_fromraw(out, cdat(g, c));
+}
+
+int64_t gm_graph_commit_time(const struct gm_graph *g,
+			     struct gm_graph_commit c)
+{
+	const unsigned char *d = cdat(g, c) + RAWSZ + 8;
+
+	return (int64_t)(d[3] & 3) << 32 | be32(d + 4);
+}
+
+int gm_graph_commit_parents(const struct gm_graph *g,
+			    struct gm_graph_commit c,
+			    struct gm_graph_commit parents[2])
+{
+	const unsigned char *d = cdat(g, c) + RAWSZ;
+	uint32_t p[2] = { be32(d), be32(d + 4) };
+	int n = 0;
+
+	if (p[1] & MORE_PARENTS || (p[0] == NO_PARENT && p[1] != NO_PARENT))
+		return -1;
+	for (int i = 0; i < 2 && p[i] != NO_PARENT; i++, n++)
+		if (!graph_at(g, p[i], &parents[i]))
+			return -1;
+	return n;
 }

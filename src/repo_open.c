@@ -580,56 +580,53 @@ int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
 }
 
 /*
- * The Bloom filter version git would read here (0: none):
+ * Whether git reads a commit-graph here (core.commitGraph, and neither
+ * shallow nor grafted), and the version of the Bloom filters it reads:
  * commitGraph.changedPathsVersion, else commitGraph.readChangedPaths
- * (false: 0), else -1, any; 0 too if core.commitGraph is false, or the
- * repository is shallow or grafted, where git reads no graph.
+ * (false: 0, none), else -1, any.
  */
-static int repo_graph_version(struct gm_repo *r)
+static bool repo_graph_version(struct gm_repo *r, int *version)
 {
 	const char *common = git_repository_commondir(r->repo);
 	struct gm_buf path = GM_BUF_INIT;
 	bool on = true, grafted;
 	char *v = NULL, *end;
-	long version = -1;
+	long n;
 
-	if (gm_buf_printf(&path, "%sshallow", common) < 0)
-		return 0;
-	grafted = !access(path.ptr, F_OK);
+	grafted = gm_buf_printf(&path, "%sshallow", common) < 0 ||
+		  !access(path.ptr, F_OK);
 	gm_buf_reset(&path);
-	if (gm_buf_printf(&path, "%sinfo/grafts", common) < 0)
-		grafted = true;
-	grafted = grafted || !access(path.ptr, F_OK);
+	grafted = grafted || gm_buf_printf(&path, "%sinfo/grafts", common) < 0 ||
+		  !access(path.ptr, F_OK);
 	gm_buf_release(&path);
 	if (grafted || (gm_repo_config_bool(r, "core.commitGraph", &on) == 0 &&
 			!on))
-		return 0;
+		return false;
+	*version = -1;
 	if (gm_repo_config_string(r, "commitGraph.changedPathsVersion",
 				  &v) == 0) {
-		version = strtol(v, &end, 10);
-		if (*end || version < -1 || version > 2)
-			version = 0;	/* one git does not know */
+		n = strtol(v, &end, 10);
+		*version = *end || n < -1 || n > 2 ? 0 : (int)n;
 		free(v);
-		return (int)version;
+	} else if (gm_repo_config_bool(r, "commitGraph.readChangedPaths",
+				       &on) == 0 && !on) {
+		*version = 0;
 	}
-	if (gm_repo_config_bool(r, "commitGraph.readChangedPaths", &on) == 0 &&
-	    !on)
-		return 0;
-	return -1;
+	return true;
 }
 
 int gm_repo_graph(const struct gm_graph **out, struct gm_repo *r)
 {
 	struct gm_strvec dirs = GM_STRVEC_INIT;
-	int error = 0;
+	int error = 0, version;
 
 	if (!r->graph_read) {
 		r->graph_read = true;
-		error = repo_object_dirs(r, &dirs);
-		if (!error)
+		if (repo_graph_version(r, &version) &&
+		    !(error = repo_object_dirs(r, &dirs)))
 			error = gm_graph_open(&r->graph,
 					      (const char *const *)dirs.v,
-					      dirs.nr, repo_graph_version(r));
+					      dirs.nr, version);
 		gm_strvec_release(&dirs);
 	}
 	*out = r->graph;

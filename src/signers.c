@@ -364,9 +364,13 @@ static int diff_level(struct walk *w, const git_oid *ta, const git_oid *tb,
 
 /* ==================== the walk ==================== */
 
+/* A commit to walk; `in_graph` if the commit-graph has it, as `gc`. */
 struct qitem {
-	git_commit *c;
+	git_oid id;
+	int64_t time;		/* the committer's */
 	uint64_t seq;		/* insertion order: ties come out first in */
+	bool in_graph;
+	struct gm_graph_commit gc;
 };
 
 struct queue {
@@ -377,16 +381,14 @@ struct queue {
 
 static bool q_before(const struct qitem *a, const struct qitem *b)
 {
-	git_time_t ta = git_commit_time(a->c), tb = git_commit_time(b->c);
-
-	return ta != tb ? ta > tb : a->seq < b->seq;
+	return a->time != b->time ? a->time > b->time : a->seq < b->seq;
 }
 
-static int q_push(struct queue *q, git_commit *c)
+static int q_push(struct queue *q, struct qitem it)
 {
-	struct qitem it = { c, q->seq++ };
 	size_t i;
 
+	it.seq = q->seq++;
 	if (GM_ARRAY_GROW(q->v, q->nr, q->alloc) < 0)
 		return GM_ERROR;
 	for (i = q->nr++; i && q_before(&it, &q->v[(i - 1) / 2]); i = (i - 1) / 2)
@@ -395,14 +397,14 @@ static int q_push(struct queue *q, git_commit *c)
 	return 0;
 }
 
-static git_commit *q_pop(struct queue *q)
+static bool q_pop(struct queue *q, struct qitem *out)
 {
-	struct qitem top, last;
+	struct qitem last;
 	size_t i = 0;
 
 	if (!q->nr)
-		return NULL;
-	top = q->v[0];
+		return false;
+	*out = q->v[0];
 	last = q->v[--q->nr];
 	for (;;) {
 		size_t k = 2 * i + 1;
@@ -418,38 +420,61 @@ static git_commit *q_pop(struct queue *q)
 	}
 	if (q->nr)
 		q->v[i] = last;
-	return top.c;
+	return true;
 }
 
-static int enqueue(struct walk *w, struct queue *q, git_commit *c)
+/* Queue `it` unless it was queued before. */
+static int enqueue(struct walk *w, struct queue *q, const struct qitem *it)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
-	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
-	if (gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
-		git_commit_free(c);
+	git_oid_tostr(hex, sizeof(hex), &it->id);
+	if (gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL))
 		return 0;
-	}
-	if (gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL) < 0 ||
-	    q_push(q, c) < 0) {
-		git_commit_free(c);
+	if (gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL) < 0)
 		return GM_ERROR;
-	}
-	return 0;
+	return q_push(q, *it);
+}
+
+/* Queue commit `c`, read, found in the graph with its own tree if there. */
+static int enqueue_commit(struct walk *w, struct queue *q, git_commit *c)
+{
+	struct qitem it = { .time = git_commit_time(c) };
+
+	git_oid_cpy(&it.id, git_commit_id(c));
+	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
+				    git_commit_tree_id(c), &it.gc);
+	return enqueue(w, q, &it);
+}
+
+/* Queue commit `gc` of the graph, unread. */
+static int enqueue_graph(struct walk *w, struct queue *q,
+			 struct gm_graph_commit gc)
+{
+	struct qitem it = { .in_graph = true, .gc = gc };
+
+	gm_graph_commit_id(w->opts->graph, gc, &it.id);
+	it.time = gm_graph_commit_time(w->opts->graph, gc);
+	return enqueue(w, q, &it);
 }
 
 /* Record the changes of the commit examined, following renames. */
-static int record(struct walk *w, git_commit *c, const git_oid *ta,
+static int record(struct walk *w, const git_oid *id, const git_oid *ta,
 		  const git_oid *tb)
 {
 	struct gm_signers *s = w->s;
 	size_t k = s->nr_commits;
+	git_commit *c = NULL;
 	int error;
 
 	if (GM_ARRAY_GROW(s->commits, s->nr_commits, s->alloc_commits) < 0)
 		return GM_ERROR;
-	if ((error = gm_signers_commit_read(&s->commits[k], c,
-					    w->opts->all_signature_types)) < 0)
+	if (git_commit_lookup(&c, w->repo, id) < 0)
+		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
+	error = gm_signers_commit_read(&s->commits[k], c,
+				       w->opts->all_signature_types);
+	git_commit_free(c);
+	if (error < 0)
 		return error;
 	s->nr_commits++;
 	for (size_t i = 0; i < w->nr_changed && !error; i++) {
@@ -500,49 +525,86 @@ static int record(struct walk *w, git_commit *c, const git_oid *ta,
 	return error;
 }
 
-/* Whether the commit-graph's filter of `c` says none of the files changed. */
-static bool graph_unchanged(const struct walk *w, git_commit *c)
+/* Whether the commit-graph's filter of `gc` says none of the files changed. */
+static bool graph_unchanged(const struct walk *w, struct gm_graph_commit gc)
 {
-	struct gm_graph_commit gc;
-
-	if (!w->opts->graph || !gm_graph_find(w->opts->graph, git_commit_id(c),
-					      git_commit_tree_id(c), &gc))
-		return false;
 	for (size_t f = 0; f < w->s->nr_files; f++)
 		if (gm_graph_may_change(w->opts->graph, gc, &w->keys[f]))
 			return false;
 	return true;
 }
 
-/* One commit of the window: its parents queued; a non-merge examined. */
-static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
+/*
+ * The parents of `it` queued from the graph, their number in `*n` (-1:
+ * the graph cannot say); its tree in `tb`, its only parent's in `ta`.
+ * @return 0 or GM_ERROR.
+ */
+static int parents_from_graph(struct walk *w, struct queue *q,
+			      const struct qitem *it, int *n, git_oid *ta,
+			      git_oid *tb)
 {
-	unsigned n = git_commit_parentcount(c);
-	git_oid pt;
-	bool have_parent = false;
+	const struct gm_graph *g = w->opts->graph;
+	struct gm_graph_commit p[2];
+
+	*n = it->in_graph ? gm_graph_commit_parents(g, it->gc, p) : -1;
+	for (int i = 0; i < *n; i++)
+		if (enqueue_graph(w, q, p[i]) < 0)
+			return GM_ERROR;
+	if (*n == 1)
+		gm_graph_commit_tree(g, p[0], ta);
+	if (*n >= 0)
+		gm_graph_commit_tree(g, it->gc, tb);
+	return 0;
+}
+
+/*
+ * The same from the commit read; `*n` -1 if its only parent cannot be
+ * read (a shallow clone's boundary: not examined).
+ */
+static int parents_from_commit(struct walk *w, struct queue *q,
+			       const struct qitem *it, int *n, git_oid *ta,
+			       git_oid *tb)
+{
+	git_commit *c = NULL;
 	int error = 0;
 
-	for (unsigned i = 0; i < n && !error; i++) {
+	if (git_commit_lookup(&c, w->repo, &it->id) < 0)
+		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
+	*n = (int)git_commit_parentcount(c);
+	git_oid_cpy(tb, git_commit_tree_id(c));
+	for (int i = 0, nr = *n; i < nr && !error; i++) {
 		git_commit *p = NULL;
 
-		if (git_commit_parent(&p, c, i) < 0) {
+		if (git_commit_parent(&p, c, (unsigned)i) < 0) {
 			w->s->shallow = true;
+			if (nr == 1)
+				*n = -1;
 			continue;
 		}
-		if (i == 0) {
-			git_oid_cpy(&pt, git_commit_tree_id(p));
-			have_parent = true;
-		}
-		error = enqueue(w, q, p);
+		if (i == 0)
+			git_oid_cpy(ta, git_commit_tree_id(p));
+		error = enqueue_commit(w, q, p);
+		git_commit_free(p);
 	}
-	if (error || n > 1 || (n == 1 && !have_parent) || graph_unchanged(w, c))
+	git_commit_free(c);
+	return error;
+}
+
+/* One commit of the window: its parents queued; a non-merge examined. */
+static int walk_commit(struct walk *w, struct queue *q, const struct qitem *it)
+{
+	git_oid ta, tb;
+	int n, error;
+
+	if ((error = parents_from_graph(w, q, it, &n, &ta, &tb)) < 0 ||
+	    (n < 0 && (error = parents_from_commit(w, q, it, &n, &ta, &tb)) < 0))
 		return error;
+	if (n < 0 || n > 1 || (it->in_graph && graph_unchanged(w, it->gc)))
+		return 0;
 	w->nr_changed = 0;
-	error = diff_level(w, have_parent ? &pt : NULL, git_commit_tree_id(c),
-			   0, w->s->nr_files, 0);
+	error = diff_level(w, n ? &ta : NULL, &tb, 0, w->s->nr_files, 0);
 	if (!error && w->nr_changed)
-		error = record(w, c, have_parent ? &pt : NULL,
-			       git_commit_tree_id(c));
+		error = record(w, &it->id, n ? &ta : NULL, &tb);
 	return error;
 }
 
@@ -669,10 +731,6 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 static void walk_release(struct walk *w, struct queue *q)
 {
-	git_commit *c;
-
-	while ((c = q_pop(q)))
-		git_commit_free(c);
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
 		gm_objects_tree_free(w->trees[i]);
@@ -701,6 +759,7 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 {
 	struct walk w;
 	struct queue q = { NULL, 0, 0, 0 };
+	struct qitem it;
 	git_commit *c = NULL;
 	int error;
 
@@ -724,15 +783,13 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	if (!error && git_commit_lookup(&c, repo, start) < 0)
 		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
 	if (!error && files->nr)
-		error = enqueue(&w, &q, c);
-	else
-		git_commit_free(c);
-	while (!error && (c = q_pop(&q))) {
-		if (git_commit_time(c) >= opts->since) {
+		error = enqueue_commit(&w, &q, c);
+	git_commit_free(c);
+	while (!error && q_pop(&q, &it)) {
+		if (it.time >= opts->since) {
 			w.s->walked++;
-			error = walk_commit(&w, &q, c);
+			error = walk_commit(&w, &q, &it);
 		}
-		git_commit_free(c);
 	}
 	if (!error && w.nr_pending)
 		w.attr_repo = attr_repo_open(repo);

@@ -83,17 +83,22 @@ static char *make_repo(void)
 	return dir;
 }
 
-/* The object directory's graph, which must have filters. */
-static struct gm_graph *graph_of(const char *dir)
+/* The object directory's graph, its filters of `version`. */
+static struct gm_graph *graph_of_version(const char *dir, int version)
 {
 	char objects[1024];
 	const char *dirs[] = { "/nonexistent", objects };
 	struct gm_graph *g = NULL;
 
 	snprintf(objects, sizeof(objects), "%s/.git/objects", dir);
-	ck_assert_int_eq(gm_graph_open(&g, dirs, 2, -1), 0);
+	ck_assert_int_eq(gm_graph_open(&g, dirs, 2, version), 0);
 	ck_assert_ptr_nonnull(g);
 	return g;
+}
+
+static struct gm_graph *graph_of(const char *dir)
+{
+	return graph_of_version(dir, -1);
 }
 
 static git_oid oid_of(const char *hex)
@@ -161,11 +166,12 @@ static void check_all(const char *dir, size_t *unchanged, size_t *ruled_out)
 	gm_strvec_release(&tree);
 }
 
-/* The filter of HEAD~`back` on `path`. */
-static bool may_at(const char *dir, int back, const char *path)
+/* The filter of HEAD~`back` on `path`, if of `version`. */
+static bool may_at_version(const char *dir, int back, const char *path,
+			   int version)
 {
 	struct gm_strvec v = GM_STRVEC_INIT;
-	struct gm_graph *g = graph_of(dir);
+	struct gm_graph *g = graph_of_version(dir, version);
 	struct gm_graph_path p = { 0 };
 	struct gm_graph_commit gc;
 	git_oid id, tid;
@@ -184,6 +190,11 @@ static bool may_at(const char *dir, int back, const char *path)
 	gm_graph_free(g);
 	gm_strvec_release(&v);
 	return may;
+}
+
+static bool may_at(const char *dir, int back, const char *path)
+{
+	return may_at_version(dir, back, path, -1);
 }
 
 START_TEST(test_graph_murmur3)
@@ -244,30 +255,90 @@ START_TEST(test_graph_chain)
 }
 END_TEST
 
-/* Another tree than the commit's, another version, no filters: none. */
+/*
+ * Each commit's tree, committer time and parents as git log has them,
+ * merges included; an octopus merge's parents left to the commit.
+ */
+START_TEST(test_graph_commits_as_git)
+{
+	char *dir = make_repo();
+	struct gm_strvec v = GM_STRVEC_INIT;
+	struct gm_graph *g;
+	size_t octopus = 0;
+
+	/* a merge, an octopus, a time past 32 bits (which git log prints) */
+	sh(dir, "t=$(git rev-parse HEAD^{tree}) && "
+	   "s=$(echo side | git commit-tree $t -p HEAD~2) && "
+	   "m=$(echo merge | git commit-tree $t -p HEAD -p $s) && "
+	   "x=$(echo x | git commit-tree $t -p HEAD~3) && "
+	   "y=$(echo y | git commit-tree $t -p HEAD~4) && "
+	   "o=$(echo oct | git commit-tree $t -p $m -p $x -p $y) && "
+	   "f=$(printf \"tree %s\\nparent %s\\nauthor A <a@b> 1 +0000\\n"
+	   "committer C <c@d> 4300000000 +0000\\n\\nfar\\n\" $t $o | "
+	   "git hash-object -t commit -w --stdin --literally) && "
+	   "git update-ref HEAD $f && git commit-graph write --reachable");
+	g = graph_of(dir);
+	lines(&v, dir, "git log --format=\"%H %T %ct %P\"");
+	for (size_t i = 0; i < v.nr; i++) {
+		char *f[8] = { 0 }, *save = NULL;
+		struct gm_graph_commit gc, parents[2];
+		git_oid id, tree, got;
+		size_t nr = 0;
+		int n;
+
+		for (char *w = strtok_r(v.v[i], " ", &save); w && nr < 8;
+		     w = strtok_r(NULL, " ", &save))
+			f[nr++] = w;
+		id = oid_of(f[0]);
+		tree = oid_of(f[1]);
+		ck_assert(gm_graph_find(g, &id, &tree, &gc));
+		gm_graph_commit_id(g, gc, &got);
+		ck_assert(git_oid_equal(&got, &id));
+		gm_graph_commit_tree(g, gc, &got);
+		ck_assert(git_oid_equal(&got, &tree));
+		ck_assert_int_eq(gm_graph_commit_time(g, gc),
+				 strtoll(f[2], NULL, 10));
+		n = gm_graph_commit_parents(g, gc, parents);
+		if (nr - 3 > 2) {
+			ck_assert_int_eq(n, -1);
+			octopus++;
+			continue;
+		}
+		ck_assert_int_eq(n, (int)(nr - 3));
+		for (int k = 0; k < n; k++) {
+			gm_graph_commit_id(g, parents[k], &got);
+			id = oid_of(f[3 + k]);
+			ck_assert(git_oid_equal(&got, &id));
+		}
+	}
+	ck_assert_uint_eq(octopus, 1);
+	gm_strvec_release(&v);
+	gm_graph_free(g);
+	remove_repo(dir);
+}
+END_TEST
+
+/*
+ * No filters, filters of another version or not to be read: every path
+ * may have changed; a commit asked with another tree than its own: not
+ * taken from the graph.
+ */
 START_TEST(test_graph_not_trusted)
 {
 	char *dir = make_repo();
-	char objects[1024];
-	const char *dirs[] = { objects };
 	struct gm_strvec v = GM_STRVEC_INIT;
 	struct gm_graph *g = NULL;
 	struct gm_graph_commit gc;
 	git_oid id, tid;
 
-	snprintf(objects, sizeof(objects), "%s/.git/objects", dir);
 	sh(dir, "git commit-graph write --reachable");
-	ck_assert_int_eq(gm_graph_open(&g, dirs, 1, -1), 0);
-	ck_assert_ptr_null(g);		/* a graph without filters */
+	ck_assert(may_at(dir, 3, "a/b/c.txt"));	/* no filters: may */
 	sh(dir, "git commit-graph write --reachable --changed-paths");
-	ck_assert_int_eq(gm_graph_open(&g, dirs, 1, 0), 0);
-	ck_assert_ptr_null(g);
-	for (int version = 1, found = 0; version <= 2; version++) {
-		ck_assert_int_eq(gm_graph_open(&g, dirs, 1, version), 0);
-		found += g != NULL;	/* the one version git wrote */
-		ck_assert_int_eq(found, version == 2 ? 1 : found);
-		gm_graph_free(g);
-	}
+	ck_assert(!may_at_version(dir, 3, "a/b/c.txt", -1));
+	ck_assert(may_at_version(dir, 3, "a/b/c.txt", 0));
+	/* the version git wrote, and not the other */
+	ck_assert(may_at_version(dir, 3, "a/b/c.txt", 1) !=
+		  may_at_version(dir, 3, "a/b/c.txt", 2));
 	g = graph_of(dir);
 	lines(&v, dir, "git rev-parse HEAD HEAD~1^{tree}");
 	id = oid_of(v.v[0]);
@@ -340,6 +411,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, test_graph_murmur3);
 	tcase_add_test(tc, test_graph_filters_as_git);
 	tcase_add_test(tc, test_graph_chain);
+	tcase_add_test(tc, test_graph_commits_as_git);
 	tcase_add_test(tc, test_graph_not_trusted);
 	tcase_add_test(tc, test_graph_damaged);
 	suite_add_tcase(s, tc);

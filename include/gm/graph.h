@@ -21,6 +21,9 @@
  * itself, and any filter that is missing, of another version or out of
  * bounds says "may have changed".
  *
+ * The graph also gives each commit's parents, tree and committer time,
+ * which a walk then reads without inflating the commit.
+ *
  * A struct gm_graph is read-only once made: threads may share it.
  */
 struct gm_graph;
@@ -41,9 +44,9 @@ struct gm_graph_path {
 /**
  * The commit-graph of the first of the object directories `dirs` that
  * has one (info/commit-graph, else the chain in info/commit-graphs/), as
- * git looks for it, with Bloom filters of `version` (1 or 2; -1: either;
- * 0: none, which leaves nothing to use). `*out` is NULL if there is none
- * with filters, or it is malformed; else the caller's (gm_graph_free()).
+ * git looks for it, its Bloom filters used if of `version` (1 or 2; -1:
+ * either; 0: none). `*out` is NULL if there is none, or it is malformed;
+ * else the caller's (gm_graph_free()).
  * @return 0 or GM_ERROR (out of memory).
  */
 int gm_graph_open(struct gm_graph **out, const char *const *dirs, size_t nr,
@@ -71,6 +74,24 @@ void gm_graph_path_release(struct gm_graph_path *p);
  */
 bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
 			 const struct gm_graph_path *p);
+
+/* The id, tree and committer time of commit `c`, as the graph has them. */
+void gm_graph_commit_id(const struct gm_graph *g, struct gm_graph_commit c,
+			git_oid *out);
+void gm_graph_commit_tree(const struct gm_graph *g, struct gm_graph_commit c,
+			  git_oid *out);
+int64_t gm_graph_commit_time(const struct gm_graph *g,
+			     struct gm_graph_commit c);
+
+/**
+ * The parents of commit `c` as commits of the graph, if it has at most
+ * two, into `parents`.
+ * @return how many, or -1 if the graph cannot say (an octopus merge, a
+ * position out of bounds): the commit itself must be read.
+ */
+int gm_graph_commit_parents(const struct gm_graph *g,
+			    struct gm_graph_commit c,
+			    struct gm_graph_commit parents[2]);
 
 /** Git's 32-bit murmur3 of `len` bytes, from `seed` (version 2's). */
 uint32_t gm_graph_murmur3(uint32_t seed, const void *data, size_t len);

@@ -89,10 +89,10 @@ int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r);
 struct gm_graph;
 
 /**
- * The commit-graph with changed-path Bloom filters that git would read
- * here (graph.c), or NULL (none, no filters, or git reads none: see
- * core.commitGraph and commitGraph.changedPathsVersion): read on the
- * first call, owned by `r`, read-only, shareable like the packs.
+ * The commit-graph git would read here (graph.c), with the Bloom filters
+ * it would use (commitGraph.changedPathsVersion), or NULL (none, or git
+ * reads none: core.commitGraph, a shallow or grafted repository): read
+ * on the first call, owned by `r`, read-only, shareable like the packs.
  * @return 0 or GM_ERROR.
  */
 int gm_repo_graph(const struct gm_graph **out, struct gm_repo *r);
