@@ -8,6 +8,7 @@
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/graph.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
 
@@ -92,6 +93,7 @@ struct walk {
 	const struct gm_history_options *opts;
 	struct gm_strvec paths;		/* without trailing '/' */
 	bool *dir_only;			/* per path: it had a trailing '/' */
+	struct gm_graph_path *keys;	/* per path: its filter keys */
 	struct gm_history *h;
 	struct gm_strmap seen;		/* hex ids of queued commits */
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
@@ -226,6 +228,23 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 	*differs = !error && (fa != fb ||
 			      (fa && (ma != mb || !git_oid_equal(&ida, &idb))));
 	return error;
+}
+
+/*
+ * Whether the commit-graph's filter of `c` says none of the paths
+ * differs from its first parent's.
+ */
+static bool graph_same(const struct walk *w, git_commit *c)
+{
+	struct gm_graph_commit gc;
+
+	if (!gm_graph_find(w->opts->graph, git_commit_id(c),
+			   git_commit_tree_id(c), &gc))
+		return false;
+	for (size_t i = 0; i < w->paths.nr; i++)
+		if (gm_graph_may_change(w->opts->graph, gc, &w->keys[i]))
+			return false;
+	return true;
 }
 
 /* Whether `c` differs from the tree `parent` (NULL: empty) at any path. */
@@ -422,8 +441,12 @@ static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
 	for (unsigned i = 0; i < n && !error && same == n; i++) {
 		if (!parents[i])
 			continue;
-		error = commit_differs(w, c, git_commit_tree_id(parents[i]),
-				       &differs);
+		if (i == 0 && graph_same(w, c))
+			differs = false;
+		else
+			error = commit_differs(w, c,
+					       git_commit_tree_id(parents[i]),
+					       &differs);
 		if (!error && !differs)
 			same = i;
 	}
@@ -458,8 +481,9 @@ static int person_cmp(const void *a, const void *b)
 static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 {
 	w->dir_only = calloc(paths->nr + 1, sizeof(*w->dir_only));
+	w->keys = calloc(paths->nr + 1, sizeof(*w->keys));
 	w->memo = calloc(MEMO_SLOTS, sizeof(*w->memo));
-	if (!w->dir_only || !w->memo)
+	if (!w->dir_only || !w->keys || !w->memo)
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < paths->nr; i++) {
 		const char *p = paths->v[i];
@@ -468,7 +492,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 		while (len && p[len - 1] == '/')
 			len--;
 		w->dir_only[i] = len && p[len] == '/';
-		if (gm_strvec_pushn(&w->paths, p, len) < 0)
+		if (gm_strvec_pushn(&w->paths, p, len) < 0 ||
+		    gm_graph_path_set(&w->keys[i], p, len) < 0)
 			return GM_ERROR;
 	}
 	return 0;
@@ -481,6 +506,9 @@ static void walk_release(struct walk *w, struct queue *q)
 	while ((c = queue_pop(q)))
 		git_commit_free(c);
 	free(q->v);
+	for (size_t i = 0; w->keys && i < w->paths.nr; i++)
+		gm_graph_path_release(&w->keys[i]);
+	free(w->keys);
 	gm_strvec_release(&w->paths);
 	free(w->dir_only);
 	free(w->memo);

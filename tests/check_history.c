@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "gm/buf.h"
+#include "gm/graph.h"
 #include "gm/history.h"
 #include "gm/strvec.h"
 
@@ -102,13 +103,42 @@ static git_oid commit1(struct repo *r, const char *name, git_time_t when,
 		      parent ? 1 : 0);
 }
 
+static void assert_same_history(const struct gm_history *a,
+				const struct gm_history *b)
+{
+	ck_assert_uint_eq(a->commits, b->commits);
+	ck_assert_uint_eq(a->nr_people, b->nr_people);
+	ck_assert_int_eq(a->shallow, b->shallow);
+	for (size_t i = 0; i < a->nr_people; i++) {
+		const struct gm_history_person *x = &a->people[i];
+		const struct gm_history_person *y = &b->people[i];
+
+		ck_assert_str_eq(x->email, y->email);
+		ck_assert_str_eq(x->name, y->name);
+		ck_assert_uint_eq(x->commits, y->commits);
+		ck_assert_uint_eq(x->authored, y->authored);
+		ck_assert_uint_eq(x->nr_types, y->nr_types);
+		for (size_t k = 0; k < x->nr_types; k++) {
+			ck_assert_str_eq(x->types[k].key, y->types[k].key);
+			ck_assert_uint_eq(x->types[k].lines, y->types[k].lines);
+		}
+	}
+}
+
+/*
+ * The walk of `paths`; and again with a commit-graph of the history's
+ * changed-path filters (graph.c) asked first, which must agree.
+ */
 static struct gm_history *walk(const struct repo *r, const git_oid *tip,
 			       const char *const *paths, int64_t since,
 			       int64_t until, git_mailmap *mailmap)
 {
 	struct gm_history_options o = GM_HISTORY_OPTIONS_INIT;
 	struct gm_strvec sv = GM_STRVEC_INIT;
-	struct gm_history *h = NULL;
+	struct gm_history *h = NULL, *again = NULL;
+	struct gm_graph *graph = NULL;
+	char cmd[2048], objects[1024], hex[GIT_OID_HEXSZ + 1];
+	const char *dirs[] = { objects };
 
 	o.since = since;
 	o.until = until;
@@ -116,8 +146,23 @@ static struct gm_history *walk(const struct repo *r, const git_oid *tip,
 	for (; *paths; paths++)
 		ck_assert_int_eq(gm_strvec_push(&sv, *paths), 0);
 	ck_assert_int_eq(gm_history_walk(&h, r->git, tip, &sv, &o), 0);
-	gm_strvec_release(&sv);
 	ck_assert_ptr_nonnull(h);
+	snprintf(objects, sizeof(objects), "%s/.git/objects", r->dir);
+	snprintf(cmd, sizeof(cmd), "echo %s | GIT_CONFIG_NOSYSTEM=1 git -C "
+		 "'%s' commit-graph write --stdin-commits --changed-paths "
+		 ">/dev/null 2>&1", git_oid_tostr(hex, sizeof(hex), tip),
+		 r->dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(gm_graph_open(&graph, dirs, 1, -1), 0);
+	ck_assert_ptr_nonnull(graph);
+	o.graph = graph;
+	ck_assert_int_eq(gm_history_walk(&again, r->git, tip, &sv, &o), 0);
+	assert_same_history(h, again);
+	gm_history_free(again);
+	gm_graph_free(graph);
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/info/commit-graph'", objects);
+	ck_assert_int_eq(system(cmd), 0);
+	gm_strvec_release(&sv);
 	return h;
 }
 
