@@ -14,56 +14,67 @@
 
 /* ==================== the queue: newest commit first ==================== */
 
+/*
+ * A commit to walk; `in_graph` if the commit-graph has it, as `gc`; `c`
+ * the commit if it was read (the queue's, until the item is walked).
+ */
+struct qitem {
+	git_oid id;
+	int64_t time;		/* the committer's */
+	bool in_graph;
+	struct gm_graph_commit gc;
+	git_commit *c;
+};
+
 struct queue {
-	git_commit **v;
+	struct qitem *v;
 	size_t nr, alloc;
 };
 
-static bool queue_before(git_commit *a, git_commit *b)
+static bool queue_before(const struct qitem *a, const struct qitem *b)
 {
-	git_time_t ta = git_commit_time(a), tb = git_commit_time(b);
-
-	if (ta != tb)
-		return ta > tb;
-	return git_oid_cmp(git_commit_id(a), git_commit_id(b)) < 0;
+	if (a->time != b->time)
+		return a->time > b->time;
+	return git_oid_cmp(&a->id, &b->id) < 0;
 }
 
-static int queue_push(struct queue *q, git_commit *c)
+static int queue_push(struct queue *q, const struct qitem *it)
 {
 	size_t i;
 
 	if (GM_ARRAY_GROW(q->v, q->nr, q->alloc) < 0)
 		return GM_ERROR;
-	for (i = q->nr++; i && queue_before(c, q->v[(i - 1) / 2]); i = (i - 1) / 2)
+	for (i = q->nr++; i && queue_before(it, &q->v[(i - 1) / 2]); i = (i - 1) / 2)
 		q->v[i] = q->v[(i - 1) / 2];
-	q->v[i] = c;
+	q->v[i] = *it;
 	return 0;
 }
 
-static git_commit *queue_pop(struct queue *q)
+static bool queue_pop(struct queue *q, struct qitem *out)
 {
-	git_commit *top, *last;
+	struct qitem last;
 	size_t i = 0;
 
 	if (!q->nr)
-		return NULL;
-	top = q->v[0];
+		return false;
+	*out = q->v[0];
 	last = q->v[--q->nr];
 	for (;;) {
 		size_t child = 2 * i + 1;
 
 		if (child >= q->nr)
 			break;
-		if (child + 1 < q->nr && queue_before(q->v[child + 1], q->v[child]))
+		if (child + 1 < q->nr &&
+		    queue_before(&q->v[child + 1], &q->v[child]))
 			child++;
-		if (!queue_before(q->v[child], last))
+		if (!queue_before(&q->v[child], &last))
 			break;
 		q->v[i] = q->v[child];
 		i = child;
 	}
 	if (q->nr)
 		q->v[i] = last;
-	return top;
+	return true;
 }
 
 /* ==================== comparing trees at the paths ==================== */
@@ -231,27 +242,23 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 }
 
 /*
- * Whether the commit-graph's filter of `c` says none of the paths
+ * Whether the commit-graph's filter of `it` says none of the paths
  * differs from its first parent's.
  */
-static bool graph_same(const struct walk *w, git_commit *c)
+static bool graph_same(const struct walk *w, const struct qitem *it)
 {
-	struct gm_graph_commit gc;
-
-	if (!gm_graph_find(w->opts->graph, git_commit_id(c),
-			   git_commit_tree_id(c), &gc))
+	if (!it->in_graph)
 		return false;
 	for (size_t i = 0; i < w->paths.nr; i++)
-		if (gm_graph_may_change(w->opts->graph, gc, &w->keys[i]))
+		if (gm_graph_may_change(w->opts->graph, it->gc, &w->keys[i]))
 			return false;
 	return true;
 }
 
-/* Whether `c` differs from the tree `parent` (NULL: empty) at any path. */
-static int commit_differs(struct walk *w, git_commit *c, const git_oid *parent,
-			  bool *differs)
+/* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */
+static int tree_differs(struct walk *w, const git_oid *tree,
+			const git_oid *parent, bool *differs)
 {
-	const git_oid *tree = git_commit_tree_id(c);
 	int error = 0;
 
 	*differs = false;
@@ -399,21 +406,136 @@ static int count_commit(struct walk *w, git_commit *c)
 
 /* ==================== the walk ==================== */
 
-static int walk_enqueue(struct walk *w, struct queue *q, git_commit *c)
+/* Queue `it` (its commit with it) unless it was queued before. */
+static int walk_enqueue(struct walk *w, struct queue *q, struct qitem *it)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
-	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
-	if (gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
-		git_commit_free(c);
-		return 0;
+	int error = 0;
+
+	git_oid_tostr(hex, sizeof(hex), &it->id);
+	if (!gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
+		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
+		if (!error && !(error = queue_push(q, it)))
+			it->c = NULL;	/* the queue's now */
 	}
-	if (gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL) < 0 ||
-	    queue_push(q, c) < 0) {
-		git_commit_free(c);
-		return GM_ERROR;
-	}
+	git_commit_free(it->c);
+	it->c = NULL;
+	return error;
+}
+
+/*
+ * The entry of commit `c` (which becomes the entry's), found in the
+ * graph with its own tree if there.
+ */
+static void item_of_commit(const struct walk *w, git_commit *c,
+			   struct qitem *out)
+{
+	git_oid_cpy(&out->id, git_commit_id(c));
+	out->time = git_commit_time(c);
+	out->in_graph = gm_graph_find(w->opts->graph, &out->id,
+				      git_commit_tree_id(c), &out->gc);
+	out->c = c;
+}
+
+/* The commit of `it`: the one read with it, else read now. */
+static int item_commit(struct walk *w, struct qitem *it)
+{
+	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
+		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
 	return 0;
+}
+
+/* A commit's tree, and its parents: their entries and trees. */
+struct parents {
+	git_oid tree;
+	struct qitem *v;
+	git_oid *trees;
+	bool *loaded;		/* false: a parent that cannot be read */
+	unsigned nr, nr_loaded;
+};
+
+static void parents_release(struct parents *p)
+{
+	for (unsigned i = 0; p->v && i < p->nr; i++)
+		git_commit_free(p->v[i].c);
+	free(p->v);
+	free(p->trees);
+	free(p->loaded);
+}
+
+static int parents_alloc(struct parents *p, unsigned n)
+{
+	p->nr = n;
+	if (!n)
+		return 0;
+	p->v = calloc(n, sizeof(*p->v));
+	p->trees = calloc(n, sizeof(*p->trees));
+	p->loaded = calloc(n, sizeof(*p->loaded));
+	return p->v && p->trees && p->loaded ? 0 :
+	       gm_error_set(GM_ERROR, "out of memory");
+}
+
+/* The parents of `it` from the commit-graph; false if it cannot say. */
+static bool parents_from_graph(const struct walk *w, const struct qitem *it,
+			       struct parents *p, int *error)
+{
+	const struct gm_graph *g = w->opts->graph;
+	struct gm_graph_commit gp[2];
+	int n = it->in_graph ? gm_graph_commit_parents(g, it->gc, gp) : -1;
+
+	if (n < 0 || (*error = parents_alloc(p, (unsigned)n)) < 0)
+		return n >= 0;
+	gm_graph_commit_tree(g, it->gc, &p->tree);
+	for (int i = 0; i < n; i++) {
+		struct qitem *v = &p->v[i];
+
+		gm_graph_commit_id(g, gp[i], &v->id);
+		v->time = gm_graph_commit_time(g, gp[i]);
+		v->in_graph = true;
+		v->gc = gp[i];
+		gm_graph_commit_tree(g, gp[i], &p->trees[i]);
+		p->loaded[i] = true;
+	}
+	p->nr_loaded = p->nr;
+	return true;
+}
+
+/* The same from the commit and its parents read. */
+static int parents_from_commit(struct walk *w, struct qitem *it,
+			       struct parents *p)
+{
+	git_commit *c;
+	int error;
+
+	if ((error = item_commit(w, it)) < 0)
+		return error;
+	c = it->c;
+	git_oid_cpy(&p->tree, git_commit_tree_id(c));
+	error = parents_alloc(p, git_commit_parentcount(c));
+	for (unsigned i = 0; i < p->nr && !error; i++) {
+		git_commit *parent = NULL;
+
+		if (git_commit_parent(&parent, c, i) < 0) {
+			w->h->shallow = true;
+			continue;
+		}
+		item_of_commit(w, parent, &p->v[i]);
+		git_oid_cpy(&p->trees[i], git_commit_tree_id(parent));
+		p->loaded[i] = true;
+		p->nr_loaded++;
+	}
+	return error;
+}
+
+static int parents_read(struct walk *w, struct qitem *it, struct parents *p)
+{
+	int error = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (parents_from_graph(w, it, p, &error))
+		return error;
+	return parents_from_commit(w, it, p);
 }
 
 /*
@@ -421,49 +543,33 @@ static int walk_enqueue(struct walk *w, struct queue *q, git_commit *c)
  * first parent the commit is TREESAME to, if any; a non-merge that is not
  * TREESAME is counted.
  */
-static int walk_commit(struct walk *w, struct queue *q, git_commit *c)
+static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
 {
-	unsigned n = git_commit_parentcount(c);
-	git_commit **parents = NULL;
-	unsigned loaded = 0, same = n;
+	struct parents p;
 	bool differs = true;
-	int error = 0;
+	unsigned same;
+	int error = parents_read(w, it, &p);
 
-	if (n && !(parents = calloc(n, sizeof(*parents))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (unsigned i = 0; i < n; i++) {
-		if (git_commit_parent(&parents[i], c, i) < 0) {
-			w->h->shallow = true;
+	same = p.nr;
+	for (unsigned i = 0; i < p.nr && !error && same == p.nr; i++) {
+		if (!p.loaded[i])
 			continue;
-		}
-		loaded++;
-	}
-	for (unsigned i = 0; i < n && !error && same == n; i++) {
-		if (!parents[i])
-			continue;
-		if (i == 0 && graph_same(w, c))
+		if (i == 0 && graph_same(w, it))
 			differs = false;
 		else
-			error = commit_differs(w, c,
-					       git_commit_tree_id(parents[i]),
-					       &differs);
+			error = tree_differs(w, &p.tree, &p.trees[i], &differs);
 		if (!error && !differs)
 			same = i;
 	}
-	if (!error && !loaded)
-		error = commit_differs(w, c, NULL, &differs);
-	for (unsigned i = 0; i < n; i++) {
-		if (!parents[i])
-			continue;
-		if (!error && (same == n || same == i))
-			error = walk_enqueue(w, q, parents[i]);
-		else
-			git_commit_free(parents[i]);
-	}
-	free(parents);
-	if (!error && n <= 1 && same == n && differs &&
-	    git_commit_time(c) <= w->opts->until)
-		error = count_commit(w, c);
+	if (!error && !p.nr_loaded)
+		error = tree_differs(w, &p.tree, NULL, &differs);
+	for (unsigned i = 0; i < p.nr && !error; i++)
+		if (p.loaded[i] && (same == p.nr || same == i))
+			error = walk_enqueue(w, q, &p.v[i]);
+	if (!error && p.nr <= 1 && same == p.nr && differs &&
+	    it->time <= w->opts->until && !(error = item_commit(w, it)))
+		error = count_commit(w, it->c);
+	parents_release(&p);
 	return error;
 }
 
@@ -501,10 +607,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 
 static void walk_release(struct walk *w, struct queue *q)
 {
-	git_commit *c;
-
-	while ((c = queue_pop(q)))
-		git_commit_free(c);
+	for (size_t i = 0; i < q->nr; i++)
+		git_commit_free(q->v[i].c);
 	free(q->v);
 	for (size_t i = 0; w->keys && i < w->paths.nr; i++)
 		gm_graph_path_release(&w->keys[i]);
@@ -527,13 +631,29 @@ static void walk_release(struct walk *w, struct queue *q)
 	gm_buf_release(&w->lc);
 }
 
+/* The start commit read, and queued into `q` (NULL: not). */
+static int walk_start(struct walk *w, struct queue *q, const git_oid *start)
+{
+	git_commit *c = NULL;
+	struct qitem it;
+
+	if (git_commit_lookup(&c, w->repo, start) < 0)
+		return gm_error_from_git(GIT_ERROR,
+					 "cannot read the start commit");
+	item_of_commit(w, c, &it);
+	if (q)
+		return walk_enqueue(w, q, &it);
+	git_commit_free(c);
+	return 0;
+}
+
 int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts)
 {
 	struct walk w;
 	struct queue q = { NULL, 0, 0 };
-	git_commit *c = NULL;
+	struct qitem it;
 	int error;
 
 	memset(&w, 0, sizeof(w));
@@ -542,16 +662,12 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 	if (!(w.h = calloc(1, sizeof(*w.h))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	error = walk_prepare(&w, paths);
-	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
-	if (!error && paths->nr)
-		error = walk_enqueue(&w, &q, c);
-	else
-		git_commit_free(c);
-	while (!error && (c = queue_pop(&q))) {
-		if (git_commit_time(c) >= opts->since)
-			error = walk_commit(&w, &q, c);
-		git_commit_free(c);
+	if (!error)
+		error = walk_start(&w, paths->nr ? &q : NULL, start);
+	while (!error && queue_pop(&q, &it)) {
+		if (it.time >= opts->since)
+			error = walk_commit(&w, &q, &it);
+		git_commit_free(it.c);
 	}
 	if (!error && w.h->nr_people)
 		qsort(w.h->people, w.h->nr_people, sizeof(*w.h->people),
@@ -698,44 +814,39 @@ static int changes_between(struct walk *w, const git_oid *a,
  * non-merge in the window that changes a file against its one parent
  * (or the empty tree) is counted and handed to `fn`.
  */
-static int walk_commit_full(struct walk *w, struct queue *q, git_commit *c,
-			    gm_history_commit_fn fn, void *payload)
+static int walk_commit_full(struct walk *w, struct queue *q,
+			    struct qitem *it, gm_history_commit_fn fn,
+			    void *payload)
 {
-	unsigned n = git_commit_parentcount(c);
 	struct gm_history_commit hc;
 	struct gm_buf path = GM_BUF_INIT;
-	git_oid parent_tree;
-	bool parent = false;
-	int error = 0;
+	struct parents p;
+	int error = parents_read(w, it, &p);
 
-	for (unsigned i = 0; i < n && !error; i++) {
-		git_commit *p = NULL;
-
-		if (git_commit_parent(&p, c, i) < 0) {
-			w->h->shallow = true;
-			continue;
-		}
-		if (n == 1) {
-			git_oid_cpy(&parent_tree, git_commit_tree_id(p));
-			parent = true;
-		}
-		error = walk_enqueue(w, q, p);	/* which owns p now */
-	}
-	if (error || n > 1 || git_commit_time(c) > w->opts->until)
-		return error;
+	for (unsigned i = 0; i < p.nr && !error; i++)
+		if (p.loaded[i])
+			error = walk_enqueue(w, q, &p.v[i]);
+	if (error || p.nr > 1 || it->time > w->opts->until)
+		goto out;
 	gm_strvec_release(&w->changed);
 	if ((error = gm_buf_grow(&path, 256)) == 0)
-		error = changes_between(w, parent ? &parent_tree : NULL,
-					git_commit_tree_id(c), &path);
-	gm_buf_release(&path);
-	if (error || !w->changed.nr || (error = count_commit(w, c)) < 0)
-		return error;
-	hc.commit = c;
+		error = changes_between(w, p.nr_loaded ? &p.trees[0] : NULL,
+					&p.tree, &path);
+	if (error || !w->changed.nr)
+		goto out;
+	if ((error = item_commit(w, it)) < 0 ||
+	    (error = count_commit(w, it->c)) < 0)
+		goto out;
+	hc.commit = it->c;
 	hc.files = (const char *const *)w->changed.v;
 	hc.nr_files = w->changed.nr;
 	hc.people = w->touched;
 	hc.nr_people = w->nr_touched;
-	return fn(w->h, &hc, payload);
+	error = fn(w->h, &hc, payload);
+out:
+	gm_buf_release(&path);
+	parents_release(&p);
+	return error;
 }
 
 int gm_history_each(struct gm_history **out, git_repository *repo,
@@ -746,7 +857,7 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 	struct gm_strvec none = GM_STRVEC_INIT;
 	struct walk w;
 	struct queue q = { NULL, 0, 0 };
-	git_commit *c = NULL;
+	struct qitem it;
 	int error;
 
 	memset(&w, 0, sizeof(w));
@@ -758,15 +869,12 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	error = walk_prepare(&w, &none);
-	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR,
-					  "cannot read the start commit");
 	if (!error)
-		error = walk_enqueue(&w, &q, c);
-	while (!error && (c = queue_pop(&q))) {
-		if (git_commit_time(c) >= opts->since)
-			error = walk_commit_full(&w, &q, c, fn, payload);
-		git_commit_free(c);
+		error = walk_start(&w, &q, start);
+	while (!error && queue_pop(&q, &it)) {
+		if (it.time >= opts->since)
+			error = walk_commit_full(&w, &q, &it, fn, payload);
+		git_commit_free(it.c);
 	}
 	if (error) {
 		gm_history_free(w.h);

@@ -364,13 +364,17 @@ static int diff_level(struct walk *w, const git_oid *ta, const git_oid *tb,
 
 /* ==================== the walk ==================== */
 
-/* A commit to walk; `in_graph` if the commit-graph has it, as `gc`. */
+/*
+ * A commit to walk; `in_graph` if the commit-graph has it, as `gc`; `c`
+ * the commit if it was read (the queue's, until the item is walked).
+ */
 struct qitem {
 	git_oid id;
 	int64_t time;		/* the committer's */
 	uint64_t seq;		/* insertion order: ties come out first in */
 	bool in_graph;
 	struct gm_graph_commit gc;
+	git_commit *c;
 };
 
 struct queue {
@@ -423,28 +427,43 @@ static bool q_pop(struct queue *q, struct qitem *out)
 	return true;
 }
 
-/* Queue `it` unless it was queued before. */
-static int enqueue(struct walk *w, struct queue *q, const struct qitem *it)
+/* Queue `it` (its commit with it) unless it was queued before. */
+static int enqueue(struct walk *w, struct queue *q, struct qitem *it)
 {
 	char hex[GIT_OID_HEXSZ + 1];
+	int error = 0;
 
 	git_oid_tostr(hex, sizeof(hex), &it->id);
-	if (gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL))
-		return 0;
-	if (gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL) < 0)
-		return GM_ERROR;
-	return q_push(q, *it);
+	if (!gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
+		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
+		if (!error && !(error = q_push(q, *it)))
+			it->c = NULL;	/* the queue's now */
+	}
+	git_commit_free(it->c);
+	it->c = NULL;
+	return error;
 }
 
-/* Queue commit `c`, read, found in the graph with its own tree if there. */
+/*
+ * Queue commit `c` (which is the queue's from now on), found in the
+ * graph with its own tree if there.
+ */
 static int enqueue_commit(struct walk *w, struct queue *q, git_commit *c)
 {
-	struct qitem it = { .time = git_commit_time(c) };
+	struct qitem it = { .time = git_commit_time(c), .c = c };
 
 	git_oid_cpy(&it.id, git_commit_id(c));
 	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
 				    git_commit_tree_id(c), &it.gc);
 	return enqueue(w, q, &it);
+}
+
+/* The commit of `it`: the one read with it, else read now. */
+static int item_commit(struct walk *w, struct qitem *it)
+{
+	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
+		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
+	return 0;
 }
 
 /* Queue commit `gc` of the graph, unread. */
@@ -459,22 +478,18 @@ static int enqueue_graph(struct walk *w, struct queue *q,
 }
 
 /* Record the changes of the commit examined, following renames. */
-static int record(struct walk *w, const git_oid *id, const git_oid *ta,
+static int record(struct walk *w, struct qitem *it, const git_oid *ta,
 		  const git_oid *tb)
 {
 	struct gm_signers *s = w->s;
 	size_t k = s->nr_commits;
-	git_commit *c = NULL;
 	int error;
 
 	if (GM_ARRAY_GROW(s->commits, s->nr_commits, s->alloc_commits) < 0)
 		return GM_ERROR;
-	if (git_commit_lookup(&c, w->repo, id) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
-	error = gm_signers_commit_read(&s->commits[k], c,
-				       w->opts->all_signature_types);
-	git_commit_free(c);
-	if (error < 0)
+	if ((error = item_commit(w, it)) < 0 ||
+	    (error = gm_signers_commit_read(&s->commits[k], it->c,
+					    w->opts->all_signature_types)) < 0)
 		return error;
 	s->nr_commits++;
 	for (size_t i = 0; i < w->nr_changed && !error; i++) {
@@ -540,7 +555,7 @@ static bool graph_unchanged(const struct walk *w, struct gm_graph_commit gc)
  * @return 0 or GM_ERROR.
  */
 static int parents_from_graph(struct walk *w, struct queue *q,
-			      const struct qitem *it, int *n, git_oid *ta,
+			      struct qitem *it, int *n, git_oid *ta,
 			      git_oid *tb)
 {
 	const struct gm_graph *g = w->opts->graph;
@@ -562,14 +577,15 @@ static int parents_from_graph(struct walk *w, struct queue *q,
  * read (a shallow clone's boundary: not examined).
  */
 static int parents_from_commit(struct walk *w, struct queue *q,
-			       const struct qitem *it, int *n, git_oid *ta,
+			       struct qitem *it, int *n, git_oid *ta,
 			       git_oid *tb)
 {
-	git_commit *c = NULL;
-	int error = 0;
+	git_commit *c;
+	int error;
 
-	if (git_commit_lookup(&c, w->repo, &it->id) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
+	if ((error = item_commit(w, it)) < 0)
+		return error;
+	c = it->c;
 	*n = (int)git_commit_parentcount(c);
 	git_oid_cpy(tb, git_commit_tree_id(c));
 	for (int i = 0, nr = *n; i < nr && !error; i++) {
@@ -584,14 +600,12 @@ static int parents_from_commit(struct walk *w, struct queue *q,
 		if (i == 0)
 			git_oid_cpy(ta, git_commit_tree_id(p));
 		error = enqueue_commit(w, q, p);
-		git_commit_free(p);
 	}
-	git_commit_free(c);
 	return error;
 }
 
 /* One commit of the window: its parents queued; a non-merge examined. */
-static int walk_commit(struct walk *w, struct queue *q, const struct qitem *it)
+static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
 {
 	git_oid ta, tb;
 	int n, error;
@@ -604,7 +618,7 @@ static int walk_commit(struct walk *w, struct queue *q, const struct qitem *it)
 	w->nr_changed = 0;
 	error = diff_level(w, n ? &ta : NULL, &tb, 0, w->s->nr_files, 0);
 	if (!error && w->nr_changed)
-		error = record(w, &it->id, n ? &ta : NULL, &tb);
+		error = record(w, it, n ? &ta : NULL, &tb);
 	return error;
 }
 
@@ -731,6 +745,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 static void walk_release(struct walk *w, struct queue *q)
 {
+	for (size_t i = 0; i < q->nr; i++)
+		git_commit_free(q->v[i].c);
 	free(q->v);
 	for (size_t i = 0; i < TREE_SLOTS; i++)
 		gm_objects_tree_free(w->trees[i]);
@@ -784,12 +800,14 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
 	if (!error && files->nr)
 		error = enqueue_commit(&w, &q, c);
-	git_commit_free(c);
+	else
+		git_commit_free(c);
 	while (!error && q_pop(&q, &it)) {
 		if (it.time >= opts->since) {
 			w.s->walked++;
 			error = walk_commit(&w, &q, &it);
 		}
+		git_commit_free(it.c);
 	}
 	if (!error && w.nr_pending)
 		w.attr_repo = attr_repo_open(repo);
