@@ -680,7 +680,8 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
-	if ((error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
+	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
+	    (error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
 				       m, &uo, &ho)) < 0 ||
 	    (error = add_warnings(warnings, a)) < 0)
 		goto out;

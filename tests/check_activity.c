@@ -168,7 +168,9 @@ static int describe(const struct gm_history *h,
 	return 0;
 }
 
-static char *walk(int64_t since, int64_t until, bool mailmap, size_t *commits)
+/* The walk described, with the commit-graph's commits if `graph`. */
+static char *walk_once(int64_t since, int64_t until, bool mailmap,
+		       bool graph, size_t *commits)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_buf b = GM_BUF_INIT;
@@ -183,6 +185,10 @@ static char *walk(int64_t since, int64_t until, bool mailmap, size_t *commits)
 	ho.since = since;
 	ho.until = until;
 	ho.mailmap = mm;
+	if (graph) {
+		ck_assert_int_eq(gm_repo_graph(&ho.graph, r), 0);
+		ck_assert_ptr_nonnull(ho.graph);
+	}
 	ck_assert_int_eq(gm_history_each(&h, gm_repo_git(r),
 					 gm_repo_commit_id(r), &ho, describe,
 					 &b), 0);
@@ -191,6 +197,24 @@ static char *walk(int64_t since, int64_t until, bool mailmap, size_t *commits)
 	git_mailmap_free(mm);
 	gm_repo_free(r);
 	return gm_buf_detach(&b, NULL);
+}
+
+/* The walk described; the same again read from a commit-graph. */
+static char *walk(int64_t since, int64_t until, bool mailmap, size_t *commits)
+{
+	char *s = walk_once(since, until, mailmap, false, commits), *again;
+	size_t n;
+
+	ck_assert_int_eq(system("git rev-parse HEAD | GIT_CONFIG_NOSYSTEM=1 "
+				"git commit-graph write --stdin-commits "
+				">/dev/null 2>&1"), 0);
+	again = walk_once(since, until, mailmap, true, &n);
+	ck_assert_str_eq(again, s);
+	ck_assert_uint_eq(n, *commits);
+	free(again);
+	ck_assert_int_eq(system("rm -f \"$(git rev-parse --git-path "
+				"objects)/info/commit-graph\""), 0);
+	return s;
 }
 
 /*
