@@ -62,12 +62,10 @@ uint32_t gm_graph_murmur3(uint32_t seed, const void *data, size_t len)
 		h = rotl32(h ^ mix(k), 13) * 5 + 0xe6546b64u;
 	}
 	k = 0;
-	switch (len & 3) {
-	case 3: k ^= (uint32_t)p[i + 2] << 16;	/* fall through */
-	case 2: k ^= (uint32_t)p[i + 1] << 8;	/* fall through */
-	case 1: k ^= p[i];
+	for (size_t j = len & 3; j--;)	/* the tail, little-endian too */
+		k = k << 8 | p[i + j];
+	if (len & 3)
 		h ^= mix(k);
-	}
 	h ^= (uint32_t)len;
 	h ^= h >> 16;
 	h *= 0x85ebca6bu;
