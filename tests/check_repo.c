@@ -562,6 +562,17 @@ START_TEST(test_repo_find_index_or_trees)
 
 		ck_assert_str_eq(with[i], without);
 		free(without);
+	}
+	/* the same read from the packs (pack.c) */
+	ck_assert_int_eq(system("git repack -adq >/dev/null 2>&1"), 0);
+	ck_assert_int_eq(system("test -n \"$(ls .git/objects/pack/*.idx)\" && "
+				"test -z \"$(ls .git/objects | grep '^..$')\""),
+			 0);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *packed = found_files(cases[i][0], cases[i][1]);
+
+		ck_assert_str_eq(with[i], packed);
+		free(packed);
 		free(with[i]);
 	}
 	gm_buf_release(&index);
