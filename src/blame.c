@@ -9,6 +9,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/follow.h"
+#include "gm/graph.h"
 #include "gm/signers.h"
 #include "gm/strmap.h"
 
@@ -79,9 +80,19 @@ struct bline {
 	size_t line;		/* its line number in the origin's blob */
 };
 
+/* A commit of the walk: where the commit-graph has it, if it does. */
+struct bcommit {
+	git_oid id;
+	int64_t time;
+	bool in_graph;
+	struct gm_graph_commit gc;
+};
+
 struct origin {
 	git_oid commit;
 	int64_t time;
+	bool in_graph;
+	struct gm_graph_commit gc;
 	char *path;
 	git_oid blob;
 	struct bline *v;
@@ -92,6 +103,9 @@ struct origin {
 
 struct blamer {
 	git_repository *repo;
+	const struct gm_graph *graph;	/* or NULL */
+	struct gm_graph_path keys;	/* the filter keys of `keys_of` */
+	char *keys_of;
 	struct origin *o;
 	size_t nr, alloc;
 	struct gm_strmap by_key;	/* "hex:path" -> index + 1 */
@@ -227,14 +241,14 @@ static bool heap_pop(struct blamer *b, size_t *out)
 }
 
 /* The origin (commit, path), made if new; its index in `*out`. */
-static int origin_get(struct blamer *b, git_commit *c, const char *path,
-		      const git_oid *blob, size_t *out)
+static int origin_get(struct blamer *b, const struct bcommit *c,
+		      const char *path, const git_oid *blob, size_t *out)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct origin *o;
 	void *v;
 
-	git_oid_tostr(hex, sizeof(hex), git_commit_id(c));
+	git_oid_tostr(hex, sizeof(hex), &c->id);
 	gm_buf_reset(&b->key);
 	if (gm_buf_printf(&b->key, "%s:%s", hex, path) < 0)
 		return GM_ERROR;
@@ -246,9 +260,11 @@ static int origin_get(struct blamer *b, git_commit *c, const char *path,
 		return GM_ERROR;
 	o = &b->o[b->nr];
 	memset(o, 0, sizeof(*o));
-	git_oid_cpy(&o->commit, git_commit_id(c));
+	git_oid_cpy(&o->commit, &c->id);
 	git_oid_cpy(&o->blob, blob);
-	o->time = git_commit_time(c);
+	o->time = c->time;
+	o->in_graph = c->in_graph;
+	o->gc = c->gc;
 	if (!(o->path = strdup(path)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	*out = b->nr++;
@@ -279,7 +295,8 @@ static bool is_file_mode(git_filemode_t m)
  * NULL: none; else owned.
  */
 static int parent_file(struct blamer *b, const struct origin *o,
-		       git_commit *c, git_commit *p, char **path, git_oid *blob)
+		       const git_oid *ct, const git_oid *pt, char **path,
+		       git_oid *blob)
 {
 	git_oid id, cid;
 	git_filemode_t mode = 0, cmode = 0;
@@ -287,7 +304,7 @@ static int parent_file(struct blamer *b, const struct origin *o,
 	int error;
 
 	*path = NULL;
-	found = blamer_path(b, git_commit_tree_id(p), git_commit_tree_id(c),
+	found = blamer_path(b, pt, ct,
 			    o->path, &id, &mode, &same);
 	if (found && same) {
 		git_oid_cpy(blob, &o->blob);
@@ -301,16 +318,16 @@ static int parent_file(struct blamer *b, const struct origin *o,
 		*path = strdup(o->path);
 		return *path ? 0 : gm_error_set(GM_ERROR, "out of memory");
 	}
-	cfound = blamer_path(b, git_commit_tree_id(c), NULL, o->path, &cid,
+	cfound = blamer_path(b, ct, NULL, o->path, &cid,
 			     &cmode, &same);
 	if (!cfound)
 		return 0;
-	error = gm_follow_rename(path, b->repo, git_commit_tree_id(p),
-				       git_commit_tree_id(c), o->path, &cid,
+	error = gm_follow_rename(path, b->repo, pt,
+				       ct, o->path, &cid,
 				       cmode);
 	if (error || !*path)
 		return error;
-	found = blamer_path(b, git_commit_tree_id(p), NULL, *path, &id, &mode,
+	found = blamer_path(b, pt, NULL, *path, &id, &mode,
 			    &same);
 	if (!found) {
 		free(*path);
@@ -397,52 +414,147 @@ static void blame_here(struct blamer *b, size_t k, bool boundary)
 	o->nr = 0;
 }
 
+/* A commit's tree and its first parents (at most 16). */
+struct bparents {
+	git_oid tree;
+	unsigned nr;
+	struct bcommit v[16];
+	git_oid trees[16];
+	bool have[16];		/* false: a parent that cannot be read */
+};
+
+/* The commit `c`, read, as the walk knows it. */
+static void bcommit_of(const struct blamer *b, git_commit *c,
+		       struct bcommit *out)
+{
+	git_oid_cpy(&out->id, git_commit_id(c));
+	out->time = git_commit_time(c);
+	out->in_graph = gm_graph_find(b->graph, &out->id, git_commit_tree_id(c),
+				      &out->gc);
+}
+
+/* The parents of origin `o`'s commit from the graph: false if it cannot say. */
+static bool parents_from_graph(const struct blamer *b, const struct origin *o,
+			       struct bparents *ps)
+{
+	struct gm_graph_commit gp[2];
+	int n = o->in_graph ? gm_graph_commit_parents(b->graph, o->gc, gp) : -1;
+
+	if (n < 0)
+		return false;
+	gm_graph_commit_tree(b->graph, o->gc, &ps->tree);
+	ps->nr = (unsigned)n;
+	for (int i = 0; i < n; i++) {
+		struct bcommit *p = &ps->v[i];
+
+		gm_graph_commit_id(b->graph, gp[i], &p->id);
+		p->time = gm_graph_commit_time(b->graph, gp[i]);
+		p->in_graph = true;
+		p->gc = gp[i];
+		gm_graph_commit_tree(b->graph, gp[i], &ps->trees[i]);
+		ps->have[i] = true;
+	}
+	return true;
+}
+
+/* The same from the commit read: false if it cannot be read. */
+static bool parents_from_commit(const struct blamer *b,
+				const struct origin *o, struct bparents *ps)
+{
+	git_commit *c = NULL;
+
+	if (git_commit_lookup(&c, b->repo, &o->commit) < 0)
+		return false;
+	git_oid_cpy(&ps->tree, git_commit_tree_id(c));
+	ps->nr = git_commit_parentcount(c);
+	ps->nr = ps->nr > 16 ? 16 : ps->nr;
+	for (unsigned i = 0; i < ps->nr; i++) {
+		git_commit *p = NULL;
+
+		if (!(ps->have[i] = git_commit_parent(&p, c, i) == 0))
+			continue;
+		bcommit_of(b, p, &ps->v[i]);
+		git_oid_cpy(&ps->trees[i], git_commit_tree_id(p));
+		git_commit_free(p);
+	}
+	git_commit_free(c);
+	return true;
+}
+
+/* Whether the commit-graph's filter of `o` rules out its file's change. */
+static int graph_same(struct blamer *b, const struct origin *o, bool *same)
+{
+	*same = false;
+	if (!o->in_graph)
+		return 0;
+	if (!b->keys_of || strcmp(b->keys_of, o->path)) {
+		free(b->keys_of);
+		if (!(b->keys_of = strdup(o->path)) ||
+		    gm_graph_path_set(&b->keys, o->path, strlen(o->path)) < 0)
+			return gm_error_set(GM_ERROR, "out of memory");
+	}
+	*same = !gm_graph_may_change(b->graph, o->gc, &b->keys);
+	return 0;
+}
+
+/* All lines of origin `k` to origin `to`. */
+static int pass_all(struct blamer *b, size_t k, size_t to)
+{
+	int error = 0;
+
+	for (size_t l = 0; l < b->o[k].nr && !error; l++)
+		error = origin_add(b, to, b->o[k].v[l].final,
+				   b->o[k].v[l].line);
+	b->o[k].nr = 0;
+	return error;
+}
+
 /* pass_blame(): one origin's lines to its parents, or to itself. */
 static int pass_blame(struct blamer *b, size_t k)
 {
-	git_commit *c = NULL, *parents[16] = { NULL };
+	struct bparents ps;
 	char *paths[16] = { NULL };
-	git_oid blobs[16];
+	git_oid blobs[16], self_id = b->o[k].blob;
 	git_blob *self = NULL;
 	size_t to[16];
-	unsigned n;
-	int error = 0;
+	bool same;
+	int error;
 
-	if (git_commit_lookup(&c, b->repo, &b->o[k].commit) < 0) {
+	if (!parents_from_graph(b, &b->o[k], &ps) &&
+	    !parents_from_commit(b, &b->o[k], &ps)) {
 		blame_here(b, k, true);
 		return 0;
 	}
-	n = git_commit_parentcount(c);
-	n = n > 16 ? 16 : n;
-	for (unsigned i = 0; i < n && !error; i++) {
-		if (git_commit_parent(&parents[i], c, i) < 0)
+	if ((error = graph_same(b, &b->o[k], &same)) < 0)
+		return error;
+	if (same && ps.nr) {	/* the first parent has the same file */
+		if ((error = origin_get(b, &ps.v[0], b->o[k].path, &self_id,
+					&to[0])) == 0)
+			error = pass_all(b, k, to[0]);
+		return error;
+	}
+	for (unsigned i = 0; i < ps.nr && !error; i++) {
+		if (!ps.have[i])
 			continue;
-		error = parent_file(b, &b->o[k], c, parents[i], &paths[i],
-				    &blobs[i]);
+		error = parent_file(b, &b->o[k], &ps.tree, &ps.trees[i],
+				    &paths[i], &blobs[i]);
 		if (error || !paths[i])
 			continue;
-		error = origin_get(b, parents[i], paths[i], &blobs[i], &to[i]);
-		if (!error && git_oid_equal(&blobs[i], &b->o[k].blob)) {
-			struct origin *o = &b->o[k];
-
-			for (size_t l = 0; l < o->nr && !error; l++) {
-				error = origin_add(b, to[i], o->v[l].final,
-						   o->v[l].line);
-				o = &b->o[k];
-			}
-			b->o[k].nr = 0;
+		error = origin_get(b, &ps.v[i], paths[i], &blobs[i], &to[i]);
+		if (!error && git_oid_equal(&blobs[i], &self_id)) {
+			error = pass_all(b, k, to[i]);
 			goto out;
 		}
 	}
 	if (error)
 		goto out;
-	if (!n) {
+	if (!ps.nr) {
 		blame_here(b, k, true);
 		goto out;
 	}
-	if (git_blob_lookup(&self, b->repo, &b->o[k].blob) < 0)
+	if (git_blob_lookup(&self, b->repo, &self_id) < 0)
 		goto here;
-	for (unsigned i = 0; i < n && !error && b->o[k].nr; i++) {
+	for (unsigned i = 0; i < ps.nr && !error && b->o[k].nr; i++) {
 		git_blob *pb = NULL;
 
 		if (!paths[i] || git_blob_lookup(&pb, b->repo, &blobs[i]) < 0)
@@ -455,12 +567,9 @@ here:
 	if (!error)
 		blame_here(b, k, false);
 out:
-	for (unsigned i = 0; i < n; i++) {
-		git_commit_free(parents[i]);
+	for (unsigned i = 0; i < ps.nr; i++)
 		free(paths[i]);
-	}
 	git_blob_free(self);
-	git_commit_free(c);
 	return error;
 }
 
@@ -476,6 +585,8 @@ static void blamer_release(struct blamer *b)
 	free(b->boundary);
 	free(b->done);
 	gm_strmap_release(&b->by_key);
+	gm_graph_path_release(&b->keys);
+	free(b->keys_of);
 	gm_buf_release(&b->key);
 	gm_buf_release(&b->name);
 	for (size_t i = 0; i < TREES; i++)
@@ -500,15 +611,19 @@ static bool show_root(git_repository *repo)
  * changed are the zero id's.
  */
 static int blame_run(struct gm_strvec *out, git_repository *repo,
-		     git_commit *head, const char *path, git_blob *blob,
-		     const char *text, size_t size, long start, long len)
+		     const struct gm_graph *graph, git_commit *head,
+		     const char *path, git_blob *blob, const char *text,
+		     size_t size, long start, long len)
 {
 	struct blamer b;
+	struct bcommit hc;
 	size_t k;
 	int error = 0;
 
 	memset(&b, 0, sizeof(b));
 	b.repo = repo;
+	b.graph = graph;
+	bcommit_of(&b, head, &hc);
 	b.show_root = show_root(repo);
 	b.result = calloc((size_t)len, sizeof(*b.result));
 	b.boundary = calloc((size_t)len, sizeof(*b.boundary));
@@ -517,7 +632,7 @@ static int blame_run(struct gm_strvec *out, git_repository *repo,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	if ((error = origin_get(&b, head, path, git_blob_id(blob), &k)) < 0)
+	if ((error = origin_get(&b, &hc, path, git_blob_id(blob), &k)) < 0)
 		goto out;
 	if (text) {
 		/* the work tree as a commit of its own above HEAD */
@@ -563,8 +678,8 @@ out:
 }
 
 int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len)
+		   const struct gm_graph *graph, const git_oid *newest,
+		   const char *workdir, const char *path, long start, long len)
 {
 	struct gm_buf work = GM_BUF_INIT;
 	git_blob *blob = commit_blob(repo, newest, path);
@@ -600,8 +715,8 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 			    !memcmp(text, git_blob_rawcontent(blob), size));
 	if (git_commit_lookup(&head, repo, newest) < 0)
 		goto out;
-	error = blame_run(out, repo, head, path, blob, same ? NULL : text,
-			  size, start, len);
+	error = blame_run(out, repo, graph, head, path, blob,
+			  same ? NULL : text, size, start, len);
 out:
 	git_commit_free(head);
 	git_blob_free(blob);
@@ -638,12 +753,12 @@ static int blame_commits(struct gm_strvec *all,
 	if (!is_regular(req, path))
 		return 0;
 	if (!req->nr_ranges)
-		return gm_blame_lines(all, req->repo, req->newest,
+		return gm_blame_lines(all, req->repo, req->graph, req->newest,
 				      req->workdir, path, 0, 0);
 	for (size_t i = 0; i < req->nr_ranges && !error; i++)
 		if (!strcmp(req->ranges[i].file, path))
-			error = gm_blame_lines(all, req->repo, req->newest,
-					       req->workdir, path,
+			error = gm_blame_lines(all, req->repo, req->graph,
+					       req->newest, req->workdir, path,
 					       req->ranges[i].start,
 					       req->ranges[i].len);
 	return error;

@@ -1221,7 +1221,7 @@ int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
 {
 	const struct gm_options *o = rk->opts;
 	struct gm_blame_request br = {
-		req->repo, req->start, req->workdir, req->ranges,
+		req->repo, req->graph, req->start, req->workdir, req->ranges,
 		req->nr_ranges, o->from_filename, o->git_all_signature_types,
 	};
 	struct gm_strvec paths = GM_STRVEC_INIT;

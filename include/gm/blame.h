@@ -27,12 +27,15 @@
  * the end stops there. @return 0 or GM_ERROR.
  */
 int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len);
+		   const struct gm_graph *graph, const git_oid *newest,
+		   const char *workdir, const char *path, long start, long len);
+
+struct gm_graph;
 
 /* What vcs_file_blame() needs besides the rank. */
 struct gm_blame_request {
 	git_repository *repo;
+	const struct gm_graph *graph;	/* the commit-graph, or NULL */
 	const git_oid *newest;		/* HEAD's commit */
 	const char *workdir;		/* with a final '/', or NULL */
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
