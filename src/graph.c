@@ -95,7 +95,7 @@ int gm_graph_path_set(struct gm_graph_path *p, const char *path, size_t len)
 	}
 	if (!(p->seeds = calloc(n, sizeof(*p->seeds))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i <= len; i++) {	/* each prefix ending at '/' */
+	for (size_t i = 0; i <= len; i++) {	/* each prefix up to a '/' */
 		if (i < len && path[i] != '/')
 			continue;
 		p->seeds[p->nr][0] = gm_graph_murmur3(SEED0, path, i);
@@ -124,8 +124,8 @@ static const unsigned char *chunk(const struct layer *l, const char *id,
 	}
 	if (!found)
 		return NULL;
-	toc = l->map + 8;
-	for (size_t i = 0; i <= nr; i++, toc += 12) {	/* the next chunk */
+	toc = l->map + 8;	/* where the next chunk starts */
+	for (size_t i = 0; i <= nr; i++, toc += 12) {
 		uint64_t off = (uint64_t)be32(toc + 4) << 32 | be32(toc + 8);
 
 		if (off > start && off < end)
@@ -225,7 +225,8 @@ static int graph_chain(struct gm_graph *g, const char *dir, int version)
 		    strspn(line, "0123456789abcdef") != 2 * RAWSZ)
 			goto bad;
 		gm_buf_reset(&path);
-		if (gm_buf_printf(&path, "%s/info/commit-graphs/graph-%.*s.graph",
+		if (gm_buf_printf(&path,
+				  "%s/info/commit-graphs/graph-%.*s.graph",
 				  dir, 2 * RAWSZ, line) < 0) {
 			error = GM_ERROR;
 			goto bad;
@@ -303,7 +304,8 @@ bool gm_graph_find(const struct gm_graph *g, const git_oid *id,
 
 		if (!l->nr || !gm_fanout_find(l->fanout, l->oids, id->id, &pos))
 			continue;
-		if (memcmp(l->cdat + (size_t)pos * (RAWSZ + 16), tree->id, RAWSZ))
+		if (memcmp(l->cdat + (size_t)pos * (RAWSZ + 16), tree->id,
+			   RAWSZ))
 			return false;
 		out->layer = (uint32_t)i;
 		out->pos = pos;

@@ -13,16 +13,16 @@
  * path its diff against its first parent touches, and of their leading
  * directories. A filter never misses a path that changed, so a walk asks
  * it first and diffs trees only where it says a path may have changed.
- * `git commit-graph write --changed-paths` writes them, and so does `git
- * maintenance`'s commit-graph task.
- *
- * Nothing here is trusted beyond a file's own bounds: a commit is taken
- * from the graph only with the tree the caller read from the commit
- * itself, and any filter that is missing, of another version or out of
- * bounds says "may have changed".
+ * `git gc` writes a graph; `git commit-graph write --changed-paths`, one
+ * with filters.
  *
  * The graph also gives each commit's parents, tree and committer time,
  * which a walk then reads without inflating the commit.
+ *
+ * Nothing here is trusted beyond a file's own bounds: a walk enters the
+ * graph at a commit it has read, whose tree must be the graph's
+ * (gm_graph_find()), and any filter that is missing, of another version
+ * or out of bounds says "may have changed".
  *
  * A struct gm_graph is read-only once made: threads may share it.
  */
@@ -37,8 +37,8 @@ struct gm_graph_commit {
 struct gm_graph_path {
 	uint32_t (*seeds)[2];	/* per key: the two hashes of its bytes */
 	size_t nr;
-	bool high;		/* a byte above 0x7f: version 1 hashes differ */
-	bool any;		/* the top ("" ): every commit may change it */
+	bool high;		/* a byte above 0x7f: version 1 differs */
+	bool any;		/* the top (""): every commit may change it */
 };
 
 /**
