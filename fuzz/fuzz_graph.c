@@ -16,11 +16,18 @@
 static char dir[64];
 static char file[96];
 
-/* A directory of its own for the file, made once. */
+static char info[80];
+
+static void cleanup(void)
+{
+	unlink(file);
+	rmdir(info);
+	rmdir(dir);
+}
+
+/* A directory of its own for the file, made once, removed at exit. */
 static void setup(void)
 {
-	char info[80];
-
 	if (*dir)
 		return;
 	snprintf(dir, sizeof(dir), "/tmp/gm-fuzz-graph.XXXXXX");
@@ -28,6 +35,7 @@ static void setup(void)
 	snprintf(info, sizeof(info), "%s/info", dir);
 	FUZZ_CHECK(!mkdir(info, 0700));
 	snprintf(file, sizeof(file), "%s/commit-graph", info);
+	atexit(cleanup);
 }
 
 static void check_commit(const struct gm_graph *g, struct gm_graph_commit c,
