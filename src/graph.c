@@ -342,6 +342,16 @@ bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
 	return true;
 }
 
+bool gm_graph_may_change_any(const struct gm_graph *g,
+			     struct gm_graph_commit c,
+			     const struct gm_graph_path *p, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (gm_graph_may_change(g, c, &p[i]))
+			return true;
+	return false;
+}
+
 bool gm_graph_commit_at(const struct gm_graph *g, uint32_t global,
 			struct gm_graph_commit *out)
 {

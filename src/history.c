@@ -247,12 +247,9 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
  */
 static bool graph_same(const struct walk *w, const struct qitem *it)
 {
-	if (!it->in_graph)
-		return false;
-	for (size_t i = 0; i < w->paths.nr; i++)
-		if (gm_graph_may_change(w->opts->graph, it->gc, &w->keys[i]))
-			return false;
-	return true;
+	return it->in_graph &&
+	       !gm_graph_may_change_any(w->opts->graph, it->gc, w->keys,
+					w->paths.nr);
 }
 
 /* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */

@@ -543,10 +543,8 @@ static int record(struct walk *w, struct qitem *it, const git_oid *ta,
 /* Whether the commit-graph's filter of `gc` says none of the files changed. */
 static bool graph_unchanged(const struct walk *w, struct gm_graph_commit gc)
 {
-	for (size_t f = 0; f < w->s->nr_files; f++)
-		if (gm_graph_may_change(w->opts->graph, gc, &w->keys[f]))
-			return false;
-	return true;
+	return !gm_graph_may_change_any(w->opts->graph, gc, w->keys,
+					w->s->nr_files);
 }
 
 /*

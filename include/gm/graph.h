@@ -101,6 +101,11 @@ int gm_graph_commit_parents(const struct gm_graph *g,
 			    struct gm_graph_commit c,
 			    struct gm_graph_commit parents[2]);
 
+/** Whether commit `c` may change any of the `nr` paths `p`. */
+bool gm_graph_may_change_any(const struct gm_graph *g,
+			     struct gm_graph_commit c,
+			     const struct gm_graph_path *p, size_t nr);
+
 /** Git's 32-bit murmur3 of `len` bytes, from `seed` (version 2's). */
 uint32_t gm_graph_murmur3(uint32_t seed, const void *data, size_t len);
 
