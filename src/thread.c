@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "gm/error.h"
+#include "gm/heap.h"
 
 #if defined(__linux__) && defined(CPU_SET)
 struct thread_start {
@@ -22,6 +23,7 @@ static void *thread_trampoline(void *payload)
 
 	free(payload);
 	sched_setaffinity(0, sizeof(s.allowed), &s.allowed);
+	gm_heap_thread_prepare();
 	return s.fn(s.arg);
 }
 
