@@ -751,12 +751,17 @@ static void finding_release(struct finding *f)
 	free(f->ch.v);
 }
 
+/* Findings the scout may have ahead of the walk before it waits. */
+#define SCOUT_AHEAD 1024
+
 /* Hand `f` to the walk. @return 0 or GM_ERROR. */
 static int scout_publish(struct scout *sc, struct finding *f)
 {
 	int error = 0;
 
 	pthread_mutex_lock(&sc->lock);
+	while (sc->nr - sc->taken >= SCOUT_AHEAD && !sc->stop)
+		pthread_cond_wait(&sc->cond, &sc->lock);
 	if (GM_ARRAY_GROW(sc->v, sc->nr, sc->alloc) < 0)
 		error = GM_ERROR;
 	else
@@ -969,6 +974,10 @@ static bool scout_next(struct scout *sc, struct finding *out)
 	got = sc->taken < sc->nr;
 	if (got)
 		*out = sc->v[sc->taken++];
+	if (sc->nr - sc->taken == SCOUT_AHEAD / 2)	/* it may be waiting */
+		pthread_cond_broadcast(&sc->cond);
+	if (sc->taken == sc->nr)	/* all taken: the array again from 0 */
+		sc->taken = sc->nr = 0;
 	pthread_mutex_unlock(&sc->lock);
 	return got;
 }
