@@ -393,6 +393,63 @@ START_TEST(test_follow_chunk_as_defined)
 }
 END_TEST
 
+/*
+ * A shallow clone, packed: the walk stops at its boundary, where the
+ * scout (the packs alone) hands the last commit over and the walk finds
+ * its parent missing; the same as the walk alone, both saying shallow.
+ */
+START_TEST(test_signers_shallow_scouted)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "f.c", "1\n" } } },
+		{ "Bob <bob@x.org>", "two\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "f.c", "1\n2\n" } } },
+		{ "Cy <cy@x.org>", "three\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "f.c", "1\n2\n3\n" } } },
+		{ "Dee <dee@x.org>", "four\n\nSigned-off-by: Dee <dee@x.org>\n",
+		  T0 + 3 * DAY, { { "f.c", "1\n2\n3\n4\n" } } },
+	};
+	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL };
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_signers *alone = NULL, *scouted = NULL;
+	struct gm_packs *ps = NULL;
+	git_repository *clone = NULL;
+	git_oid head;
+	struct trepo r;
+	char cmd[2048], dir[1024], objects[1100];
+	const char *dirs[] = { objects };
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	snprintf(dir, sizeof(dir), "%s/shallow", r.dir);
+	snprintf(cmd, sizeof(cmd), "git clone -q --depth 2 'file://%s' '%s' "
+		 ">/dev/null 2>&1", r.dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(git_repository_open(&clone, dir), 0);
+	ck_assert_int_eq(git_reference_name_to_id(&head, clone, "HEAD"), 0);
+	ck_assert_int_eq(gm_strvec_push(&files, "f.c"), 0);
+	ck_assert_int_eq(gm_signers_walk(&alone, clone, &head, &files, &so),
+			 0);
+	snprintf(objects, sizeof(objects), "%s/.git/objects", dir);
+	ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
+	ck_assert_uint_ge(gm_packs_count(ps), 1);
+	so.packs = ps;
+	ck_assert_int_eq(gm_signers_walk(&scouted, clone, &head, &files, &so),
+			 0);
+	assert_same_walk(alone, scouted);
+	ck_assert(alone->shallow);
+	ck_assert(scouted->shallow);
+	ck_assert_uint_eq(alone->walked, 2);
+	ck_assert_uint_eq(scouted->walked, 2);
+	gm_signers_free(alone);
+	gm_signers_free(scouted);
+	gm_packs_free(ps);
+	gm_strvec_release(&files);
+	git_repository_free(clone);
+	trepo_free(&r);
+}
+END_TEST
+
 /* a rename inside the window is followed, as git log --follow. */
 START_TEST(test_signers_rename_followed)
 {
@@ -876,6 +933,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_is_signature);
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
+	tcase_add_test(tc, test_signers_shallow_scouted);
 	tcase_add_test(tc, test_signers_added_in_window);
 	tcase_add_test(tc, test_signers_copy_followed_cache);
 	tcase_add_test(tc, test_signers_diff_attribute_work_tree);
