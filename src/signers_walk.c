@@ -633,34 +633,37 @@ static bool graph_unchanged(const struct walk *w, const struct pathset *ps,
 }
 
 /*
- * The parents of `it` from the commit read, queued; `*n` -1 if its only
- * parent cannot be read (a shallow clone's boundary: not examined).
+ * The parents of `it` from the commit read, queued. One that cannot be
+ * read makes it a root, as a shallow clone's boundary is to git (its
+ * parents grafted away: git log shows it adding its files), none queued.
  */
 static int parents_from_commit(struct walk *w, struct queue *q,
 			       struct qitem *it, int *n, git_oid *ta,
 			       git_oid *tb)
 {
-	git_commit *c;
+	git_commit **ps = NULL;
+	unsigned nr, i;
 	int error;
 
 	if ((error = item_commit(w, it)) < 0)
 		return error;
-	c = it->c;
-	*n = (int)git_commit_parentcount(c);
-	git_oid_cpy(tb, git_commit_tree_id(c));
-	for (int i = 0, nr = *n; i < nr && !error; i++) {
-		git_commit *p = NULL;
-
-		if (git_commit_parent(&p, c, (unsigned)i) < 0) {
-			w->s->shallow = true;
-			if (nr == 1)
-				*n = -1;
-			continue;
-		}
-		if (i == 0)
-			git_oid_cpy(ta, git_commit_tree_id(p));
-		error = enqueue_commit(w, q, p);
+	nr = git_commit_parentcount(it->c);
+	git_oid_cpy(tb, git_commit_tree_id(it->c));
+	if (nr && !(ps = calloc(nr, sizeof(*ps))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (i = 0; i < nr && git_commit_parent(&ps[i], it->c, i) == 0; i++)
+		;
+	w->s->shallow |= i < nr;
+	*n = i < nr ? 0 : (int)nr;
+	if (*n)
+		git_oid_cpy(ta, git_commit_tree_id(ps[0]));
+	for (i = 0; i < nr; i++) {
+		if (*n && !error)
+			error = enqueue_commit(w, q, ps[i]);	/* the queue's */
+		else
+			git_commit_free(ps[i]);
 	}
+	free(ps);
 	return error;
 }
 
@@ -677,7 +680,7 @@ static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
 					&tb)) < 0 ||
 	    (n < 0 && (error = parents_from_commit(w, q, it, &n, &ta, &tb)) < 0))
 		return error;
-	if (n < 0 || n > 1 ||
+	if (n > 1 ||
 	    (it->in_graph && graph_unchanged(w, &w->all, it->gc)))
 		return 0;
 	w->ch.nr = 0;

@@ -394,9 +394,10 @@ START_TEST(test_follow_chunk_as_defined)
 END_TEST
 
 /*
- * A shallow clone, packed: the walk stops at its boundary, where the
- * scout (the packs alone) hands the last commit over and the walk finds
- * its parent missing; the same as the walk alone, both saying shallow.
+ * A shallow clone, packed: its boundary commit is a root, as git log
+ * shows it (adding the file); the scout (the packs alone) hands it over
+ * and the walk finds its parent missing. The same as the walk alone and
+ * as git log --follow, both saying shallow.
  */
 START_TEST(test_signers_shallow_scouted)
 {
@@ -441,6 +442,12 @@ START_TEST(test_signers_shallow_scouted)
 	ck_assert(scouted->shallow);
 	ck_assert_uint_eq(alone->walked, 2);
 	ck_assert_uint_eq(scouted->walked, 2);
+	ck_assert_uint_eq(scouted->files[0].nr_touches, 2);
+	{
+		struct trepo cl = { dir, clone, head };
+
+		assert_same_as_git(&cl, T0 - DAY, scouted, 0);
+	}
 	gm_signers_free(alone);
 	gm_signers_free(scouted);
 	gm_packs_free(ps);
