@@ -9,6 +9,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/graph.h"
+#include "gm/pqueue.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
 
@@ -26,55 +27,14 @@ struct qitem {
 	git_commit *c;
 };
 
-struct queue {
-	struct qitem *v;
-	size_t nr, alloc;
-};
-
-static bool queue_before(const struct qitem *a, const struct qitem *b)
+/* Newest first; of equal times, the smaller id. */
+static bool queue_before(const void *x, const void *y)
 {
+	const struct qitem *a = x, *b = y;
+
 	if (a->time != b->time)
 		return a->time > b->time;
 	return git_oid_cmp(&a->id, &b->id) < 0;
-}
-
-static int queue_push(struct queue *q, const struct qitem *it)
-{
-	size_t i;
-
-	if (GM_ARRAY_GROW(q->v, q->nr, q->alloc) < 0)
-		return GM_ERROR;
-	for (i = q->nr++; i && queue_before(it, &q->v[(i - 1) / 2]); i = (i - 1) / 2)
-		q->v[i] = q->v[(i - 1) / 2];
-	q->v[i] = *it;
-	return 0;
-}
-
-static bool queue_pop(struct queue *q, struct qitem *out)
-{
-	struct qitem last;
-	size_t i = 0;
-
-	if (!q->nr)
-		return false;
-	*out = q->v[0];
-	last = q->v[--q->nr];
-	for (;;) {
-		size_t child = 2 * i + 1;
-
-		if (child >= q->nr)
-			break;
-		if (child + 1 < q->nr &&
-		    queue_before(&q->v[child + 1], &q->v[child]))
-			child++;
-		if (!queue_before(&q->v[child], &last))
-			break;
-		q->v[i] = q->v[child];
-		i = child;
-	}
-	if (q->nr)
-		q->v[i] = last;
-	return true;
 }
 
 /* ==================== comparing trees at the paths ==================== */
@@ -404,7 +364,7 @@ static int count_commit(struct walk *w, git_commit *c)
 /* ==================== the walk ==================== */
 
 /* Queue `it` (its commit with it) unless it was queued before. */
-static int walk_enqueue(struct walk *w, struct queue *q, struct qitem *it)
+static int walk_enqueue(struct walk *w, struct gm_pqueue *q, struct qitem *it)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
@@ -413,7 +373,7 @@ static int walk_enqueue(struct walk *w, struct queue *q, struct qitem *it)
 	git_oid_tostr(hex, sizeof(hex), &it->id);
 	if (!gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
 		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
-		if (!error && !(error = queue_push(q, it)))
+		if (!error && !(error = gm_pqueue_push(q, it)))
 			it->c = NULL;	/* the queue's now */
 	}
 	git_commit_free(it->c);
@@ -540,7 +500,7 @@ static int parents_read(struct walk *w, struct qitem *it, struct parents *p)
  * first parent the commit is TREESAME to, if any; a non-merge that is not
  * TREESAME is counted.
  */
-static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
+static int walk_commit(struct walk *w, struct gm_pqueue *q, struct qitem *it)
 {
 	struct parents p;
 	bool differs = true;
@@ -602,11 +562,11 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 	return 0;
 }
 
-static void walk_release(struct walk *w, struct queue *q)
+static void walk_release(struct walk *w, struct gm_pqueue *q)
 {
 	for (size_t i = 0; i < q->nr; i++)
-		git_commit_free(q->v[i].c);
-	free(q->v);
+		git_commit_free(((struct qitem *)gm_pqueue_at(q, i))->c);
+	gm_pqueue_release(q);
 	for (size_t i = 0; w->keys && i < w->paths.nr; i++)
 		gm_graph_path_release(&w->keys[i]);
 	free(w->keys);
@@ -629,7 +589,7 @@ static void walk_release(struct walk *w, struct queue *q)
 }
 
 /* The start commit read, and queued into `q` (NULL: not). */
-static int walk_start(struct walk *w, struct queue *q, const git_oid *start)
+static int walk_start(struct walk *w, struct gm_pqueue *q, const git_oid *start)
 {
 	git_commit *c = NULL;
 	struct qitem it;
@@ -649,10 +609,11 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const struct gm_history_options *opts)
 {
 	struct walk w;
-	struct queue q = { NULL, 0, 0 };
+	struct gm_pqueue q;
 	struct qitem it;
 	int error;
 
+	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
 	w.repo = repo;
 	w.opts = opts;
@@ -661,7 +622,7 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 	error = walk_prepare(&w, paths);
 	if (!error)
 		error = walk_start(&w, paths->nr ? &q : NULL, start);
-	while (!error && queue_pop(&q, &it)) {
+	while (!error && gm_pqueue_pop(&q, &it)) {
 		if (it.time >= opts->since)
 			error = walk_commit(&w, &q, &it);
 		git_commit_free(it.c);
@@ -811,7 +772,7 @@ static int changes_between(struct walk *w, const git_oid *a,
  * non-merge in the window that changes a file against its one parent
  * (or the empty tree) is counted and handed to `fn`.
  */
-static int walk_commit_full(struct walk *w, struct queue *q,
+static int walk_commit_full(struct walk *w, struct gm_pqueue *q,
 			    struct qitem *it, gm_history_commit_fn fn,
 			    void *payload)
 {
@@ -853,10 +814,11 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 {
 	struct gm_strvec none = GM_STRVEC_INIT;
 	struct walk w;
-	struct queue q = { NULL, 0, 0 };
+	struct gm_pqueue q;
 	struct qitem it;
 	int error;
 
+	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
 	w.repo = repo;
 	w.opts = opts;
@@ -868,7 +830,7 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 	error = walk_prepare(&w, &none);
 	if (!error)
 		error = walk_start(&w, &q, start);
-	while (!error && queue_pop(&q, &it)) {
+	while (!error && gm_pqueue_pop(&q, &it)) {
 		if (it.time >= opts->since)
 			error = walk_commit_full(&w, &q, &it, fn, payload);
 		git_commit_free(it.c);

@@ -11,6 +11,7 @@
 #include "gm/graph.h"
 #include "gm/objects.h"
 #include "gm/pack.h"
+#include "gm/pqueue.h"
 #include "gm/strmap.h"
 #include "gm/thread.h"
 
@@ -255,8 +256,7 @@ struct qitem {
 
 /* Commits by time, newest first; `seen` (if any) the ids ever queued. */
 struct queue {
-	struct qitem *v;
-	size_t nr, alloc;
+	struct gm_pqueue heap;
 	uint64_t seq;
 	struct gm_strmap *seen;
 };
@@ -276,57 +276,43 @@ static void item_release(struct qitem *it)
 	it->raw = NULL;
 }
 
-static bool q_before(const struct qitem *a, const struct qitem *b)
+/* Newest first; of equal times, the first queued. */
+static bool q_before(const void *x, const void *y)
 {
+	const struct qitem *a = x, *b = y;
+
 	return a->time != b->time ? a->time > b->time : a->seq < b->seq;
+}
+
+static void q_init(struct queue *q, struct gm_strmap *seen)
+{
+	gm_pqueue_init(&q->heap, sizeof(struct qitem), q_before);
+	q->seq = 0;
+	q->seen = seen;
 }
 
 static int q_push(struct queue *q, struct qitem it)
 {
-	size_t i;
-
 	it.seq = q->seq++;
-	if (GM_ARRAY_GROW(q->v, q->nr, q->alloc) < 0)
-		return GM_ERROR;
-	for (i = q->nr++; i && q_before(&it, &q->v[(i - 1) / 2]); i = (i - 1) / 2)
-		q->v[i] = q->v[(i - 1) / 2];
-	q->v[i] = it;
-	return 0;
+	return gm_pqueue_push(&q->heap, &it);
 }
 
 static bool q_pop(struct queue *q, struct qitem *out)
 {
-	struct qitem last;
-	size_t i = 0;
-
-	if (!q->nr)
-		return false;
-	*out = q->v[0];
-	last = q->v[--q->nr];
-	for (;;) {
-		size_t k = 2 * i + 1;
-
-		if (k >= q->nr)
-			break;
-		if (k + 1 < q->nr && q_before(&q->v[k + 1], &q->v[k]))
-			k++;
-		if (!q_before(&q->v[k], &last))
-			break;
-		q->v[i] = q->v[k];
-		i = k;
-	}
-	if (q->nr)
-		q->v[i] = last;
-	return true;
+	return gm_pqueue_pop(&q->heap, out);
 }
 
+static struct qitem *q_at(struct queue *q, size_t i)
+{
+	return gm_pqueue_at(&q->heap, i);
+}
+
+/* The items released, the queue emptied. */
 static void q_release(struct queue *q)
 {
-	for (size_t i = 0; i < q->nr; i++)
-		item_release(&q->v[i]);
-	free(q->v);
-	q->v = NULL;
-	q->nr = q->alloc = 0;
+	for (size_t i = 0; i < q->heap.nr; i++)
+		item_release(q_at(q, i));
+	gm_pqueue_release(&q->heap);
 }
 
 /*
@@ -346,6 +332,21 @@ static int enqueue(struct queue *q, struct qitem *it)
 			it->c = NULL, it->raw = NULL;	/* the queue's now */
 	}
 	item_release(it);
+	return error;
+}
+
+/*
+ * The items of `from` queued in `q`, emptying it: taken in its order, so
+ * that those of equal times keep the order they were queued in, as if
+ * queued in `q` in the first place.
+ */
+static int q_move(struct queue *q, struct queue *from)
+{
+	struct qitem it;
+	int error = 0;
+
+	while (!error && q_pop(from, &it))
+		error = enqueue(q, &it);
 	return error;
 }
 
@@ -791,11 +792,10 @@ static int scout_hand_over(struct scout *sc, struct qitem *it)
 	while (!sc->replied && !sc->stop)
 		pthread_cond_wait(&sc->cond, &sc->lock);
 	reply = sc->reply;
-	sc->reply = (struct queue){ 0 };
+	q_init(&sc->reply, NULL);
 	sc->replied = false;
 	pthread_mutex_unlock(&sc->lock);
-	for (size_t i = 0; i < reply.nr && !error; i++)
-		error = enqueue(&sc->q, &reply.v[i]);
+	error = q_move(&sc->q, &reply);
 	q_release(&reply);
 	return error;
 }
@@ -848,9 +848,10 @@ static bool scout_unchanged(const struct scout *sc, struct gm_graph_commit gc)
 static int scout_commit(struct scout *sc, struct qitem *it)
 {
 	struct finding f = { .it = *it };
-	struct queue parents = { 0 };
+	struct queue parents;
 	int n, error;
 
+	q_init(&parents, NULL);
 	error = scout_parents(sc, it, &parents, &n, &f.ta, &f.tb);
 	f.parents = n;
 	if (!error && n <= 1 &&
@@ -862,11 +863,9 @@ static int scout_commit(struct scout *sc, struct qitem *it)
 		free(f.ch.v);
 		return scout_hand_over(sc, it);
 	}
-	for (size_t i = 0; i < parents.nr && !error; i++)
-		error = enqueue(&sc->q, &parents.v[i]);
-	for (size_t i = 0; i < parents.nr; i++)
-		item_release(&parents.v[i]);
-	free(parents.v);
+	if (!error)
+		error = q_move(&sc->q, &parents);
+	q_release(&parents);
 	if (error || n > 1) {
 		free(f.ch.v);
 		return error;
@@ -942,7 +941,8 @@ static int scout_new(struct scout **out, const struct walk *w)
 	pthread_cond_init(&sc->cond, NULL);
 	sc->opts = w->opts;
 	sc->nr_files = n;
-	sc->q.seen = &sc->seen;
+	q_init(&sc->q, &sc->seen);
+	q_init(&sc->reply, NULL);
 	sc->trees.strict = true;
 	sc->first.dir = w->dir;	/* never written again */
 	sc->first.nr = n;
@@ -988,14 +988,14 @@ static bool scout_next(struct scout *sc, struct finding *out)
 /* Give the scout `parents` (theirs from now on), nothing read with them. */
 static void scout_reply(struct scout *sc, struct queue *parents)
 {
-	for (size_t i = 0; i < parents->nr; i++)
-		item_release(&parents->v[i]);
+	for (size_t i = 0; i < parents->heap.nr; i++)
+		item_release(q_at(parents, i));
 	pthread_mutex_lock(&sc->lock);
 	sc->reply = *parents;
 	sc->replied = true;
 	pthread_cond_broadcast(&sc->cond);
 	pthread_mutex_unlock(&sc->lock);
-	*parents = (struct queue){ 0 };
+	q_init(parents, NULL);
 }
 
 /* Stop the scout and wait for it. @return its error, or 0. */
@@ -1031,9 +1031,11 @@ static int walk_finding(struct walk *w, struct finding *f)
 /* A commit handed over: walked here, its parents given back. */
 static int walk_handed(struct walk *w, struct qitem *it)
 {
-	struct queue parents = { 0 };
-	int error = walk_commit(w, &parents, it);
+	struct queue parents;
+	int error;
 
+	q_init(&parents, NULL);
+	error = walk_commit(w, &parents, it);
 	scout_reply(w->scout, &parents);
 	return error;
 }
@@ -1158,7 +1160,7 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 		return gm_error_set(GM_ERROR, "out of memory");
 	w->all.paths = w->away.paths = w->paths;
 	w->all.dir = w->away.dir = w->dir;
-	w->q.seen = &w->seen;
+	q_init(&w->q, &w->seen);
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
 		size_t len = strlen(p);

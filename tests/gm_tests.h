@@ -6,6 +6,7 @@
 /* One suite per module; check_main.c runs them all (or CK_RUN_SUITE). */
 Suite *buf_suite(void);
 Suite *strvec_suite(void);
+Suite *pqueue_suite(void);
 Suite *strmap_suite(void);
 Suite *options_suite(void);
 Suite *email_suite(void);
