@@ -1,5 +1,6 @@
 #include "gm/follow.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -163,29 +164,34 @@ struct blob_want {
 	struct blobinfo *b;
 };
 
+/* What a thread works with: its pack reader and its tables. */
+struct worker {
+	struct gm_pack_reader *pack;
+	struct fp_scratch *scratch;
+};
+
 /*
- * Blobs read from the packs alone, by one thread: the sizes (or with
- * `fingerprints`, the fingerprints) of want[lo..hi), into got[lo..hi).
+ * Work on items [0, n) that the calling thread and the helper share as
+ * they go: the caller takes them from the front, the helper from the
+ * back, `step` at a time, until the two meet; each item is done once.
+ * fn(ctx, i, worker) does item i, writing only what is item i's.
  */
-struct blob_batch {
-	const struct blob_want *want;
-	size_t lo, hi;
-	bool fingerprints;
-	struct blob_got *got;
-	struct gm_pack_reader *pack;	/* the reading thread's */
-	struct fp_scratch *scratch;	/* its tables */
-	int error;
+struct task {
+	int (*fn)(void *ctx, size_t i, const struct worker *wk);
+	void *ctx;
+	size_t step;
+	_Atomic uint64_t ends;	/* the front's next item << 32 | the back's end */
 };
 
 /*
  * The second thread of the copy search, where there is a second CPU and
- * there are packs: a reader and tables of its own, used by one batch at
- * a time, which the search waits for before it reads the results.
+ * there are packs: a reader and tables of its own, working on one task
+ * at a time, which the search waits for before it reads the results.
  */
 struct follow_helper {
 	struct gm_pack_reader *pack;
 	struct fp_scratch scratch;
-	struct blob_batch batch;
+	struct task *task;
 	struct gm_job job;
 };
 
@@ -200,6 +206,8 @@ struct gm_follow {
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
 	uint32_t *dst;		/* HASHBASE: the destination's, zero between */
+	struct candidate *cand;	/* the files of the listing scored */
+	size_t nr_cand, alloc_cand;
 	struct fentry *v;	/* the listing of the search under way */
 	size_t nr, alloc;
 	size_t *dirs;		/* offsets of directory prefixes in `names` */
@@ -346,6 +354,7 @@ void gm_follow_free(struct gm_follow *fc)
 	scratch_release(&fc->scratch);
 	follow_helper_free(fc->helper);
 	free(fc->dst);
+	free(fc->cand);
 	free(fc->v);
 	free(fc->dirs);
 	gm_buf_release(&fc->names);
@@ -487,60 +496,127 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 	return b;
 }
 
-/* ==================== reading blobs on two threads ==================== */
+/* ==================== work on two threads ==================== */
 
-
-/* One thread's part of a batch: from the packs, misses left as such. */
-static void blob_batch_run(struct blob_batch *b)
+/* The next items [*from, *to) of `t`, from its back or front, if any. */
+static bool task_take(struct task *t, bool back, size_t *from, size_t *to)
 {
-	for (size_t i = b->lo; i < b->hi && !b->error; i++) {
-		struct blob_got *g = &b->got[i];
-		struct blobinfo v = { 0, false, false, false, NULL, 0 };
-		git_object_t type;
-		char *data = NULL;
-		size_t len = 0;
-		int e;
+	uint64_t ends = atomic_load_explicit(&t->ends, memory_order_relaxed);
+	uint64_t next;
 
-		if (!b->fingerprints) {
-			e = gm_pack_header(b->pack, &b->want[i].id, &type,
-					   &g->size);
-			g->state = e ? GOT_MISS :
-				   type == GIT_OBJECT_BLOB ? GOT_OK : GOT_NONE;
-			continue;
-		}
-		e = gm_pack_read(b->pack, &b->want[i].id, &type, &data, &len);
-		if (e == GM_ENOTFOUND) {
-			g->state = GOT_MISS;
-			continue;
-		}
-		if (e < 0) {
-			b->error = e;
-			break;
-		}
-		g->state = GOT_NONE;
-		if (type == GIT_OBJECT_BLOB &&
-		    !(b->error = follow_fingerprint(b->scratch, &v, data,
-						    len))) {
-			g->state = GOT_OK;
-			g->size = len;
-			g->fp = v.fp;
-			g->nr = v.nr;
-		}
-		free(data);
-	}
+	do {
+		size_t lo = (size_t)(ends >> 32), hi = (size_t)(ends & UINT32_MAX);
+
+		if (lo >= hi)
+			return false;
+		*from = back && hi - lo > t->step ? hi - t->step : lo;
+		*to = !back && hi - lo > t->step ? lo + t->step : hi;
+		next = back ? (uint64_t)lo << 32 | *from :
+			      (uint64_t)*to << 32 | hi;
+	} while (!atomic_compare_exchange_weak_explicit(&t->ends, &ends, next,
+							 memory_order_relaxed,
+							 memory_order_relaxed));
+	return true;
 }
 
-static void *blob_batch_thread(void *arg)
+/* Items of `t` done by `wk` from one end until none is left or one fails. */
+static int task_work(struct task *t, const struct worker *wk, bool back)
+{
+	size_t from, to;
+	int error = 0;
+
+	while (!error && task_take(t, back, &from, &to))
+		for (size_t i = from; i < to && !error; i++)
+			error = t->fn(t->ctx, i, wk);
+	if (error)	/* what is left is left to no one */
+		atomic_store_explicit(&t->ends, 0, memory_order_relaxed);
+	return error;
+}
+
+static void *helper_thread(void *arg)
 {
 	struct follow_helper *h = arg;
+	const struct worker wk = { h->pack, &h->scratch };
 
-	blob_batch_run(&h->batch);
-	gm_job_done(&h->job, h->batch.error);
+	gm_job_done(&h->job, task_work(h->task, &wk, true));
 	return NULL;
 }
 
+/*
+ * Task `t` done on items [0, n): with the helper, where there is one
+ * and enough to share, else by this thread alone.
+ * @return 0, or an error of either thread.
+ */
+static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
+{
+	const struct worker me = { fc->objs->pack, &fc->scratch };
+	struct follow_helper *h = fc->helper;
+	bool shared = h && n >= 2 * t->step;
+	int error, helper_error = 0;
+
+	if (n > UINT32_MAX)
+		return gm_error_set(GM_ERROR, "too many files to compare");
+	atomic_init(&t->ends, (uint64_t)n);
+	if (shared) {
+		h->task = t;
+		shared = gm_job_start(&h->job, helper_thread, h);
+	}
+	error = task_work(t, &me, false);
+	if (shared)
+		helper_error = gm_job_join(&h->job);
+	return error ? error : helper_error;
+}
+
+/* ==================== reading blobs ==================== */
+
+/* Blobs to read, and what reading them gave. */
+struct reads {
+	const struct blob_want *want;
+	struct blob_got *got;
+};
+
+/* The size of blob i from the packs; a miss is left for libgit2. */
+static int read_size(void *ctx, size_t i, const struct worker *wk)
+{
+	const struct reads *r = ctx;
+	struct blob_got *g = &r->got[i];
+	git_object_t type;
+
+	if (gm_pack_header(wk->pack, &r->want[i].id, &type, &g->size) < 0)
+		g->state = GOT_MISS;
+	else
+		g->state = type == GIT_OBJECT_BLOB ? GOT_OK : GOT_NONE;
+	return 0;
+}
+
+/* The fingerprint of blob i from the packs; a miss is left for libgit2. */
+static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
+{
+	const struct reads *r = ctx;
+	struct blob_got *g = &r->got[i];
+	struct blobinfo v = { 0, false, false, false, NULL, 0 };
+	git_object_t type;
+	char *data = NULL;
+	size_t len = 0;
+	int error;
+
+	error = gm_pack_read(wk->pack, &r->want[i].id, &type, &data, &len);
+	g->state = error == GM_ENOTFOUND ? GOT_MISS : GOT_NONE;
+	if (error == GM_ENOTFOUND)
+		return 0;
+	if (!error && type == GIT_OBJECT_BLOB &&
+	    !(error = follow_fingerprint(wk->scratch, &v, data, len))) {
+		g->state = GOT_OK;
+		g->size = len;
+		g->fp = v.fp;
+		g->nr = v.nr;
+	}
+	free(data);
+	return error;
+}
+
 /* What the packs missed, from libgit2, in this thread. */
-static int blob_batch_misses(struct gm_follow *fc,
+static int blobs_read_misses(struct gm_follow *fc,
 			     const struct blob_want *want, size_t n,
 			     bool fingerprints, struct blob_got *got)
 {
@@ -577,41 +653,20 @@ static int blob_batch_misses(struct gm_follow *fc,
 }
 
 /*
- * The sizes (or fingerprints) of blobs `want`, into `got`: the second
- * half (by size for fingerprints, else by count) read by the helper
- * while this thread reads the first, when there is a helper and enough
- * to share. @return 0 or GM_ERROR.
+ * The sizes (or fingerprints) of blobs `want`, into `got`: from the packs
+ * on both threads (follow_run()), then what they missed from libgit2.
+ * @return 0 or GM_ERROR.
  */
 static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
 		      size_t n, bool fingerprints, struct blob_got *got)
 {
-	struct follow_helper *h = fc->helper;
-	struct blob_batch mine = { want, 0, n, fingerprints, got,
-				   fc->objs->pack, &fc->scratch, 0 };
-	bool shared = h && n >= 16;
-	int error;
+	struct reads r = { want, got };
+	struct task t = { fingerprints ? read_fingerprint : read_size, &r,
+			  fingerprints ? 1 : 16, 0 };
+	int error = follow_run(fc, &t, n);
 
-	if (shared) {
-		size_t total = 0, half = 0, mid = 0;
-
-		for (size_t i = 0; i < n; i++)
-			total += fingerprints ? want[i].size : 1;
-		while (mid < n && half * 2 < total)
-			half += fingerprints ? want[mid++].size : (mid++, 1);
-		h->batch = (struct blob_batch){ want, mid, n, fingerprints, got,
-						h->pack, &h->scratch, 0 };
-		mine.hi = mid;
-		if (!gm_job_start(&h->job, blob_batch_thread, h)) {
-			mine.hi = n;
-			shared = false;
-		}
-	}
-	blob_batch_run(&mine);
-	error = shared ? gm_job_join(&h->job) : 0;
 	if (!error)
-		error = mine.error;
-	if (!error)
-		error = blob_batch_misses(fc, want, n, fingerprints, got);
+		error = blobs_read_misses(fc, want, n, fingerprints, got);
 	return error;
 }
 
@@ -868,6 +923,55 @@ static int fp_score(const uint32_t *dst, const struct blobinfo *src,
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
 }
 
+/* The scoring of the candidates of a search, against `dst` (fc->dst). */
+struct scoring {
+	struct gm_follow *fc;
+	size_t dsize;
+	const char *dst_base;
+};
+
+static int score_one(void *ctx, size_t i, const struct worker *wk)
+{
+	const struct scoring *sc = ctx;
+	struct candidate *c = &sc->fc->cand[i];
+	const struct fentry *f = &sc->fc->v[c->src];
+	const struct blobinfo *si = f->t->info[f->i];
+
+	(void)wk;
+	c->score = fp_score(sc->fc->dst, si, (size_t)si->size, sc->dsize);
+	c->name_score = !strcmp(f->t->v[f->i].name, sc->dst_base);
+	return 0;
+}
+
+/*
+ * The files of the listing that may score against a destination of
+ * `dsize` bytes (named `dst_base`): fc->cand, in listing order, scored.
+ */
+static int follow_score(struct gm_follow *fc, size_t dsize,
+			const char *dst_base)
+{
+	struct scoring sc = { fc, dsize, dst_base };
+	struct task t = { score_one, &sc, 16, 0 };
+
+	fc->nr_cand = 0;
+	for (size_t i = 0; i < fc->nr; i++) {
+		struct fentry *f = &fc->v[i];
+		const struct blobinfo *si;
+
+		if (!is_regular(f->t->v[f->i].mode))
+			continue;
+		/* follow_prefill() read it if its size may match */
+		si = f->t->info[f->i];
+		if (si->size < 0 || !si->have_fp ||
+		    !size_may_match((size_t)si->size, dsize, MIN_SCORE))
+			continue;
+		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0)
+			return GM_ERROR;
+		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i };
+	}
+	return follow_run(fc, &t, fc->nr_cand);
+}
+
 int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		     const git_oid *tb, const char *dst, const git_oid *dst_id,
 		     git_filemode_t dst_mode)
@@ -925,28 +1029,17 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
 	error = follow_prefill(fc, dsize);
-	for (size_t i = 0; i < fc->nr && !error; i++) {
-		struct fentry *f = &fc->v[i];
-		const struct gm_objects_entry *e = &f->t->v[f->i];
-		struct candidate c = { 0, 0, i };
-		const struct blobinfo *si;
+	if (!error)
+		error = follow_score(fc, dsize, dst_base);
+	for (size_t i = 0; i < fc->nr_cand && !error; i++) {
+		const struct candidate *c = &fc->cand[i];
 		int worst = 0;
 
-		if (!is_regular(e->mode))
-			continue;
-		/* follow_prefill() read it if its size may match */
-		si = f->t->info[f->i];
-		if (si->size < 0 ||
-		    !size_may_match((size_t)si->size, dsize, MIN_SCORE) ||
-		    !si->have_fp)
-			continue;
-		c.score = fp_score(fc->dst, si, (size_t)si->size, dsize);
-		c.name_score = !strcmp(e->name, dst_base);
 		for (int k = 1; k < 4; k++)
 			if (candidate_cmp(&top[k], &top[worst]) > 0)
 				worst = k;
-		if (candidate_cmp(&top[worst], &c) > 0)
-			top[worst] = c;
+		if (candidate_cmp(&top[worst], c) > 0)
+			top[worst] = *c;
 	}
 	for (uint32_t k = 0; k < dst_nr; k++)
 		fc->dst[dst_fp[2 * k]] = 0;
