@@ -195,6 +195,43 @@ struct follow_helper {
 	struct gm_job job;
 };
 
+/*
+ * A destination's fingerprint, spread for scoring: its bytes by hash
+ * (HASHBASE counts) and a bit per hash it has, the few a source's hash
+ * is first tested against. Both zero between uses.
+ */
+struct dst_table {
+	uint32_t *count;
+	uint64_t *has;
+};
+
+#define HAS_WORDS ((HASHBASE + 63) / 64)
+
+static int dst_table_init(struct dst_table *t)
+{
+	t->count = calloc(HASHBASE, sizeof(*t->count));
+	t->has = calloc(HAS_WORDS, sizeof(*t->has));
+	return t->count && t->has ? 0 : GM_ERROR;
+}
+
+static void dst_table_release(struct dst_table *t)
+{
+	free(t->count);
+	free(t->has);
+}
+
+/* Spread (or with `clear`, take back) the fingerprint `fp` of `nr` pairs. */
+static void dst_table_set(struct dst_table *t, const uint32_t *fp,
+			  uint32_t nr, bool clear)
+{
+	for (uint32_t k = 0; k < nr; k++) {
+		uint32_t h = fp[2 * k];
+
+		t->count[h] = clear ? 0 : fp[2 * k + 1];
+		t->has[h / 64] = clear ? 0 : t->has[h / 64] | (uint64_t)1 << h % 64;
+	}
+}
+
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
@@ -205,7 +242,7 @@ struct gm_follow {
 	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
-	uint32_t *dst;		/* HASHBASE: the destination's, zero between */
+	struct dst_table dst;	/* the search's destination */
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
 	struct fentry *v;	/* the listing of the search under way */
@@ -322,8 +359,7 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		return gm_error_set(GM_ERROR, "out of memory");
 	fc->objs = objs;
 	gm_buf_init(&fc->names);
-	fc->dst = calloc(HASHBASE, sizeof(*fc->dst));
-	if (!fc->dst || scratch_init(&fc->scratch) < 0) {
+	if (dst_table_init(&fc->dst) < 0 || scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
@@ -353,7 +389,7 @@ void gm_follow_free(struct gm_follow *fc)
 	free(fc->temps);
 	scratch_release(&fc->scratch);
 	follow_helper_free(fc->helper);
-	free(fc->dst);
+	dst_table_release(&fc->dst);
 	free(fc->cand);
 	free(fc->v);
 	free(fc->dirs);
@@ -907,23 +943,25 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 
 /*
  * The score of estimate_similarity() of `src` (`ss` bytes) against a
- * blob of `ds` bytes whose fingerprint counts are spread over `dst`
- * (HASHBASE slots).
+ * blob of `ds` bytes spread over `dst`.
  */
-static int fp_score(const uint32_t *dst, const struct blobinfo *src,
+static int fp_score(const struct dst_table *dst, const struct blobinfo *src,
 		    size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
 
 	for (uint32_t i = 0; i < src->nr; i++) {
-		uint32_t d = dst[src->fp[2 * i]], c = src->fp[2 * i + 1];
+		uint32_t h = src->fp[2 * i], c = src->fp[2 * i + 1], d;
 
+		if (!(dst->has[h / 64] >> h % 64 & 1))
+			continue;
+		d = dst->count[h];
 		copied += c < d ? c : d;
 	}
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
 }
 
-/* The scoring of the candidates of a search, against `dst` (fc->dst). */
+/* The scoring of the candidates of a search, against fc->dst. */
 struct scoring {
 	struct gm_follow *fc;
 	size_t dsize;
@@ -938,7 +976,7 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	const struct blobinfo *si = f->t->info[f->i];
 
 	(void)wk;
-	c->score = fp_score(sc->fc->dst, si, (size_t)si->size, sc->dsize);
+	c->score = fp_score(&sc->fc->dst, si, (size_t)si->size, sc->dsize);
 	c->name_score = !strcmp(f->t->v[f->i].name, sc->dst_base);
 	return 0;
 }
@@ -1024,8 +1062,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	} else {
 		dst_fp = df->fp;
 	}
-	for (uint32_t k = 0; k < dst_nr; k++)
-		fc->dst[dst_fp[2 * k]] = dst_fp[2 * k + 1];
+	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
 	error = follow_prefill(fc, dsize);
@@ -1041,8 +1078,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}
-	for (uint32_t k = 0; k < dst_nr; k++)
-		fc->dst[dst_fp[2 * k]] = 0;
+	dst_table_set(&fc->dst, dst_fp, dst_nr, true);
 	if (dst_fp != di->fp)
 		free(dst_fp);
 	follow_done(fc);
@@ -1086,23 +1122,21 @@ static int similarity(git_blob *src, git_blob *dst, int min_score)
 	struct blobinfo a = { 0, false, false, false, NULL, 0 };
 	struct blobinfo b = { 0, false, false, false, NULL, 0 };
 	struct fp_scratch sc = { NULL, NULL };
-	uint32_t *table = NULL;
+	struct dst_table table = { NULL, NULL };
 	int score = 0;
 
 	if (!size_may_match(ss, ds, min_score))
 		return 0;
-	if (scratch_init(&sc) < 0 ||
-	    !(table = calloc(HASHBASE, sizeof(*table))) ||
+	if (scratch_init(&sc) < 0 || dst_table_init(&table) < 0 ||
 	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss) < 0 ||
 	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds) < 0)
 		goto out;
-	for (uint32_t k = 0; k < b.nr; k++)
-		table[b.fp[2 * k]] = b.fp[2 * k + 1];
-	score = fp_score(table, &a, ss, ds);
+	dst_table_set(&table, b.fp, b.nr, false);
+	score = fp_score(&table, &a, ss, ds);
 out:
 	free(a.fp);
 	free(b.fp);
-	free(table);
+	dst_table_release(&table);
 	scratch_release(&sc);
 	return score;
 }
