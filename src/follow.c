@@ -1,6 +1,5 @@
 #include "gm/follow.h"
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -172,15 +171,14 @@ struct worker {
 
 /*
  * Work on items [0, n) that the calling thread and the helper share as
- * they go: the caller takes them from the front, the helper from the
- * back, `step` at a time, until the two meet; each item is done once.
- * fn(ctx, i, worker) does item i, writing only what is item i's.
+ * they go (gm_split): fn(ctx, i, worker) does item i, writing only what
+ * is item i's.
  */
 struct task {
 	int (*fn)(void *ctx, size_t i, const struct worker *wk);
 	void *ctx;
 	size_t step;
-	_Atomic uint64_t ends;	/* the front's next item << 32 | the back's end */
+	struct gm_split split;
 };
 
 /*
@@ -534,38 +532,17 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 
 /* ==================== work on two threads ==================== */
 
-/* The next items [*from, *to) of `t`, from its back or front, if any. */
-static bool task_take(struct task *t, bool back, size_t *from, size_t *to)
-{
-	uint64_t ends = atomic_load_explicit(&t->ends, memory_order_relaxed);
-	uint64_t next;
-
-	do {
-		size_t lo = (size_t)(ends >> 32), hi = (size_t)(ends & UINT32_MAX);
-
-		if (lo >= hi)
-			return false;
-		*from = back && hi - lo > t->step ? hi - t->step : lo;
-		*to = !back && hi - lo > t->step ? lo + t->step : hi;
-		next = back ? (uint64_t)lo << 32 | *from :
-			      (uint64_t)*to << 32 | hi;
-	} while (!atomic_compare_exchange_weak_explicit(&t->ends, &ends, next,
-							 memory_order_relaxed,
-							 memory_order_relaxed));
-	return true;
-}
-
 /* Items of `t` done by `wk` from one end until none is left or one fails. */
 static int task_work(struct task *t, const struct worker *wk, bool back)
 {
 	size_t from, to;
 	int error = 0;
 
-	while (!error && task_take(t, back, &from, &to))
+	while (!error && gm_split_take(&t->split, back, &from, &to))
 		for (size_t i = from; i < to && !error; i++)
 			error = t->fn(t->ctx, i, wk);
-	if (error)	/* what is left is left to no one */
-		atomic_store_explicit(&t->ends, 0, memory_order_relaxed);
+	if (error)
+		gm_split_stop(&t->split);
 	return error;
 }
 
@@ -592,7 +569,7 @@ static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 
 	if (n > UINT32_MAX)
 		return gm_error_set(GM_ERROR, "too many files to compare");
-	atomic_init(&t->ends, (uint64_t)n);
+	gm_split_init(&t->split, n, t->step);
 	if (shared) {
 		h->task = t;
 		shared = gm_job_start(&h->job, helper_thread, h);
@@ -697,8 +674,8 @@ static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
 		      size_t n, bool fingerprints, struct blob_got *got)
 {
 	struct reads r = { want, got };
-	struct task t = { fingerprints ? read_fingerprint : read_size, &r,
-			  fingerprints ? 1 : 16, 0 };
+	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
+			  .ctx = &r, .step = fingerprints ? 1 : 16 };
 	int error = follow_run(fc, &t, n);
 
 	if (!error)
@@ -989,7 +966,7 @@ static int follow_score(struct gm_follow *fc, size_t dsize,
 			const char *dst_base)
 {
 	struct scoring sc = { fc, dsize, dst_base };
-	struct task t = { score_one, &sc, 16, 0 };
+	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
 
 	fc->nr_cand = 0;
 	for (size_t i = 0; i < fc->nr; i++) {

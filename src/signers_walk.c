@@ -522,7 +522,6 @@ struct walk {
 	struct pending *pending;
 	size_t nr_pending, alloc_pending;
 	struct gm_follow *follow;	/* the copy searches' cache */
-	git_repository *attr_repo;	/* for attributes: repo or its own */
 	struct scout *scout;	/* NULL: the walk walks alone */
 };
 
@@ -1106,7 +1105,9 @@ static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
 	return git_blob_lookup(out, repo, &e->id) < 0 ? -1 : 0;
 }
 
-static int count_lines(struct walk *w, const struct pending *p)
+/* The numstat of `p`, through `repo` (the calling thread's, attr_repo_open()'s). */
+static void count_lines(struct walk *w, git_repository *repo,
+			const struct pending *p)
 {
 	struct gm_signers_touch *t =
 		&w->s->files[p->file].touches[p->touch];
@@ -1116,14 +1117,14 @@ static int count_lines(struct walk *w, const struct pending *p)
 	size_t adds = 0, dels = 0;
 
 	if (!t->path)
-		return 0;	/* never matched: not counted */
-	/* from attr_repo: the diff of blobs asks it for their attributes */
-	if (blob_of(&a, w->attr_repo, &p->a) < 0 ||
-	    blob_of(&b, w->attr_repo, &p->b) < 0)
+		return;		/* never matched: not counted */
+	/* from `repo`: the diff of blobs asks it for their attributes */
+	if (blob_of(&a, repo, &p->a) < 0 ||
+	    blob_of(&b, repo, &p->b) < 0)
 		goto out;
 	if ((a && gm_objects_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && gm_objects_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
-	    attr_binary(w->attr_repo, t->path))
+	    attr_binary(repo, t->path))
 		goto out;	/* "-\t-" */
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 	o.flags = GIT_DIFF_FORCE_TEXT;
@@ -1137,9 +1138,78 @@ out:
 	git_patch_free(patch);
 	git_blob_free(a);
 	git_blob_free(b);
-	return 0;
 }
 
+
+/*
+ * The line counts of the walk's touches, on two threads where there is
+ * a second CPU: the other thread first frees the copy searches' cache,
+ * no longer needed, then counts from the back through a repository of
+ * its own while this one counts from the front.
+ */
+struct counting {
+	struct walk *w;
+	struct gm_follow *follow;	/* to free */
+	git_repository *repo;	/* the other thread's; NULL: it only frees */
+	struct gm_split split;
+	struct gm_job job;
+};
+
+static void count_share(struct walk *w, git_repository *repo,
+			struct gm_split *split, bool back)
+{
+	size_t from, to;
+
+	while (gm_split_take(split, back, &from, &to))
+		for (size_t i = from; i < to; i++)
+			count_lines(w, repo, &w->pending[i]);
+}
+
+static void *counting_thread(void *arg)
+{
+	struct counting *c = arg;
+
+	gm_follow_free(c->follow);
+	if (c->repo)
+		count_share(c->w, c->repo, &c->split, true);
+	gm_job_done(&c->job, 0);
+	return NULL;
+}
+
+static void count_repo_free(git_repository *r, git_repository *repo)
+{
+	if (r != repo)
+		git_repository_free(r);
+}
+
+static int count_all(struct walk *w)
+{
+	struct counting c = { .w = w, .follow = w->follow };
+	git_repository *mine = w->repo;
+	bool two = gm_thread_cpus() >= 2;
+
+	if (w->nr_pending > UINT32_MAX)
+		return gm_error_set(GM_ERROR, "too many changes to count");
+	gm_split_init(&c.split, w->nr_pending, 1);
+	if (w->nr_pending)
+		mine = attr_repo_open(w->repo);
+	if (two && mine != w->repo && w->nr_pending > 1 &&
+	    (c.repo = attr_repo_open(w->repo)) == w->repo)
+		c.repo = NULL;
+	w->follow = NULL;
+	if (!two || !gm_job_start(&c.job, counting_thread, &c)) {
+		gm_follow_free(c.follow);
+		count_repo_free(c.repo, w->repo);
+		c.repo = NULL;
+		two = false;
+	}
+	count_share(w, mine, &c.split, false);
+	if (two)
+		gm_job_join(&c.job);
+	count_repo_free(c.repo, w->repo);
+	count_repo_free(mine, w->repo);
+	return 0;
+}
 
 /* ==================== the walk, all of it ==================== */
 
@@ -1265,12 +1335,8 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		git_commit_free(c);
 	if (!error)
 		error = w.scout ? walk_scouted(&w) : walk_alone(&w);
-	if (!error && w.nr_pending)
-		w.attr_repo = attr_repo_open(repo);
-	for (size_t i = 0; i < w.nr_pending && !error; i++)
-		error = count_lines(&w, &w.pending[i]);
-	if (w.attr_repo != repo)
-		git_repository_free(w.attr_repo);
+	if (!error)
+		error = count_all(&w);
 	walk_release(&w);
 	if (error)
 		gm_signers_free(w.s);

@@ -130,3 +130,35 @@ int gm_job_join(struct gm_job *j)
 	j->running = false;
 	return job_report(j);
 }
+
+void gm_split_init(struct gm_split *s, size_t n, size_t step)
+{
+	atomic_init(&s->ends, (uint64_t)n);
+	s->step = step ? step : 1;
+}
+
+bool gm_split_take(struct gm_split *s, bool back, size_t *from, size_t *to)
+{
+	uint64_t ends = atomic_load_explicit(&s->ends, memory_order_relaxed);
+	uint64_t next;
+
+	do {
+		size_t lo = (size_t)(ends >> 32);
+		size_t hi = (size_t)(ends & UINT32_MAX);
+
+		if (lo >= hi)
+			return false;
+		*from = back && hi - lo > s->step ? hi - s->step : lo;
+		*to = !back && hi - lo > s->step ? lo + s->step : hi;
+		next = back ? (uint64_t)lo << 32 | *from :
+			      (uint64_t)*to << 32 | hi;
+	} while (!atomic_compare_exchange_weak_explicit(&s->ends, &ends, next,
+							 memory_order_relaxed,
+							 memory_order_relaxed));
+	return true;
+}
+
+void gm_split_stop(struct gm_split *s)
+{
+	atomic_store_explicit(&s->ends, 0, memory_order_relaxed);
+}

@@ -2,7 +2,10 @@
 #define GM_THREAD_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /**
  * pthread_create(t, NULL, fn, arg), but the thread starts on a CPU other
@@ -53,5 +56,28 @@ int gm_job_wait(struct gm_job *j);
 
 /** Wait for the job's end: the same, and its thread is gone. */
 int gm_job_join(struct gm_job *j);
+
+/*
+ * Items [0, n) that two threads share as they go: one takes them from
+ * the front, the other from the back, `step` at a time, until the two
+ * meet; each item is taken once. Taking is lock-free. What an item's
+ * work writes is published by the join that ends the other thread.
+ */
+struct gm_split {
+	_Atomic uint64_t ends;	/* the front's next item << 32 | the back's end */
+	size_t step;		/* at least 1 */
+};
+
+/** Share items [0, n), n at most UINT32_MAX. */
+void gm_split_init(struct gm_split *s, size_t n, size_t step);
+
+/**
+ * The next items [*from, *to) from the back or the front.
+ * @return false once none is left.
+ */
+bool gm_split_take(struct gm_split *s, bool back, size_t *from, size_t *to);
+
+/** Leave what is left to no one (after a failure). */
+void gm_split_stop(struct gm_split *s);
 
 #endif /* GM_THREAD_H */
