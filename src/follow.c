@@ -244,6 +244,8 @@ struct gm_follow {
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
 	struct fentry *v;	/* the listing of the search under way */
+	bool listed;		/* v lists listed_a against listed_b */
+	git_oid listed_a, listed_b;
 	size_t nr, alloc;
 	size_t *dirs;		/* offsets of directory prefixes in `names` */
 	size_t nr_dirs, alloc_dirs;
@@ -903,6 +905,35 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 	return error;
 }
 
+/*
+ * The listing of tree `ta` (fc->v), its files marked deleted unless tree
+ * `tb` has them: the last search's if of the same trees.
+ * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
+ */
+static int follow_list(struct gm_follow *fc, const git_oid *ta,
+		       const git_oid *tb)
+{
+	struct gm_objects_tree *a;
+	uint32_t root = 0;
+	int error;
+
+	if (fc->listed && git_oid_equal(&fc->listed_a, ta) &&
+	    git_oid_equal(&fc->listed_b, tb))
+		return 1;
+	fc->listed = false;
+	fc->nr = fc->nr_dirs = 0;
+	gm_buf_reset(&fc->names);
+	if (!(a = follow_tree(fc, ta)))
+		return 0;
+	if ((error = listing_dir(fc, 0, NULL, 0, &root)) < 0 ||
+	    (error = listing_add(fc, a, follow_tree(fc, tb), false, root)) < 0)
+		return error;
+	git_oid_cpy(&fc->listed_a, ta);
+	git_oid_cpy(&fc->listed_b, tb);
+	fc->listed = true;
+	return 1;
+}
+
 /* One of the four best candidates of diffcore-rename's matrix. */
 struct candidate {
 	int score;
@@ -992,31 +1023,24 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		     git_filemode_t dst_mode)
 {
 	const char *dst_base = base_name(dst);
-	struct gm_objects_tree *a, *b;
 	struct blobinfo *di;
 	const struct blobinfo *df;
 	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
 	int best_score = -1, error = 0;
-	uint32_t root = 0;
 
 	*out = NULL;
 	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
 		return 0;
-	fc->nr = fc->nr_dirs = 0;
-	gm_buf_reset(&fc->names);
-	if (!(a = follow_tree(fc, ta)))
-		return 0;
-	b = follow_tree(fc, tb);
-	if ((error = listing_dir(fc, 0, NULL, 0, &root)) < 0 ||
-	    (error = listing_add(fc, a, b, false, root)) < 0)
+	if ((error = follow_list(fc, ta, tb)) <= 0)
 		return error;
 	for (size_t i = 0; i < fc->nr; i++) {	/* exact */
 		const struct gm_objects_entry *e = &fc->v[i].t->v[fc->v[i].i];
 		int score;
 
-		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
+		if (e->id[0] != dst_id->id[0] ||
+		    memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
 		score = fc->v[i].deleted + !strcmp(e->name, dst_base);
 		if (score >= best_score) {	/* the last of the best */
