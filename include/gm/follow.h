@@ -20,9 +20,10 @@
 
 /*
  * What the copy searches of one walk keep: the parents' trees, and per
- * blob its size and (up to a bound) its fingerprint. Used by one thread;
- * with packs and a second CPU it reads blobs on a helper thread of its
- * own during a search.
+ * blob its size and (up to a bound) its fingerprint. Used by one thread
+ * (which may hand it to another, to free it); with packs and a second
+ * CPU a search shares its reading and scoring with a helper thread of
+ * its own.
  */
 struct gm_follow;
 
