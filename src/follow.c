@@ -134,12 +134,27 @@ struct oidmap {
 	size_t nr, alloc;	/* alloc: a power of two or 0 */
 };
 
-/* One file of the parent's tree, in the order of a recursive listing. */
+#define SIZE_UNKNOWN INT64_MIN
+
+/* What the searches know of a file of a tree they listed (its `info`). */
+struct tinfo {
+	struct blobinfo *b;	/* NULL: not looked up yet */
+	int64_t size;		/* b's: -1 unreadable, or SIZE_UNKNOWN */
+};
+
+/*
+ * One file of the parent's tree, in the order of a recursive listing,
+ * with what is known of it (its tree's `info`, copied so that a search
+ * runs down the listing alone).
+ */
 struct fentry {
 	struct gm_objects_tree *t;
+	struct blobinfo *b;	/* as in struct tinfo */
+	int64_t size;
 	uint32_t i;		/* entry of t */
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
+	bool regular;		/* a regular file: a source it may be */
 };
 
 /* The tables a fingerprint is counted in: one set per thread. */
@@ -229,6 +244,16 @@ static void dst_table_set(struct dst_table *t, const uint32_t *fp,
 		t->has[h / 64] = clear ? 0 : t->has[h / 64] | (uint64_t)1 << h % 64;
 	}
 }
+
+/*
+ * A source scored, or one of the four best candidates of diffcore-rename's
+ * matrix; `src` indexes the listing.
+ */
+struct candidate {
+	int score;
+	int name_score;
+	size_t src;		/* SIZE_MAX: an empty slot */
+};
 
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
@@ -697,31 +722,43 @@ static bool size_may_match(size_t ss, size_t ds, int min_score)
 		      (double)(max - base) * MAX_SCORE;
 }
 
-/* The blob facts of listing entry `f`, made (size unknown) if new. */
-static struct blobinfo *listing_info(struct gm_follow *fc,
-				     struct fentry *f, bool *fresh)
+/*
+ * Listing entry `f` (a regular file) looked up, in it and its tree's
+ * info: its blob's facts, made if new (`*fresh`: its size is to be
+ * read), and its size unless it is being read.
+ * @return 0 or GM_ERROR.
+ */
+static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 {
-	const struct gm_objects_entry *e = &f->t->v[f->i];
+	struct tinfo *ti = f->t->info;
 	struct blobinfo *b;
 	git_oid id;
 
 	*fresh = false;
-	if (!f->t->info &&
-	    !(f->t->info = calloc(f->t->nr, sizeof(*f->t->info))))
-		return NULL;
-	if ((b = f->t->info[f->i]))
-		return b;
-	git_oid_fromraw(&id, e->id);
-	if (!(b = oidmap_get(&fc->blobs, &id))) {
-		if (!(b = calloc(1, sizeof(*b))))
-			return NULL;
-		if (oidmap_put(&fc->blobs, &id, b) < 0) {
-			free(b);
-			return NULL;
-		}
-		*fresh = true;
+	if (!ti) {
+		if (!(ti = malloc(f->t->nr * sizeof(*ti))))
+			return gm_error_set(GM_ERROR, "out of memory");
+		for (size_t k = 0; k < f->t->nr; k++)
+			ti[k] = (struct tinfo){ NULL, SIZE_UNKNOWN };
+		f->t->info = ti;
 	}
-	return f->t->info[f->i] = b;
+	ti += f->i;
+	if (!ti->b) {
+		git_oid_fromraw(&id, f->t->v[f->i].id);
+		if (!(b = oidmap_get(&fc->blobs, &id))) {
+			if (!(b = calloc(1, sizeof(*b))) ||
+			    oidmap_put(&fc->blobs, &id, b) < 0) {
+				free(b);
+				return gm_error_set(GM_ERROR, "out of memory");
+			}
+			*fresh = true;
+		}
+		ti->b = b;
+	}
+	f->b = ti->b;
+	if (!*fresh && !f->b->queued)
+		ti->size = f->size = f->b->size;
+	return 0;
 }
 
 /*
@@ -755,63 +792,117 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 	return 0;
 }
 
-/*
- * Before a search: the sizes of every file of the listing not known yet,
- * then the fingerprints of those whose size may match `dsize`, read in
- * two batches (blobs_read()). Fingerprints past the cache's bound are
- * kept until follow_done().
- */
-static int follow_prefill(struct gm_follow *fc, size_t dsize)
+/* Blobs to read for a search: whose, and what reading gave. */
+struct wants {
+	struct blob_want *v;
+	size_t nr, alloc;
+};
+
+/* Queue the blob of `f` (its size, if known, `size`). */
+static int wants_add(struct wants *w, const struct fentry *f, size_t size)
 {
-	struct blob_want *want = NULL;
-	struct blob_got *got = NULL;
-	size_t nr = 0, alloc = 0;
+	if (GM_ARRAY_GROW(w->v, w->nr, w->alloc) < 0)
+		return GM_ERROR;
+	git_oid_fromraw(&w->v[w->nr].id, f->t->v[f->i].id);
+	w->v[w->nr].size = size;
+	w->v[w->nr++].b = f->b;
+	f->b->queued = true;
+	return 0;
+}
+
+/* The blobs queued in `w` read (sizes, or fingerprints), and the queue emptied. */
+static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
+{
+	struct blob_got *got;
+	int error;
+
+	if (!w->nr)
+		return 0;
+	if (!(got = calloc(w->nr, sizeof(*got)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+	} else {
+		error = blobs_read(fc, w->v, w->nr, fingerprints, got);
+		for (size_t k = 0; k < w->nr; k++)
+			error = follow_got(fc, w->v[k].b, &got[k], fingerprints,
+					   error);
+	}
+	for (size_t k = 0; k < w->nr; k++)
+		w->v[k].b->queued = false;	/* also after an error */
+	free(got);
+	w->nr = 0;
+	return error;
+}
+
+/*
+ * The sizes of the files of the listing not known yet, read (two
+ * threads, blobs_read()) and noted in the listing and its trees.
+ */
+static int follow_sizes(struct gm_follow *fc, struct wants *w)
+{
+	size_t *late = NULL, nr = 0, alloc = 0;
 	int error = 0;
 
-	for (int pass = 0; pass < 2 && !error; pass++) {
-		nr = 0;
-		for (size_t i = 0; i < fc->nr && !error; i++) {
-			struct fentry *f = &fc->v[i];
-			const struct gm_objects_entry *e = &f->t->v[f->i];
-			struct blobinfo *b;
-			bool fresh;
+	for (size_t i = 0; i < fc->nr && !error; i++) {
+		struct fentry *f = &fc->v[i];
+		bool fresh;
 
-			if (!is_regular(e->mode))
-				continue;
-			if (!(b = listing_info(fc, f, &fresh))) {
-				error = gm_error_set(GM_ERROR, "out of memory");
-			} else if (pass == 0 ? fresh :
-				   b->size >= 0 && !b->queued && !b->have_fp &&
-				   !b->no_fp &&
-				   size_may_match((size_t)b->size, dsize,
-						  MIN_SCORE)) {
-				if (GM_ARRAY_GROW(want, nr, alloc) < 0) {
-					error = GM_ERROR;
-					break;
-				}
-				git_oid_fromraw(&want[nr].id, e->id);
-				want[nr].size = (size_t)b->size;
-				want[nr++].b = b;
-				b->queued = true;
-			}
-		}
-		if (error || !nr)
+		if (!f->regular || f->size != SIZE_UNKNOWN)
 			continue;
-		if (!(got = calloc(nr, sizeof(*got)))) {
-			error = gm_error_set(GM_ERROR, "out of memory");
+		if ((error = entry_look_up(fc, f, &fresh)) < 0 ||
+		    f->size != SIZE_UNKNOWN)
+			continue;
+		if (GM_ARRAY_GROW(late, nr, alloc) < 0 ||
+		    (fresh && wants_add(w, f, 0) < 0))
+			error = GM_ERROR;
+		else
+			late[nr++] = i;
+	}
+	if (!error)
+		error = wants_read(fc, w, false);
+	for (size_t k = 0; k < nr && !error; k++) {
+		struct fentry *f = &fc->v[late[k]];
+
+		f->size = f->b->size;
+		((struct tinfo *)f->t->info)[f->i].size = f->size;
+	}
+	free(late);
+	return error;
+}
+
+/*
+ * Before a search: the files of the listing whose size may match
+ * `dsize`, fc->cand in listing order, with their fingerprints, those not
+ * kept read (two threads, blobs_read()). Fingerprints past the cache's
+ * bound are kept until follow_done().
+ */
+static int follow_candidates(struct gm_follow *fc, size_t dsize)
+{
+	struct wants w = { NULL, 0, 0 };
+	size_t kept = 0;
+	int error = follow_sizes(fc, &w);
+
+	fc->nr_cand = 0;
+	for (size_t i = 0; i < fc->nr && !error; i++) {
+		const struct fentry *f = &fc->v[i];
+
+		if (!f->regular || f->size < 0 || f->b->no_fp ||
+		    !size_may_match((size_t)f->size, dsize, MIN_SCORE))
+			continue;
+		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0 ||
+		    (!f->b->have_fp && !f->b->queued &&
+		     wants_add(&w, f, (size_t)f->size) < 0)) {
+			error = GM_ERROR;
 			break;
 		}
-		error = blobs_read(fc, want, nr, pass == 1, got);
-		for (size_t k = 0; k < nr; k++)
-			error = follow_got(fc, want[k].b, &got[k], pass == 1,
-					   error);
-		free(got);
-		got = NULL;
-		nr = 0;
+		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i };
 	}
-	for (size_t k = 0; k < nr; k++)
-		want[k].b->queued = false;
-	free(want);
+	if (!error)
+		error = wants_read(fc, &w, true);
+	for (size_t k = 0; k < fc->nr_cand && !error; k++)
+		if (fc->v[fc->cand[k].src].b->have_fp)
+			fc->cand[kept++] = fc->cand[k];
+	fc->nr_cand = kept;
+	free(w.v);
 	return error;
 }
 
@@ -882,13 +973,16 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		uint32_t sub;
 
 		if (!gm_objects_is_tree(x->mode)) {
+			const struct tinfo *ti = a->info;
+
 			if ((error = GM_ARRAY_GROW(fc->v, fc->nr, fc->alloc)) < 0)
 				break;
-			fc->v[fc->nr].t = a;
-			fc->v[fc->nr].i = (uint32_t)i;
-			fc->v[fc->nr].dir = dir;
-			fc->v[fc->nr++].deleted = !same &&
-				!gm_objects_tree_find(b, x->name, x->len, -1);
+			fc->v[fc->nr++] = (struct fentry){
+				a, ti ? ti[i].b : NULL,
+				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
+				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
+				is_regular(x->mode)
+			};
 			continue;
 		}
 		git_oid_fromraw(&id, x->id);
@@ -934,13 +1028,6 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	return 1;
 }
 
-/* One of the four best candidates of diffcore-rename's matrix. */
-struct candidate {
-	int score;
-	int name_score;
-	size_t src;		/* SIZE_MAX: an empty slot */
-};
-
 /* score_compare(): > 0 when `b` is the better one. */
 static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 {
@@ -973,7 +1060,6 @@ static int fp_score(const struct dst_table *dst, const struct blobinfo *src,
 struct scoring {
 	struct gm_follow *fc;
 	size_t dsize;
-	const char *dst_base;
 };
 
 static int score_one(void *ctx, size_t i, const struct worker *wk)
@@ -981,40 +1067,18 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	const struct scoring *sc = ctx;
 	struct candidate *c = &sc->fc->cand[i];
 	const struct fentry *f = &sc->fc->v[c->src];
-	const struct blobinfo *si = f->t->info[f->i];
 
 	(void)wk;
-	c->score = fp_score(&sc->fc->dst, si, (size_t)si->size, sc->dsize);
-	c->name_score = !strcmp(f->t->v[f->i].name, sc->dst_base);
+	c->score = fp_score(&sc->fc->dst, f->b, (size_t)f->size, sc->dsize);
 	return 0;
 }
 
-/*
- * The files of the listing that may score against a destination of
- * `dsize` bytes (named `dst_base`): fc->cand, in listing order, scored.
- */
-static int follow_score(struct gm_follow *fc, size_t dsize,
-			const char *dst_base)
+/* The scores of the candidates (fc->cand) against a blob of `dsize` bytes. */
+static int follow_score(struct gm_follow *fc, size_t dsize)
 {
-	struct scoring sc = { fc, dsize, dst_base };
+	struct scoring sc = { fc, dsize };
 	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
 
-	fc->nr_cand = 0;
-	for (size_t i = 0; i < fc->nr; i++) {
-		struct fentry *f = &fc->v[i];
-		const struct blobinfo *si;
-
-		if (!is_regular(f->t->v[f->i].mode))
-			continue;
-		/* follow_prefill() read it if its size may match */
-		si = f->t->info[f->i];
-		if (si->size < 0 || !si->have_fp ||
-		    !size_may_match((size_t)si->size, dsize, MIN_SCORE))
-			continue;
-		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0)
-			return GM_ERROR;
-		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i };
-	}
 	return follow_run(fc, &t, fc->nr_cand);
 }
 
@@ -1066,16 +1130,20 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
-	error = follow_prefill(fc, dsize);
+	error = follow_candidates(fc, dsize);
 	if (!error)
-		error = follow_score(fc, dsize, dst_base);
+		error = follow_score(fc, dsize);
 	for (size_t i = 0; i < fc->nr_cand && !error; i++) {
-		const struct candidate *c = &fc->cand[i];
+		struct candidate *c = &fc->cand[i];
+		const struct fentry *f = &fc->v[c->src];
 		int worst = 0;
 
 		for (int k = 1; k < 4; k++)
 			if (candidate_cmp(&top[k], &top[worst]) > 0)
 				worst = k;
+		if (c->score < top[worst].score)
+			continue;	/* not better, whatever its name */
+		c->name_score = !strcmp(f->t->v[f->i].name, dst_base);
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}

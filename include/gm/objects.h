@@ -48,8 +48,8 @@ struct gm_objects_entry {
  * A tree object read once and indexed: its entries in the object's
  * order, up to the first malformed one. `sorted` says they are in git's
  * order (each name once), which lookups by binary search rely on;
- * otherwise they scan. `info` is the caller's, one slot per entry, NULL
- * until it makes it (and freed with the tree).
+ * otherwise they scan. `info` is the caller's, an array of its own with
+ * an element per entry, NULL until it makes it (and freed with the tree).
  */
 struct gm_objects_tree {
 	git_oid id;
@@ -57,7 +57,7 @@ struct gm_objects_tree {
 	struct gm_objects_entry *v;
 	size_t nr;
 	bool sorted;
-	void **info;
+	void *info;
 };
 
 /** Tree `id` read and indexed; NULL if unreadable, no tree, or no memory. */
