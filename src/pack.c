@@ -772,6 +772,9 @@ int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
 		    !varint(&d, head + got, size))
 			return GM_ENOTFOUND;
 	}
+	if (!type)	/* a delta's base: not looked at */
+		return is_delta(t) || (t >= OBJ_COMMIT && t <= OBJ_TAG) ?
+		       0 : GM_ENOTFOUND;
 	for (int depth = 0; is_delta(t); depth++) {
 		if (depth == MAX_CHAIN || !obj_header(p, off, &t, &sz, &pos) ||
 		    (is_delta(t) && !delta_base(r, p, t, off, &pos, &p, &off)))

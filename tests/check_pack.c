@@ -118,6 +118,10 @@ static size_t compare_all(const char *dir, const struct gm_strvec *ids,
 			ck_assert_int_eq(gm_pack_header(r, &id, &htype, &size), 0);
 			ck_assert_int_eq(htype, type);
 			ck_assert_uint_eq(size, len);
+			/* the size alone, the chain of bases not walked */
+			size = 0;
+			ck_assert_int_eq(gm_pack_header(r, &id, NULL, &size), 0);
+			ck_assert_uint_eq(size, len);
 		}
 		free(data);
 		git_odb_object_free(o);

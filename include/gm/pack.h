@@ -61,7 +61,8 @@ int gm_pack_read(struct gm_pack_reader *r, const git_oid *id,
 
 /**
  * The type and size of object `id`, without its content: a delta's size
- * is read from the start of the delta alone.
+ * is read from the start of the delta alone, and its type from the end
+ * of its chain of bases, which `type` NULL spares (the size alone).
  * @return 0, GM_ENOTFOUND (ask libgit2), or GM_ERROR.
  */
 int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
