@@ -253,6 +253,8 @@ struct candidate {
 	int score;
 	int name_score;
 	size_t src;		/* SIZE_MAX: an empty slot */
+	const uint32_t *fp;	/* its fingerprint, `nr` pairs */
+	uint32_t nr;
 };
 
 struct gm_follow {
@@ -895,13 +897,19 @@ static int follow_candidates(struct gm_follow *fc, size_t dsize)
 			error = GM_ERROR;
 			break;
 		}
-		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i };
+		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i, NULL, 0 };
 	}
 	if (!error)
 		error = wants_read(fc, &w, true);
-	for (size_t k = 0; k < fc->nr_cand && !error; k++)
-		if (fc->v[fc->cand[k].src].b->have_fp)
-			fc->cand[kept++] = fc->cand[k];
+	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
+		const struct blobinfo *b = fc->v[fc->cand[k].src].b;
+
+		if (!b->have_fp)
+			continue;
+		fc->cand[kept] = fc->cand[k];
+		fc->cand[kept].fp = b->fp;
+		fc->cand[kept++].nr = b->nr;
+	}
 	fc->nr_cand = kept;
 	free(w.v);
 	return error;
@@ -1038,16 +1046,17 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 }
 
 /*
- * The score of estimate_similarity() of `src` (`ss` bytes) against a
- * blob of `ds` bytes spread over `dst`.
+ * The score of estimate_similarity() of a blob of `ss` bytes whose
+ * fingerprint is `fp` (`nr` pairs) against one of `ds` bytes spread over
+ * `dst`.
  */
-static int fp_score(const struct dst_table *dst, const struct blobinfo *src,
-		    size_t ss, size_t ds)
+static int fp_score(const struct dst_table *dst, const uint32_t *fp,
+		    uint32_t nr, size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
 
-	for (uint32_t i = 0; i < src->nr; i++) {
-		uint32_t h = src->fp[2 * i], c = src->fp[2 * i + 1], d;
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t h = fp[2 * i], c = fp[2 * i + 1], d;
 
 		if (!(dst->has[h / 64] >> h % 64 & 1))
 			continue;
@@ -1070,7 +1079,8 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	const struct fentry *f = &sc->fc->v[c->src];
 
 	(void)wk;
-	c->score = fp_score(&sc->fc->dst, f->b, (size_t)f->size, sc->dsize);
+	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
+			    sc->dsize);
 	return 0;
 }
 
@@ -1130,7 +1140,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	}
 	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
 	for (int k = 0; k < 4; k++)
-		top[k] = (struct candidate){ 0, 0, SIZE_MAX };
+		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
 	if (!error)
 		error = follow_score(fc, dsize);
@@ -1202,7 +1212,7 @@ static int similarity(git_blob *src, git_blob *dst, int min_score)
 	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds) < 0)
 		goto out;
 	dst_table_set(&table, b.fp, b.nr, false);
-	score = fp_score(&table, &a, ss, ds);
+	score = fp_score(&table, a.fp, a.nr, ss, ds);
 out:
 	free(a.fp);
 	free(b.fp);
