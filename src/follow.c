@@ -116,7 +116,7 @@ static int deleted_collect(struct deleted *d, const git_oid *a,
  * What --follow's copy search keeps across a walk: the trees of the
  * parents searched (indexed, by id), and per blob asked about its size
  * and, up to a bound, its fingerprint: each chunk hash once with its
- * bytes, in no order. Scores are counted against the destination's
+ * bytes, in no order (fp_next()). Scores are counted against the destination's
  * counts spread over a table of HASHBASE slots.
  */
 struct blobinfo {
@@ -124,8 +124,8 @@ struct blobinfo {
 	bool have_fp;		/* fp/nr hold the fingerprint */
 	bool no_fp;		/* unreadable blob: none */
 	bool queued;		/* in the batch being read */
-	uint32_t *fp;		/* (hash, bytes) pairs */
-	uint32_t nr;		/* pairs */
+	uint32_t *fp;		/* its words (fp_next()) */
+	uint32_t nr;		/* words */
 };
 
 struct oidmap {
@@ -167,7 +167,7 @@ struct fp_scratch {
 struct blob_got {
 	enum { GOT_MISS, GOT_NONE, GOT_OK } state; /* MISS: libgit2's */
 	size_t size;
-	uint32_t *fp;		/* fingerprint: (hash, bytes) pairs */
+	uint32_t *fp;		/* fingerprint: nr words (fp_next()) */
 	uint32_t nr;
 };
 
@@ -233,14 +233,39 @@ static void dst_table_release(struct dst_table *t)
 	free(t->has);
 }
 
-/* Spread (or with `clear`, take back) the fingerprint `fp` of `nr` pairs. */
+/*
+ * A fingerprint is a sequence of words, one per chunk hash: the hash in
+ * the low FP_HASH_BITS bits and its bytes above them, or for FP_MANY
+ * bytes or more, FP_MANY there and the bytes in the next word.
+ */
+#define FP_HASH_BITS 17
+#define FP_HASH_MASK ((1u << FP_HASH_BITS) - 1)
+#define FP_MANY (UINT32_MAX >> FP_HASH_BITS)
+
+_Static_assert(HASHBASE <= FP_HASH_MASK + 1, "a hash fits its bits");
+
+/* The hash and bytes at word `i` of `fp`. @return the next one's index. */
+static inline uint32_t fp_next(const uint32_t *fp, uint32_t i, uint32_t *h,
+			       uint32_t *bytes)
+{
+	uint32_t w = fp[i++];
+
+	*h = w & FP_HASH_MASK;
+	*bytes = w >> FP_HASH_BITS;
+	if (*bytes == FP_MANY)
+		*bytes = fp[i++];
+	return i;
+}
+
+/* Spread (or with `clear`, take back) the fingerprint `fp` of `nr` words. */
 static void dst_table_set(struct dst_table *t, const uint32_t *fp,
 			  uint32_t nr, bool clear)
 {
-	for (uint32_t k = 0; k < nr; k++) {
-		uint32_t h = fp[2 * k];
+	uint32_t h, bytes;
 
-		t->count[h] = clear ? 0 : fp[2 * k + 1];
+	for (uint32_t i = 0; i < nr;) {
+		i = fp_next(fp, i, &h, &bytes);
+		t->count[h] = clear ? 0 : bytes;
 		t->has[h / 64] = clear ? 0 : t->has[h / 64] | (uint64_t)1 << h % 64;
 	}
 }
@@ -253,7 +278,7 @@ struct candidate {
 	int score;
 	int name_score;
 	size_t src;		/* SIZE_MAX: an empty slot */
-	const uint32_t *fp;	/* its fingerprint, `nr` pairs */
+	const uint32_t *fp;	/* its fingerprint, `nr` words */
 	uint32_t nr;
 };
 
@@ -261,7 +286,7 @@ struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
-	size_t spans;		/* fingerprint pairs kept, in all */
+	size_t spans;		/* fingerprint words kept, in all */
 	struct blobinfo once;	/* one not kept, until the next */
 	struct fp_scratch scratch;	/* this thread's */
 	struct follow_helper *helper;	/* NULL: one thread */
@@ -494,7 +519,7 @@ size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 			      const char *buf, size_t len)
 {
-	size_t n = 0;
+	size_t n = 0, words;
 	bool text = !gm_objects_binary(buf, len);
 
 	for (size_t i = 0; i < len;) {
@@ -505,18 +530,23 @@ static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 			sc->touched[n++] = h;
 		sc->acc[h] += k;
 	}
-	out->nr = (uint32_t)n;
-	out->fp = n ? malloc(2 * n * sizeof(*out->fp)) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t h = sc->touched[i];
+	words = n;
+	for (size_t i = 0; i < n; i++)
+		words += sc->acc[sc->touched[i]] >= FP_MANY;
+	out->nr = (uint32_t)words;
+	out->fp = words ? malloc(words * sizeof(*out->fp)) : NULL;
+	for (size_t i = 0, k = 0; i < n; i++) {
+		uint32_t h = sc->touched[i], bytes = sc->acc[h];
 
-		if (out->fp) {
-			out->fp[2 * i] = h;
-			out->fp[2 * i + 1] = sc->acc[h];
-		}
 		sc->acc[h] = 0;
+		if (!out->fp)
+			continue;
+		out->fp[k++] = h | (bytes < FP_MANY ? bytes : FP_MANY) <<
+				   FP_HASH_BITS;
+		if (bytes >= FP_MANY)
+			out->fp[k++] = bytes;
 	}
-	if (n && !out->fp)
+	if (words && !out->fp)
 		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;
 }
@@ -1047,7 +1077,7 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
 
 /*
  * The score of estimate_similarity() of a blob of `ss` bytes whose
- * fingerprint is `fp` (`nr` pairs) against one of `ds` bytes spread over
+ * fingerprint is `fp` (`nr` words) against one of `ds` bytes spread over
  * `dst`.
  */
 static int fp_score(const struct dst_table *dst, const uint32_t *fp,
@@ -1055,9 +1085,10 @@ static int fp_score(const struct dst_table *dst, const uint32_t *fp,
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
 
-	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t h = fp[2 * i], c = fp[2 * i + 1], d;
+	for (uint32_t i = 0; i < nr;) {
+		uint32_t h, c, d;
 
+		i = fp_next(fp, i, &h, &c);
 		if (!(dst->has[h / 64] >> h % 64 & 1))
 			continue;
 		d = dst->count[h];
