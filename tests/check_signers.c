@@ -898,9 +898,10 @@ START_TEST(test_signers_copy_many_same_lines)
 END_TEST
 
 /*
- * A copy found among forty files of its size: the search's blobs are
- * read on two threads where there are two CPUs (and packs: walk() walks
- * again packed), with the same answer as git log --follow.
+ * A copy found among forty files of its size, in four directories: the
+ * search's trees, blobs and scores are read and counted on two threads
+ * where there are two CPUs (and packs: walk() walks again packed), with
+ * the same answer as git log --follow.
  */
 START_TEST(test_signers_copy_among_many)
 {
@@ -916,7 +917,7 @@ START_TEST(test_signers_copy_among_many)
 	for (int i = 0; i < FILES; i++) {
 		size_t len = 0;
 
-		snprintf(names[i], sizeof(names[i]), "m/f%02d.c", i);
+		snprintf(names[i], sizeof(names[i]), "m/d%d/f%02d.c", i % 4, i);
 		for (int k = 0; k < LINES; k++)
 			len += (size_t)snprintf(texts[i] + len,
 						sizeof(texts[i]) - len,
@@ -945,7 +946,7 @@ START_TEST(test_signers_copy_among_many)
 	s = walk(&r, T0 - DAY, paths);
 	assert_same_as_git(&r, T0 - DAY, s, 0);
 	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
-	ck_assert_str_eq(s->files[0].renamed_from.v[0], "m/f07.c");
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "m/d3/f07.c");
 	ck_assert_uint_eq(s->files[0].nr_touches, 3);	/* Dee, Cy, Ann */
 	gm_signers_free(s);
 	trepo_free(&r);
