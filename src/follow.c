@@ -178,11 +178,50 @@ struct blob_want {
 	struct blobinfo *b;
 };
 
-/* What a thread works with: its pack reader and its tables. */
+/*
+ * Memory one thread takes for the whole walk, in blocks freed together:
+ * the fingerprints kept (and, the walk's thread's, the blobs' facts).
+ */
+struct arena {
+	char **blocks;
+	size_t nr, alloc;
+	size_t used, size;	/* of the last block */
+};
+
+#define ARENA_BLOCK ((size_t)1 << 20)
+
+/* `bytes` from `a`, aligned on 8; NULL: out of memory. */
+static void *arena_take(struct arena *a, size_t bytes)
+{
+	bytes = (bytes + 7) & ~(size_t)7;
+	if (!a->nr || a->size - a->used < bytes) {
+		size_t size = bytes > ARENA_BLOCK ? bytes : ARENA_BLOCK;
+		char *block;
+
+		if (GM_ARRAY_GROW(a->blocks, a->nr, a->alloc) < 0 ||
+		    !(block = malloc(size)))
+			return NULL;
+		a->blocks[a->nr++] = block;
+		a->used = 0;
+		a->size = size;
+	}
+	a->used += bytes;
+	return a->blocks[a->nr - 1] + a->used - bytes;
+}
+
+static void arena_release(struct arena *a)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		free(a->blocks[i]);
+	free(a->blocks);
+}
+
+/* What a thread works with: its pack reader, tables and arena. */
 struct worker {
 	int index;		/* 0: the calling thread, 1: the helper */
 	struct gm_pack_reader *pack;
 	struct fp_scratch *scratch;
+	struct arena *arena;
 };
 
 /*
@@ -205,6 +244,7 @@ struct task {
 struct follow_helper {
 	struct gm_pack_reader *pack;
 	struct fp_scratch scratch;
+	struct arena arena;
 	struct task *task;
 	struct gm_job job;
 };
@@ -288,6 +328,7 @@ struct gm_follow {
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
 	size_t spans;		/* fingerprint words kept, in all */
+	struct arena arena;	/* this thread's: blobs, fingerprints kept */
 	struct blobinfo once;	/* one not kept, until the next */
 	struct fp_scratch scratch;	/* this thread's */
 	struct follow_helper *helper;	/* NULL: one thread */
@@ -383,6 +424,7 @@ static void follow_helper_free(struct follow_helper *h)
 		return;
 	gm_pack_reader_free(h->pack);
 	scratch_release(&h->scratch);
+	arena_release(&h->arena);
 	free(h);
 }
 
@@ -427,19 +469,13 @@ void gm_follow_free(struct gm_follow *fc)
 		return;
 	for (size_t i = 0; i < fc->trees.alloc; i++)
 		gm_objects_tree_free(fc->trees.values[i]);
-	for (size_t i = 0; i < fc->blobs.alloc; i++) {
-		struct blobinfo *b = fc->blobs.values[i];
-
-		if (b)
-			free(b->fp);
-		free(b);
-	}
 	free(fc->trees.keys);
 	free(fc->trees.values);
 	free(fc->blobs.keys);
 	free(fc->blobs.values);
 	free(fc->once.fp);
 	free(fc->temps);
+	arena_release(&fc->arena);
 	scratch_release(&fc->scratch);
 	follow_helper_free(fc->helper);
 	dst_table_release(&fc->dst);
@@ -467,22 +503,27 @@ static struct gm_objects_tree *follow_tree(struct gm_follow *fc,
 	return t;
 }
 
+/* New facts of blob `id`, none known, in the cache; NULL: out of memory. */
+static struct blobinfo *blob_new(struct gm_follow *fc, const git_oid *id)
+{
+	struct blobinfo *b = arena_take(&fc->arena, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	memset(b, 0, sizeof(*b));
+	return oidmap_put(&fc->blobs, id, b) < 0 ? NULL : b;
+}
+
 /* The entry of blob `id`, its size read if new; NULL: out of memory. */
 static struct blobinfo *follow_blob(struct gm_follow *fc, const git_oid *id)
 {
 	struct blobinfo *b = oidmap_get(&fc->blobs, id);
 	size_t size;
 
-	if (b)
+	if (b || !(b = blob_new(fc, id)))
 		return b;
-	if (!(b = calloc(1, sizeof(*b))))
-		return NULL;
 	b->size = !gm_objects_blob_size(fc->objs, id, &size) ||
 		  (uint64_t)size > UINT32_MAX ? -1 : (int64_t)size;
-	if (oidmap_put(&fc->blobs, id, b) < 0) {
-		free(b);
-		return NULL;
-	}
 	return b;
 }
 
@@ -515,10 +556,11 @@ size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 /*
  * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
  * newline or 64 bytes long, hashed, with their lengths summed by hash;
- * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`).
+ * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`), its
+ * words from `arena` (NULL: malloc()).
  */
 static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
-			      const char *buf, size_t len)
+			      const char *buf, size_t len, struct arena *arena)
 {
 	size_t n = 0, words;
 	bool text = !gm_objects_binary(buf, len);
@@ -535,7 +577,9 @@ static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 	for (size_t i = 0; i < n; i++)
 		words += sc->acc[sc->touched[i]] >= FP_MANY;
 	out->nr = (uint32_t)words;
-	out->fp = words ? malloc(words * sizeof(*out->fp)) : NULL;
+	out->fp = !words ? NULL : arena ?
+		  arena_take(arena, words * sizeof(*out->fp)) :
+		  malloc(words * sizeof(*out->fp));
 	for (size_t i = 0, k = 0; i < n; i++) {
 		uint32_t h = sc->touched[i], bytes = sc->acc[h];
 
@@ -565,6 +609,7 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 	struct blobinfo v = *b;
 	char *data;
 	size_t len;
+	bool keep;
 
 	if (b->have_fp)
 		return b;
@@ -574,13 +619,14 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 		b->no_fp = true;
 		return NULL;
 	}
-	*error = follow_fingerprint(&fc->scratch, &v, data, len);
+	keep = fc->spans < FOLLOW_CACHE_SPANS;
+	*error = follow_fingerprint(&fc->scratch, &v, data, len,
+				    keep ? &fc->arena : NULL);
 	free(data);
 	if (*error)
 		return NULL;
 	v.have_fp = true;
-	if (fc->spans + v.nr > FOLLOW_CACHE_SPANS) {
-		/* over the bound: used once, then dropped */
+	if (!keep) {	/* over the bound: used once, then dropped */
 		free(fc->once.fp);
 		fc->once = v;
 		return &fc->once;
@@ -609,7 +655,7 @@ static int task_work(struct task *t, const struct worker *wk, bool back)
 static void *helper_thread(void *arg)
 {
 	struct follow_helper *h = arg;
-	const struct worker wk = { 1, h->pack, &h->scratch };
+	const struct worker wk = { 1, h->pack, &h->scratch, &h->arena };
 
 	gm_job_done(&h->job, task_work(h->task, &wk, true));
 	return NULL;
@@ -622,7 +668,8 @@ static void *helper_thread(void *arg)
  */
 static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 {
-	const struct worker me = { 0, fc->objs->pack, &fc->scratch };
+	const struct worker me = { 0, fc->objs->pack, &fc->scratch,
+				   &fc->arena };
 	struct follow_helper *h = fc->helper;
 	bool shared = h && n >= 2 * t->step;
 	int error, helper_error = 0;
@@ -646,6 +693,7 @@ static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 struct reads {
 	const struct blob_want *want;
 	struct blob_got *got;
+	bool keep;		/* fingerprints kept: in the arenas */
 };
 
 /*
@@ -679,7 +727,8 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 	if (error == GM_ENOTFOUND)
 		return 0;
 	if (!error && type == GIT_OBJECT_BLOB &&
-	    !(error = follow_fingerprint(wk->scratch, &v, data, len))) {
+	    !(error = follow_fingerprint(wk->scratch, &v, data, len,
+					 r->keep ? wk->arena : NULL))) {
 		g->state = GOT_OK;
 		g->size = len;
 		g->fp = v.fp;
@@ -692,7 +741,7 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 /* What the packs missed, from libgit2, in this thread. */
 static int blobs_read_misses(struct gm_follow *fc,
 			     const struct blob_want *want, size_t n,
-			     bool fingerprints, struct blob_got *got)
+			     bool fingerprints, bool keep, struct blob_got *got)
 {
 	const struct gm_objects odb = { fc->objs->odb, NULL };
 	int error = 0;
@@ -714,7 +763,8 @@ static int blobs_read_misses(struct gm_follow *fc,
 		if (!gm_objects_read(&odb, &want[i].id, GIT_OBJECT_BLOB, &data,
 				  &len))
 			continue;
-		error = follow_fingerprint(&fc->scratch, &v, data, len);
+		error = follow_fingerprint(&fc->scratch, &v, data, len,
+					   keep ? &fc->arena : NULL);
 		if (!error) {
 			g->state = GOT_OK;
 			g->size = len;
@@ -727,20 +777,22 @@ static int blobs_read_misses(struct gm_follow *fc,
 }
 
 /*
- * The sizes (or fingerprints) of blobs `want`, into `got`: from the packs
- * on both threads (follow_run()), then what they missed from libgit2.
+ * The sizes (or fingerprints, in the arenas if `keep`) of blobs `want`,
+ * into `got`: from the packs on both threads (follow_run()), then what
+ * they missed from libgit2.
  * @return 0 or GM_ERROR.
  */
 static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
-		      size_t n, bool fingerprints, struct blob_got *got)
+		      size_t n, bool fingerprints, bool keep,
+		      struct blob_got *got)
 {
-	struct reads r = { want, got };
+	struct reads r = { want, got, keep };
 	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
 			  .ctx = &r, .step = fingerprints ? 1 : 16 };
 	int error = follow_run(fc, &t, n);
 
 	if (!error)
-		error = blobs_read_misses(fc, want, n, fingerprints, got);
+		error = blobs_read_misses(fc, want, n, fingerprints, keep, got);
 	return error;
 }
 
@@ -780,11 +832,8 @@ static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 	if (!ti->b) {
 		git_oid_fromraw(&id, f->t->v[f->i].id);
 		if (!(b = oidmap_get(&fc->blobs, &id))) {
-			if (!(b = calloc(1, sizeof(*b))) ||
-			    oidmap_put(&fc->blobs, &id, b) < 0) {
-				free(b);
+			if (!(b = blob_new(fc, &id)))
 				return gm_error_set(GM_ERROR, "out of memory");
-			}
 			*fresh = true;
 		}
 		ti->b = b;
@@ -796,11 +845,13 @@ static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 }
 
 /*
- * What reading blob `b` gave (`g`, whose fingerprint becomes b's) made
- * its facts, unless `error` (which is returned, or a new one) is set.
+ * What reading blob `b` gave (`g`, whose fingerprint becomes b's: kept,
+ * from an arena, if `keep`) made its facts, unless `error` (which is
+ * returned, or a new one) is set.
  */
 static int follow_got(struct gm_follow *fc, struct blobinfo *b,
-		      struct blob_got *g, bool fingerprint, int error)
+		      struct blob_got *g, bool fingerprint, bool keep,
+		      int error)
 {
 	b->queued = false;
 	if (!fingerprint) {
@@ -810,13 +861,14 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 	}
 	if (error || g->state != GOT_OK) {
 		b->no_fp = !error && g->state == GOT_NONE;
-		free(g->fp);
+		if (!keep)
+			free(g->fp);
 		return error;
 	}
 	b->fp = g->fp;
 	b->nr = g->nr;
 	b->have_fp = true;
-	if (fc->spans + b->nr <= FOLLOW_CACHE_SPANS) {
+	if (keep) {
 		fc->spans += b->nr;
 		return 0;
 	}
@@ -844,9 +896,14 @@ static int wants_add(struct wants *w, const struct fentry *f, size_t size)
 	return 0;
 }
 
-/* The blobs queued in `w` read (sizes, or fingerprints), and the queue emptied. */
+/*
+ * The blobs queued in `w` read (sizes, or fingerprints), and the queue
+ * emptied. A batch of fingerprints is kept whole while the cache holds
+ * fewer words than its bound, else kept until follow_done().
+ */
 static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 {
+	bool keep = fingerprints && fc->spans < FOLLOW_CACHE_SPANS;
 	struct blob_got *got;
 	int error;
 
@@ -855,10 +912,10 @@ static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 	if (!(got = calloc(w->nr, sizeof(*got)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 	} else {
-		error = blobs_read(fc, w->v, w->nr, fingerprints, got);
+		error = blobs_read(fc, w->v, w->nr, fingerprints, keep, got);
 		for (size_t k = 0; k < w->nr; k++)
 			error = follow_got(fc, w->v[k].b, &got[k], fingerprints,
-					   error);
+					   keep, error);
 	}
 	for (size_t k = 0; k < w->nr; k++)
 		w->v[k].b->queued = false;	/* also after an error */
@@ -1343,8 +1400,8 @@ static int similarity(git_blob *src, git_blob *dst, int min_score)
 	if (!size_may_match(ss, ds, min_score))
 		return 0;
 	if (scratch_init(&sc) < 0 || dst_table_init(&table) < 0 ||
-	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss) < 0 ||
-	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds) < 0)
+	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss, NULL) < 0 ||
+	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds, NULL) < 0)
 		goto out;
 	dst_table_set(&table, b.fp, b.nr, false);
 	score = fp_score(&table, a.fp, a.nr, ss, ds);

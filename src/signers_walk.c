@@ -1143,14 +1143,12 @@ out:
 
 /*
  * The line counts of the walk's touches, on two threads where there is
- * a second CPU: the other thread first frees the copy searches' cache,
- * no longer needed, then counts from the back through a repository of
+ * a second CPU: the other counts from the back through a repository of
  * its own while this one counts from the front.
  */
 struct counting {
 	struct walk *w;
-	struct gm_follow *follow;	/* to free */
-	git_repository *repo;	/* the other thread's; NULL: it only frees */
+	git_repository *repo;	/* the other thread's */
 	struct gm_split split;
 	struct gm_job job;
 };
@@ -1169,9 +1167,7 @@ static void *counting_thread(void *arg)
 {
 	struct counting *c = arg;
 
-	gm_follow_free(c->follow);
-	if (c->repo)
-		count_share(c->w, c->repo, &c->split, true);
+	count_share(c->w, c->repo, &c->split, true);
 	gm_job_done(&c->job, 0);
 	return NULL;
 }
@@ -1184,25 +1180,19 @@ static void count_repo_free(git_repository *r, git_repository *repo)
 
 static int count_all(struct walk *w)
 {
-	struct counting c = { .w = w, .follow = w->follow };
-	git_repository *mine = w->repo;
-	bool two = gm_thread_cpus() >= 2;
+	struct counting c = { .w = w };
+	git_repository *mine;
+	bool two = false;
 
+	if (!w->nr_pending)
+		return 0;
 	if (w->nr_pending > UINT32_MAX)
 		return gm_error_set(GM_ERROR, "too many changes to count");
 	gm_split_init(&c.split, w->nr_pending, 1);
-	if (w->nr_pending)
-		mine = attr_repo_open(w->repo);
-	if (two && mine != w->repo && w->nr_pending > 1 &&
-	    (c.repo = attr_repo_open(w->repo)) == w->repo)
-		c.repo = NULL;
-	w->follow = NULL;
-	if (!two || !gm_job_start(&c.job, counting_thread, &c)) {
-		gm_follow_free(c.follow);
-		count_repo_free(c.repo, w->repo);
-		c.repo = NULL;
-		two = false;
-	}
+	mine = attr_repo_open(w->repo);
+	if (gm_thread_cpus() >= 2 && mine != w->repo && w->nr_pending > 1 &&
+	    (c.repo = attr_repo_open(w->repo)) != w->repo)
+		two = gm_job_start(&c.job, counting_thread, &c);
 	count_share(w, mine, &c.split, false);
 	if (two)
 		gm_job_join(&c.job);

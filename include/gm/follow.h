@@ -20,10 +20,9 @@
 
 /*
  * What the copy searches of one walk keep: the parents' trees, and per
- * blob its size and (up to a bound) its fingerprint. Used by one thread
- * (which may hand it to another, to free it); with packs and a second
- * CPU a search shares its reading and scoring with a helper thread of
- * its own.
+ * blob its size and (up to a bound) its fingerprint. Used by one thread;
+ * with packs and a second CPU a search shares its reading and scoring
+ * with a helper thread of its own.
  */
 struct gm_follow;
 
