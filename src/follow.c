@@ -323,6 +323,34 @@ struct candidate {
 	uint32_t nr;
 };
 
+/*
+ * A directory of a listing: its prefix (an offset in `names`), the trees
+ * it was listed from (`a`, against `b` or `same`), and the listing's
+ * files and directories under it, [f_start, f_end) and (itself, d_end).
+ */
+struct ldir {
+	size_t name;
+	const struct gm_objects_tree *a, *b;
+	bool same;
+	size_t f_start, f_end, d_end;
+};
+
+/* The files of a tree, recursively (listing_add()). */
+struct listing {
+	struct fentry *v;
+	size_t nr, alloc;
+	struct ldir *dirs;	/* in the order of their prefixes */
+	size_t nr_dirs, alloc_dirs;
+	struct gm_buf names;	/* the prefixes, each NUL-terminated */
+};
+
+static void listing_release(struct listing *l)
+{
+	free(l->v);
+	free(l->dirs);
+	gm_buf_release(&l->names);
+}
+
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
@@ -337,13 +365,11 @@ struct gm_follow {
 	struct dst_table dst;	/* the search's destination */
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
-	struct fentry *v;	/* the listing of the search under way */
-	bool listed;		/* v lists listed_a against listed_b */
+	struct listing ls;	/* the listing of the search under way */
+	bool listed;		/* ls lists listed_a against listed_b */
 	git_oid listed_a, listed_b;
-	size_t nr, alloc;
-	size_t *dirs;		/* offsets of directory prefixes in `names` */
-	size_t nr_dirs, alloc_dirs;
-	struct gm_buf names;	/* the prefixes, each NUL-terminated */
+	struct listing prev;	/* the one before, whose parts ls reuses */
+	size_t prev_at;		/* the directory of prev reached */
 };
 
 #define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
@@ -453,7 +479,8 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 	if (!fc)
 		return gm_error_set(GM_ERROR, "out of memory");
 	fc->objs = objs;
-	gm_buf_init(&fc->names);
+	gm_buf_init(&fc->ls.names);
+	gm_buf_init(&fc->prev.names);
 	if (dst_table_init(&fc->dst) < 0 || scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -480,9 +507,8 @@ void gm_follow_free(struct gm_follow *fc)
 	follow_helper_free(fc->helper);
 	dst_table_release(&fc->dst);
 	free(fc->cand);
-	free(fc->v);
-	free(fc->dirs);
-	gm_buf_release(&fc->names);
+	listing_release(&fc->ls);
+	listing_release(&fc->prev);
 	free(fc);
 }
 
@@ -933,8 +959,8 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 	size_t *late = NULL, nr = 0, alloc = 0;
 	int error = 0;
 
-	for (size_t i = 0; i < fc->nr && !error; i++) {
-		struct fentry *f = &fc->v[i];
+	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
+		struct fentry *f = &fc->ls.v[i];
 		bool fresh;
 
 		if (!f->regular || f->size != SIZE_UNKNOWN)
@@ -951,7 +977,7 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 	if (!error)
 		error = wants_read(fc, w, false);
 	for (size_t k = 0; k < nr && !error; k++) {
-		struct fentry *f = &fc->v[late[k]];
+		struct fentry *f = &fc->ls.v[late[k]];
 
 		f->size = f->b->size;
 		((struct tinfo *)f->t->info)[f->i].size = f->size;
@@ -973,8 +999,8 @@ static int follow_candidates(struct gm_follow *fc, size_t dsize)
 	int error = follow_sizes(fc, &w);
 
 	fc->nr_cand = 0;
-	for (size_t i = 0; i < fc->nr && !error; i++) {
-		const struct fentry *f = &fc->v[i];
+	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
+		const struct fentry *f = &fc->ls.v[i];
 
 		if (!f->regular || f->size < 0 || f->b->no_fp ||
 		    !size_may_match((size_t)f->size, dsize, MIN_SCORE))
@@ -990,7 +1016,7 @@ static int follow_candidates(struct gm_follow *fc, size_t dsize)
 	if (!error)
 		error = wants_read(fc, &w, true);
 	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
-		const struct blobinfo *b = fc->v[fc->cand[k].src].b;
+		const struct blobinfo *b = fc->ls.v[fc->cand[k].src].b;
 
 		if (!b->have_fp)
 			continue;
@@ -1017,37 +1043,104 @@ static void follow_done(struct gm_follow *fc)
 
 /* ==================== the search ==================== */
 
-/* Add the directory `prefix` + `name` + "/" (or "" for none). */
-static int listing_dir(struct gm_follow *fc, size_t parent,
-		       const char *name, size_t len, uint32_t *out)
+static void listing_reset(struct listing *l)
 {
-	size_t off = fc->names.len;
-	int error;
+	l->nr = l->nr_dirs = 0;
+	gm_buf_reset(&l->names);
+}
 
-	if (GM_ARRAY_GROW(fc->dirs, fc->nr_dirs, fc->alloc_dirs) < 0)
+static const char *listing_prefix(const struct listing *l, size_t d)
+{
+	return l->names.ptr + l->dirs[d].name;
+}
+
+/*
+ * Add the directory `parent`'s prefix + `name` + "/" (NULL: the root,
+ * "") to `l`, listed from `a` against `b` or `same`.
+ */
+static int listing_dir(struct listing *l, size_t parent, const char *name,
+		       size_t len, const struct gm_objects_tree *a,
+		       const struct gm_objects_tree *b, bool same,
+		       uint32_t *out)
+{
+	size_t off = l->names.len;
+	int error = 0;
+
+	if (GM_ARRAY_GROW(l->dirs, l->nr_dirs, l->alloc_dirs) < 0)
 		return GM_ERROR;
 	if (name) {
 		/* the parent's prefix may move as names grows: copy by offset */
-		size_t plen = strlen(fc->names.ptr + fc->dirs[parent]);
+		size_t plen = strlen(listing_prefix(l, parent));
 
-		if ((error = gm_buf_grow(&fc->names, plen + len + 2)) < 0)
+		if ((error = gm_buf_grow(&l->names, plen + len + 2)) < 0)
 			return error;
-		error = gm_buf_put(&fc->names, fc->names.ptr + fc->dirs[parent],
-				   plen);
+		error = gm_buf_put(&l->names, listing_prefix(l, parent), plen);
 		if (!error)
-			error = gm_buf_put(&fc->names, name, len);
+			error = gm_buf_put(&l->names, name, len);
 		if (!error)
-			error = gm_buf_putc(&fc->names, '/');
-	} else {
-		error = 0;
+			error = gm_buf_putc(&l->names, '/');
 	}
 	if (!error)
-		error = gm_buf_putc(&fc->names, '\0');
+		error = gm_buf_putc(&l->names, '\0');
 	if (error)
 		return error;
-	fc->dirs[fc->nr_dirs] = off;
-	*out = (uint32_t)fc->nr_dirs++;
+	l->dirs[l->nr_dirs] = (struct ldir){ off, a, b, same, l->nr, l->nr,
+					     l->nr_dirs + 1 };
+	*out = (uint32_t)l->nr_dirs++;
 	return 0;
+}
+
+/*
+ * Directory `d` of the listing under way, just added, filled from the
+ * last listing if that listed the same trees there: its files and
+ * directories copied, renumbered. @return 1 if so, 0 if not, or GM_ERROR.
+ */
+static int listing_reuse(struct gm_follow *fc, uint32_t d)
+{
+	struct listing *l = &fc->ls;
+	const struct listing *p = &fc->prev;
+	const char *want = listing_prefix(l, d);
+	const struct ldir *pd, *nd = &l->dirs[d];
+	size_t n0, n1, nf, ndirs;
+	int c = 1;
+
+	while (fc->prev_at < p->nr_dirs &&
+	       (c = strcmp(listing_prefix(p, fc->prev_at), want)) < 0)
+		fc->prev_at++;
+	if (c || fc->prev_at >= p->nr_dirs)
+		return 0;
+	pd = &p->dirs[fc->prev_at];
+	if (pd->a != nd->a || pd->b != nd->b || pd->same != nd->same)
+		return 0;
+	nf = pd->f_end - pd->f_start;
+	ndirs = pd->d_end - fc->prev_at - 1;
+	n0 = ndirs ? p->dirs[fc->prev_at + 1].name : 0;
+	n1 = !ndirs ? 0 : pd->d_end < p->nr_dirs ? p->dirs[pd->d_end].name :
+						   p->names.len;
+	if ((nf && GM_ARRAY_GROW(l->v, l->nr + nf - 1, l->alloc) < 0) ||
+	    (ndirs && GM_ARRAY_GROW(l->dirs, l->nr_dirs + ndirs - 1,
+				    l->alloc_dirs) < 0) ||
+	    gm_buf_put(&l->names, p->names.ptr + n0, n1 - n0) < 0)
+		return GM_ERROR;
+	for (size_t k = 0; k < nf; k++) {
+		struct fentry *f = &l->v[l->nr + k];
+
+		*f = p->v[pd->f_start + k];
+		f->dir = f->dir - (uint32_t)fc->prev_at + d;
+	}
+	for (size_t k = 0; k < ndirs; k++) {
+		struct ldir *x = &l->dirs[l->nr_dirs + k];
+
+		*x = p->dirs[fc->prev_at + 1 + k];
+		x->name = x->name - n0 + (l->names.len - (n1 - n0));
+		x->f_start = x->f_start - pd->f_start + l->nr;
+		x->f_end = x->f_end - pd->f_start + l->nr;
+		x->d_end = x->d_end - fc->prev_at + d;
+	}
+	l->nr += nf;
+	l->nr_dirs += ndirs;
+	fc->prev_at = pd->d_end;
+	return 1;
 }
 
 /*
@@ -1055,11 +1148,13 @@ static int listing_dir(struct gm_follow *fc, size_t parent,
  * order of the trees, each marked deleted unless tree `b` (NULL: none;
  * `same`: identical to `a`) has it as a file too: the sources of
  * --follow, which looks for copies of any file (find_copies_harder). An
- * unreadable subtree of `a` gives nothing; one of `b`, no file.
+ * unreadable subtree of `a` gives nothing; one of `b`, no file. What the
+ * last listing listed from the same trees is copied from it.
  */
 static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		       struct gm_objects_tree *b, bool same, uint32_t dir)
 {
+	struct listing *l = &fc->ls;
 	int error = 0;
 
 	for (size_t i = 0; i < a->nr && !error; i++) {
@@ -1067,14 +1162,14 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		struct gm_objects_tree *sa, *sb = NULL;
 		bool sub_same = false;
 		git_oid id;
-		uint32_t sub;
+		uint32_t sub = 0;
 
 		if (!gm_objects_is_tree(x->mode)) {
 			const struct tinfo *ti = a->info;
 
-			if ((error = GM_ARRAY_GROW(fc->v, fc->nr, fc->alloc)) < 0)
+			if ((error = GM_ARRAY_GROW(l->v, l->nr, l->alloc)) < 0)
 				break;
-			fc->v[fc->nr++] = (struct fentry){
+			l->v[l->nr++] = (struct fentry){
 				a, ti ? ti[i].b : NULL,
 				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
@@ -1090,8 +1185,15 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 			git_oid_fromraw(&id, y->id);
 			sb = follow_tree(fc, &id);
 		}
-		if ((error = listing_dir(fc, dir, x->name, x->len, &sub)) == 0)
+		error = listing_dir(l, dir, x->name, x->len, sa, sb, sub_same,
+				    &sub);
+		if (!error && (error = listing_reuse(fc, sub)) == 0)
 			error = listing_add(fc, sa, sb, sub_same, sub);
+		if (error < 0)
+			break;
+		error = 0;
+		l->dirs[sub].f_end = l->nr;
+		l->dirs[sub].d_end = l->nr_dirs;
 	}
 	return error;
 }
@@ -1206,22 +1308,30 @@ static int follow_trees_read(struct gm_follow *fc,
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
 		       const git_oid *tb)
 {
-	struct gm_objects_tree *a;
+	struct gm_objects_tree *a, *b = NULL;
 	uint32_t root = 0;
 	int error;
+
+	struct listing swap;
 
 	if (fc->listed && git_oid_equal(&fc->listed_a, ta) &&
 	    git_oid_equal(&fc->listed_b, tb))
 		return 1;
+	if (fc->listed) {	/* the last one, for its parts */
+		swap = fc->prev;
+		fc->prev = fc->ls;
+		fc->ls = swap;
+	}
 	fc->listed = false;
-	fc->nr = fc->nr_dirs = 0;
-	gm_buf_reset(&fc->names);
-	if (!(a = follow_tree(fc, ta)))
-		return 0;
-	if ((error = follow_trees_read(fc, a)) < 0 ||
-	    (error = listing_dir(fc, 0, NULL, 0, &root)) < 0 ||
-	    (error = listing_add(fc, a, follow_tree(fc, tb), false, root)) < 0)
-		return error;
+	fc->prev_at = 0;
+	listing_reset(&fc->ls);
+	if (!(a = follow_tree(fc, ta)) ||
+	    (b = follow_tree(fc, tb), error = follow_trees_read(fc, a)) < 0 ||
+	    (error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
+	    (error = listing_add(fc, a, b, false, root)) < 0) {
+		listing_reset(&fc->prev);	/* nothing to reuse */
+		return a ? error : 0;
+	}
 	git_oid_cpy(&fc->listed_a, ta);
 	git_oid_cpy(&fc->listed_b, tb);
 	fc->listed = true;
@@ -1268,7 +1378,7 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 {
 	const struct scoring *sc = ctx;
 	struct candidate *c = &sc->fc->cand[i];
-	const struct fentry *f = &sc->fc->v[c->src];
+	const struct fentry *f = &sc->fc->ls.v[c->src];
 
 	(void)wk;
 	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
@@ -1302,14 +1412,14 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		return 0;
 	if ((error = follow_list(fc, ta, tb)) <= 0)
 		return error;
-	for (size_t i = 0; i < fc->nr; i++) {	/* exact */
-		const struct gm_objects_entry *e = &fc->v[i].t->v[fc->v[i].i];
+	for (size_t i = 0; i < fc->ls.nr; i++) {	/* exact */
+		const struct gm_objects_entry *e = &fc->ls.v[i].t->v[fc->ls.v[i].i];
 		int score;
 
 		if (e->id[0] != dst_id->id[0] ||
 		    memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
-		score = fc->v[i].deleted + !strcmp(e->name, dst_base);
+		score = fc->ls.v[i].deleted + !strcmp(e->name, dst_base);
 		if (score >= best_score) {	/* the last of the best */
 			best = i;
 			best_score = score;
@@ -1338,7 +1448,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		error = follow_score(fc, dsize);
 	for (size_t i = 0; i < fc->nr_cand && !error; i++) {
 		struct candidate *c = &fc->cand[i];
-		const struct fentry *f = &fc->v[c->src];
+		const struct fentry *f = &fc->ls.v[c->src];
 		int worst = 0;
 
 		for (int k = 1; k < 4; k++)
@@ -1368,16 +1478,16 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		for (int k = 0; k < 4 && best == SIZE_MAX; k++) {
 			if (top[k].src == SIZE_MAX || top[k].score < MIN_SCORE)
 				break;
-			if (pass || fc->v[top[k].src].deleted)
+			if (pass || fc->ls.v[top[k].src].deleted)
 				best = top[k].src;
 		}
 found:
 	if (best != SIZE_MAX) {
-		const struct fentry *f = &fc->v[best];
+		const struct fentry *f = &fc->ls.v[best];
 		struct gm_buf path = GM_BUF_INIT;
 
-		if ((error = gm_buf_puts(&path, fc->names.ptr +
-					 fc->dirs[f->dir])) == 0 &&
+		if ((error = gm_buf_puts(&path, fc->ls.names.ptr +
+					 fc->ls.dirs[f->dir].name)) == 0 &&
 		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
 		    !(*out = gm_buf_detach(&path, NULL)))
 			error = gm_error_set(GM_ERROR, "out of memory");
