@@ -1301,37 +1301,37 @@ static int follow_trees_read(struct gm_follow *fc,
 }
 
 /*
- * The listing of tree `ta` (fc->v), its files marked deleted unless tree
- * `tb` has them: the last search's if of the same trees.
+ * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
+ * `tb` has them: the last search's if of the same trees, else one made
+ * with what that one listed from the same subtrees.
  * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
  */
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
 		       const git_oid *tb)
 {
-	struct gm_objects_tree *a, *b = NULL;
+	struct gm_objects_tree *a, *b;
+	struct listing last;
 	uint32_t root = 0;
 	int error;
-
-	struct listing swap;
 
 	if (fc->listed && git_oid_equal(&fc->listed_a, ta) &&
 	    git_oid_equal(&fc->listed_b, tb))
 		return 1;
 	if (fc->listed) {	/* the last one, for its parts */
-		swap = fc->prev;
-		fc->prev = fc->ls;
-		fc->ls = swap;
+		last = fc->ls;
+		fc->ls = fc->prev;
+		fc->prev = last;
 	}
 	fc->listed = false;
 	fc->prev_at = 0;
 	listing_reset(&fc->ls);
-	if (!(a = follow_tree(fc, ta)) ||
-	    (b = follow_tree(fc, tb), error = follow_trees_read(fc, a)) < 0 ||
+	if (!(a = follow_tree(fc, ta)))
+		return 0;
+	b = follow_tree(fc, tb);
+	if ((error = follow_trees_read(fc, a)) < 0 ||
 	    (error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
-	    (error = listing_add(fc, a, b, false, root)) < 0) {
-		listing_reset(&fc->prev);	/* nothing to reuse */
-		return a ? error : 0;
-	}
+	    (error = listing_add(fc, a, b, false, root)) < 0)
+		return error;
 	git_oid_cpy(&fc->listed_a, ta);
 	git_oid_cpy(&fc->listed_b, tb);
 	fc->listed = true;
