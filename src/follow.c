@@ -1420,7 +1420,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		    memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
 		score = fc->ls.v[i].deleted + !strcmp(e->name, dst_base);
-		if (score >= best_score) {	/* the last of the best */
+		if (score > best_score) {	/* the first of the best */
 			best = i;
 			best_score = score;
 		}

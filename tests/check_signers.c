@@ -898,6 +898,45 @@ START_TEST(test_signers_copy_many_same_lines)
 END_TEST
 
 /*
+ * R-72: two searches in turn list the same directory d/ of their parents,
+ * the first against a commit that deleted d/f.c, the second against one
+ * that left it: the first takes d/f.c, deleted, over c/g.c, identical;
+ * the second sees d/f.c kept, and of two identical sources, both kept,
+ * takes the first in path order, c/g.c, as git log --follow does (the
+ * two have histories of their own: c/g.c became d/f.c's twin later).
+ */
+START_TEST(test_signers_copy_listing_reused)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "d/f.c", SRC }, { "c/g.c", OTHER } } },
+		{ "Zed <zed@x.org>", "same\n\nSigned-off-by: Zed <zed@x.org>\n",
+		  T0 + DAY / 2, { { "c/g.c", SRC } } },
+		{ "Bob <bob@x.org>", "copy\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "n/new1.c", SRC } } },
+		{ "Cy <cy@x.org>", "move\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "d/f.c", NULL }, { "n/new2.c", SRC } } },
+	};
+	static const char *const paths[] = { "n/new1.c", "n/new2.c", NULL };
+	struct trepo r;
+	struct gm_signers *s;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	for (size_t f = 0; f < 2; f++) {
+		assert_same_as_git(&r, T0 - DAY, s, f);
+		ck_assert_uint_eq(s->files[f].renamed_from.nr, 1);
+	}
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "c/g.c");
+	ck_assert_uint_eq(s->files[0].nr_touches, 3);	/* Bob, Zed, Ann */
+	ck_assert_str_eq(s->files[1].renamed_from.v[0], "d/f.c");
+	ck_assert_uint_eq(s->files[1].nr_touches, 2);	/* Cy, Ann */
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
+/*
  * A copy found among forty files of its size, in four directories: the
  * search's trees, blobs and scores are read and counted on two threads
  * where there are two CPUs (and packs: walk() walks again packed), with
@@ -999,6 +1038,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_chief_penguin);
 	tcase_add_test(tc, test_signers_copy_among_many);
 	tcase_add_test(tc, test_signers_copy_many_same_lines);
+	tcase_add_test(tc, test_signers_copy_listing_reused);
 	tcase_add_test(tc, test_signers_blame_lines);
 	tcase_add_test(tc, test_signers_blame_inexact_rename);
 	tcase_add_test(tc, test_follow_chunk_as_defined);

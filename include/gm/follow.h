@@ -40,10 +40,11 @@ void gm_follow_free(struct gm_follow *f);
  * --follow's source of the file `dst` (blob `dst_id`, mode `dst_mode`)
  * created by a commit of tree `tb` whose parent has tree `ta` (NULL:
  * none): git log's rename detection with find_copies_harder, every file
- * of the parent a candidate. An identical file first (one the commit
- * deleted, of the same base name, better; among equals the last in path
- * order, as git's hash map yields them); else the four most similar at
- * 50% or more, the best of them that was deleted, else the best.
+ * of the parent a candidate. An identical file first (scored one for
+ * being deleted by the commit, one for its base name; among equals the
+ * first in path order, as git's hash map yields them); else the four
+ * most similar at 50% or more, the best of them that was deleted, else
+ * the best.
  * `*out` is NULL for none, else the source's path, the caller's.
  * @return 0 or GM_ERROR.
  */
