@@ -1105,7 +1105,7 @@ static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
 	return git_blob_lookup(out, repo, &e->id) < 0 ? -1 : 0;
 }
 
-/* The numstat of `p`, through `repo` (the calling thread's, attr_repo_open()'s). */
+/* The numstat of `p`, through this thread's `repo` (attr_repo_open()). */
 static void count_lines(struct walk *w, git_repository *repo,
 			const struct pending *p)
 {
@@ -1139,7 +1139,6 @@ out:
 	git_blob_free(a);
 	git_blob_free(b);
 }
-
 
 /*
  * The line counts of the walk's touches, on two threads where there is
