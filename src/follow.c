@@ -218,7 +218,6 @@ static void arena_release(struct arena *a)
 
 /* What a thread works with: its pack reader, tables and arena. */
 struct worker {
-	int index;		/* 0: the calling thread, 1: the helper */
 	struct gm_pack_reader *pack;
 	struct fp_scratch *scratch;
 	struct arena *arena;
@@ -681,7 +680,7 @@ static int task_work(struct task *t, const struct worker *wk, bool back)
 static void *helper_thread(void *arg)
 {
 	struct follow_helper *h = arg;
-	const struct worker wk = { 1, h->pack, &h->scratch, &h->arena };
+	const struct worker wk = { h->pack, &h->scratch, &h->arena };
 
 	gm_job_done(&h->job, task_work(h->task, &wk, true));
 	return NULL;
@@ -694,8 +693,7 @@ static void *helper_thread(void *arg)
  */
 static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 {
-	const struct worker me = { 0, fc->objs->pack, &fc->scratch,
-				   &fc->arena };
+	const struct worker me = { fc->objs->pack, &fc->scratch, &fc->arena };
 	struct follow_helper *h = fc->helper;
 	bool shared = h && n >= 2 * t->step;
 	int error, helper_error = 0;
@@ -1198,108 +1196,6 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 	return error;
 }
 
-/* ==================== reading the trees to list ==================== */
-
-/* Trees read by one thread, for the cache. */
-struct trees_got {
-	struct gm_objects_tree **v;
-	size_t nr, alloc;
-};
-
-/* The trees the cache lacks under items `ids`, read into `got[worker]`. */
-struct tree_reads {
-	struct gm_follow *fc;
-	git_oid *ids;
-	size_t nr, alloc;
-	struct trees_got got[2];
-};
-
-/* Tree `id` and the trees under it that the cache lacks, into `got`. */
-static int trees_read_under(const struct gm_follow *fc,
-			    const struct gm_objects *objs, const git_oid *id,
-			    struct trees_got *got)
-{
-	struct gm_objects_tree *t = gm_objects_tree_read(objs, id);
-	int error = 0;
-
-	if (!t)
-		return 0;	/* left to follow_tree() */
-	if (GM_ARRAY_GROW(got->v, got->nr, got->alloc) < 0) {
-		gm_objects_tree_free(t);
-		return GM_ERROR;
-	}
-	got->v[got->nr++] = t;
-	for (size_t i = 0; i < t->nr && !error; i++) {
-		git_oid sub;
-
-		if (!gm_objects_is_tree(t->v[i].mode))
-			continue;
-		git_oid_fromraw(&sub, t->v[i].id);
-		if (!oidmap_get(&fc->trees, &sub))
-			error = trees_read_under(fc, objs, &sub, got);
-	}
-	return error;
-}
-
-static int read_tree_item(void *ctx, size_t i, const struct worker *wk)
-{
-	struct tree_reads *tr = ctx;
-	const struct gm_objects pack_only = { NULL, wk->pack };
-
-	return trees_read_under(tr->fc, wk->index ? &pack_only : tr->fc->objs,
-				&tr->ids[i], &tr->got[wk->index]);
-}
-
-/*
- * Before tree `a` is listed: the trees under its subtrees that the
- * cache lacks read on both threads, its subtrees' subtrees shared as
- * they go (its own subtrees read here), then cached. What this misses
- * (unreadable from the packs, under a tree cached already) the listing
- * reads.
- */
-static int follow_trees_read(struct gm_follow *fc,
-			     const struct gm_objects_tree *a)
-{
-	struct tree_reads tr = { .fc = fc };
-	struct task t = { .fn = read_tree_item, .ctx = &tr, .step = 1 };
-	int error = 0;
-
-	for (size_t i = 0; i < a->nr && !error; i++) {
-		const struct gm_objects_tree *sub;
-		git_oid id;
-
-		if (!gm_objects_is_tree(a->v[i].mode))
-			continue;
-		git_oid_fromraw(&id, a->v[i].id);
-		/* a tree cached was listed with what is under it, or was the
-		   commit's side of a listing: what it lacks is read below */
-		if (oidmap_get(&fc->trees, &id) || !(sub = follow_tree(fc, &id)))
-			continue;
-		for (size_t k = 0; k < sub->nr && !error; k++) {
-			if (!gm_objects_is_tree(sub->v[k].mode))
-				continue;
-			if (GM_ARRAY_GROW(tr.ids, tr.nr, tr.alloc) < 0)
-				error = GM_ERROR;
-			else
-				git_oid_fromraw(&tr.ids[tr.nr++], sub->v[k].id);
-		}
-	}
-	if (!error && tr.nr)
-		error = follow_run(fc, &t, tr.nr);
-	for (int w = 0; w < 2; w++) {
-		for (size_t k = 0; k < tr.got[w].nr; k++) {
-			struct gm_objects_tree *g = tr.got[w].v[k];
-
-			if (error || oidmap_get(&fc->trees, &g->id) ||
-			    oidmap_put(&fc->trees, &g->id, g) < 0)
-				gm_objects_tree_free(g);	/* a twin */
-		}
-		free(tr.got[w].v);
-	}
-	free(tr.ids);
-	return error;
-}
-
 /*
  * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
  * `tb` has them: the last search's if of the same trees, else one made
@@ -1328,8 +1224,7 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	if (!(a = follow_tree(fc, ta)))
 		return 0;
 	b = follow_tree(fc, tb);
-	if ((error = follow_trees_read(fc, a)) < 0 ||
-	    (error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
+	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
 	git_oid_cpy(&fc->listed_a, ta);

@@ -938,9 +938,9 @@ END_TEST
 
 /*
  * A copy found among forty files of its size, in four directories: the
- * search's trees, blobs and scores are read and counted on two threads
- * where there are two CPUs (and packs: walk() walks again packed), with
- * the same answer as git log --follow.
+ * search's blobs are read and scored on two threads where there are two
+ * CPUs (and packs: walk() walks again packed), with the same answer as
+ * git log --follow.
  */
 START_TEST(test_signers_copy_among_many)
 {
