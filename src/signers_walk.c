@@ -668,6 +668,23 @@ static int parents_from_commit(struct walk *w, struct queue *q,
 }
 
 /*
+ * Commit `it` compared with its parent's tree `ta` at the files of `ps`
+ * (unless the commit-graph's filter rules them all out), the changes
+ * added to those in `w->ch`, and recorded if there are any.
+ */
+static int walk_compare(struct walk *w, struct qitem *it, const git_oid *ta,
+			const git_oid *tb, const struct pathset *ps)
+{
+	int error = 0;
+
+	if (ps->nr && !(it->in_graph && graph_unchanged(w, ps, it->gc)))
+		error = diff_level(&w->trees, ps, &w->ch, ta, tb, 0, ps->nr, 0);
+	if (!error && w->ch.nr)
+		error = record(w, it, ta, tb);
+	return error;
+}
+
+/*
  * One commit of the window, every file compared: its parents queued in
  * `q`; a non-merge examined.
  */
@@ -680,15 +697,10 @@ static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
 					&tb)) < 0 ||
 	    (n < 0 && (error = parents_from_commit(w, q, it, &n, &ta, &tb)) < 0))
 		return error;
-	if (n > 1 ||
-	    (it->in_graph && graph_unchanged(w, &w->all, it->gc)))
+	if (n > 1)
 		return 0;
 	w->ch.nr = 0;
-	error = diff_level(&w->trees, &w->all, &w->ch, n ? &ta : NULL, &tb,
-			   0, w->all.nr, 0);
-	if (!error && w->ch.nr)
-		error = record(w, it, n ? &ta : NULL, &tb);
-	return error;
+	return walk_compare(w, it, n ? &ta : NULL, &tb, &w->all);
 }
 
 /* The walk alone, from the commits queued in `w->q`. */
@@ -716,13 +728,18 @@ static int walk_alone(struct walk *w)
  * libgit2, whose objects are one thread's), and compares each non-merge
  * one with its parent at the files' first paths. The walk takes its
  * findings in that order and compares itself only the files it has
- * followed to other paths (`away`). A commit the scout cannot read from
- * the packs (a loose object, a parent missing) it hands over: the walk
- * walks that one as it walks alone and gives back its parents.
+ * followed to other paths (`away`). While fewer than SCOUT_OPEN of its
+ * findings wait for the walk uncompared, the scout leaves the next one
+ * uncompared too: a walk that would wait compares those itself, at
+ * every file, and the two share the comparing. A commit the scout
+ * cannot read from the packs (a loose object, a parent missing) it
+ * hands over: the walk walks that one as it walks alone and gives back
+ * its parents.
  */
 struct finding {
 	struct qitem it;	/* nothing read with it */
 	bool handover;		/* the walk's to walk */
+	bool open;		/* not compared: the walk's to compare */
 	int parents;		/* 0 or 1 */
 	git_oid ta, tb;		/* the parent's tree, the commit's */
 	struct changes ch;	/* at the first paths */
@@ -743,6 +760,7 @@ struct scout {
 	pthread_cond_t cond;
 	struct finding *v;
 	size_t nr, alloc, taken;
+	size_t open;		/* findings from `taken` on that are open */
 	struct queue reply;	/* the parents of a commit handed over */
 	bool replied, done, stop;
 	struct gm_job job;
@@ -756,6 +774,8 @@ static void finding_release(struct finding *f)
 
 /* Findings the scout may have ahead of the walk before it waits. */
 #define SCOUT_AHEAD 1024
+/* Open findings the scout leaves the walk before it compares again. */
+#define SCOUT_OPEN 16
 
 /* Hand `f` to the walk. @return 0 or GM_ERROR. */
 static int scout_publish(struct scout *sc, struct finding *f)
@@ -765,10 +785,12 @@ static int scout_publish(struct scout *sc, struct finding *f)
 	pthread_mutex_lock(&sc->lock);
 	while (sc->nr - sc->taken >= SCOUT_AHEAD && !sc->stop)
 		pthread_cond_wait(&sc->cond, &sc->lock);
-	if (GM_ARRAY_GROW(sc->v, sc->nr, sc->alloc) < 0)
+	if (GM_ARRAY_GROW(sc->v, sc->nr, sc->alloc) < 0) {
 		error = GM_ERROR;
-	else
+	} else {
 		sc->v[sc->nr++] = *f;
+		sc->open += f->open;
+	}
 	pthread_cond_broadcast(&sc->cond);
 	pthread_mutex_unlock(&sc->lock);
 	if (error)
@@ -843,6 +865,17 @@ static bool scout_unchanged(const struct scout *sc, struct gm_graph_commit gc)
 					sc->nr_files);
 }
 
+/* Whether the walk has fewer than SCOUT_OPEN open findings waiting. */
+static bool scout_leaves_open(struct scout *sc)
+{
+	bool few;
+
+	pthread_mutex_lock(&sc->lock);
+	few = sc->open < SCOUT_OPEN;
+	pthread_mutex_unlock(&sc->lock);
+	return few;
+}
+
 /* One commit of the window: its finding published, its parents queued. */
 static int scout_commit(struct scout *sc, struct qitem *it)
 {
@@ -854,9 +887,14 @@ static int scout_commit(struct scout *sc, struct qitem *it)
 	error = scout_parents(sc, it, &parents, &n, &f.ta, &f.tb);
 	f.parents = n;
 	if (!error && n <= 1 &&
-	    !(it->in_graph && scout_unchanged(sc, it->gc)))
-		error = diff_level(&sc->trees, &sc->first, &f.ch,
-				   n ? &f.ta : NULL, &f.tb, 0, sc->first.nr, 0);
+	    !(it->in_graph && scout_unchanged(sc, it->gc))) {
+		if (scout_leaves_open(sc))
+			f.open = true;
+		else
+			error = diff_level(&sc->trees, &sc->first, &f.ch,
+					   n ? &f.ta : NULL, &f.tb, 0,
+					   sc->first.nr, 0);
+	}
 	if (error == GM_ENOTFOUND) {
 		q_release(&parents);
 		free(f.ch.v);
@@ -974,8 +1012,10 @@ static bool scout_next(struct scout *sc, struct finding *out)
 	while (sc->taken == sc->nr && !sc->done)
 		pthread_cond_wait(&sc->cond, &sc->lock);
 	got = sc->taken < sc->nr;
-	if (got)
+	if (got) {
 		*out = sc->v[sc->taken++];
+		sc->open -= out->open;
+	}
 	if (sc->nr - sc->taken == SCOUT_AHEAD / 2)	/* it may be waiting */
 		pthread_cond_broadcast(&sc->cond);
 	if (sc->taken == sc->nr)	/* all taken: the array again from 0 */
@@ -1007,24 +1047,23 @@ static int scout_join(struct scout *sc)
 	return gm_job_join(&sc->job);
 }
 
-/* A commit the scout compared: the moved files compared here too. */
+/*
+ * A commit the scout read: compared here at every file if it is open,
+ * else the scout's comparison taken and the moved files compared here.
+ */
 static int walk_finding(struct walk *w, struct finding *f)
 {
 	const git_oid *ta = f->parents ? &f->ta : NULL;
 	int error = 0;
 
 	w->ch.nr = 0;
+	if (f->open)
+		return walk_compare(w, &f->it, ta, &f->tb, &w->all);
 	for (size_t i = 0; i < f->ch.nr && !error; i++)
 		if (!w->moved[f->ch.v[i].file])
 			error = note_change(&w->ch, f->ch.v[i].file,
 					    &f->ch.v[i].a, &f->ch.v[i].b);
-	if (!error && w->away.nr &&
-	    !(f->it.in_graph && graph_unchanged(w, &w->away, f->it.gc)))
-		error = diff_level(&w->trees, &w->away, &w->ch, ta, &f->tb, 0,
-				   w->away.nr, 0);
-	if (!error && w->ch.nr)
-		error = record(w, &f->it, ta, &f->tb);
-	return error;
+	return error ? error : walk_compare(w, &f->it, ta, &f->tb, &w->away);
 }
 
 /* A commit handed over: walked here, its parents given back. */

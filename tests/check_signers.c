@@ -937,6 +937,60 @@ START_TEST(test_signers_copy_listing_reused)
 END_TEST
 
 /*
+ * R-72: a history long enough that the walk compares some of the scout's
+ * commits itself (at every file) and takes the scout's comparison of
+ * others (at the files' first paths, the moved ones compared again):
+ * 300 commits, a.c moved half way, every walk as git log --follow.
+ */
+START_TEST(test_signers_long_history_moved)
+{
+	enum { N = 300, MOVE = 150 };
+	static const char *const paths[] = { "new/a.c", "c.c", NULL };
+	struct tcommit *c = calloc(N, sizeof(*c));
+	char (*text)[2][160] = calloc(N, sizeof(*text));
+	static const char *const who[] = {
+		"Ann <ann@x.org>", "Bob <bob@x.org>", "Cy <cy@x.org>",
+	};
+	struct trepo r;
+	struct gm_signers *s;
+
+	ck_assert_ptr_nonnull(c);
+	ck_assert_ptr_nonnull(text);
+	for (size_t i = 0; i < N; i++) {
+		const char *a = i < MOVE ? "old/a.c" : "new/a.c";
+		size_t k = 0;
+
+		snprintf(text[i][0], sizeof(text[i][0]), "%s" "version %zu\n",
+			 SRC, i / 2);
+		snprintf(text[i][1], sizeof(text[i][1]), "c %zu\n", i);
+		c[i].author = who[i % 3];
+		c[i].message = "change\n\nSigned-off-by: Ann <ann@x.org>\n";
+		c[i].time = T0 + (git_time_t)i * 3600;
+		if (i == MOVE)
+			c[i].files[k++] = (struct tfile){ "old/a.c", NULL };
+		if (i % 2 == 0)
+			c[i].files[k++] = (struct tfile){ a, text[i][0] };
+		if (i % 3 == 0)
+			c[i].files[k++] = (struct tfile){ "c.c", text[i][1] };
+		if (!k)
+			c[i].files[k++] = (struct tfile){ "z.c", text[i][1] };
+	}
+	trepo_build(&r, c, N);
+	s = walk(&r, T0 - DAY, paths);
+	assert_same_as_git(&r, T0 - DAY, s, 0);
+	assert_same_as_git(&r, T0 - DAY, s, 1);
+	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "old/a.c");
+	ck_assert_uint_eq(s->files[0].nr_touches, N / 2);
+	ck_assert_uint_eq(s->files[1].nr_touches, N / 3);
+	gm_signers_free(s);
+	trepo_free(&r);
+	free(text);
+	free(c);
+}
+END_TEST
+
+/*
  * A copy found among forty files of its size, in four directories: the
  * search's blobs are read and scored on two threads where there are two
  * CPUs (and packs: walk() walks again packed), with the same answer as
@@ -1029,6 +1083,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_is_signature);
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
+	tcase_add_test(tc, test_signers_long_history_moved);
 	tcase_add_test(tc, test_signers_shallow_scouted);
 	tcase_add_test(tc, test_signers_added_in_window);
 	tcase_add_test(tc, test_signers_copy_followed_cache);
