@@ -365,11 +365,13 @@ static int split_lines(struct st *st)
 	return 0;
 }
 
-/* /^([A-Z]):\s*(.*)/: the tag, and the value in `*v`, `*vlen`. */
+/* /^([A-Z]):\s*(.*)/: the tag and its value (`*v`, `*vlen`), else 0, "". */
 static char line_tag(const struct st_line *l, const char **v, size_t *vlen)
 {
 	size_t i = 2;
 
+	*v = l->s;
+	*vlen = 0;
 	if (l->len < 2 || l->s[0] < 'A' || l->s[0] > 'Z' || l->s[1] != ':')
 		return 0;
 	while (i < l->len && gm_email_isspace((unsigned char)l->s[i]))
