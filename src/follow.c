@@ -557,6 +557,7 @@ size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 {
 	const unsigned char *p = (const unsigned char *)buf;
 	size_t lim = len < 64 ? len : 64, take = lim, counted;
+	bool crlf;
 	const unsigned char *nl = memchr(p, '\n', lim);
 	uint64_t x = 0;		/* git's two accumulators, high and low */
 
@@ -564,15 +565,14 @@ size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 		take = (size_t)(nl - p) + 1;
 	else if (text && len > 64 && p[63] == '\r' && p[64] == '\n')
 		take = 65;	/* 63 bytes, the CR skipped, the LF: 64 */
-	counted = take;
-	for (size_t i = 0; i < take; i++) {
-		if (text && p[i] == '\r' && i + 2 == take && p[i + 1] == '\n') {
-			counted--;	/* a CR before its LF: not seen */
-			continue;
-		}
-		/* git's shifts of the pair are this rotation; then a1 += c */
+	/* a text chunk's CR before its final LF is not seen */
+	crlf = text && take >= 2 && p[take - 2] == '\r' && p[take - 1] == '\n';
+	counted = take - crlf;
+	/* git's shifts of the pair are this rotation; then a1 += c */
+	for (size_t i = 0; i + 1 < counted; i++)
 		x = (x << 7 | x >> 57) + ((uint64_t)p[i] << 32);
-	}
+	if (counted)	/* the last byte seen is the chunk's last */
+		x = (x << 7 | x >> 57) + ((uint64_t)p[take - 1] << 32);
 	*hash = ((uint32_t)(x >> 32) + (uint32_t)x * 0x61u) % HASHBASE;
 	*bytes = (uint32_t)counted;
 	return take;
