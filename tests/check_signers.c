@@ -247,6 +247,18 @@ static void assert_same_as_git(const struct trepo *r, long since,
 	free(got);
 }
 
+/* Files [0, n) of `s` as git log --follow has them, f copied from from[f]. */
+static void assert_copied_from(const struct trepo *r, long since,
+			       const struct gm_signers *s,
+			       const char *const *from, size_t n)
+{
+	for (size_t f = 0; f < n; f++) {
+		assert_same_as_git(r, since, s, f);
+		ck_assert_uint_eq(s->files[f].renamed_from.nr, 1);
+		ck_assert_str_eq(s->files[f].renamed_from.v[0], from[f]);
+	}
+}
+
 /* The person entries of a rank as "addr (role)" lines. */
 static char *people(const struct gm_rank *rk)
 {
@@ -598,11 +610,7 @@ START_TEST(test_signers_copy_followed_cache)
 
 	trepo_build(&r, c, ARRAY_SIZE(c));
 	s = walk(&r, T0 - DAY, warm);
-	for (size_t f = 0; f < 3; f++) {
-		assert_same_as_git(&r, T0 - DAY, s, f);
-		ck_assert_uint_eq(s->files[f].renamed_from.nr, 1);
-		ck_assert_str_eq(s->files[f].renamed_from.v[0], from[f]);
-	}
+	assert_copied_from(&r, T0 - DAY, s, from, 3);
 	ck_assert_uint_eq(s->files[0].nr_touches, 4);	/* Dee, Cy, Bob, Ann */
 	ck_assert_uint_eq(s->files[2].nr_touches, 4);	/* Fay, Eve, Bob, Ann */
 	/*
@@ -875,6 +883,7 @@ START_TEST(test_signers_copy_many_same_lines)
 	char *src = repeated_text("x\n", 20000, "source line", 30000);
 	char *dst = repeated_text("x\n", 20000, "copy line", 30000);
 	static const char *const paths[] = { "n/copy.c", NULL };
+	static const char *const from[] = { "a/many.c" };
 	const struct tcommit c[] = {
 		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
 		  T0, { { "a/many.c", src }, { "b/other.c", OTHER } } },
@@ -886,9 +895,7 @@ START_TEST(test_signers_copy_many_same_lines)
 
 	trepo_build(&r, c, ARRAY_SIZE(c));
 	s = walk(&r, T0 - DAY, paths);
-	assert_same_as_git(&r, T0 - DAY, s, 0);
-	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
-	ck_assert_str_eq(s->files[0].renamed_from.v[0], "a/many.c");
+	assert_copied_from(&r, T0 - DAY, s, from, 1);
 	ck_assert_uint_eq(s->files[0].nr_touches, 2);	/* Cy, Ann */
 	gm_signers_free(s);
 	trepo_free(&r);
@@ -918,18 +925,14 @@ START_TEST(test_signers_copy_listing_reused)
 		  T0 + 2 * DAY, { { "d/f.c", NULL }, { "n/new2.c", SRC } } },
 	};
 	static const char *const paths[] = { "n/new1.c", "n/new2.c", NULL };
+	static const char *const from[] = { "c/g.c", "d/f.c" };
 	struct trepo r;
 	struct gm_signers *s;
 
 	trepo_build(&r, c, ARRAY_SIZE(c));
 	s = walk(&r, T0 - DAY, paths);
-	for (size_t f = 0; f < 2; f++) {
-		assert_same_as_git(&r, T0 - DAY, s, f);
-		ck_assert_uint_eq(s->files[f].renamed_from.nr, 1);
-	}
-	ck_assert_str_eq(s->files[0].renamed_from.v[0], "c/g.c");
+	assert_copied_from(&r, T0 - DAY, s, from, 2);
 	ck_assert_uint_eq(s->files[0].nr_touches, 3);	/* Bob, Zed, Ann */
-	ck_assert_str_eq(s->files[1].renamed_from.v[0], "d/f.c");
 	ck_assert_uint_eq(s->files[1].nr_touches, 2);	/* Cy, Ann */
 	gm_signers_free(s);
 	trepo_free(&r);
