@@ -155,6 +155,7 @@ struct fentry {
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
 	bool regular;		/* a regular file: a source it may be */
+	uint32_t id4;		/* its id's first four bytes (id_head()) */
 };
 
 /* The tables a fingerprint is counted in: one set per thread. */
@@ -1041,6 +1042,15 @@ static void follow_done(struct gm_follow *fc)
 
 /* ==================== the search ==================== */
 
+/* The first four bytes of object id `id`, to tell most ids apart. */
+static uint32_t id_head(const unsigned char *id)
+{
+	uint32_t v;
+
+	memcpy(&v, id, sizeof(v));
+	return v;
+}
+
 static void listing_reset(struct listing *l)
 {
 	l->nr = l->nr_dirs = 0;
@@ -1171,7 +1181,7 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 				a, ti ? ti[i].b : NULL,
 				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
-				is_regular(x->mode)
+				is_regular(x->mode), id_head(x->id)
 			};
 			continue;
 		}
@@ -1300,6 +1310,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
+	uint32_t head = id_head(dst_id->id);
 	int best_score = -1, error = 0;
 
 	*out = NULL;
@@ -1308,11 +1319,13 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	if ((error = follow_list(fc, ta, tb)) <= 0)
 		return error;
 	for (size_t i = 0; i < fc->ls.nr; i++) {	/* exact */
-		const struct gm_objects_entry *e = &fc->ls.v[i].t->v[fc->ls.v[i].i];
+		const struct gm_objects_entry *e;
 		int score;
 
-		if (e->id[0] != dst_id->id[0] ||
-		    memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
+		if (fc->ls.v[i].id4 != head)
+			continue;
+		e = &fc->ls.v[i].t->v[fc->ls.v[i].i];
+		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
 		score = fc->ls.v[i].deleted + !strcmp(e->name, dst_base);
 		if (score > best_score) {	/* the first of the best */
