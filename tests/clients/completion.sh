@@ -4,7 +4,7 @@
 # <word><TAB>` and `git-maintainer <word><TAB>` offer. The words are set
 # up as readline would (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT) and
 # the function registered with `complete` for the command is called.
-# Also checks the option list against the option table in src/options.c.
+# Also checks the option list against the option table in src/cli/options.c.
 #
 # usage: tests/clients/completion.sh SOURCE_DIR
 
@@ -107,17 +107,17 @@ esac
 # the program is offered but for the few kept only for get_maintainer.pl
 # command lines.
 table=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_\([A-Z]*\),.*/\1 \2/p' \
-	"$SRC/src/options.c")
+	"$SRC/src/cli/options.c")
 known=$(printf '%s\n' "$table" | awk '$2 != "UNSUPPORTED" { print $1 }' | sort)
 offered=$(bash --norc --noprofile -c '. "$1"; printf "%s\n" $__git_maintainer_options' \
 	- "$OURS" 2>/dev/null | sed -e '/^--$/d' -e 's/=$//' -e 's/^--no-/--/' \
 	-e 's/^--//' | sort -u)
 unknown=$(comm -13 <(printf '%s\n' "$known") <(printf '%s\n' "$offered"))
-check_eq "every option offered is in src/options.c" "" "$unknown"
+check_eq "every option offered is in src/cli/options.c" "" "$unknown"
 compat='git git-blame git-blame-signatures git-since hg-since usage'
 missing=$(printf '%s\n' "$known" | awk -v skip="$compat" '
 	BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) no[s[i]] = 1 }
 	length($1) > 2 && !no[$1]' | comm -23 - <(printf '%s\n' "$offered"))
-check_eq "every long option of src/options.c is offered" "" "$missing"
+check_eq "every long option of src/cli/options.c is offered" "" "$missing"
 
 t_done

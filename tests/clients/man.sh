@@ -4,7 +4,7 @@
 #
 # usage: tests/clients/man.sh BUILD_DIR [SOURCE_DIR]
 #
-# SOURCE_DIR (for src/options.c) defaults to the one BUILD_DIR was
+# SOURCE_DIR (for src/cli/options.c) defaults to the one BUILD_DIR was
 # configured from.
 
 . "$(dirname -- "$0")/lib.sh"
@@ -67,10 +67,10 @@ else
 fi
 
 # Every option of the option table, as -x for one letter and --xy else.
-if [ -n "$SRC" ] && [ -f "$SRC/src/options.c" ]; then
+if [ -n "$SRC" ] && [ -f "$SRC/src/cli/options.c" ]; then
 	missing=
 	for name in $(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_.*/\1/p' \
-			"$SRC/src/options.c"); do
+			"$SRC/src/cli/options.c"); do
 		if [ ${#name} -eq 1 ]; then
 			opt=-$name
 		else
@@ -79,7 +79,7 @@ if [ -n "$SRC" ] && [ -f "$SRC/src/options.c" ]; then
 		grep -qE -- "(^|[^-[:alnum:]])$opt([^-[:alnum:]]|$)" "$TMP/page.txt" ||
 			missing="$missing $opt"
 	done
-	check_eq "every option in src/options.c is documented" "" "${missing# }"
+	check_eq "every option in src/cli/options.c is documented" "" "${missing# }"
 	for key in maintainer.history maintainer.since maintainer.rolestats \
 		   maintainer.format; do
 		if grep -qx "       $key" "$TMP/page.txt"; then
@@ -89,7 +89,7 @@ if [ -n "$SRC" ] && [ -f "$SRC/src/options.c" ]; then
 		fi
 	done
 else
-	not_ok "every option in src/options.c is documented" "no source directory"
+	not_ok "every option in src/cli/options.c is documented" "no source directory"
 fi
 
 # The version in the footer is the program's.
