@@ -200,7 +200,7 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 {
 	struct http_run run = { curl_multi_init(), links, NULL, o };
 	size_t parallel = o->parallel > 0 ? (size_t)o->parallel : 1;
-	size_t next = 0, running = 0;
+	size_t next = 0, running = 0, done = 0;
 	int error = 0, still, rc;
 
 	if (!run.multi || !(run.easy = calloc(nr + 1, sizeof(*run.easy))))
@@ -214,8 +214,9 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 		if (!error && curl_multi_perform(run.multi, &still) != CURLM_OK)
 			error = gm_error_set(GM_ERROR, "libcurl failed");
 		if (!error)
-			running -= http_reap(&run);
-		if (!error && running &&
+			running -= (done = http_reap(&run));
+		/* a request done: start the next at once, before any wait */
+		if (!error && running && !(done && next < nr) &&
 		    curl_multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
 			error = gm_error_set(GM_ERROR, "libcurl failed");
 	}
