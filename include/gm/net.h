@@ -42,9 +42,10 @@ int64_t gm_net_now(void);
 /**
  * HEAD each of links[0..nr) (http:// or https://; redirects followed up
  * to 20 times, as wget does; 1xx interim answers skipped) and tell in it
- * whether the last answer is a 2xx status. `o->parallel` requests run at
- * once on one libcurl multi handle in the calling thread, each within
- * `o->timeout_ms` of its start. Certificates are verified unless
+ * whether the last answer is a 2xx status (GM_EINVALID for all when
+ * libcurl is not loaded). `o->parallel` requests run at once on one
+ * libcurl multi handle in the calling thread, each within `o->timeout_ms`
+ * of its start. Certificates are verified unless
  * `o->insecure`; the proxy environment (http_proxy, https_proxy,
  * no_proxy) is honoured.
  * @return 0 (the answers are in the links), or GM_ERROR (libcurl cannot
@@ -67,9 +68,12 @@ int gm_net_git_check(struct gm_net_link *link,
 		     const struct gm_net_options *o);
 
 /**
- * Set up libcurl, and make libgit2's plain sockets honour the calling
- * thread's time limit of gm_net_git_check(); call before any thread
- * checks, and pair with gm_net_shutdown() once they are done.
+ * Load libcurl (GM_LIBCURL, with dlopen: a run that checks no link does
+ * not pay for loading it), and make libgit2's plain sockets honour the
+ * calling thread's time limit of gm_net_git_check(); call before any
+ * thread checks, and pair with gm_net_shutdown() once they are done.
+ * Without a usable libcurl, gm_net_http_check() answers GM_EINVALID for
+ * every link, the reason in its why[].
  * @return 0 or GM_ERROR.
  */
 int gm_net_init(void);

@@ -4,6 +4,7 @@
 #include <fnmatch.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <git2.h>
 #include <git2/sys/stream.h>
 
@@ -38,6 +40,90 @@ static void link_fail(struct gm_net_link *link, int result, const char *why)
 	snprintf(link->why, sizeof(link->why), "%s", why);
 }
 
+/* ==================== libcurl, loaded by gm_net_init() ==================== */
+
+/*
+ * libcurl and the twenty libraries it brings are loaded only by a run
+ * that checks links: linked in, they would cost every run of the
+ * program some milliseconds to start. The table is written by
+ * gm_net_init() and gm_net_shutdown() alone, before and after the
+ * checks.
+ */
+static struct libcurl {
+	void *dl;		/* NULL: not loaded, `why` says why */
+	char why[256];
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	curl_version_info_data *(*version_info)(CURLversion v);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *easy, CURLoption option, ...);
+	CURLcode (*easy_getinfo)(CURL *easy, CURLINFO info, ...);
+	const char *(*easy_strerror)(CURLcode code);
+	void (*easy_cleanup)(CURL *easy);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_perform)(CURLM *multi, int *running);
+	CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *fds,
+				unsigned nfds, int ms, int *ret);
+	CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
+	CURLMcode (*multi_cleanup)(CURLM *multi);
+} lc;
+
+#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) }
+static const struct {
+	const char *name;
+	size_t offset;
+} lc_symbols[] = {
+	LC_SYMBOL(global_init), LC_SYMBOL(global_cleanup),
+	LC_SYMBOL(version_info), LC_SYMBOL(easy_init), LC_SYMBOL(easy_setopt),
+	LC_SYMBOL(easy_getinfo), LC_SYMBOL(easy_strerror),
+	LC_SYMBOL(easy_cleanup), LC_SYMBOL(multi_init),
+	LC_SYMBOL(multi_add_handle), LC_SYMBOL(multi_remove_handle),
+	LC_SYMBOL(multi_perform), LC_SYMBOL(multi_poll),
+	LC_SYMBOL(multi_info_read), LC_SYMBOL(multi_cleanup),
+};
+
+static void lc_unload(void)
+{
+	if (lc.dl) {
+		lc.global_cleanup();
+		dlclose(lc.dl);
+	}
+	memset(&lc, 0, sizeof(lc));
+}
+
+/* Load GM_LIBCURL; without it (or too old) lc.dl is NULL, lc.why says why. */
+static void lc_load(void)
+{
+	const char *why = NULL;
+
+	memset(&lc, 0, sizeof(lc));
+	if (!(lc.dl = dlopen(GM_LIBCURL, RTLD_NOW | RTLD_LOCAL))) {
+		snprintf(lc.why, sizeof(lc.why), "%s", dlerror());
+		return;
+	}
+	for (size_t i = 0; i < sizeof(lc_symbols) / sizeof(*lc_symbols); i++) {
+		void *sym = dlsym(lc.dl, lc_symbols[i].name);
+
+		if (!sym) {
+			why = "a function is missing";
+			break;
+		}
+		/* POSIX: a function's address fits a void * */
+		memcpy((char *)&lc + lc_symbols[i].offset, &sym, sizeof(sym));
+	}
+	if (!why && lc.version_info(CURLVERSION_NOW)->version_num < 0x075500)
+		why = "version 7.85 or later is needed";
+	if (!why && lc.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		why = "it cannot start";
+	if (why) {
+		dlclose(lc.dl);
+		memset(&lc, 0, sizeof(lc));
+		snprintf(lc.why, sizeof(lc.why), "%s: %s", GM_LIBCURL, why);
+	}
+}
+
 /* ==================== HTTP HEAD, through libcurl ==================== */
 
 /* `url` with its control, space and non-ASCII bytes %-encoded, as wget. */
@@ -60,7 +146,7 @@ static char *http_encode(const char *url)
 /* Whether this libcurl speaks TLS. */
 static bool http_has_tls(void)
 {
-	return (curl_version_info(CURLVERSION_NOW)->features &
+	return (lc.version_info(CURLVERSION_NOW)->features &
 		CURL_VERSION_SSL) != 0;
 }
 
@@ -68,33 +154,41 @@ static bool http_has_tls(void)
 static CURL *http_request(struct gm_net_link *link, const char *url,
 			  size_t i, const struct gm_net_options *o)
 {
-	CURL *easy = curl_easy_init();
+	CURL *easy = lc.easy_init();
 	bool ok;
 
 	if (!easy)
 		return NULL;
-	ok = !curl_easy_setopt(easy, CURLOPT_URL, url) &&
-	     !curl_easy_setopt(easy, CURLOPT_PRIVATE, (void *)(uintptr_t)i) &&
-	     !curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, link->why) &&
-	     !curl_easy_setopt(easy, CURLOPT_NOBODY, 1L) &&
-	     !curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L) &&
-	     !curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") &&
-	     !curl_easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+	ok = !lc.easy_setopt(easy, CURLOPT_URL, url) &&
+	     !lc.easy_setopt(easy, CURLOPT_PRIVATE, (void *)(uintptr_t)i) &&
+	     !lc.easy_setopt(easy, CURLOPT_ERRORBUFFER, link->why) &&
+	     !lc.easy_setopt(easy, CURLOPT_NOBODY, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") &&
+	     !lc.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
 			       "http,https") &&
-	     !curl_easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L) &&
-	     !curl_easy_setopt(easy, CURLOPT_MAXREDIRS,
+	     !lc.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_MAXREDIRS,
 			       (long)HTTP_MAX_REDIRECTS) &&
-	     !curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms) &&
-	     !curl_easy_setopt(easy, CURLOPT_USERAGENT,
+	     !lc.easy_setopt(easy, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms) &&
+	     !lc.easy_setopt(easy, CURLOPT_USERAGENT,
 			       "git-maintainer/" GM_VERSION);
 	if (ok && o->insecure)
-		ok = !curl_easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L) &&
-		     !curl_easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+		ok = !lc.easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L) &&
+		     !lc.easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
 	if (!ok) {
-		curl_easy_cleanup(easy);
+		lc.easy_cleanup(easy);
 		return NULL;
 	}
 	return easy;
+}
+
+/* The answer for a link when libcurl could not be loaded. */
+static void http_unchecked(struct gm_net_link *link)
+{
+	link->network = link->unreached = false;
+	link->result = GM_EINVALID;
+	snprintf(link->why, sizeof(link->why), "not checked: %.200s", lc.why);
 }
 
 /* The HEAD requests of one gm_net_http_check(). */
@@ -126,9 +220,9 @@ static int http_start(struct http_run *run, size_t i)
 	}
 	if (!(url = http_encode(link->url)) ||
 	    !(easy = http_request(link, url, i, run->o)) ||
-	    curl_multi_add_handle(run->multi, easy) != CURLM_OK) {
+	    lc.multi_add_handle(run->multi, easy) != CURLM_OK) {
 		free(url);
-		curl_easy_cleanup(easy);
+		lc.easy_cleanup(easy);
 		return gm_error_set(GM_ERROR, "cannot start a request for %s",
 				    link->url);
 	}
@@ -149,8 +243,8 @@ static bool http_unreached(CURL *easy, CURLcode code)
 	    code != CURLE_COULDNT_CONNECT &&
 	    code != CURLE_OPERATION_TIMEDOUT)
 		return false;
-	curl_easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
-	curl_easy_getinfo(easy, CURLINFO_REDIRECT_COUNT, &redirects);
+	lc.easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+	lc.easy_getinfo(easy, CURLINFO_REDIRECT_COUNT, &redirects);
 	return !connected && !redirects;
 }
 
@@ -159,7 +253,7 @@ static void http_finish(struct gm_net_link *link, CURL *easy, CURLcode code)
 {
 	long status = 0;
 
-	curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+	lc.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
 	if (code == CURLE_OK && status >= 200 && status < 300) {
 		link->result = 0;
 	} else if (code == CURLE_OK) {
@@ -167,7 +261,7 @@ static void http_finish(struct gm_net_link *link, CURL *easy, CURLcode code)
 			 status);
 	} else {
 		if (!link->why[0])
-			link_fail(link, GM_ENOTFOUND, curl_easy_strerror(code));
+			link_fail(link, GM_ENOTFOUND, lc.easy_strerror(code));
 		link->unreached = http_unreached(easy, code);
 	}
 }
@@ -179,17 +273,17 @@ static size_t http_reap(struct http_run *run)
 	size_t done = 0;
 	int left;
 
-	while ((msg = curl_multi_info_read(run->multi, &left))) {
+	while ((msg = lc.multi_info_read(run->multi, &left))) {
 		char *i = NULL;
 
 		if (msg->msg != CURLMSG_DONE)
 			continue;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &i);
+		lc.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &i);
 		http_finish(run->links[(uintptr_t)i], msg->easy_handle,
 			    msg->data.result);
 		run->easy[(uintptr_t)i] = NULL;
-		curl_multi_remove_handle(run->multi, msg->easy_handle);
-		curl_easy_cleanup(msg->easy_handle);
+		lc.multi_remove_handle(run->multi, msg->easy_handle);
+		lc.easy_cleanup(msg->easy_handle);
 		done++;
 	}
 	return done;
@@ -198,11 +292,17 @@ static size_t http_reap(struct http_run *run)
 int gm_net_http_check(struct gm_net_link **links, size_t nr,
 		      const struct gm_net_options *o)
 {
-	struct http_run run = { curl_multi_init(), links, NULL, o };
+	struct http_run run = { NULL, links, NULL, o };
 	size_t parallel = o->parallel > 0 ? (size_t)o->parallel : 1;
 	size_t next = 0, running = 0, done = 0;
 	int error = 0, still, rc;
 
+	if (!lc.dl) {
+		for (size_t i = 0; i < nr; i++)
+			http_unchecked(links[i]);
+		return 0;
+	}
+	run.multi = lc.multi_init();
 	if (!run.multi || !(run.easy = calloc(nr + 1, sizeof(*run.easy))))
 		error = gm_error_set(GM_ERROR, "cannot start libcurl");
 	while (!error && (next < nr || running)) {
@@ -211,23 +311,23 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 				error = rc;
 			running += rc > 0;
 		}
-		if (!error && curl_multi_perform(run.multi, &still) != CURLM_OK)
+		if (!error && lc.multi_perform(run.multi, &still) != CURLM_OK)
 			error = gm_error_set(GM_ERROR, "libcurl failed");
 		if (!error)
 			running -= (done = http_reap(&run));
 		/* a request done: start the next at once, before any wait */
 		if (!error && running && !(done && next < nr) &&
-		    curl_multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
+		    lc.multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
 			error = gm_error_set(GM_ERROR, "libcurl failed");
 	}
 	for (size_t i = 0; run.easy && i < nr; i++) {
 		if (!run.easy[i])
 			continue;
-		curl_multi_remove_handle(run.multi, run.easy[i]);
-		curl_easy_cleanup(run.easy[i]);
+		lc.multi_remove_handle(run.multi, run.easy[i]);
+		lc.easy_cleanup(run.easy[i]);
 	}
 	free(run.easy);
-	curl_multi_cleanup(run.multi);
+	lc.multi_cleanup(run.multi);
 	return error;
 }
 
@@ -434,19 +534,16 @@ int gm_net_init(void)
 {
 	git_stream_registration reg = { GIT_STREAM_VERSION, stream_new, NULL };
 
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return gm_error_set(GM_ERROR, "cannot set up libcurl");
-	if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0) {
-		curl_global_cleanup();
+	if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0)
 		return gm_error_from_git(-1, "cannot set up the network");
-	}
+	lc_load();
 	return 0;
 }
 
 void gm_net_shutdown(void)
 {
 	git_stream_register(GIT_STREAM_STANDARD, NULL);
-	curl_global_cleanup();
+	lc_unload();
 }
 
 /*
