@@ -289,6 +289,19 @@ static size_t http_reap(struct http_run *run)
 	return done;
 }
 
+/* Stop the requests still running (after an error), free the rest. */
+static void http_run_release(struct http_run *run, size_t nr)
+{
+	for (size_t i = 0; run->easy && i < nr; i++) {
+		if (!run->easy[i])
+			continue;
+		lc.multi_remove_handle(run->multi, run->easy[i]);
+		lc.easy_cleanup(run->easy[i]);
+	}
+	free(run->easy);
+	lc.multi_cleanup(run->multi);
+}
+
 int gm_net_http_check(struct gm_net_link **links, size_t nr,
 		      const struct gm_net_options *o)
 {
@@ -320,14 +333,7 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 		    lc.multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
 			error = gm_error_set(GM_ERROR, "libcurl failed");
 	}
-	for (size_t i = 0; run.easy && i < nr; i++) {
-		if (!run.easy[i])
-			continue;
-		lc.multi_remove_handle(run.multi, run.easy[i]);
-		lc.easy_cleanup(run.easy[i]);
-	}
-	free(run.easy);
-	lc.multi_cleanup(run.multi);
+	http_run_release(&run, nr);
 	return error;
 }
 
