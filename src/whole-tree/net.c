@@ -1,5 +1,6 @@
 #include "gm/net.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <netdb.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <git2.h>
 #include <git2/sys/stream.h>
 
