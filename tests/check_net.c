@@ -276,7 +276,7 @@ START_TEST(test_net_http_unreached)
 	link = check_one("http://nonexistent.invalid/", &opts_default);
 	ck_assert_int_eq(link.result, GM_ENOTFOUND);
 	ck_assert(link.network && link.unreached);
-	ck_assert_msg(strstr(link.why, "resolve"), "%s", link.why);
+	ck_assert_msg(strstr(link.why, "esolv"), "%s", link.why);
 	url_at(&url, "http", closed_port, "/ok");
 	link = check_one(url.ptr, &opts_default);
 	ck_assert_int_eq(link.result, GM_ENOTFOUND);
