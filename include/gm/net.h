@@ -4,66 +4,77 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 #include "gm/strvec.h"
 
 /*
- * Whether the links of MAINTAINERS answer: an HTTP HEAD request, and what
- * `git ls-remote --exit-code -h` asks of a git server, each to be done
- * before a deadline. No proxy is used and nothing is tried twice. Once
- * gm_net_init() has returned, every function here may run in several
- * threads at once, until gm_net_shutdown().
- *
- * A deadline is a time of gm_net_now(); 0 means none.
+ * Whether the links of MAINTAINERS answer: an HTTP HEAD request (through
+ * libcurl), and what `git ls-remote --exit-code -h` asks of a git server
+ * (through libgit2), each within its own time limit. Nothing is tried
+ * twice. Once gm_net_init() has returned, gm_net_git_check() may run in
+ * several threads at once, beside one gm_net_http_check(), until
+ * gm_net_shutdown().
  */
+
+/* What a check is given. */
+struct gm_net_options {
+	int timeout_ms;		/* per link, from its start */
+	int parallel;		/* HTTP links checked at once */
+	bool insecure;		/* accept any TLS certificate */
+};
+
+#define GM_NET_WHY_SIZE 256	/* libcurl's CURL_ERROR_SIZE */
+
+/* One link and, once checked, its answer. */
+struct gm_net_link {
+	const char *url;
+	int result;		/* 0: it answers; GM_ENOTFOUND: it does not;
+				   GM_EINVALID: not checked here */
+	bool network;		/* the check tried to reach a server */
+	bool unreached;		/* ... and reached none: a name that did not
+				   resolve, no connection before the limit */
+	char why[GM_NET_WHY_SIZE];	/* with a result: why */
+};
 
 /** Milliseconds on a monotonic clock. */
 int64_t gm_net_now(void);
 
 /**
- * A TCP connection to `host` (a name, or an address; an IPv6 one without
- * brackets) at `port`, made before `deadline`.
- * @return the socket, or GM_ERROR with a message.
+ * HEAD each of links[0..nr) (http:// or https://; redirects followed up
+ * to 20 times, as wget does; 1xx interim answers skipped) and tell in it
+ * whether the last answer is a 2xx status (GM_EINVALID for all when
+ * libcurl is not loaded). `o->parallel` requests run at once on one
+ * libcurl multi handle in the calling thread, each within `o->timeout_ms`
+ * of its start. Certificates are verified unless
+ * `o->insecure`; the proxy environment (http_proxy, https_proxy,
+ * no_proxy) is honoured.
+ * @return 0 (the answers are in the links), or GM_ERROR (libcurl cannot
+ * start).
  */
-int gm_net_connect(const char *host, const char *port, int64_t deadline);
-
-/** Send all of buf[0..len) before `deadline`. @return 0 or GM_ERROR. */
-int gm_net_send(int fd, const void *buf, size_t len, int64_t deadline);
+int gm_net_http_check(struct gm_net_link **links, size_t nr,
+		      const struct gm_net_options *o);
 
 /**
- * Receive up to `len` bytes before `deadline`.
- * @return how many (0 at the end of the stream), or GM_ERROR.
- */
-ssize_t gm_net_recv(int fd, void *buf, size_t len, int64_t deadline);
-
-/**
- * HEAD `url` (http:// or https://, redirects followed up to 20 times, as
- * wget does) and tell whether the last answer is a 2xx status. TLS
- * certificates are not verified (wget --no-check-certificate).
- * @return 0 if it is, GM_ENOTFOUND if not (the message says why),
- * GM_EINVALID for a link this program cannot check (https without TLS
- * support in this build), GM_ERROR.
- */
-int gm_net_http_check(const char *url, int64_t deadline);
-
-/**
- * Whether the git repository at `url` has a branch: a ref under
+ * Whether the git repository at `link->url` has a branch: a ref under
  * refs/heads/ and, if `patterns` has any, one whose name, after a '/',
  * matches one of them as `git ls-remote` matches (a glob of the tail).
- * Through libgit2: git://, http(s):// (any certificate accepted), file://
- * and local paths.
- * @return 0 if it has, GM_ENOTFOUND if not (or the server is out of
- * reach, the message says why), GM_EINVALID for an ssh URL (not
- * checked), GM_ERROR.
+ * Through libgit2: git://, http(s):// (certificates verified unless
+ * `o->insecure`, the proxy environment honoured), file:// and local
+ * paths, within `o->timeout_ms`. An ssh URL is not checked.
+ * @return link->result.
  */
-int gm_net_git_check(const char *url, const struct gm_strvec *patterns,
-		     int64_t deadline);
+int gm_net_git_check(struct gm_net_link *link,
+		     const struct gm_strvec *patterns,
+		     const struct gm_net_options *o);
 
 /**
- * Make libgit2's plain sockets honour the calling thread's deadline of
- * gm_net_git_check(); call before any thread does, and pair with
- * gm_net_shutdown() once they are done. @return 0 or GM_ERROR.
+ * Load libcurl (GM_LIBCURL, with dlopen: a run that checks no link does
+ * not pay for loading it), and make libgit2's plain sockets honour the
+ * calling thread's time limit of gm_net_git_check(); call before any
+ * thread checks, and pair with gm_net_shutdown() once they are done.
+ * Without a usable libcurl, gm_net_http_check() answers GM_EINVALID for
+ * every link, the reason in its why[].
+ * @return 0 or GM_ERROR.
  */
 int gm_net_init(void);
 void gm_net_shutdown(void);

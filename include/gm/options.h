@@ -70,6 +70,7 @@ struct gm_options {
 	char *series;		/* --series: a format-patch directory */
 	int tree;		/* --tree: require a kernel tree */
 	char *self_test;	/* --self-test[=checks]: "" bare, NULL absent */
+	int links_insecure;	/* --links-insecure: any TLS certificate */
 	struct gm_strvec args;	/* non-option arguments, in order */
 	int batch;		/* --batch: paths on stdin */
 	int nul;		/* -z: NUL-terminated paths and records */

@@ -55,10 +55,12 @@ struct gm_selftest_input {
 	struct gm_mailmap *mailmap;	/* the tree's .mailmap, or NULL */
 	int timeout_ms;			/* per link */
 	int jobs;			/* links checked at once */
+	bool insecure;			/* accept any TLS certificate */
 };
 
 #define GM_SELFTEST_INPUT_INIT \
-	{ NULL, 0, GM_STRVEC_INIT, NULL, NULL, NULL, GM_SELFTEST_TIMEOUT_MS, 8 }
+	{ NULL, 0, GM_STRVEC_INIT, NULL, NULL, NULL, GM_SELFTEST_TIMEOUT_MS, 8, \
+	  false }
 
 /**
  * The checks `words` names (the value of --self-test=): words made of
@@ -88,9 +90,12 @@ void gm_selftest_release(struct gm_selftest_input *in);
 /**
  * Run `checks` on `in` and print the warnings to `out`; notes about links
  * that cannot be checked here go to `err` (may be NULL). `*nr` gets the
- * number of warnings printed. The links and scm checks run `in->jobs`
- * threads, each link within `in->timeout_ms`; the rest runs in the
- * caller's thread.
+ * number of warnings printed. The links and scm checks run `in->jobs` at
+ * a time (the HTTP ones on libcurl in the caller's thread, the git ones
+ * on threads), each link within `in->timeout_ms`. When no link reaches
+ * its server (names that do not resolve, no connection), one line
+ * "warning: network unreachable: links not checked (<reason>)" goes to
+ * `err` instead of a warning per link, and those links count as none.
  * @return 0 or GM_ERROR (out of memory, a write error).
  */
 int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,

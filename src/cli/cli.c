@@ -135,6 +135,7 @@ static int cli_self_test(struct cli *c)
 	if ((error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
+	in.insecure = c->opts.links_insecure;
 	if (!(error = gm_selftest_load(&in, c->repo, checks,
 				       c->opts.maintainer_path,
 				       c->opts.find_maintainer_files,

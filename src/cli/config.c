@@ -66,6 +66,8 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		bool is_bool;
 	} keys[] = {
 		{ "maintainer.history", offsetof(struct gm_options, history), true },
+		{ "maintainer.linksInsecure",
+		  offsetof(struct gm_options, links_insecure), true },
 		{ "maintainer.keywordsInFile",
 		  offsetof(struct gm_options, keywords_in_file), true },
 		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },

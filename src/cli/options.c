@@ -67,6 +67,7 @@ static const struct opt_def opt_table[] = {
 	{ "kf", OPT_BOOL, OFF(keywords_in_file) },
 	{ "l", OPT_BOOL, OFF(lists) },
 	{ "letters", OPT_STRING, OFF(letters) },
+	{ "links-insecure", OPT_BOOL, OFF(links_insecure) },
 	{ "m", OPT_BOOL, OFF(maintainers) },
 	{ "mailmap", OPT_BOOL, OFF(mailmap) },
 	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
@@ -171,7 +172,7 @@ static const char usage_text[] =
 	"                          print T:, S:, section names, W:, B:, status lines\n"
 	"    --sections, --letters=<L>\n"
 	"                          print the matched sections (tags in <L> only)\n"
-	"    --self-test[=<checks>]\n"
+	"    --self-test[=<checks>] [--links-insecure]\n"
 	"                          check MAINTAINERS itself: sections, patterns,\n"
 	"                          links, scm (the default: all four), addresses,\n"
 	"                          order; exit 1 if anything is found\n"

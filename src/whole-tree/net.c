@@ -1,10 +1,11 @@
 #include "gm/net.h"
 
+#include <dlfcn.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <netdb.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,17 +14,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
 #include <git2.h>
 #include <git2/sys/stream.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
-#include "gm/tls.h"
 
 #define HTTP_MAX_REDIRECTS 20	/* wget's --max-redirect default */
-#define HTTP_MAX_HEADER 32768	/* of one response */
 
-/* ==================== sockets with a deadline ==================== */
+_Static_assert(GM_NET_WHY_SIZE >= CURL_ERROR_SIZE,
+	       "a link's why[] is libcurl's error buffer");
 
 int64_t gm_net_now(void)
 {
@@ -33,7 +34,315 @@ int64_t gm_net_now(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Wait for `events` on `fd` until `deadline`. @return 0 or GM_ERROR. */
+static void link_fail(struct gm_net_link *link, int result, const char *why)
+{
+	link->result = result;
+	snprintf(link->why, sizeof(link->why), "%s", why);
+}
+
+/* ==================== libcurl, loaded by gm_net_init() ==================== */
+
+/*
+ * libcurl and the twenty libraries it brings are loaded only by a run
+ * that checks links: linked in, they would cost every run of the
+ * program some milliseconds to start. The table is written by
+ * gm_net_init() and gm_net_shutdown() alone, before and after the
+ * checks.
+ */
+static struct libcurl {
+	void *dl;		/* NULL: not loaded, `why` says why */
+	char why[256];
+	CURLcode (*global_init)(long flags);
+	void (*global_cleanup)(void);
+	curl_version_info_data *(*version_info)(CURLversion v);
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *easy, CURLoption option, ...);
+	CURLcode (*easy_getinfo)(CURL *easy, CURLINFO info, ...);
+	const char *(*easy_strerror)(CURLcode code);
+	void (*easy_cleanup)(CURL *easy);
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
+	CURLMcode (*multi_perform)(CURLM *multi, int *running);
+	CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *fds,
+				unsigned nfds, int ms, int *ret);
+	CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
+	CURLMcode (*multi_cleanup)(CURLM *multi);
+} lc;
+
+#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) }
+static const struct {
+	const char *name;
+	size_t offset;
+} lc_symbols[] = {
+	LC_SYMBOL(global_init), LC_SYMBOL(global_cleanup),
+	LC_SYMBOL(version_info), LC_SYMBOL(easy_init), LC_SYMBOL(easy_setopt),
+	LC_SYMBOL(easy_getinfo), LC_SYMBOL(easy_strerror),
+	LC_SYMBOL(easy_cleanup), LC_SYMBOL(multi_init),
+	LC_SYMBOL(multi_add_handle), LC_SYMBOL(multi_remove_handle),
+	LC_SYMBOL(multi_perform), LC_SYMBOL(multi_poll),
+	LC_SYMBOL(multi_info_read), LC_SYMBOL(multi_cleanup),
+};
+
+static void lc_unload(void)
+{
+	if (lc.dl) {
+		lc.global_cleanup();
+		dlclose(lc.dl);
+	}
+	memset(&lc, 0, sizeof(lc));
+}
+
+/* Load GM_LIBCURL; without it (or too old) lc.dl is NULL, lc.why says why. */
+static void lc_load(void)
+{
+	const char *why = NULL;
+
+	memset(&lc, 0, sizeof(lc));
+	if (!(lc.dl = dlopen(GM_LIBCURL, RTLD_NOW | RTLD_LOCAL))) {
+		snprintf(lc.why, sizeof(lc.why), "%s", dlerror());
+		return;
+	}
+	for (size_t i = 0; i < sizeof(lc_symbols) / sizeof(*lc_symbols); i++) {
+		void *sym = dlsym(lc.dl, lc_symbols[i].name);
+
+		if (!sym) {
+			why = "a function is missing";
+			break;
+		}
+		/* POSIX: a function's address fits a void * */
+		memcpy((char *)&lc + lc_symbols[i].offset, &sym, sizeof(sym));
+	}
+	if (!why && lc.version_info(CURLVERSION_NOW)->version_num < 0x075500)
+		why = "version 7.85 or later is needed";
+	if (!why && lc.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		why = "it cannot start";
+	if (why) {
+		dlclose(lc.dl);
+		memset(&lc, 0, sizeof(lc));
+		snprintf(lc.why, sizeof(lc.why), "%s: %s", GM_LIBCURL, why);
+	}
+}
+
+/* ==================== HTTP HEAD, through libcurl ==================== */
+
+/* `url` with its control, space and non-ASCII bytes %-encoded, as wget. */
+static char *http_encode(const char *url)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	int error = 0;
+
+	for (const unsigned char *p = (const unsigned char *)url; *p && !error;
+	     p++)
+		error = *p <= ' ' || *p >= 0x7f ? gm_buf_printf(&b, "%%%02X", *p)
+						: gm_buf_putc(&b, (char)*p);
+	if (error) {
+		gm_buf_release(&b);
+		return NULL;
+	}
+	return gm_buf_detach(&b, NULL);
+}
+
+/* Whether this libcurl speaks TLS. */
+static bool http_has_tls(void)
+{
+	return (lc.version_info(CURLVERSION_NOW)->features &
+		CURL_VERSION_SSL) != 0;
+}
+
+/* A HEAD request for `link` (number `i`), to `url`. @return it, or NULL. */
+static CURL *http_request(struct gm_net_link *link, const char *url,
+			  size_t i, const struct gm_net_options *o)
+{
+	CURL *easy = lc.easy_init();
+	bool ok;
+
+	if (!easy)
+		return NULL;
+	ok = !lc.easy_setopt(easy, CURLOPT_URL, url) &&
+	     !lc.easy_setopt(easy, CURLOPT_PRIVATE, (void *)(uintptr_t)i) &&
+	     !lc.easy_setopt(easy, CURLOPT_ERRORBUFFER, link->why) &&
+	     !lc.easy_setopt(easy, CURLOPT_NOBODY, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_NOSIGNAL, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https") &&
+	     !lc.easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR,
+			       "http,https") &&
+	     !lc.easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L) &&
+	     !lc.easy_setopt(easy, CURLOPT_MAXREDIRS,
+			       (long)HTTP_MAX_REDIRECTS) &&
+	     !lc.easy_setopt(easy, CURLOPT_TIMEOUT_MS, (long)o->timeout_ms) &&
+	     !lc.easy_setopt(easy, CURLOPT_USERAGENT,
+			       "git-maintainer/" GM_VERSION);
+	if (ok && o->insecure)
+		ok = !lc.easy_setopt(easy, CURLOPT_SSL_VERIFYPEER, 0L) &&
+		     !lc.easy_setopt(easy, CURLOPT_SSL_VERIFYHOST, 0L);
+	if (!ok) {
+		lc.easy_cleanup(easy);
+		return NULL;
+	}
+	return easy;
+}
+
+/* The answer for a link when libcurl could not be loaded. */
+static void http_unchecked(struct gm_net_link *link)
+{
+	link->network = link->unreached = false;
+	link->result = GM_EINVALID;
+	snprintf(link->why, sizeof(link->why), "not checked: %.200s", lc.why);
+}
+
+/* The HEAD requests of one gm_net_http_check(). */
+struct http_run {
+	CURLM *multi;
+	struct gm_net_link **links;
+	CURL **easy;		/* links[i]'s request while it runs */
+	const struct gm_net_options *o;
+};
+
+/*
+ * Start the check of links[i]. A link that needs no request (https
+ * without TLS here) gets its answer at once.
+ * @return 1 if a request runs, 0 if not, GM_ERROR.
+ */
+static int http_start(struct http_run *run, size_t i)
+{
+	struct gm_net_link *link = run->links[i];
+	char *url = NULL;
+	CURL *easy = NULL;
+
+	memset(link->why, 0, sizeof(link->why));
+	link->result = GM_ENOTFOUND;
+	link->network = link->unreached = false;
+	if (!strncasecmp(link->url, "https:", 6) && !http_has_tls()) {
+		link_fail(link, GM_EINVALID,
+			  "https links are not checked: libcurl here has no TLS");
+		return 0;
+	}
+	if (!(url = http_encode(link->url)) ||
+	    !(easy = http_request(link, url, i, run->o)) ||
+	    lc.multi_add_handle(run->multi, easy) != CURLM_OK) {
+		free(url);
+		lc.easy_cleanup(easy);
+		return gm_error_set(GM_ERROR, "cannot start a request for %s",
+				    link->url);
+	}
+	free(url);	/* libcurl keeps its own copy */
+	run->easy[i] = easy;
+	link->network = true;
+	return 1;
+}
+
+/* Whether `code` says no server was reached, the transfer being `easy`. */
+static bool http_unreached(CURL *easy, CURLcode code)
+{
+	curl_off_t connected = 0;
+	long redirects = 0;
+
+	if (code != CURLE_COULDNT_RESOLVE_HOST &&
+	    code != CURLE_COULDNT_RESOLVE_PROXY &&
+	    code != CURLE_COULDNT_CONNECT &&
+	    code != CURLE_OPERATION_TIMEDOUT)
+		return false;
+	lc.easy_getinfo(easy, CURLINFO_CONNECT_TIME_T, &connected);
+	lc.easy_getinfo(easy, CURLINFO_REDIRECT_COUNT, &redirects);
+	return !connected && !redirects;
+}
+
+/* The answer of the finished request `easy` of `link`. */
+static void http_finish(struct gm_net_link *link, CURL *easy, CURLcode code)
+{
+	long status = 0;
+
+	lc.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+	if (code == CURLE_OK && status >= 200 && status < 300) {
+		link->result = 0;
+	} else if (code == CURLE_OK) {
+		snprintf(link->why, sizeof(link->why), "HTTP status %ld",
+			 status);
+	} else {
+		if (!link->why[0])
+			link_fail(link, GM_ENOTFOUND, lc.easy_strerror(code));
+		link->unreached = http_unreached(easy, code);
+	}
+}
+
+/* Take the finished requests off the multi handle. @return how many. */
+static size_t http_reap(struct http_run *run)
+{
+	CURLMsg *msg;
+	size_t done = 0;
+	int left;
+
+	while ((msg = lc.multi_info_read(run->multi, &left))) {
+		char *i = NULL;
+
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		lc.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &i);
+		http_finish(run->links[(uintptr_t)i], msg->easy_handle,
+			    msg->data.result);
+		run->easy[(uintptr_t)i] = NULL;
+		lc.multi_remove_handle(run->multi, msg->easy_handle);
+		lc.easy_cleanup(msg->easy_handle);
+		done++;
+	}
+	return done;
+}
+
+/* Stop the requests still running (after an error), free the rest. */
+static void http_run_release(struct http_run *run, size_t nr)
+{
+	for (size_t i = 0; run->easy && i < nr; i++) {
+		if (!run->easy[i])
+			continue;
+		lc.multi_remove_handle(run->multi, run->easy[i]);
+		lc.easy_cleanup(run->easy[i]);
+	}
+	free(run->easy);
+	lc.multi_cleanup(run->multi);
+}
+
+int gm_net_http_check(struct gm_net_link **links, size_t nr,
+		      const struct gm_net_options *o)
+{
+	struct http_run run = { NULL, links, NULL, o };
+	size_t parallel = o->parallel > 0 ? (size_t)o->parallel : 1;
+	size_t next = 0, running = 0, done = 0;
+	int error = 0, still, rc;
+
+	if (!lc.dl) {
+		for (size_t i = 0; i < nr; i++)
+			http_unchecked(links[i]);
+		return 0;
+	}
+	run.multi = lc.multi_init();
+	if (!run.multi || !(run.easy = calloc(nr + 1, sizeof(*run.easy))))
+		error = gm_error_set(GM_ERROR, "cannot start libcurl");
+	while (!error && (next < nr || running)) {
+		while (!error && next < nr && running < parallel) {
+			if ((rc = http_start(&run, next++)) < 0)
+				error = rc;
+			running += rc > 0;
+		}
+		if (!error && lc.multi_perform(run.multi, &still) != CURLM_OK)
+			error = gm_error_set(GM_ERROR, "libcurl failed");
+		if (!error)
+			running -= (done = http_reap(&run));
+		/* a request done: start the next at once, before any wait */
+		if (!error && running && !(done && next < nr) &&
+		    lc.multi_poll(run.multi, NULL, 0, 1000, NULL) != CURLM_OK)
+			error = gm_error_set(GM_ERROR, "libcurl failed");
+	}
+	http_run_release(&run, nr);
+	return error;
+}
+
+/* ==================== git ls-remote, through libgit2 ==================== */
+
+/*
+ * Wait for `events` on `fd` until `deadline` (a gm_net_now() time, 0 for
+ * none). @return 0 or GM_ERROR.
+ */
 static int net_wait(int fd, short events, int64_t deadline)
 {
 	struct pollfd p = { fd, events, 0 };
@@ -72,7 +381,8 @@ static int net_connect_one(int fd, const struct addrinfo *ai, int64_t deadline)
 	return 0;
 }
 
-int gm_net_connect(const char *host, const char *port, int64_t deadline)
+/* A TCP connection to `host` at `port` before `deadline`: its socket. */
+static int net_connect(const char *host, const char *port, int64_t deadline)
 {
 	struct addrinfo hints, *list = NULL;
 	int fd = -1, rc;
@@ -107,303 +417,10 @@ int gm_net_connect(const char *host, const char *port, int64_t deadline)
 	return fd;
 }
 
-int gm_net_send(int fd, const void *buf, size_t len, int64_t deadline)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n;
-
-		if (net_wait(fd, POLLOUT, deadline) < 0)
-			return GM_ERROR;
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK ||
-			      errno == EINTR))
-			continue;
-		if (n < 0)
-			return gm_error_set(GM_ERROR, "send: %s",
-					    strerror(errno));
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-ssize_t gm_net_recv(int fd, void *buf, size_t len, int64_t deadline)
-{
-	for (;;) {
-		ssize_t n;
-
-		if (net_wait(fd, POLLIN, deadline) < 0)
-			return GM_ERROR;
-		n = recv(fd, buf, len, 0);
-		if (n >= 0)
-			return n;
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-			return gm_error_set(GM_ERROR, "recv: %s",
-					    strerror(errno));
-	}
-}
-
-/* ==================== HTTP HEAD ==================== */
-
-/* An http(s) URL, split. */
-struct http_url {
-	bool tls;
-	char host[256];		/* without IPv6 brackets */
-	char port[8];
-	bool default_port;
-	struct gm_buf target;	/* path and query, encoded for the request */
-};
-
-static int http_url_invalid(const char *url)
-{
-	return gm_error_set(GM_ENOTFOUND, "not a valid http(s) URL: %s", url);
-}
-
-/* The request target: path and query, bytes but graphic ASCII %-encoded. */
-static int http_target(struct gm_buf *out, const char *s, size_t len)
-{
-	int error = 0;
-
-	gm_buf_reset(out);
-	if (!len || *s != '/')
-		error = gm_buf_putc(out, '/');
-	for (size_t i = 0; i < len && !error; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c >= 0x7f)
-			error = gm_buf_printf(out, "%%%02X", c);
-		else
-			error = gm_buf_putc(out, (char)c);
-	}
-	return error;
-}
-
-static int http_url_parse(struct http_url *u, const char *url)
-{
-	const char *p = url, *auth, *end, *host, *hend, *port = NULL, *at;
-	size_t hlen, plen = 0;
-
-	if (!strncasecmp(p, "http://", 7)) {
-		u->tls = false;
-		p += 7;
-	} else if (!strncasecmp(p, "https://", 8)) {
-		u->tls = true;
-		p += 8;
-	} else {
-		return http_url_invalid(url);
-	}
-	auth = p;
-	end = auth + strcspn(auth, "/?#");
-	for (at = end; at > auth && at[-1] != '@'; at--)
-		;
-	host = at > auth ? at : auth;	/* no user:password@ */
-	if (*host == '[') {
-		hend = memchr(host, ']', (size_t)(end - host));
-		if (!hend)
-			return http_url_invalid(url);
-		host++;
-		if (hend + 1 < end && hend[1] == ':')
-			port = hend + 2;
-		else if (hend + 1 != end)
-			return http_url_invalid(url);
-	} else {
-		hend = memchr(host, ':', (size_t)(end - host));
-		if (hend)
-			port = hend + 1;
-		else
-			hend = end;
-	}
-	hlen = (size_t)(hend - host);
-	if (port)
-		plen = (size_t)(end - port);
-	if (!hlen || hlen >= sizeof(u->host) || plen >= sizeof(u->port) ||
-	    (port && strspn(port, "0123456789") < plen))
-		return http_url_invalid(url);
-	memcpy(u->host, host, hlen);
-	u->host[hlen] = '\0';
-	u->default_port = !plen;
-	if (plen) {
-		memcpy(u->port, port, plen);
-		u->port[plen] = '\0';
-	} else {
-		snprintf(u->port, sizeof(u->port), "%s", u->tls ? "443" : "80");
-	}
-	if (atoi(u->port) < 1 || atoi(u->port) > 65535)
-		return http_url_invalid(url);
-	return http_target(&u->target, end, strcspn(end, "#"));
-}
-
-/* A connection, plain or TLS. */
-struct http_conn {
-	int fd;
-	struct gm_tls *tls;
-	int64_t deadline;
-};
-
-static int http_send(struct http_conn *c, const char *s, size_t len)
-{
-	return c->tls ? gm_tls_send(c->tls, s, len) :
-			gm_net_send(c->fd, s, len, c->deadline);
-}
-
-static ssize_t http_recv(struct http_conn *c, char *buf, size_t len)
-{
-	return c->tls ? gm_tls_recv(c->tls, buf, len) :
-			gm_net_recv(c->fd, buf, len, c->deadline);
-}
-
-/* The response's head, up to the blank line, into `out`. */
-static int http_read_head(struct http_conn *c, struct gm_buf *out)
-{
-	char buf[4096];
-
-	while (!strstr(out->ptr, "\r\n\r\n") && !strstr(out->ptr, "\n\n")) {
-		ssize_t n;
-
-		if (out->len > HTTP_MAX_HEADER)
-			return gm_error_set(GM_ENOTFOUND,
-					    "response head too long");
-		if ((n = http_recv(c, buf, sizeof(buf) - 1)) < 0)
-			return GM_ENOTFOUND;
-		if (!n)
-			break;
-		buf[n] = '\0';
-		/* a NUL would end the text early: the head must not have one */
-		if (gm_buf_put(out, buf, strlen(buf)) < 0)
-			return GM_ERROR;
-	}
-	return 0;
-}
-
-/* The status of the head, and a copy of its Location header if any. */
-static int http_parse_head(const char *head, int *status,
-			   struct gm_buf *location)
-{
-	const char *p = head;
-	int major, minor, code, n = 0;
-
-	gm_buf_reset(location);
-	if (sscanf(p, "HTTP/%d.%d %3d%n", &major, &minor, &code, &n) < 3 ||
-	    !n || code < 100 || code > 999)
-		return gm_error_set(GM_ENOTFOUND, "not an HTTP response");
-	*status = code;
-	while ((p = strchr(p, '\n')) && *++p && *p != '\r' && *p != '\n') {
-		size_t len;
-
-		if (strncasecmp(p, "location:", 9))
-			continue;
-		p += 9;
-		p += strspn(p, " \t");
-		len = strcspn(p, "\r\n");
-		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
-			len--;
-		return gm_buf_put(location, p, len);
-	}
-	return 0;
-}
-
-/* One HEAD request: the status, and where a redirect points. */
-static int http_head(const struct http_url *u, int64_t deadline, int *status,
-		     struct gm_buf *location)
-{
-	struct http_conn c = { -1, NULL, deadline };
-	struct gm_buf req = GM_BUF_INIT, head = GM_BUF_INIT;
-	bool v6 = strchr(u->host, ':') != NULL;
-	int error;
-
-	if (u->tls && !gm_tls_available())
-		return gm_error_set(GM_EINVALID,
-				    "https links are not checked: this build has no TLS");
-	if ((c.fd = gm_net_connect(u->host, u->port, deadline)) < 0)
-		return GM_ENOTFOUND;
-	if (u->tls && gm_tls_open(&c.tls, c.fd, u->host, deadline) < 0) {
-		error = GM_ENOTFOUND;
-		goto out;
-	}
-	error = gm_buf_printf(&req, "HEAD %s HTTP/1.1\r\nHost: %s%s%s%s%s\r\n"
-			      "User-Agent: git-maintainer/%s\r\n"
-			      "Accept: */*\r\nConnection: close\r\n\r\n",
-			      u->target.ptr, v6 ? "[" : "", u->host,
-			      v6 ? "]" : "", u->default_port ? "" : ":",
-			      u->default_port ? "" : u->port, GM_VERSION);
-	if (!error && http_send(&c, req.ptr, req.len) < 0)
-		error = GM_ENOTFOUND;
-	if (!error)
-		error = http_read_head(&c, &head);
-	if (!error)
-		error = http_parse_head(head.ptr, status, location);
-out:
-	gm_tls_free(c.tls);
-	close(c.fd);
-	gm_buf_release(&req);
-	gm_buf_release(&head);
-	return error;
-}
-
-/* The URL a Location value names, seen from `u` (RFC 3986, simply). */
-static int http_resolve(struct gm_buf *out, const struct http_url *u,
-			const char *loc)
-{
-	const char *scheme = u->tls ? "https" : "http";
-	bool v6 = strchr(u->host, ':') != NULL;
-	struct gm_buf base = GM_BUF_INIT;
-	int error;
-
-	if (strstr(loc, "://") && strcspn(loc, ":") < strcspn(loc, "/?#"))
-		return gm_buf_puts(out, loc);
-	if (loc[0] == '/' && loc[1] == '/')
-		return gm_buf_printf(out, "%s:%s", scheme, loc);
-	error = gm_buf_printf(&base, "%s://%s%s%s:%s", scheme, v6 ? "[" : "",
-			      u->host, v6 ? "]" : "", u->port);
-	if (!error && loc[0] != '/') {
-		size_t dir = strcspn(u->target.ptr, "?");
-
-		while (dir && u->target.ptr[dir - 1] != '/')
-			dir--;
-		error = gm_buf_put(&base, u->target.ptr, dir);
-	}
-	if (!error)
-		error = gm_buf_printf(out, "%s%s", base.ptr, loc);
-	gm_buf_release(&base);
-	return error;
-}
-
-int gm_net_http_check(const char *start, int64_t deadline)
-{
-	struct http_url u = { .target = GM_BUF_INIT };
-	struct gm_buf url = GM_BUF_INIT, location = GM_BUF_INIT;
-	int status = 0, error = gm_buf_puts(&url, start);
-
-	for (int hops = 0; !error; hops++) {
-		if ((error = http_url_parse(&u, url.ptr)) < 0 ||
-		    (error = http_head(&u, deadline, &status, &location)) < 0)
-			break;
-		if (status >= 200 && status < 300)
-			break;
-		if (status < 300 || status >= 400 || !location.len) {
-			error = gm_error_set(GM_ENOTFOUND, "HTTP status %d",
-					     status);
-		} else if (hops == HTTP_MAX_REDIRECTS) {
-			error = gm_error_set(GM_ENOTFOUND,
-					     "too many redirects");
-		} else {
-			gm_buf_reset(&url);
-			error = http_resolve(&url, &u, location.ptr);
-		}
-	}
-	gm_buf_release(&u.target);
-	gm_buf_release(&url);
-	gm_buf_release(&location);
-	return error;
-}
-
-/* ==================== git ls-remote ==================== */
-
 /*
- * libgit2's plain sockets, replaced by ours (git_stream_register()) while
- * the checks run, so that each stays within its thread's deadline.
+ * libgit2's plain sockets, replaced by these (git_stream_register()) while
+ * the checks run, so that each stays within its thread's deadline. They
+ * also tell whether a server was reached.
  */
 struct net_stream {
 	git_stream parent;
@@ -412,7 +429,9 @@ struct net_stream {
 	int fd;
 };
 
+/* The calling thread's gm_net_git_check(). */
 static _Thread_local int64_t stream_deadline;
+static _Thread_local bool stream_tried, stream_reached;
 
 static int stream_fail(void)
 {
@@ -424,25 +443,54 @@ static int stream_connect(git_stream *s)
 {
 	struct net_stream *ns = (struct net_stream *)s;
 
-	ns->fd = gm_net_connect(ns->host, ns->port, stream_deadline);
-	return ns->fd < 0 ? stream_fail() : 0;
+	stream_tried = true;
+	ns->fd = net_connect(ns->host, ns->port, stream_deadline);
+	if (ns->fd < 0)
+		return stream_fail();
+	stream_reached = true;
+	return 0;
 }
 
 static ssize_t stream_read(git_stream *s, void *buf, size_t len)
 {
-	ssize_t n = gm_net_recv(((struct net_stream *)s)->fd, buf, len,
-				stream_deadline);
+	struct net_stream *ns = (struct net_stream *)s;
 
-	return n < 0 ? stream_fail() : n;
+	for (;;) {
+		ssize_t n;
+
+		if (net_wait(ns->fd, POLLIN, stream_deadline) < 0)
+			return stream_fail();
+		n = recv(ns->fd, buf, len, 0);
+		if (n >= 0)
+			return n;
+		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			gm_error_set(GM_ERROR, "recv: %s", strerror(errno));
+			return stream_fail();
+		}
+	}
 }
 
 static ssize_t stream_write(git_stream *s, const char *buf, size_t len,
 			    int flags)
 {
+	struct net_stream *ns = (struct net_stream *)s;
+	size_t done = 0;
+
 	(void)flags;
-	if (gm_net_send(((struct net_stream *)s)->fd, buf, len,
-			stream_deadline) < 0)
-		return stream_fail();
+	while (done < len) {
+		ssize_t n;
+
+		if (net_wait(ns->fd, POLLOUT, stream_deadline) < 0)
+			return stream_fail();
+		n = send(ns->fd, buf + done, len - done, MSG_NOSIGNAL);
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR) {
+			gm_error_set(GM_ERROR, "send: %s", strerror(errno));
+			return stream_fail();
+		}
+		if (n > 0)
+			done += (size_t)n;
+	}
 	return (ssize_t)len;
 }
 
@@ -494,12 +542,14 @@ int gm_net_init(void)
 
 	if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0)
 		return gm_error_from_git(-1, "cannot set up the network");
+	lc_load();
 	return 0;
 }
 
 void gm_net_shutdown(void)
 {
 	git_stream_register(GIT_STREAM_STANDARD, NULL);
+	lc_unload();
 }
 
 /*
@@ -518,9 +568,9 @@ static bool url_is_ssh(const char *url)
 	       (size_t)(colon - url) < strcspn(url, "/");
 }
 
-/* Reachability, not certificate validity, as the links check asks. */
-static int accept_certificate(git_cert *cert, int valid, const char *host,
-			      void *payload)
+/* With --links-insecure: any certificate; else libgit2's verdict. */
+static int accept_any_certificate(git_cert *cert, int valid, const char *host,
+				  void *payload)
 {
 	(void)cert;
 	(void)valid;
@@ -550,35 +600,58 @@ static bool ls_remote_lists(const char *name, const struct gm_strvec *patterns)
 	return found;
 }
 
-int gm_net_git_check(const char *url, const struct gm_strvec *patterns,
-		     int64_t deadline)
+/* Whether the listing `remote` answered has a branch `patterns` ask for. */
+static int git_has_branch(struct gm_net_link *link, git_remote *remote,
+			  const struct gm_strvec *patterns)
+{
+	const git_remote_head **heads;
+	size_t n = 0;
+
+	if (git_remote_ls(&heads, &n, remote) < 0) {
+		link_fail(link, GM_ENOTFOUND, git_error_last() ?
+			  git_error_last()->message : "cannot list the branches");
+		return link->result;
+	}
+	link_fail(link, GM_ENOTFOUND, "no such branch");
+	for (size_t i = 0; i < n && link->result; i++)
+		if (ls_remote_lists(heads[i]->name, patterns))
+			link->result = 0;
+	return link->result;
+}
+
+int gm_net_git_check(struct gm_net_link *link,
+		     const struct gm_strvec *patterns,
+		     const struct gm_net_options *o)
 {
 	git_remote_callbacks cb;
-	const git_remote_head **heads;
+	git_proxy_options proxy;
 	git_remote *remote = NULL;
-	size_t n = 0;
-	int error = GM_ENOTFOUND;
 
-	if (url_is_ssh(url))
-		return gm_error_set(GM_EINVALID, "ssh URLs are not checked");
-	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
-	cb.certificate_check = accept_certificate;
-	stream_deadline = deadline;
-	if (git_remote_create_detached(&remote, url) < 0 ||
-	    git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, NULL,
-			       NULL) < 0 ||
-	    git_remote_ls(&heads, &n, remote) < 0) {
-		gm_error_from_git(-1, "cannot list the branches");
-		goto out;
+	memset(link->why, 0, sizeof(link->why));
+	link->network = link->unreached = false;
+	if (url_is_ssh(link->url)) {
+		link_fail(link, GM_EINVALID, "ssh URLs are not checked");
+		return link->result;
 	}
-	gm_error_set(GM_ENOTFOUND, "no such branch");
-	for (size_t i = 0; i < n && error; i++)
-		if (ls_remote_lists(heads[i]->name, patterns))
-			error = 0;
-out:
+	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
+	if (o->insecure)
+		cb.certificate_check = accept_any_certificate;
+	git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
+	proxy.type = GIT_PROXY_AUTO;
+	stream_deadline = gm_net_now() + o->timeout_ms;
+	stream_tried = stream_reached = false;
+	if (git_remote_create_detached(&remote, link->url) < 0 ||
+	    git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, &proxy,
+			       NULL) < 0)
+		link_fail(link, GM_ENOTFOUND, git_error_last() ?
+			  git_error_last()->message : "cannot connect");
+	else
+		git_has_branch(link, remote, patterns);
+	link->network = stream_tried;
+	link->unreached = link->result && stream_tried && !stream_reached;
 	if (remote)
 		git_remote_disconnect(remote);
 	git_remote_free(remote);
 	stream_deadline = 0;
-	return error;
+	return link->result;
 }

@@ -42,8 +42,7 @@ struct st_job {
 	size_t line;		/* where the script makes it */
 	char *url;
 	struct gm_strvec patterns; /* branch words, for JOB_GIT */
-	int result;		/* gm_net_*_check()'s */
-	char *why;		/* its message */
+	struct gm_net_link link;	/* url and, once checked, the answer */
 };
 
 /* A header of the order check that is out of place: where it belongs. */
@@ -65,6 +64,8 @@ struct st {
 	struct gm_strmap job_of;	/* value -> job index + 1 */
 	size_t next_job;		/* for the workers, under `lock` */
 	pthread_mutex_t lock;
+	struct gm_net_options net;
+	bool unreachable;		/* no link could reach its server */
 	size_t *misplaced;		/* line -> index in places + 1, or 0 */
 	struct st_misplaced *places;
 	size_t nr_places;
@@ -679,6 +680,7 @@ static int add_job(struct st *st, size_t line, const char *value,
 		return gm_error_set(GM_ERROR, "out of memory");
 	memcpy(job->url, url, ulen);
 	job->url[ulen] = '\0';
+	job->link.url = job->url;
 	st->nr_jobs++;
 	*out = job;
 	return gm_strmap_put(&st->job_of, value, vlen,
@@ -738,19 +740,7 @@ static int plan_jobs(struct st *st)
 
 /* ==================== links and scm: checking ==================== */
 
-static void run_job(const struct gm_selftest_input *in, struct st_job *job)
-{
-	int64_t deadline = gm_net_now() + in->timeout_ms;
-
-	if (job->kind == JOB_HTTP)
-		job->result = gm_net_http_check(job->url, deadline);
-	else
-		job->result = gm_net_git_check(job->url, &job->patterns,
-					       deadline);
-	if (job->result)
-		job->why = strdup(gm_error_last());
-}
-
+/* The git checks, one at a time, until none is left. */
 static void *worker(void *payload)
 {
 	struct st *st = payload;
@@ -759,28 +749,82 @@ static void *worker(void *payload)
 		size_t k;
 
 		pthread_mutex_lock(&st->lock);
+		while (st->next_job < st->nr_jobs &&
+		       st->jobs[st->next_job].kind != JOB_GIT)
+			st->next_job++;
 		k = st->next_job++;
 		pthread_mutex_unlock(&st->lock);
 		if (k >= st->nr_jobs)
 			break;
-		run_job(st->in, &st->jobs[k]);
+		gm_net_git_check(&st->jobs[k].link, &st->jobs[k].patterns,
+				 &st->net);
 	}
 	return NULL;
 }
 
-/* Run the jobs, in->jobs of them at a time, and wait for all. */
+/* The HTTP checks, in the calling thread. */
+static int run_http(struct st *st)
+{
+	struct gm_net_link **links;
+	size_t nr = 0;
+	int error;
+
+	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t k = 0; k < st->nr_jobs; k++)
+		if (st->jobs[k].kind == JOB_HTTP)
+			links[nr++] = &st->jobs[k].link;
+	error = gm_net_http_check(links, nr, &st->net);
+	free(links);
+	return error;
+}
+
+/*
+ * Whether no link could reach its server (and one tried): then the
+ * network is out of reach, not the links bad. Says so once on `err`.
+ */
+static void judge_network(struct st *st)
+{
+	const struct gm_net_link *first = NULL;
+
+	for (size_t k = 0; k < st->nr_jobs; k++) {
+		const struct gm_net_link *l = &st->jobs[k].link;
+
+		if (l->network && !l->unreached)
+			return;
+		if (l->network && !first)
+			first = l;
+	}
+	if (!first)
+		return;
+	st->unreachable = true;
+	if (st->err)
+		fprintf(st->err,
+			"warning: network unreachable: links not checked (%s)\n",
+			first->why);
+}
+
+/*
+ * Run the jobs: the HTTP ones in->jobs at a time in this thread, beside
+ * them the git ones on in->jobs threads; wait for all.
+ */
 static int run_jobs(struct st *st)
 {
-	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1;
+	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1, nr_git = 0;
 	pthread_t *threads;
 	size_t started = 0;
 	int error;
 
+	st->net.timeout_ms = st->in->timeout_ms;
+	st->net.parallel = (int)nr;
+	st->net.insecure = st->in->insecure;
+	for (size_t k = 0; k < st->nr_jobs; k++)
+		nr_git += st->jobs[k].kind == JOB_GIT;
 	if (!st->nr_jobs)
 		return 0;
-	if (nr > st->nr_jobs)
-		nr = st->nr_jobs;
-	if (!(threads = calloc(nr, sizeof(*threads))))
+	if (nr > nr_git)
+		nr = nr_git;
+	if (!(threads = calloc(nr + 1, sizeof(*threads))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_net_init()) < 0)
 		goto out;
@@ -791,11 +835,14 @@ static int run_jobs(struct st *st)
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
+	error = run_http(st);
 	if (!started)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	pthread_mutex_destroy(&st->lock);
+	if (!error)
+		judge_network(st);
 out_net:
 	gm_net_shutdown();
 out:
@@ -818,10 +865,11 @@ static void note_unchecked(struct st *st, size_t i, const struct st_job *job)
 {
 	const struct st_line *l = &st->lines[i];
 
-	if (!st->err || job->result != GM_EINVALID || job->line != i)
+	if (!st->err || job->link.result != GM_EINVALID || job->line != i)
 		return;
 	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->name, l->nr,
-		job->why ? job->why : "not checked", (int)l->len, l->s);
+		job->link.why[0] ? job->link.why : "not checked", (int)l->len,
+		l->s);
 }
 
 static int check_link(struct st *st, size_t i, const char *v, size_t vlen)
@@ -831,7 +879,9 @@ static int check_link(struct st *st, size_t i, const char *v, size_t vlen)
 	if (!job)
 		return 0;
 	note_unchecked(st, i, job);
-	if (job->result && job->result != GM_EINVALID)
+	if (st->unreachable && job->link.network)
+		return 0;	/* not checked: said once */
+	if (job->link.result && job->link.result != GM_EINVALID)
 		return warn(st, i, "possible bad link");
 	return 0;
 }
@@ -1267,7 +1317,6 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 out:
 	for (size_t k = 0; k < st.nr_jobs; k++) {
 		free(st.jobs[k].url);
-		free(st.jobs[k].why);
 		gm_strvec_release(&st.jobs[k].patterns);
 	}
 	free(st.jobs);
