@@ -58,6 +58,18 @@ int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
 
 void gm_repo_free(struct gm_repo *r);
 
+/**
+ * In a partial clone, fetch those of the `nr` objects `ids` that the
+ * repository lacks, in one fetch per promisor remote, as git would one
+ * by one when reading them (what needs many asks here first); else
+ * nothing. A missing object read later is fetched alone, or stops the
+ * process with "fatal:" and exit 128 if it cannot be fetched.
+ * @return 0, or GM_ERROR naming `what` ("a file", ...) and the first id
+ * that could not be fetched, and how to fetch it.
+ */
+int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
+			  const char *what);
+
 /** The work tree's top with a final '/', or NULL if bare. */
 const char *gm_repo_workdir(const struct gm_repo *r);
 
