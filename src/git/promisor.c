@@ -19,6 +19,7 @@
 #include <git2/sys/odb_backend.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -39,6 +40,9 @@ extern char **environ;
 
 /* One fetch at a time in the process: they write to the same packs. */
 static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Taken by the thread that ends the process, never given back. */
+static pthread_mutex_t die_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct promisor {
 	git_odb_backend parent;	/* first: libgit2 casts to it */
@@ -157,8 +161,10 @@ static int run_fetch(const char *git_dir, const char *remote,
 		close(in[1]);
 		return -1;
 	}
+	/* its messages are not ours: a failure is said in one line */
 	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, 2, 1);	/* never our stdout */
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addclose(&fa, in[1]);
 	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv,
 			 environ)) {
@@ -185,8 +191,9 @@ static bool promisor_has(git_odb *odb, const git_oid *id)
 
 /*
  * Fetch the `nr` objects `ids` lists that `odb` lacks,
- * remote after remote, until none is missing. @return 0, or GM_ERROR
- * with the message naming `what` and the first missing id.
+ * remote after remote, until none is missing. @return 0, GM_ENOTFOUND
+ * with the message naming `what`, the first missing id and how to fetch
+ * it, or GM_ERROR.
  */
 static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 			  size_t nr, const char *what)
@@ -214,7 +221,7 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 	for (size_t i = 0; !error && i < nr; i++)
 		if (!promisor_has(odb, &ids[i])) {
 			git_oid_tostr(hex, sizeof(hex), &ids[i]);
-			error = gm_error_set(GM_ERROR,
+			error = gm_error_set(GM_ENOTFOUND,
 					     "%s is missing from this partial "
 					     "clone (%s); fetch it with: git "
 					     "fetch %s --no-tags "
@@ -228,17 +235,28 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 
 /* ==================== the backend ==================== */
 
+/*
+ * End the process with the message set, as git ends when a lazy fetch
+ * fails: the readers take an unreadable object for an absent one, and
+ * other threads may be reading beside this one. One line, whichever
+ * thread comes first; what stdout holds is not written.
+ */
+static void promisor_die(void)
+{
+	pthread_mutex_lock(&die_lock);
+	fprintf(stderr, "fatal: %s\n", gm_error_last());
+	fflush(stderr);
+	_exit(128);
+}
+
 /* The miss of libgit2's every other backend: fetch it, or stop. */
 static int promisor_miss(git_odb_backend *b, const git_oid *id)
 {
 	struct promisor *p = (struct promisor *)b;
 
 	/* not the repository's own database: its lock is held */
-	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0) {
-		fprintf(stderr, "fatal: %s\n", gm_error_last());
-		fflush(NULL);
-		_exit(128);
-	}
+	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0)
+		promisor_die();
 	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
 
@@ -271,18 +289,21 @@ static void promisor_free(git_odb_backend *b)
 	free(p);
 }
 
-int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
+/* The backend added to `repo`'s object database, in *out; or none. */
+static int promisor_attach(git_repository *repo, const char *object_dir,
+			   git_odb_backend **out)
 {
 	struct promisor *p = calloc(1, sizeof(*p));
 	git_odb *odb = NULL;
 	int error;
 
+	*out = NULL;
 	if (!p)
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = promisor_remotes(r->repo, &p->remotes)) < 0 ||
+	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
 	    !p->remotes.nr)
 		goto out;
-	if (!(p->git_dir = strdup(git_repository_path(r->repo)))) {
+	if (!(p->git_dir = strdup(git_repository_path(repo)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
@@ -291,16 +312,35 @@ int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
 	p->parent.read_header = promisor_read_header;
 	p->parent.free = promisor_free;
 	if (git_odb_open(&p->fresh, object_dir) < 0 ||
-	    git_repository_odb(&odb, r->repo) < 0 ||
+	    git_repository_odb(&odb, repo) < 0 ||
 	    git_odb_add_alternate(odb, &p->parent, 0) < 0) {
 		error = gm_error_from_git(-1, "cannot open the object directory");
 		goto out;
 	}
-	r->promisor = &p->parent;
+	*out = &p->parent;
 	p = NULL;	/* the object database's now */
 out:
 	git_odb_free(odb);
 	promisor_free(p ? &p->parent : NULL);
+	return error;
+}
+
+int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
+{
+	return promisor_attach(r->repo, object_dir, &r->promisor);
+}
+
+int gm_repo_git_lazy_fetch(git_repository *repo)
+{
+	struct gm_buf dir = GM_BUF_INIT;
+	git_odb_backend *b;
+	int error;
+
+	if (gm_buf_printf(&dir, "%sobjects",
+			  git_repository_commondir(repo)) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = promisor_attach(repo, dir.ptr, &b);
+	gm_buf_release(&dir);
 	return error;
 }
 
@@ -319,5 +359,7 @@ int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 				       ids + i, nr - i < FETCH_BATCH ? nr - i :
 				       FETCH_BATCH, what);
 	git_odb_free(odb);
+	if (error == GM_ENOTFOUND)
+		promisor_die();	/* as a read of one of them would */
 	return error;
 }
