@@ -53,20 +53,25 @@ struct promisor {
 
 /* ==================== which remotes ==================== */
 
-static int remotes_add(const git_config_entry *e, void *payload)
+/* Add <name> of "remote.<name>.promisor" = true, if not there yet. */
+static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 {
-	struct gm_strvec *remotes = payload;
-	const char *name = e->name + strlen("remote.");
-	size_t len = strlen(name) - strlen(".promisor");
+	static const char head[] = "remote.", tail[] = ".promisor";
+	size_t len = strlen(e->name);
+	const char *name = e->name + strlen(head);
 	int yes = 0;
 
-	if (git_config_parse_bool(&yes, e->value) < 0 || !yes)
+	if (len <= strlen(head) + strlen(tail) ||
+	    strncmp(e->name, head, strlen(head)) ||
+	    strcmp(e->name + len - strlen(tail), tail) ||
+	    git_config_parse_bool(&yes, e->value) < 0 || !yes)
 		return 0;
+	len -= strlen(head) + strlen(tail);
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
 			return 0;
-	return gm_strvec_pushn(remotes, name, len) < 0 ? -1 : 0;
+	return gm_strvec_pushn(remotes, name, len);
 }
 
 /*
@@ -76,14 +81,19 @@ static int remotes_add(const git_config_entry *e, void *payload)
 static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 {
 	git_config *cfg = NULL;
+	git_config_iterator *it;
+	git_config_entry *e;
 	git_buf partial = GIT_BUF_INIT;
 	int error = 0;
 
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
 		return 0;
-	if (git_config_foreach_match(cfg, "^remote\\..*\\.promisor$",
-				     remotes_add, out) < 0)
-		error = gm_error_set(GM_ERROR, "out of memory");
+	/* by hand: a regular expression costs more than the whole scan */
+	if (git_config_iterator_new(&it, cfg) == 0) {
+		while (!error && git_config_next(&e, it) == 0)
+			error = remotes_add(out, e);
+		git_config_iterator_free(it);
+	}
 	if (!error &&
 	    git_config_get_string_buf(&partial, cfg,
 				      "extensions.partialclone") == 0 &&

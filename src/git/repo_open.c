@@ -549,13 +549,18 @@ static bool location_is_sha256(const struct gm_repo_location *loc,
 static int repo_open_failed(const struct gm_repo_location *loc, int git_error)
 {
 	struct gm_buf gitdir = GM_BUF_INIT;
+	char why[512];
 	int error;
 
+	/* libgit2's reason, before the look below sets others */
 	error = gm_error_from_git(git_error, "cannot open the repository");
+	snprintf(why, sizeof(why), "%s", gm_error_last());
 	if (location_is_sha256(loc, &gitdir))
 		error = gm_error_set(GM_ERROR, "%s: SHA-256 repositories "
 				     "(extensions.objectformat=sha256) are "
 				     "not supported", gitdir.ptr);
+	else
+		gm_error_set(error, "%s", why);
 	gm_buf_release(&gitdir);
 	return error;
 }
