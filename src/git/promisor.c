@@ -199,6 +199,19 @@ static bool promisor_has(git_odb *odb, const git_oid *id)
 	return git_odb_exists(odb, id);
 }
 
+/* GIT_NO_LAZY_FETCH as git reads a boolean from the environment. */
+static bool no_lazy_fetch(void)
+{
+	const char *v = getenv("GIT_NO_LAZY_FETCH");
+	int yes = 0;
+
+	if (!v || !*v)
+		return false;
+	if (git_config_parse_bool(&yes, v) == 0)
+		return yes;
+	return strtol(v, NULL, 10) != 0;
+}
+
 /*
  * Fetch the `nr` objects `ids` lists that `odb` lacks,
  * remote after remote, until none is missing. @return 0, GM_ENOTFOUND
@@ -210,9 +223,7 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 {
 	struct gm_buf list = GM_BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1] = "";
-	const char *no_lazy = getenv("GIT_NO_LAZY_FETCH");
-	bool lazy = !no_lazy || !*no_lazy || !strcmp(no_lazy, "0") ||
-		    !strcasecmp(no_lazy, "false");
+	bool lazy = !no_lazy_fetch();
 	const char *remote = p->remotes.nr ? p->remotes.v[0] : "origin";
 	int error = 0;
 
