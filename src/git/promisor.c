@@ -101,8 +101,8 @@ static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 		for (size_t i = 0; i < out->nr; i++)
 			if (!strcmp(out->v[i], partial.ptr)) {
 				free(out->v[i]);
-				memmove(&out->v[i], &out->v[i + 1],
-					(out->nr - i - 1) * sizeof(*out->v));
+				memmove(&out->v[i], &out->v[i + 1],	/* and NULL */
+					(out->nr - i) * sizeof(*out->v));
 				out->nr--;
 				break;
 			}
@@ -147,8 +147,8 @@ static bool write_all(int fd, const char *buf, size_t len)
 
 /*
  * "git fetch" from `remote` of the objects `ids` lists (one hex id a
- * line), its output on our standard error. @return its exit status, or
- * -1 if it could not be run.
+ * line), as git runs it, its output discarded. @return its exit status,
+ * or -1 if it could not be run (what it fetched is what counts).
  */
 static int run_fetch(const char *git_dir, const char *remote,
 		     const struct gm_buf *ids)
@@ -193,12 +193,6 @@ static int run_fetch(const char *git_dir, const char *remote,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* Whether `odb` holds `id` (re-scanning its packs if it seems not). */
-static bool promisor_has(git_odb *odb, const git_oid *id)
-{
-	return git_odb_exists(odb, id);
-}
-
 /* GIT_NO_LAZY_FETCH as git reads a boolean from the environment. */
 static bool no_lazy_fetch(void)
 {
@@ -213,8 +207,8 @@ static bool no_lazy_fetch(void)
 }
 
 /*
- * Fetch the `nr` objects `ids` lists that `odb` lacks,
- * remote after remote, until none is missing. @return 0, GM_ENOTFOUND
+ * Fetch the `nr` objects `ids` lists that `odb` lacks (it re-scans its
+ * packs before it says so), remote after remote, until none is missing. @return 0, GM_ENOTFOUND
  * with the message naming `what`, the first missing id and how to fetch
  * it, or GM_ERROR.
  */
@@ -231,7 +225,7 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 	for (size_t r = 0; lazy && r < p->remotes.nr; r++) {
 		gm_buf_reset(&list);
 		for (size_t i = 0; !error && i < nr; i++)
-			if (!promisor_has(odb, &ids[i])) {
+			if (!git_odb_exists(odb, &ids[i])) {
 				git_oid_tostr(hex, sizeof(hex), &ids[i]);
 				error = gm_buf_printf(&list, "%s\n", hex);
 			}
@@ -240,7 +234,7 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 		run_fetch(p->git_dir, p->remotes.v[r], &list);
 	}
 	for (size_t i = 0; !error && i < nr; i++)
-		if (!promisor_has(odb, &ids[i])) {
+		if (!git_odb_exists(odb, &ids[i])) {
 			git_oid_tostr(hex, sizeof(hex), &ids[i]);
 			error = gm_error_set(GM_ENOTFOUND,
 					     "%s is missing from this partial "
