@@ -140,6 +140,26 @@ static const struct accept_row accepted[] = {
 	R_EPOCH("@1700000000", 1700000000),
 	R_EPOCH("@1700000000 +0100", 1700000000),
 	R_EPOCH("@100000000", 100000000),
+	R_EPOCH("@0123456789", 123456789),
+	R_EPOCH("@1700000000 +01:00", 1700000000),
+	R_EPOCH("@4102444799", 4102444799),
+	/* a commit's date: any number, then " +hhmm" */
+	R_EPOCH("@0 +0000", 0),
+	R_EPOCH("@0 -0500", 0),
+	R_EPOCH("@5 +0100", 5),
+	/* a lone number of fewer than nine digits: now, a day or a year */
+	R_AGO("UTC", N1, "@0", 0),
+	R_AGO("UTC", N1, "@00", 0),
+	R_AGO("UTC", N1, "@005", 0),
+	R_AGO("UTC", N1, "@38", 0),
+	R_AGO("UTC", N1, "@12345", 0),
+	R_AGO("UTC", N1, "@99999999", 0),
+	R_AT("UTC", N1, "@15", 2026, 3, 15, 12, 0, 0, 0),
+	R_AT("UTC", N1, "@05", 2026, 3, 5, 12, 0, 0, 0),
+	R_AT("UTC", N1, "@33", 2033, 3, 31, 12, 0, 0, 0),
+	R_AT("UTC", N1, "@75", 1975, 3, 31, 12, 0, 0, 0),
+	R_AT("UTC", N1, "@1999", 1999, 3, 31, 12, 0, 0, 0),
+	R_AT("Europe/Berlin", N1, "@15", 2026, 3, 15, 13, 0, 0, 60),
 
 	/*
 	 * Berlin, now 14:00 CEST. "N days" are N times 24 hours across the
@@ -278,6 +298,11 @@ static const struct refuse_row refused[] = {
 	{ "@99999999999999999999",
 	  "invalid date '@99999999999999999999': the number is too large" },
 	{ "@", "invalid date '@': expected seconds since the epoch after '@'" },
+	{ "@4102444800",
+	  "invalid date '@4102444800': the time is after 2099" },
+	{ "@5 +01:00",
+	  "invalid date '@5 +01:00': a zone after '@' and fewer than nine "
+	  "digits is read only as ' +hhmm'" },
 	{ "@-5",
 	  "invalid date '@-5': expected seconds since the epoch after '@'" },
 	{ "@1700000000x",

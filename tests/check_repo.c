@@ -712,6 +712,157 @@ START_TEST(test_repo_relative_absolute)
 }
 END_TEST
 
+/* ==================== git -c settings ==================== */
+
+/* The environment of "git -c", and a key read under it. */
+static const struct config_env_case {
+	const char *params;	/* GIT_CONFIG_PARAMETERS, or NULL */
+	const char *pairs[4];	/* GIT_CONFIG_KEY_0, _VALUE_0, _KEY_1, ... */
+	const char *key;
+} config_env_cases[] = {
+	{ "'maintainer.format'='json'", { NULL }, "maintainer.format" },
+	{ "'maintainer.format=json'", { NULL }, "maintainer.format" },
+	{ "' maintainer.format =json'", { NULL }, "maintainer.format" },
+	{ "'maintainer.format'='it'\\''s'", { NULL }, "maintainer.format" },
+	{ "'maintainer.format'='a'\\!'b'", { NULL }, "maintainer.format" },
+	{ "'Maintainer.FORMAT'='x'", { NULL }, "maintainer.format" },
+	{ "'remote.Origin.url'='u'", { NULL }, "remote.Origin.url" },
+	{ "'remote.Origin.url'='u'", { NULL }, "remote.origin.url" },
+	{ "'a.b'='1'  'a.b'='2'", { NULL }, "a.b" },
+	{ "'a.b'", { NULL }, "a.b" },
+	{ "'a.b'= 'c.d'='x'", { NULL }, "a.b" },
+	{ "'a.b'=''", { NULL }, "a.b" },
+	{ "'maintainer.format=a=b'", { NULL }, "maintainer.format" },
+	{ NULL, { "maintainer.format", "count" }, "maintainer.format" },
+	{ NULL, { "a.b", "1", "A.B", "2" }, "a.b" },
+	{ "'a.b'='params'", { "a.b", "count" }, "a.b" },
+	{ NULL, { NULL }, "maintainer.format" },	/* the file's */
+};
+
+static void config_env_set(const struct config_env_case *c)
+{
+	size_t n = 0;
+
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	unsetenv("GIT_CONFIG_COUNT");
+	if (c->params)
+		setenv("GIT_CONFIG_PARAMETERS", c->params, 1);
+	for (size_t i = 0; i < 4 && c->pairs[i]; i += 2, n++) {
+		char name[32], count[8];
+
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%zu", n);
+		setenv(name, c->pairs[i], 1);
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%zu", n);
+		setenv(name, c->pairs[i + 1], 1);
+		snprintf(count, sizeof(count), "%zu", n + 1);
+		setenv("GIT_CONFIG_COUNT", count, 1);
+	}
+}
+
+/* What `git config --get key` says here: its value, or NULL (none). */
+static char *git_config_get(const char *key)
+{
+	struct gm_buf cmd = GM_BUF_INIT, out = GM_BUF_INIT;
+	char line[256];
+	FILE *p;
+
+	gm_buf_printf(&cmd, "git config --get '%s' 2>/dev/null", key);
+	p = popen(cmd.ptr, "r");
+	ck_assert_ptr_nonnull(p);
+	while (fgets(line, sizeof(line), p))
+		gm_buf_puts(&out, line);
+	gm_buf_release(&cmd);
+	if (pclose(p) != 0) {
+		gm_buf_release(&out);
+		return NULL;
+	}
+	if (out.len && out.ptr[out.len - 1] == '\n')
+		out.ptr[--out.len] = '\0';
+	return gm_buf_detach(&out, NULL);
+}
+
+/* Each setting read as `git config --get` reads it, above .git/config. */
+START_TEST(test_repo_config_env)
+{
+	const struct config_env_case *c = &config_env_cases[_i];
+	struct gm_repo *r;
+	char *ours = NULL, *want;
+	int error;
+
+	enter("");
+	ck_assert_int_eq(system("git config maintainer.format text"), 0);
+	config_env_set(c);
+	want = git_config_get(c->key);
+	r = open_at("", NULL);
+	error = gm_repo_config_string(r, c->key, &ours);
+	ck_assert_msg(want ? error == 0 : error == GM_ENOTFOUND,
+		      "%s: git %s, ours %d", c->key, want ? want : "(none)",
+		      error);
+	if (want)
+		ck_assert_str_eq(ours, want);
+	free(ours);
+	free(want);
+	gm_repo_free(r);
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	unsetenv("GIT_CONFIG_COUNT");
+	ck_assert_int_eq(system("git config --unset maintainer.format"), 0);
+}
+END_TEST
+
+/* A list git refuses is refused: no repository is opened. */
+START_TEST(test_repo_config_env_bogus)
+{
+	static const char *const bogus[] = {
+		"maintainer.format=json", "'maintainer.format", "'a.b'x",
+		"'a.b'='x'y", "'nodot'='x'", "'a.b.'='x'", "'a.1b'='x'",
+	};
+	struct gm_repo *r = NULL;
+
+	enter("");
+	for (size_t i = 0; i < ARRAY_SIZE(bogus); i++) {
+		setenv("GIT_CONFIG_PARAMETERS", bogus[i], 1);
+		ck_assert_msg(system("git config --get a.b >/dev/null 2>&1") != 0,
+			      "git takes %s", bogus[i]);
+		ck_assert_msg(gm_test_repo_open(&r, NULL) < 0, "ours takes %s",
+			      bogus[i]);
+		ck_assert_ptr_null(r);
+	}
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	setenv("GIT_CONFIG_COUNT", "2", 1);
+	setenv("GIT_CONFIG_KEY_0", "a.b", 1);
+	setenv("GIT_CONFIG_VALUE_0", "1", 1);
+	unsetenv("GIT_CONFIG_KEY_1");
+	ck_assert_int_lt(gm_test_repo_open(&r, NULL), 0);
+	ck_assert_str_eq(gm_error_last(), "missing config key GIT_CONFIG_KEY_1");
+	unsetenv("GIT_CONFIG_COUNT");
+}
+END_TEST
+
+/* A SHA-256 repository: one message naming its git directory. */
+START_TEST(test_repo_open_sha256)
+{
+	struct gm_buf cmd = GM_BUF_INIT, want = GM_BUF_INIT;
+	struct gm_repo *r = NULL;
+
+	gm_buf_printf(&cmd, "cd '%s' && git init -q --object-format=sha256 s && "
+		      "cd s && git commit -q --allow-empty -m x", outside_dir);
+	if (system(cmd.ptr) != 0) {
+		gm_buf_release(&cmd);
+		return;	/* this git makes none */
+	}
+	gm_buf_reset(&cmd);
+	gm_buf_printf(&cmd, "%s/s", outside_dir);
+	ck_assert_int_eq(chdir(cmd.ptr), 0);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), GM_ERROR);
+	gm_buf_printf(&want, "%s/s/.git: SHA-256 repositories "
+		      "(extensions.objectformat=sha256) are not supported",
+		      outside_dir);
+	ck_assert_str_eq(gm_error_last(), want.ptr);
+	gm_buf_release(&cmd);
+	gm_buf_release(&want);
+}
+END_TEST
+
 Suite *repo_suite(void)
 {
 	Suite *s = suite_create("repo");
@@ -730,6 +881,10 @@ Suite *repo_suite(void)
 	tcase_add_test(open, test_repo_reads_commit_not_work_tree);
 	tcase_add_test(open, test_repo_text_is_the_blob);
 	tcase_add_test(open, test_repo_ids_are_stable);
+	tcase_add_loop_test(open, test_repo_config_env, 0,
+			    (int)ARRAY_SIZE(config_env_cases));
+	tcase_add_test(open, test_repo_config_env_bogus);
+	tcase_add_test(open, test_repo_open_sha256);
 	suite_add_tcase(s, open);
 
 	tcase_add_unchecked_fixture(tree, repo_setup, repo_teardown);

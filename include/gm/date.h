@@ -8,7 +8,12 @@
  * Read a date as git's --since and --until read it (git 2.39's
  * approxidate), for the forms people type, and refuse everything else:
  *
- * - "@<epoch>", optionally followed by a zone, which changes nothing;
+ * - "@<n> +hhmm" (a commit's date: one space, four digits): n seconds
+ *   since the epoch; "@<n>" of nine digits or more up to 2099, optionally
+ *   followed by any zone below, which changes nothing: the same; "@<n>"
+ *   of fewer digits alone: a lone number, as git reads one: 1 to 31 a
+ *   day of this month, 32-37, 70-99 and 1970-2099 a year (2032-2037,
+ *   1970-1999, as given), at now's time of day, else (0 included) now;
  * - "now"; "yesterday", which is 24 hours before `now`;
  * - "<n> <unit> [ago]" with '.', '-', '_' or ' ' between the words
  *   ("2.weeks.ago", "2 weeks ago", "1-year-ago", "3days"), `n` digits or

@@ -58,6 +58,28 @@ int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
 
 void gm_repo_free(struct gm_repo *r);
 
+/**
+ * In a partial clone, fetch those of the `nr` objects `ids` that the
+ * repository lacks, in one fetch per promisor remote, as git would one
+ * by one when reading them (what needs many asks here first); else
+ * nothing. A missing object read later is fetched alone. One that
+ * cannot be fetched ends the process, as in git, with one line "fatal:
+ * <what> is missing from this partial clone (<id>); fetch it with: git
+ * ..." and exit 128: the readers take an unreadable object for an absent
+ * one, and a shorter answer must never be printed.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
+			  const char *what);
+
+/**
+ * Give `repo`, opened by the caller with libgit2 (not by gm_repo_open()),
+ * the fetch of a partial clone's missing objects that gm_repo_open()
+ * gives its own; nothing for another repository.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_git_lazy_fetch(git_repository *repo);
+
 /** The work tree's top with a final '/', or NULL if bare. */
 const char *gm_repo_workdir(const struct gm_repo *r);
 

@@ -176,10 +176,14 @@ static int cli_tree_mode(struct cli *c)
 static int cli_batch(struct cli *c)
 {
 	int error = gm_rules_finish(&c->rules);
+	size_t unanswered = 0;
 
 	if (!error)
 		error = gm_batch_run(&c->env, c->repo, stdin, stdout, stderr,
-				     c->opts.jobs, stdout_is_stream());
+				     c->opts.jobs, stdout_is_stream(),
+				     &unanswered);
+	if (unanswered)
+		c->status = 1;	/* some paths got a warning, not an answer */
 	return error;
 }
 

@@ -5,6 +5,7 @@
 
 int main(int argc, char **argv)
 {
+	static const char *extensions[] = { "partialclone" };
 	struct gm_repo_location *loc = NULL;
 	struct gm_prefetch *prefetch = NULL;
 	int status;
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
 	 * freed, which took 5-10 ms at the end of a U-Boot walk.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	/* a partial clone's missing objects are fetched (src/git/promisor.c) */
+	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)1);
 	status = gm_cli_run(argc, (const char **)argv, loc, prefetch);
 	gm_prefetch_free(prefetch);
 	gm_repo_location_free(loc);

@@ -177,6 +177,32 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 	return error;
 }
 
+/*
+ * In a partial clone, fetch at once the blobs of `tree` whose names do
+ * not start with '.', which a listing's reader reads next.
+ */
+static int list_fetch_blobs(struct gm_repo *r, const git_tree *tree)
+{
+	size_t n = git_tree_entrycount(tree), nr = 0;
+	git_oid *ids;
+	int error;
+
+	if (!r->promisor || !n)
+		return 0;
+	if (!(ids = calloc(n, sizeof(*ids))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+
+		if (git_tree_entry_name(e)[0] != '.' &&
+		    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+			git_oid_cpy(&ids[nr++], git_tree_entry_id(e));
+	}
+	error = gm_repo_fetch_missing(r, ids, nr, "a file");
+	free(ids);
+	return error;
+}
+
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
 	struct gm_buf path = GM_BUF_INIT;
@@ -204,7 +230,7 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	if (!error)
 		gm_strvec_sort_uniq(out);
 	gm_buf_release(&path);
-	return error;
+	return error ? error : list_fetch_blobs(r, tree);
 }
 
 /* ==================== every file ==================== */
@@ -373,6 +399,26 @@ static bool path_in_dot_git(const char *path)
 	return false;
 }
 
+/* In a partial clone, fetch the blobs of `found` at once. */
+static int find_fetch_blobs(struct gm_repo *r,
+			    const struct gm_index_file *found, size_t nr)
+{
+	size_t n = 0;
+	git_oid *ids;
+	int error;
+
+	if (!r->promisor || !nr)
+		return 0;
+	if (!(ids = calloc(nr, sizeof(*ids))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < nr; i++)
+		if (found[i].mode != GIT_FILEMODE_COMMIT)	/* no submodule */
+			git_oid_cpy(&ids[n++], &found[i].id);
+	error = gm_repo_fetch_missing(r, ids, n, "a file");
+	free(ids);
+	return error;
+}
+
 /*
  * The files of the index named f->name below `prefix` ("" or "a/b/"),
  * if the index stands for the whole tree (gm_index_find()): no tree is
@@ -396,6 +442,8 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 		goto out;
 	error = gm_index_find(map, (size_t)st.st_size, git_tree_id(r->tree),
 			      f->name, &found, &nr);
+	if (!error)
+		error = find_fetch_blobs(r, found, nr);
 	for (size_t i = 0; i < nr && !error; i++) {
 		struct gm_repo_entry e = { found[i].id, GIT_OBJECT_BLOB,
 					   (git_filemode_t)found[i].mode };

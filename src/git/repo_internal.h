@@ -42,6 +42,23 @@ struct gm_repo {
 	struct gm_packs *packs;	/* opened on first use */
 	struct gm_graph *graph;	/* read on first use, if graph_read */
 	bool graph_read;
+	git_odb_backend *promisor;	/* a partial clone's, owned by the odb */
 };
+
+/*
+ * Add the settings of "git -c" (GIT_CONFIG_COUNT and its pairs, then
+ * GIT_CONFIG_PARAMETERS) to the configuration of `repo` as its highest
+ * level (config_env.c). @return 0, or GM_EINVALID for a list git refuses.
+ */
+int gm_repo_config_env_add(git_repository *repo);
+
+/*
+ * In a partial clone (extensions.partialClone, remote.<name>.promisor),
+ * give the object database of `r` a last backend that fetches what it
+ * lacks as git does (promisor.c), or stops the process if it cannot;
+ * `object_dir` is the repository's object directory. Else nothing.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir);
 
 #endif /* GM_REPO_INTERNAL_H */

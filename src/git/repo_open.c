@@ -377,6 +377,22 @@ static int repo_set_objects(struct gm_repo *r)
 			   0;
 }
 
+/* A partial clone's fetch of what it lacks, on the object directory git reads. */
+static int repo_set_promisor(struct gm_repo *r)
+{
+	struct gm_buf dir = GM_BUF_INIT;
+	int error;
+
+	if (r->loc->object_dir)
+		return gm_repo_promisor_attach(r, r->loc->object_dir);
+	if (gm_buf_printf(&dir, "%sobjects",
+			  git_repository_commondir(r->repo)) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = gm_repo_promisor_attach(r, dir.ptr);
+	gm_buf_release(&dir);
+	return error;
+}
+
 /* The current directory relative to the work tree top, "" or "a/b/". */
 static int repo_set_prefix(struct gm_repo *r)
 {
@@ -437,6 +453,118 @@ static int repo_resolve(struct gm_repo *r, const char *rev)
 	return 0;
 }
 
+/*
+ * The first line of the file `path` with its end of line, and `prefix`
+ * (if given) stripped, made absolute against the directory `dir`.
+ */
+static int read_path_file(const char *path, const char *prefix,
+			  const char *dir, struct gm_buf *out)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	size_t skip = prefix ? strlen(prefix) : 0;
+	char *line;
+	int error = gm_buf_read_file(&text, path);
+
+	if (error)
+		goto out;
+	line = text.ptr;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (prefix && strncmp(line, prefix, skip)) {
+		error = GM_ENOTFOUND;
+		goto out;
+	}
+	line += skip;
+	while (*line == ' ')
+		line++;
+	gm_buf_reset(out);
+	error = line[0] == '/' ? gm_buf_puts(out, line) :
+		gm_buf_printf(out, "%s/%s", dir, line);
+out:
+	gm_buf_release(&text);
+	return error;
+}
+
+/*
+ * The git directory `loc` names (after a ".git" file's "gitdir: ") into
+ * `gitdir`, and its common directory (a linked work tree's "commondir")
+ * into `common`.
+ */
+static int location_git_dirs(const struct gm_repo_location *loc,
+			     struct gm_buf *gitdir, struct gm_buf *common)
+{
+	struct gm_buf file = GM_BUF_INIT;
+	struct stat st;
+	int error;
+
+	if (loc->explicit_dir || loc->bare_guess)
+		error = gm_buf_puts(gitdir, loc->open_path);
+	else if (!(error = gm_buf_printf(gitdir, "%s/.git", loc->open_path)) &&
+		 !stat(gitdir->ptr, &st) && S_ISREG(st.st_mode) &&
+		 !(error = gm_buf_puts(&file, gitdir->ptr)))
+		error = read_path_file(file.ptr, "gitdir:", loc->open_path,
+				       gitdir);
+	gm_buf_reset(&file);
+	if (!error && !(error = gm_buf_printf(&file, "%s/commondir",
+					      gitdir->ptr)) &&
+	    read_path_file(file.ptr, NULL, gitdir->ptr, common) != 0)
+		error = gm_buf_puts(common, gitdir->ptr);
+	gm_buf_release(&file);
+	return error;
+}
+
+/*
+ * Whether the repository `loc` names keeps SHA-256 object names
+ * (extensions.objectformat, read by git from format version 1 on),
+ * which libgit2 1.5 cannot read; its git directory into `gitdir`.
+ */
+static bool location_is_sha256(const struct gm_repo_location *loc,
+			       struct gm_buf *gitdir)
+{
+	struct gm_buf common = GM_BUF_INIT;
+	git_config *cfg = NULL;
+	const char *format;
+	int32_t version = 0;
+	bool yes = false;
+
+	if (location_git_dirs(loc, gitdir, &common) == 0 &&
+	    gm_buf_puts(&common, "/config") == 0 &&
+	    git_config_open_ondisk(&cfg, common.ptr) == 0) {
+		git_config *snap = NULL;
+
+		if (git_config_snapshot(&snap, cfg) == 0 &&
+		    git_config_get_int32(&version, snap,
+					 "core.repositoryformatversion") == 0 &&
+		    version >= 1 &&
+		    git_config_get_string(&format, snap,
+					  "extensions.objectformat") == 0)
+			yes = !strcasecmp(format, "sha256");
+		git_config_free(snap);
+	}
+	git_config_free(cfg);
+	gm_buf_release(&common);
+	return yes;
+}
+
+/* Why libgit2 could not open the repository `loc` names. */
+static int repo_open_failed(const struct gm_repo_location *loc, int git_error)
+{
+	struct gm_buf gitdir = GM_BUF_INIT;
+	char why[512];
+	int error;
+
+	/* libgit2's reason, before the look below sets others */
+	error = gm_error_from_git(git_error, "cannot open the repository");
+	snprintf(why, sizeof(why), "%s", gm_error_last());
+	if (location_is_sha256(loc, &gitdir))
+		error = gm_error_set(GM_ERROR, "%s: SHA-256 repositories "
+				     "(extensions.objectformat=sha256) are "
+				     "not supported", gitdir.ptr);
+	else
+		gm_error_set(error, "%s", why);
+	gm_buf_release(&gitdir);
+	return error;
+}
+
 /* Open what `r->loc` names, with no search, and set it up as git would. */
 static int repo_open_location(struct gm_repo *r)
 {
@@ -456,8 +584,10 @@ static int repo_open_location(struct gm_repo *r)
 		return gm_error_set(GM_ENOTFOUND, "not a git repository: '%s'",
 				    loc->open_path);
 	if (error < 0)
-		return gm_error_from_git(error, "cannot open the repository");
-	if ((error = repo_set_objects(r)) < 0 ||
+		return repo_open_failed(loc, error);
+	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
+	    (error = repo_set_objects(r)) < 0 ||
+	    (error = repo_set_promisor(r)) < 0 ||
 	    (error = repo_set_worktree(r)) < 0 ||
 	    (error = repo_set_prefix(r)) < 0)
 		return error;

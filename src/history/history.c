@@ -7,6 +7,7 @@
 #include "gm/buf.h"
 #include "gm/date.h"
 #include "gm/email.h"
+#include "gm/encoding.h"
 #include "gm/error.h"
 #include "gm/graph.h"
 #include "gm/pqueue.h"
@@ -335,18 +336,20 @@ out:
 
 static int count_commit(struct walk *w, git_commit *c)
 {
-	const git_signature *author = git_commit_author(c);
-	const char *msg = git_commit_message_raw(c);
+	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_history_person *p;
-	int error = 0;
+	const char *msg;
+	int error;
 
 	w->h->commits++;
 	w->commit_no++;
 	w->nr_touched = 0;
-	if (author && author->email && gm_email_address_valid(author->email)) {
-		if ((error = identify(w, author->name ? author->name : "",
-				      author->email, &p)) < 0)
-			return error;
+	if ((error = gm_commit_utf8(&u, c, git_commit_message_raw(c))) < 0)
+		return error;
+	msg = u.message;
+	if (*u.email && gm_email_address_valid(u.email)) {
+		if ((error = identify(w, u.name, u.email, &p)) < 0)
+			goto out;
 		p->authored++;
 		person_touch(w, p);
 	}
@@ -358,6 +361,8 @@ static int count_commit(struct walk *w, git_commit *c)
 			error = count_trailer(w, &t);
 		msg += len + (msg[len] == '\n');
 	}
+out:
+	gm_commit_utf8_release(&u);
 	return error;
 }
 

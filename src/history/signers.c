@@ -8,6 +8,7 @@
 #include "gm/buf.h"
 #include "gm/date.h"
 #include "gm/email.h"
+#include "gm/encoding.h"
 #include "gm/error.h"
 #include "gm/mailmap.h"
 #include "gm/strmap.h"
@@ -107,19 +108,20 @@ static int classify_line(struct gm_signers_commit *out, const char *s,
 int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 			   bool all_types)
 {
-	const git_signature *a = git_commit_author(c);
-	const char *msg = git_commit_message(c);
+	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_buf line = GM_BUF_INIT, subject = GM_BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	bool in_subject = true;
+	const char *msg;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	git_oid_cpy(&out->id, git_commit_id(c));
 	git_oid_tostr(hex, sizeof(hex), &out->id);
-	if ((error = gm_buf_printf(&line, "%s <%s>", a && a->name ? a->name : "",
-				   a && a->email ? a->email : "")) < 0)
+	if ((error = gm_commit_utf8(&u, c, git_commit_message(c))) < 0 ||
+	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
 		goto out;
+	msg = u.message;
 	if (!(out->author = strdup(line.ptr))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
@@ -159,6 +161,7 @@ int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 				      false);
 	out->author_chief = gm_signers_names_chief(out->author);
 out:
+	gm_commit_utf8_release(&u);
 	gm_buf_release(&line);
 	gm_buf_release(&subject);
 	if (error)

@@ -12,6 +12,7 @@
 #include "gm/objects.h"
 #include "gm/pack.h"
 #include "gm/pqueue.h"
+#include "gm/repo.h"
 #include "gm/strmap.h"
 #include "gm/thread.h"
 
@@ -1125,6 +1126,10 @@ static git_repository *attr_repo_open(git_repository *repo)
 
 	if (!wd || git_repository_open(&r, git_repository_path(repo)) < 0)
 		return repo;
+	if (gm_repo_git_lazy_fetch(r) < 0) {
+		git_repository_free(r);
+		return repo;
+	}
 	if (!(wd2 = git_repository_workdir(r)) || strcmp(wd, wd2) ||
 	    git_index_new(&index) < 0 || git_repository_set_index(r, index) < 0) {
 		git_index_free(index);

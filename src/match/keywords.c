@@ -63,6 +63,24 @@ static bool keywords_take_prefetched(struct gm_keywords *kw,
 	return true;
 }
 
+/* In a partial clone, fetch the blobs of the -f files left to read at once. */
+static int keywords_fetch_missing(struct gm_keywords *kw, struct gm_repo *r)
+{
+	size_t n = kw->in->keyword_files.nr, nr = 0;
+	git_oid *ids = calloc(n, sizeof(*ids));
+	int error;
+
+	if (!ids)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!kw->texts[i].read && kw->texts[i].in_tree &&
+		    kw->texts[i].entry.type == GIT_OBJECT_BLOB)
+			git_oid_cpy(&ids[nr++], &kw->texts[i].entry.id);
+	error = gm_repo_fetch_missing(r, ids, nr, "a file given with -f");
+	free(ids);
+	return error;
+}
+
 int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
 			     const struct gm_inputs *in, bool keywords,
 			     struct gm_prefetch *prefetch)
@@ -86,6 +104,8 @@ int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
 		taken += keywords_take_prefetched(kw, prefetch,
 						  in->keyword_files.v[i], t);
 	}
+	if (taken < n && keywords_fetch_missing(kw, r) < 0)
+		return GM_ERROR;
 	if (taken < n && !kw->serial)
 		gm_job_start(&kw->reader, keywords_reader, kw);
 	return 0;

@@ -276,7 +276,62 @@ static int local_now(struct tm *tm, const struct scan *d)
 
 static int read_zone(struct scan *d, int64_t *offset);
 
-/* "@<seconds>[ zone]": the zone changes nothing, as in git. */
+/* The last second git reads as a date: 2099-12-31 23:59:59 UTC. */
+#define EPOCH_MAX INT64_C(4102444799)
+
+/* git reads nine digits and more as seconds since the epoch. */
+#define EPOCH_DIGITS_MIN 100000000
+
+/* Whether `p` is " +hhmm" (or '-') and nothing more: a commit's zone. */
+static bool is_header_zone(const char *p, const char *end)
+{
+	if (end - p != 6 || p[0] != ' ' || (p[1] != '+' && p[1] != '-'))
+		return false;
+	for (int i = 2; i < 6; i++)
+		if (!is_digit(p[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A number of fewer than nine digits after '@', alone, as git reads a
+ * lone number: a day of this month (1 to 31), a year (32 to 37 as
+ * 2032-2037, 70 to 99 as 1970-1999, 1970 to 2099), at now's time of
+ * day, month and day; any other (0, or three digits or more with a
+ * leading zero among them) is now.
+ */
+static int date_lone_number(int64_t *out, const struct scan *d, int64_t v,
+			    size_t digits)
+{
+	struct tm tm;
+
+	if (local_now(&tm, d) < 0)
+		return GM_EINVALID;
+	if (d->p[0] == '0' && digits > 2)
+		v = 0;
+	if (v >= 1 && v <= 31)
+		tm.tm_mday = (int)v;
+	else if (v >= 1970 && v <= 2099)
+		tm.tm_year = (int)v - 1900;
+	else if (v >= 70 && v <= 99)
+		tm.tm_year = (int)v;
+	else if (v >= 32 && v <= 37)
+		tm.tm_year = 100 + (int)v;
+	else {
+		*out = (int64_t)d->now;
+		return 0;
+	}
+	/* tm_isdst stays now's, as in git */
+	return make_local(out, d, &tm);
+}
+
+/*
+ * "@<n>", as git reads it: with " +hhmm" after it (a commit's date), n
+ * seconds since the epoch, whatever n; else with nine digits or more,
+ * the same (any zone after it changing nothing), up to 2099; with fewer
+ * digits alone, a day or a year (date_lone_number()). Anything else
+ * git reads as some other date.
+ */
 static int date_epoch(int64_t *out, struct scan *d)
 {
 	size_t n;
@@ -292,6 +347,18 @@ static int date_epoch(int64_t *out, struct scan *d)
 			return fail(d, "the number is too large");
 		v = v * 10 + digit;
 	}
+	if (is_header_zone(d->p + n, d->end)) {
+		*out = v;
+		return 0;
+	}
+	if (v < EPOCH_DIGITS_MIN) {
+		if (d->p + n != d->end)
+			return fail(d, "a zone after '@' and fewer than nine "
+				    "digits is read only as ' +hhmm'");
+		return date_lone_number(out, d, v, n);
+	}
+	if (v > EPOCH_MAX)
+		return fail(d, "the time is after 2099");
 	d->p += n;
 	skip(d, is_space);
 	if (!at_end(d) && read_zone(d, &zone) < 0)

@@ -45,6 +45,7 @@ struct batch {
 	size_t next_in, next_take, next_out;
 	bool reader_waits;	/* for room: woken when half the ring is free */
 	bool eof;
+	size_t unanswered;	/* paths that could not be read */
 	int error;		/* the first, with its message */
 	char message[1024];
 };
@@ -184,15 +185,28 @@ static struct batch_job *batch_take(struct batch *b, bool wait)
 	return j;
 }
 
-/* Answer one job taken, and write what is next in order. */
+/*
+ * Answer one job taken, and write what is next in order. A path that
+ * cannot be read or answered is a warning naming it, and counted; the
+ * others are answered.
+ */
 static int batch_work(struct batch *b, struct batch_job *j,
 		      struct gm_query_worker *w)
 {
 	int error = j->path ? job_answer(j, w) : 0;
+	bool failed = error < 0;
 
-	if (error < 0)
-		return error;
+	if (failed) {
+		free(j->records);
+		j->records = NULL;
+		j->len = 0;
+		gm_strvec_release(&j->after);
+		if (gm_strvec_pushf(&j->before, "cannot answer '%s': %s",
+				    j->path, gm_error_last()) < 0)
+			return GM_ERROR;
+	}
 	pthread_mutex_lock(&b->lock);
+	b->unanswered += failed;
 	j->done = true;
 	error = batch_drain(b);
 	pthread_mutex_unlock(&b->lock);
@@ -332,7 +346,8 @@ static void batch_stop(struct batch *b, struct batch_thread *t, int n)
 }
 
 int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
-		 FILE *in, FILE *out, FILE *err, int jobs, bool stream)
+		 FILE *in, FILE *out, FILE *err, int jobs, bool stream,
+		 size_t *unanswered)
 {
 	struct batch b = { .env = env, .out = out, .err = err,
 			   .stream = stream };
@@ -340,6 +355,7 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	struct gm_query_worker w;
 	int n = batch_jobs(jobs), error;
 
+	*unanswered = 0;
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);
@@ -360,6 +376,7 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	if (error < 0)
 		batch_fail(&b, error);
 	batch_stop(&b, t, n > 1 ? n : 0);
+	*unanswered = b.unanswered;
 	if (b.error)
 		error = gm_error_set(b.error, "%s", b.message);
 	else if (fflush(out))

@@ -1,0 +1,35 @@
+#ifndef GM_ENCODING_H
+#define GM_ENCODING_H
+
+#include <git2.h>
+
+#include "gm/buf.h"
+
+/*
+ * A commit's author and message as `git log` shows them: in UTF-8. A
+ * commit with an "encoding" header naming another encoding (git commit
+ * with i18n.commitEncoding) has them re-encoded from it with iconv;
+ * where that encoding is unknown or the bytes are not in it, git shows
+ * them as they are, and so do we. Threads: no state.
+ */
+struct gm_commit_utf8 {
+	const char *name;	/* the author's; "" if none */
+	const char *email;
+	const char *message;	/* the one given, or NULL */
+	struct gm_buf buf[3];	/* what they point into, if re-encoded */
+};
+
+#define GM_COMMIT_UTF8_INIT \
+	{ "", "", NULL, { GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT } }
+
+/**
+ * Fill the zeroed `out` with the author of `c` and `message` (its
+ * message as the caller reads it, or NULL) in UTF-8; release it with
+ * gm_commit_utf8_release().
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
+		   const char *message);
+void gm_commit_utf8_release(struct gm_commit_utf8 *u);
+
+#endif /* GM_ENCODING_H */

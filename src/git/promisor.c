@@ -1,0 +1,380 @@
+/*
+ * Objects a partial clone lacks, fetched as git fetches them.
+ *
+ * A partial clone (extensions.partialClone, remote.<name>.promisor) may
+ * lack any blob or tree; git fetches one when it is read, from the
+ * promisor remotes, with "git fetch <remote> --filter=blob:none --stdin"
+ * and the ids on its input. So do we: a last object database backend
+ * of the repository's, asked only when every other one lacks an object,
+ * fetches it and answers "not found", upon which libgit2 re-scans its
+ * packs and finds it there. Every read through libgit2, and the readers
+ * of our own that fall back on it, get the object so.
+ *
+ * When the fetch fails, the process stops, as git stops: the readers
+ * above libgit2 take an unreadable object for an absent one, and a list
+ * made without it would be a shorter list, never to be printed.
+ */
+#include "repo_internal.h"
+
+#include <git2/sys/odb_backend.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gm/buf.h"
+#include "gm/error.h"
+
+extern char **environ;
+
+/* Ids given to one fetch at most (41 bytes each, under a pipe's 64 KiB). */
+#define FETCH_BATCH 1000
+
+/* One fetch at a time in the process: they write to the same packs. */
+static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Taken by the thread that ends the process, never given back. */
+static pthread_mutex_t die_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct promisor {
+	git_odb_backend parent;	/* first: libgit2 casts to it */
+	char *git_dir;		/* what git fetch is run in */
+	struct gm_strvec remotes;	/* in the order git asks them */
+	git_odb *fresh;		/* the object directories, re-scanned */
+};
+
+/* ==================== which remotes ==================== */
+
+/* Add <name> of "remote.<name>.promisor" = true, if not there yet. */
+static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
+{
+	static const char head[] = "remote.", tail[] = ".promisor";
+	size_t len = strlen(e->name);
+	const char *name = e->name + strlen(head);
+	int yes = 0;
+
+	if (len <= strlen(head) + strlen(tail) ||
+	    strncmp(e->name, head, strlen(head)) ||
+	    strcmp(e->name + len - strlen(tail), tail) ||
+	    git_config_parse_bool(&yes, e->value) < 0 || !yes)
+		return 0;
+	len -= strlen(head) + strlen(tail);
+	for (size_t i = 0; i < remotes->nr; i++)
+		if (strlen(remotes->v[i]) == len &&
+		    !strncmp(remotes->v[i], name, len))
+			return 0;
+	return gm_strvec_pushn(remotes, name, len);
+}
+
+/*
+ * The promisor remotes, as git orders them: those with
+ * remote.<name>.promisor set, then extensions.partialClone's last.
+ */
+static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
+{
+	git_config *cfg = NULL;
+	git_config_iterator *it;
+	git_config_entry *e;
+	git_buf partial = GIT_BUF_INIT;
+	int error = 0;
+
+	if (git_repository_config_snapshot(&cfg, repo) < 0)
+		return 0;
+	/* by hand: a regular expression costs more than the whole scan */
+	if (git_config_iterator_new(&it, cfg) == 0) {
+		while (!error && git_config_next(&e, it) == 0)
+			error = remotes_add(out, e);
+		git_config_iterator_free(it);
+	}
+	if (!error &&
+	    git_config_get_string_buf(&partial, cfg,
+				      "extensions.partialclone") == 0 &&
+	    *partial.ptr) {
+		for (size_t i = 0; i < out->nr; i++)
+			if (!strcmp(out->v[i], partial.ptr)) {
+				free(out->v[i]);
+				memmove(&out->v[i], &out->v[i + 1],	/* and NULL */
+					(out->nr - i) * sizeof(*out->v));
+				out->nr--;
+				break;
+			}
+		error = gm_strvec_push(out, partial.ptr);
+	}
+	git_buf_dispose(&partial);
+	git_config_free(cfg);
+	return error;
+}
+
+/* ==================== running git fetch ==================== */
+
+/* Write all of `buf` to `fd`, a SIGPIPE held back and taken. */
+static bool write_all(int fd, const char *buf, size_t len)
+{
+	sigset_t pipe_set, old;
+	bool ok = true;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ok = false;
+			break;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	if (!ok && errno == EPIPE) {
+		struct timespec zero = { 0, 0 };
+
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+/*
+ * "git fetch" from `remote` of the objects `ids` lists (one hex id a
+ * line), as git runs it, its output discarded. @return its exit status,
+ * or -1 if it could not be run (what it fetched is what counts).
+ */
+static int run_fetch(const char *git_dir, const char *remote,
+		     const struct gm_buf *ids)
+{
+	const char *argv[] = {
+		"git", "--git-dir", git_dir,
+		"-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
+		"--no-tags", "--no-write-fetch-head",
+		"--recurse-submodules=no", "--filter=blob:none", "--stdin",
+		NULL
+	};
+	posix_spawn_file_actions_t fa;
+	int in[2], status = -1;
+	pid_t pid;
+
+	if (pipe(in) < 0)
+		return -1;
+	if (posix_spawn_file_actions_init(&fa)) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	/* its messages are not ours: a failure is said in one line */
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addclose(&fa, in[1]);
+	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv,
+			 environ)) {
+		pid = -1;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(in[0]);
+	if (pid > 0)
+		write_all(in[1], ids->ptr, ids->len);
+	close(in[1]);
+	if (pid <= 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* GIT_NO_LAZY_FETCH as git reads a boolean from the environment. */
+static bool no_lazy_fetch(void)
+{
+	const char *v = getenv("GIT_NO_LAZY_FETCH");
+	int yes = 0;
+
+	if (!v || !*v)
+		return false;
+	if (git_config_parse_bool(&yes, v) == 0)
+		return yes;
+	return strtol(v, NULL, 10) != 0;
+}
+
+/*
+ * Fetch the `nr` objects `ids` lists that `odb` lacks (it re-scans its
+ * packs before it says so), remote after remote, until none is missing. @return 0, GM_ENOTFOUND
+ * with the message naming `what`, the first missing id and how to fetch
+ * it, or GM_ERROR.
+ */
+static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
+			  size_t nr, const char *what)
+{
+	struct gm_buf list = GM_BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	bool lazy = !no_lazy_fetch();
+	const char *remote = p->remotes.nr ? p->remotes.v[0] : "origin";
+	int error = 0;
+
+	pthread_mutex_lock(&fetch_lock);
+	for (size_t r = 0; lazy && r < p->remotes.nr; r++) {
+		gm_buf_reset(&list);
+		for (size_t i = 0; !error && i < nr; i++)
+			if (!git_odb_exists(odb, &ids[i])) {
+				git_oid_tostr(hex, sizeof(hex), &ids[i]);
+				error = gm_buf_printf(&list, "%s\n", hex);
+			}
+		if (error || !list.len)
+			break;
+		run_fetch(p->git_dir, p->remotes.v[r], &list);
+	}
+	for (size_t i = 0; !error && i < nr; i++)
+		if (!git_odb_exists(odb, &ids[i])) {
+			git_oid_tostr(hex, sizeof(hex), &ids[i]);
+			error = gm_error_set(GM_ENOTFOUND,
+					     "%s is missing from this partial "
+					     "clone (%s); fetch it with: git "
+					     "fetch %s --no-tags "
+					     "--filter=blob:none %s",
+					     what, hex, remote, hex);
+		}
+	pthread_mutex_unlock(&fetch_lock);
+	gm_buf_release(&list);
+	return error;
+}
+
+/* ==================== the backend ==================== */
+
+/*
+ * End the process with the message set, as git ends when a lazy fetch
+ * fails: the readers take an unreadable object for an absent one, and
+ * other threads may be reading beside this one. One line, whichever
+ * thread comes first; what stdout holds is not written.
+ */
+static void promisor_die(void)
+{
+	pthread_mutex_lock(&die_lock);
+	fprintf(stderr, "fatal: %s\n", gm_error_last());
+	fflush(stderr);
+	_exit(128);
+}
+
+/* The miss of libgit2's every other backend: fetch it, or stop. */
+static int promisor_miss(git_odb_backend *b, const git_oid *id)
+{
+	struct promisor *p = (struct promisor *)b;
+
+	/* not the repository's own database: its lock is held */
+	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0)
+		promisor_die();
+	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
+}
+
+static int promisor_read(void **data, size_t *len, git_object_t *type,
+			 git_odb_backend *b, const git_oid *id)
+{
+	(void)data;
+	(void)len;
+	(void)type;
+	return promisor_miss(b, id);
+}
+
+static int promisor_read_header(size_t *len, git_object_t *type,
+				git_odb_backend *b, const git_oid *id)
+{
+	(void)len;
+	(void)type;
+	return promisor_miss(b, id);
+}
+
+static void promisor_free(git_odb_backend *b)
+{
+	struct promisor *p = (struct promisor *)b;
+
+	if (!p)
+		return;
+	free(p->git_dir);
+	gm_strvec_release(&p->remotes);
+	git_odb_free(p->fresh);
+	free(p);
+}
+
+/* The backend added to `repo`'s object database, in *out; or none. */
+static int promisor_attach(git_repository *repo, const char *object_dir,
+			   git_odb_backend **out)
+{
+	struct promisor *p = calloc(1, sizeof(*p));
+	git_odb *odb = NULL;
+	int error;
+
+	*out = NULL;
+	if (!p)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
+	    !p->remotes.nr)
+		goto out;
+	if (!(p->git_dir = strdup(git_repository_path(repo)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	p->parent.version = GIT_ODB_BACKEND_VERSION;
+	p->parent.read = promisor_read;
+	p->parent.read_header = promisor_read_header;
+	p->parent.free = promisor_free;
+	if (git_odb_open(&p->fresh, object_dir) < 0 ||
+	    git_repository_odb(&odb, repo) < 0 ||
+	    git_odb_add_alternate(odb, &p->parent, 0) < 0) {
+		error = gm_error_from_git(-1, "cannot open the object directory");
+		goto out;
+	}
+	*out = &p->parent;
+	p = NULL;	/* the object database's now */
+out:
+	git_odb_free(odb);
+	promisor_free(p ? &p->parent : NULL);
+	return error;
+}
+
+int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
+{
+	return promisor_attach(r->repo, object_dir, &r->promisor);
+}
+
+int gm_repo_git_lazy_fetch(git_repository *repo)
+{
+	struct gm_buf dir = GM_BUF_INIT;
+	git_odb_backend *b;
+	int error;
+
+	if (gm_buf_printf(&dir, "%sobjects",
+			  git_repository_commondir(repo)) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	error = promisor_attach(repo, dir.ptr, &b);
+	gm_buf_release(&dir);
+	return error;
+}
+
+int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
+			  const char *what)
+{
+	git_odb *odb = NULL;
+	int error = 0;
+
+	if (!r->promisor || !nr)
+		return 0;
+	if (git_repository_odb(&odb, r->repo) < 0)
+		return gm_error_from_git(-1, "cannot open the object directory");
+	for (size_t i = 0; !error && i < nr; i += FETCH_BATCH)
+		error = promisor_fetch((struct promisor *)r->promisor, odb,
+				       ids + i, nr - i < FETCH_BATCH ? nr - i :
+				       FETCH_BATCH, what);
+	git_odb_free(odb);
+	if (error == GM_ENOTFOUND)
+		promisor_die();	/* as a read of one of them would */
+	return error;
+}
