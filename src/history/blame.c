@@ -346,6 +346,29 @@ static int bline_cmp(const void *a, const void *b)
 }
 
 /*
+ * git's diff without context first drops the two texts' common end in
+ * blocks of 1024 bytes, all but the part of the last block after its
+ * first newline; the diff, and where it puts an ambiguous change, is
+ * of what is left.
+ */
+static void trim_common_tail(const char *a, size_t *alen, const char *b,
+			     size_t *blen)
+{
+	size_t trimmed = 0, back = 0;
+	size_t smaller = *alen < *blen ? *alen : *blen;
+
+	while (trimmed + 1024 <= smaller &&
+	       !memcmp(a + *alen - trimmed - 1024, b + *blen - trimmed - 1024,
+		       1024))
+		trimmed += 1024;
+	while (back < trimmed)
+		if (a[*alen - trimmed + back++] == '\n')
+			break;
+	*alen -= trimmed - back;
+	*blen -= trimmed - back;
+}
+
+/*
  * Move the lines of `o` that the diff from blob `from` to `o`'s blob
  * leaves unchanged to origin `to` (pass_blame_to_parent()); the others
  * stay in `o`.
@@ -360,11 +383,15 @@ static int pass_unchanged(struct blamer *b, size_t ok, git_blob *from,
 	size_t t = 1, p = 1;	/* the next unchanged line in each */
 	int error = 0;
 
+	const char *old = git_blob_rawcontent(from);
+	size_t old_len = (size_t)git_blob_rawsize(from);
+
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
 	opts.context_lines = 0;
-	if (git_patch_from_blob_and_buffer(&patch, from, NULL, self, self_len,
-					   NULL, &opts) < 0)
+	trim_common_tail(old, &old_len, self, &self_len);
+	if (git_patch_from_buffers(&patch, old, old_len, NULL, self, self_len,
+				   NULL, &opts) < 0)
 		return gm_error_from_git(GIT_ERROR, "cannot diff for blame");
 	qsort(o->v, o->nr, sizeof(*o->v), bline_cmp);
 	nh = git_patch_num_hunks(patch);
