@@ -553,9 +553,10 @@ int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
 {
 	const struct gm_options *o = rk->opts;
 	struct gm_blame_request br = {
-		req->repo, req->graph, req->start, req->workdir, req->ranges,
+		req->repo, req->start, req->workdir, req->ranges,
 		req->nr_ranges, o->from_filename, o->git_all_signature_types,
 	};
+	struct gm_blame *blame = NULL;
 	struct gm_strvec paths = GM_STRVEC_INIT;
 	struct gm_signers_report *r = calloc(1, sizeof(*r));
 	size_t *index = calloc(req->files->nr + 1, sizeof(*index));
@@ -566,7 +567,8 @@ int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	if ((error = report_walk(r, rk, req, &paths, index)) < 0)
+	if ((error = report_walk(r, rk, req, &paths, index)) < 0 ||
+	    (o->git_blame && (error = gm_blame_run(&blame, &br, req->files)) < 0))
 		goto out;
 	if (r->walk && !(r->facts = calloc(paths.nr, sizeof(*r->facts)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
@@ -579,9 +581,10 @@ int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
 			r->nr_facts = index[i] + 1;
 		}
 		if (!error && o->git_blame && strcmp(req->files->v[i], "&STDIN"))
-			error = gm_blame_assign(rk, &br, req->files->v[i]);
+			error = gm_blame_assign(rk, blame, i);
 	}
 out:
+	gm_blame_free(blame);
 	free(index);
 	gm_strvec_release(&paths);
 	if (error) {

@@ -34,7 +34,7 @@ static double now(void)
 
 /* Blame one SPEC into `out`. */
 static int blame_spec(struct gm_strvec *out, struct gm_repo *r,
-		      const struct gm_graph *graph, const char *spec)
+		      const char *spec)
 {
 	char *path = strdup(spec), *colon;
 	long start = 0, len = 0;
@@ -47,9 +47,8 @@ static int blame_spec(struct gm_strvec *out, struct gm_repo *r,
 		*colon = '\0';
 	else
 		start = len = 0;
-	error = gm_blame_lines(out, gm_repo_git(r), graph,
-			       gm_repo_commit_id(r), gm_repo_workdir(r), path,
-			       start, len);
+	error = gm_blame_lines(out, gm_repo_git(r), gm_repo_commit_id(r),
+			       gm_repo_workdir(r), path, start, len);
 	free(path);
 	return error;
 }
@@ -58,7 +57,6 @@ int main(int argc, char **argv)
 {
 	struct gm_repo_location *loc = NULL;
 	struct gm_repo *r = NULL;
-	const struct gm_graph *graph = NULL;
 	struct gm_strvec *ids;
 	double spent;
 	int error = 0;
@@ -69,12 +67,11 @@ int main(int argc, char **argv)
 	}
 	git_libgit2_init();
 	if (!(ids = calloc((size_t)argc, sizeof(*ids))) ||
-	    gm_repo_locate(&loc) < 0 || gm_repo_open(&r, loc, NULL) < 0 ||
-	    gm_repo_graph(&graph, r) < 0)
+	    gm_repo_locate(&loc) < 0 || gm_repo_open(&r, loc, NULL) < 0)
 		goto fail;
 	spent = now();
 	for (int i = 2; i < argc && !error; i++)
-		error = blame_spec(&ids[i], r, graph, argv[i]);
+		error = blame_spec(&ids[i], r, argv[i]);
 	spent = now() - spent;
 	if (error)
 		goto fail;
