@@ -16,8 +16,9 @@
 #include "gm/buf.h"
 #include "gm/email.h"
 #include "gm/error.h"
-#include "gm/signers.h"
+#include "gm/signers_commit.h"
 #include "gm/thread.h"
+#include "gm/trailer.h"
 
 extern char **environ;
 
@@ -398,6 +399,16 @@ static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
 	return error;
 }
 
+/* The person of a signature or author line: it runs to the end. */
+static const char *person(const char *line)
+{
+	const char *v;
+	size_t len;
+
+	gm_trailer_signature_value(line, strlen(line), &v, &len);
+	return v;
+}
+
 /*
  * vcs_find_signers() on `git log -1 <commit>`: the signers of the
  * commit, penguin-filtered, each normalised (its authors too, for the
@@ -412,14 +423,13 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 	if (!c->signatures.nr)
 		return 0;
 	for (size_t i = 0; i < c->authors.nr && !error; i++)
-		error = push_dedup(rk, &unused,
-				   gm_signers_value(c->authors.v[i]));
+		error = push_dedup(rk, &unused, person(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		bool chief = gm_signers_names_chief(s);
+		bool chief = gm_rank_is_chief_penguin_line(s, strlen(s));
 
 		if (!chief || rk->opts->git_chief_penguins)
-			error = push_dedup(rk, out, gm_signers_value(s));
+			error = push_dedup(rk, out, person(s));
 	}
 	gm_strvec_release(&unused);
 	return error;
