@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,13 +118,14 @@ static bool is_head(git_repository *repo, const git_oid *newest)
 }
 
 /*
- * The arguments of the blame of `path`'s lines [start, start + len) (the
- * script's -L start,+len; all of them for 0, 0): in the work tree at its
- * top when there is one and `newest` is HEAD, else of commit `newest`.
+ * The arguments of the blame of `path`, `whole` or its lines [start,
+ * start + len) (the script's -L start,+len, which git may refuse): in the
+ * work tree at its top when there is one and `newest` is HEAD, else of
+ * commit `newest`.
  */
 static int job_init(struct blame_job *j, git_repository *repo,
 		    const git_oid *newest, const char *workdir,
-		    const char *path, long start, long len)
+		    const char *path, bool whole, long start, long len)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct gm_strvec *a = &j->argv;
@@ -144,7 +144,7 @@ static int job_init(struct blame_job *j, git_repository *repo,
 				     git_repository_path(repo))) < 0 ||
 	    (error = gm_strvec_push(a, "blame")) < 0 ||
 	    (error = gm_strvec_push(a, "--porcelain")) < 0 ||
-	    ((start || len) &&
+	    (!whole &&
 	     (error = gm_strvec_pushf(a, "-L%ld,+%ld", start, len)) < 0) ||
 	    (!work && (error = gm_strvec_push(a, hex)) < 0) ||
 	    (error = gm_strvec_push(a, "--")) < 0 ||
@@ -228,7 +228,8 @@ static int job_read(struct blame_job *j)
  */
 static int jobs_run(struct blame_job *v, size_t nr)
 {
-	size_t width = (size_t)gm_thread_cpus(), next = 0, running = 0;
+	size_t width = (size_t)gm_thread_cpus(), first = 0, next = 0;
+	size_t running = 0;
 	int error = 0;
 
 	width = width > WIDTH_MAX ? WIDTH_MAX : width;
@@ -239,13 +240,19 @@ static int jobs_run(struct blame_job *v, size_t nr)
 
 		for (; running < width && next < nr && !error; next++, running++)
 			error = job_start(&v[next]);
-		for (size_t i = 0; i < next && !error; i++)
+		while (first < next && v[first].fd < 0)
+			first++;
+		for (size_t i = first; i < next && !error; i++)
 			if (v[i].fd >= 0) {
 				pfd[n].fd = v[i].fd;
 				pfd[n].events = POLLIN;
+				pfd[n].revents = 0;
 				who[n++] = &v[i];
 			}
-		if (error || (poll(pfd, n, -1) < 0 && errno != EINTR))
+		if (!error && poll(pfd, n, -1) < 0 && errno != EINTR)
+			error = gm_error_set(GM_ERROR, "cannot wait for git blame:"
+					     " %s", strerror(errno));
+		if (error)
 			break;
 		for (nfds_t i = 0; i < n && !error; i++)
 			if (pfd[i].revents && (error = job_read(who[i])) == 0)
@@ -262,7 +269,8 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 		   const char *path, long start, long len)
 {
 	struct blame_job j;
-	int error = job_init(&j, repo, newest, workdir, path, start, len);
+	int error = job_init(&j, repo, newest, workdir, path, !start && !len,
+			     start, len);
 
 	if (!error)
 		error = jobs_run(&j, 1);
@@ -306,17 +314,17 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 	return reg;
 }
 
-/* One more job: git blame of `path`, file `f`, lines as job_init() has them. */
+/* One more job: git blame of `path`, file `f`, as job_init() has it. */
 static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		   const struct gm_blame_request *req, const char *path,
-		   size_t f, long start, long len)
+		   size_t f, bool whole, long start, long len)
 {
 	int error;
 
 	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0)
 		return GM_ERROR;
 	error = job_init(&(*v)[*nr], req->repo, req->newest, req->workdir,
-			 path, start, len);
+			 path, whole, start, len);
 	(*v)[(*nr)++].file = f;
 	return error;
 }
@@ -332,10 +340,10 @@ static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 	int error = 0;
 
 	if (!req->nr_ranges)
-		return job_add(v, nr, alloc, req, path, f, 0, 0);
+		return job_add(v, nr, alloc, req, path, f, true, 0, 0);
 	for (size_t i = 0; i < req->nr_ranges && !error; i++)
 		if (!strcmp(req->ranges[i].file, path))
-			error = job_add(v, nr, alloc, req, path, f,
+			error = job_add(v, nr, alloc, req, path, f, false,
 					req->ranges[i].start, req->ranges[i].len);
 	return error;
 }
