@@ -73,6 +73,12 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files);
 
 /**
+ * The ids of the lines of file `file` of gm_blame_run(), in order, what
+ * gm_blame_assign() counts. Owned by `b`.
+ */
+const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file);
+
+/**
  * vcs_file_blame() of the script for file `file` of gm_blame_run()
  * (R-76): with --git-blame-signatures the signers of each blamed commit,
  * then "authored lines" (with -f and --rolestats) and "commits", or in

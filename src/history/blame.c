@@ -382,6 +382,11 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	return error;
 }
 
+const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
+{
+	return &b->lines[file];
+}
+
 void gm_blame_free(struct gm_blame *b)
 {
 	if (!b)
@@ -477,7 +482,7 @@ int gm_blame_assign(struct gm_rank *rk, const struct gm_blame *b,
 		    size_t file)
 {
 	const struct gm_blame_request *req = b->req;
-	const struct gm_strvec *all = &b->lines[file];
+	const struct gm_strvec *all = gm_blame_ids(b, file);
 	struct gm_strvec ids = GM_STRVEC_INIT;
 	struct gm_strvec signers = GM_STRVEC_INIT, norm = GM_STRVEC_INIT;
 	struct gm_strvec lines = GM_STRVEC_INIT;

@@ -1,15 +1,19 @@
 /*
- * The commits of a file's lines as --git-blame finds them (R-76), for
- * the differential test against git blame:
+ * The commits of files' lines as --git-blame finds them (R-76), for the
+ * differential test against git blame:
  *
  *     gm_blame_ids TREE SPEC...
  *
  * opens the repository at TREE (HEAD, its work tree) as git-maintainer
- * does, and for each SPEC, "PATH" (the whole file) or "PATH:START,LEN"
- * (`-L START,+LEN`), prints a line "# SPEC" and then the id of every
- * line gm_blame_lines() gives, one a line (boundary lines left out, as
- * the script's ^([0-9a-f]+) leaves them out). On stderr, the seconds all
- * the blames took together. Exit 0, or 2 if something cannot be read.
+ * does. Each SPEC is "PATH" (the whole file) or "PATH:START,LEN" (a
+ * range, `-L START,+LEN`). The whole files are blamed as one run of
+ * gm_blame_run() with no ranges (-f FILE...), the ranges as another, of
+ * the files they name with them all (a patch's hunks). Prints, for each
+ * whole file, "# PATH" and the id of each of its lines, one a line
+ * (boundary lines left out, as the script's ^([0-9a-f]+) leaves them
+ * out); then for each file with ranges "# ranges PATH" and the ids of
+ * its ranges' lines, range after range. On stderr, the seconds the two
+ * runs took. Exit 0, or 2 if something cannot be read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,57 +36,92 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Blame one SPEC into `out`. */
-static int blame_spec(struct gm_strvec *out, struct gm_repo *r,
-		      const char *spec)
+/* Sort the SPECs into whole files and ranges (their paths in `ranged`). */
+static int read_specs(char **specs, int n, struct gm_strvec *whole,
+		      struct gm_strvec *ranged, struct gm_patch_range **ranges,
+		      size_t *nr_ranges)
 {
-	char *path = strdup(spec), *colon;
-	long start = 0, len = 0;
+	size_t alloc = 0;
+
+	for (int i = 0; i < n; i++) {
+		char *colon = strrchr(specs[i], ':');
+		struct gm_patch_range r;
+
+		if (!colon || sscanf(colon + 1, "%ld,%ld", &r.start, &r.len) != 2) {
+			if (gm_strvec_push(whole, specs[i]) < 0)
+				return GM_ERROR;
+			continue;
+		}
+		if (!(r.file = strndup(specs[i], (size_t)(colon - specs[i]))) ||
+		    GM_ARRAY_GROW(*ranges, *nr_ranges, alloc) < 0 ||
+		    (!gm_strvec_contains(ranged, r.file) &&
+		     gm_strvec_push(ranged, r.file) < 0)) {
+			free(r.file);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+		(*ranges)[(*nr_ranges)++] = r;
+	}
+	return 0;
+}
+
+/* Blame `files` as one run and print each file's lines after `tag`. */
+static int blame_print(struct gm_blame_request *req,
+		       const struct gm_strvec *files, const char *tag)
+{
+	struct gm_blame *b = NULL;
 	int error;
 
-	if (!path)
-		return gm_error_set(GM_ERROR, "out of memory");
-	if ((colon = strrchr(path, ':')) &&
-	    sscanf(colon + 1, "%ld,%ld", &start, &len) == 2)
-		*colon = '\0';
-	else
-		start = len = 0;
-	error = gm_blame_lines(out, gm_repo_git(r), gm_repo_commit_id(r),
-			       gm_repo_workdir(r), path, start, len);
-	free(path);
-	return error;
+	if (!files->nr)
+		return 0;
+	if ((error = gm_blame_run(&b, req, files)) < 0)
+		return error;
+	for (size_t f = 0; f < files->nr; f++) {
+		const struct gm_strvec *ids = gm_blame_ids(b, f);
+
+		printf("# %s%s\n", tag, files->v[f]);
+		for (size_t k = 0; k < ids->nr; k++)
+			printf("%s\n", ids->v[k]);
+	}
+	gm_blame_free(b);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
+	struct gm_strvec whole = GM_STRVEC_INIT, ranged = GM_STRVEC_INIT;
 	struct gm_repo_location *loc = NULL;
+	struct gm_blame_request req;
+	struct gm_patch_range *ranges = NULL;
 	struct gm_repo *r = NULL;
-	struct gm_strvec *ids;
+	size_t nr_ranges = 0;
 	double spent;
-	int error = 0;
 
 	if (argc < 3 || chdir(argv[1]) < 0) {
 		fprintf(stderr, "usage: gm_blame_ids TREE SPEC...\n");
 		return 2;
 	}
 	git_libgit2_init();
-	if (!(ids = calloc((size_t)argc, sizeof(*ids))) ||
-	    gm_repo_locate(&loc) < 0 || gm_repo_open(&r, loc, NULL) < 0)
+	if (gm_repo_locate(&loc) < 0 || gm_repo_open(&r, loc, NULL) < 0 ||
+	    read_specs(argv + 2, argc - 2, &whole, &ranged, &ranges,
+		       &nr_ranges) < 0)
 		goto fail;
+	memset(&req, 0, sizeof(req));
+	req.repo = gm_repo_git(r);
+	req.newest = gm_repo_commit_id(r);
+	req.workdir = gm_repo_workdir(r);
 	spent = now();
-	for (int i = 2; i < argc && !error; i++)
-		error = blame_spec(&ids[i], r, argv[i]);
-	spent = now() - spent;
-	if (error)
+	if (blame_print(&req, &whole, "") < 0)
 		goto fail;
-	for (int i = 2; i < argc; i++) {
-		printf("# %s\n", argv[i]);
-		for (size_t k = 0; k < ids[i].nr; k++)
-			printf("%s\n", ids[i].v[k]);
-		gm_strvec_release(&ids[i]);
-	}
-	fprintf(stderr, "%.3f\n", spent);
-	free(ids);
+	req.ranges = ranges;
+	req.nr_ranges = nr_ranges;
+	if (blame_print(&req, &ranged, "ranges ") < 0)
+		goto fail;
+	fprintf(stderr, "%.3f\n", now() - spent);
+	for (size_t i = 0; i < nr_ranges; i++)
+		free(ranges[i].file);
+	free(ranges);
+	gm_strvec_release(&whole);
+	gm_strvec_release(&ranged);
 	gm_repo_free(r);
 	gm_repo_location_free(loc);
 	git_libgit2_shutdown();
