@@ -1,4 +1,4 @@
-/* pipe2() and O_CLOEXEC: POSIX 2024, and GNU in every libc this is built with. */
+/* pipe2(): POSIX 2024, and GNU in every libc this is built with. */
 #define _GNU_SOURCE
 #include "gm/blame.h"
 
@@ -73,8 +73,8 @@ int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 			if ((h != 40 && h != 64) ||	/* SHA-1 or SHA-256 */
 			    !is_line_numbers(p + h, n - h))
 				error = gm_error_set(GM_EINVALID, "git blame "
-						     "--porcelain: not a line's "
-						     "commit: %.*s", (int)n, p);
+						     "--porcelain: not a line's"
+						     " commit: %.*s", (int)n, p);
 			else
 				error = gm_strvec_pushn(&ids, p, h);
 			in_group = true;
@@ -139,7 +139,8 @@ static int job_init(struct blame_job *j, git_repository *repo,
 	if ((error = gm_strvec_push(a, "git")) < 0 ||
 	    (work && (error = gm_strvec_push(a, "-C")) < 0) ||
 	    (work && (error = gm_strvec_push(a, workdir)) < 0) ||
-	    (work && (error = gm_strvec_pushf(a, "--work-tree=%s", workdir)) < 0) ||
+	    (work &&
+	     (error = gm_strvec_pushf(a, "--work-tree=%s", workdir)) < 0) ||
 	    (error = gm_strvec_pushf(a, "--git-dir=%s",
 				     git_repository_path(repo))) < 0 ||
 	    (error = gm_strvec_push(a, "blame")) < 0 ||
@@ -170,8 +171,8 @@ static int job_start(struct blame_job *j)
 				    strerror(errno));
 	if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
 		if (!(err = posix_spawn_file_actions_adddup2(&fa, p[1], 1)) &&
-		    !(err = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-							     O_RDONLY, 0)))
+		    !(err = posix_spawn_file_actions_addopen(
+			      &fa, 0, "/dev/null", O_RDONLY, 0)))
 			err = posix_spawnp(&j->pid, "git", &fa, NULL, j->argv.v,
 					   environ);
 		posix_spawn_file_actions_destroy(&fa);
@@ -238,8 +239,8 @@ static int jobs_run(struct blame_job *v, size_t nr)
 		struct blame_job *who[WIDTH_MAX];
 		nfds_t n = 0;
 
-		for (; running < width && next < nr && !error; next++, running++)
-			error = job_start(&v[next]);
+		for (; running < width && next < nr && !error; running++)
+			error = job_start(&v[next++]);
 		while (first < next && v[first].fd < 0)
 			first++;
 		for (size_t i = first; i < next && !error; i++)
@@ -250,8 +251,8 @@ static int jobs_run(struct blame_job *v, size_t nr)
 				who[n++] = &v[i];
 			}
 		if (!error && poll(pfd, n, -1) < 0 && errno != EINTR)
-			error = gm_error_set(GM_ERROR, "cannot wait for git blame:"
-					     " %s", strerror(errno));
+			error = gm_error_set(GM_ERROR, "cannot wait for git "
+					     "blame: %s", strerror(errno));
 		if (error)
 			break;
 		for (nfds_t i = 0; i < n && !error; i++)
@@ -344,7 +345,8 @@ static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 	for (size_t i = 0; i < req->nr_ranges && !error; i++)
 		if (!strcmp(req->ranges[i].file, path))
 			error = job_add(v, nr, alloc, req, path, f, false,
-					req->ranges[i].start, req->ranges[i].len);
+					req->ranges[i].start,
+					req->ranges[i].len);
 	return error;
 }
 
@@ -364,7 +366,8 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	b->req = req;
 	b->nr_files = files->nr;
 	for (size_t f = 0; f < files->nr && !error; f++)
-		if (strcmp(files->v[f], "&STDIN") && is_regular(req, files->v[f]))
+		if (strcmp(files->v[f], "&STDIN") &&
+		    is_regular(req, files->v[f]))
 			error = jobs_add(&v, &nr, &alloc, req, files->v[f], f);
 	if (!error)
 		error = jobs_run(v, nr);
