@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -33,18 +34,24 @@ static size_t hex_len(const char *s, size_t n)
 	return i;
 }
 
-/* Whether `s` (`n` bytes) is " <n> <n>" or " <n> <n> <n>". */
-static bool is_line_numbers(const char *s, size_t n)
+/*
+ * Whether `s` (`n` bytes) is " <n> <n>" or " <n> <n> <n>"; `*final` is
+ * the second number.
+ */
+static bool is_line_numbers(const char *s, size_t n, long *final)
 {
 	size_t fields = 0, i = 0;
 
+	*final = 0;
 	while (i < n) {
 		size_t d;
 
 		if (s[i++] != ' ')
 			return false;
 		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-			;
+			if (fields == 1)
+				*final = *final > (LONG_MAX - 9) / 10 ? LONG_MAX :
+					 *final * 10 + (s[i] - '0');
 		if (i == d)
 			return false;
 		fields++;
@@ -52,14 +59,36 @@ static bool is_line_numbers(const char *s, size_t n)
 	return fields == 2 || fields == 3;
 }
 
+/* The lines of `git blame --porcelain` output, in its order. */
+struct porcelain {
+	struct gm_strvec ids;		/* per line: its commit */
+	long *finals;			/* per line: its number in the file */
+	size_t alloc_finals;
+	struct gm_strvec boundary;	/* the commits marked "boundary" */
+};
+
+#define PORCELAIN_INIT { GM_STRVEC_INIT, NULL, 0, GM_STRVEC_INIT }
+
+static void porcelain_release(struct porcelain *pl)
+{
+	gm_strvec_release(&pl->ids);
+	gm_strvec_release(&pl->boundary);
+	free(pl->finals);
+}
+
+/* Whether line `i` counts: the script's ^([0-9a-f]+) takes it. */
+static bool porcelain_counts(const struct porcelain *pl, size_t i)
+{
+	return !gm_strvec_contains(&pl->boundary, pl->ids.v[i]);
+}
+
 /*
  * The output is a group per line: "<id> <line> <final line>[ <lines>]",
  * the commit's headers ("author ...", "boundary", ...) the first time
  * the commit is met, and the line itself after a tab.
  */
-int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
+static int porcelain_read(struct porcelain *pl, const char *buf, size_t len)
 {
-	struct gm_strvec ids = GM_STRVEC_INIT, boundary = GM_STRVEC_INIT;
 	const char *p = buf, *end = buf + len;
 	bool in_group = false;
 	int error = 0;
@@ -68,31 +97,76 @@ int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t h = hex_len(p, n);
+		long final;
 
 		if (!in_group) {
 			if ((h != 40 && h != 64) ||	/* SHA-1 or SHA-256 */
-			    !is_line_numbers(p + h, n - h))
+			    !is_line_numbers(p + h, n - h, &final))
 				error = gm_error_set(GM_EINVALID, "git blame "
 						     "--porcelain: not a line's"
 						     " commit: %.*s", (int)n, p);
+			else if (GM_ARRAY_GROW(pl->finals, pl->ids.nr,
+					       pl->alloc_finals) < 0)
+				error = GM_ERROR;
 			else
-				error = gm_strvec_pushn(&ids, p, h);
+				pl->finals[pl->ids.nr] = final;
+			if (!error)
+				error = gm_strvec_pushn(&pl->ids, p, h);
 			in_group = true;
 		} else if (n && *p == '\t') {
 			in_group = false;
 		} else if (n == 8 && !memcmp(p, "boundary", 8)) {
-			error = gm_strvec_push(&boundary, ids.v[ids.nr - 1]);
+			error = gm_strvec_push(&pl->boundary,
+					       pl->ids.v[pl->ids.nr - 1]);
 		}
 		p += n + 1;
 	}
 	if (!error && in_group)
 		error = gm_error_set(GM_EINVALID, "git blame --porcelain: "
 				     "cut short");
-	for (size_t i = 0; i < ids.nr && !error; i++)
-		if (!gm_strvec_contains(&boundary, ids.v[i]))
-			error = gm_strvec_push(out, ids.v[i]);
-	gm_strvec_release(&ids);
-	gm_strvec_release(&boundary);
+	return error;
+}
+
+int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
+{
+	struct porcelain pl = PORCELAIN_INIT;
+	int error = porcelain_read(&pl, buf, len);
+
+	for (size_t i = 0; i < pl.ids.nr && !error; i++)
+		if (porcelain_counts(&pl, i))
+			error = gm_strvec_push(out, pl.ids.v[i]);
+	porcelain_release(&pl);
+	return error;
+}
+
+/*
+ * The lines of several -L ranges from one git blame's output, range after
+ * range, as one run a range prints them: each range's lines in order
+ * (lines past the end are not there), a line in two ranges twice.
+ */
+static int porcelain_ranges(struct gm_strvec *out, const char *buf,
+			    size_t len, const struct gm_patch_range *const *r,
+			    size_t nr)
+{
+	struct porcelain pl = PORCELAIN_INIT;
+	size_t *at = NULL, last = 0;	/* at[line]: its index + 1 */
+	int error = porcelain_read(&pl, buf, len);
+
+	for (size_t i = 0; i < pl.ids.nr; i++)
+		if (pl.finals[i] > 0 && (size_t)pl.finals[i] > last)
+			last = (size_t)pl.finals[i];
+	if (!error && !(at = calloc(last + 1, sizeof(*at))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < pl.ids.nr && !error; i++)
+		if (pl.finals[i] > 0)
+			at[pl.finals[i]] = i + 1;
+	for (size_t k = 0; k < nr && !error; k++)
+		for (long l = r[k]->start; l > 0 && (size_t)l <= last &&
+		     l < r[k]->start + r[k]->len && !error; l++)
+			if (at[l] && porcelain_counts(&pl, at[l] - 1))
+				error = gm_strvec_push(out, pl.ids.v[at[l] - 1]);
+	free(at);
+	porcelain_release(&pl);
 	return error;
 }
 
@@ -101,6 +175,10 @@ int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 /* One `git blame` to run: its arguments, then its output and status. */
 struct blame_job {
 	size_t file;		/* the index of its file */
+	const struct gm_patch_range **ranges;	/* its -L, in order */
+	size_t nr_ranges;	/* 0: the whole file */
+	bool owns_ranges;	/* `ranges` is the job's to free */
+	bool quiet;		/* its stderr to /dev/null */
 	struct gm_strvec argv;
 	struct gm_buf out;
 	pid_t pid;		/* 0: not started, or reaped */
@@ -118,14 +196,15 @@ static bool is_head(git_repository *repo, const git_oid *newest)
 }
 
 /*
- * The arguments of the blame of `path`, `whole` or its lines [start,
- * start + len) (the script's -L start,+len, which git may refuse): in the
- * work tree at its top when there is one and `newest` is HEAD, else of
- * commit `newest`.
+ * The job of the blame of `path`, all of it with no `ranges`, else their
+ * lines (the script's -L start,+len, which git may refuse; `ranges` must
+ * outlive the job): in the work tree at its top when there is one and
+ * `newest` is HEAD, else of commit `newest`.
  */
 static int job_init(struct blame_job *j, git_repository *repo,
 		    const git_oid *newest, const char *workdir,
-		    const char *path, bool whole, long start, long len)
+		    const char *path, const struct gm_patch_range **ranges,
+		    size_t nr_ranges)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct gm_strvec *a = &j->argv;
@@ -134,6 +213,8 @@ static int job_init(struct blame_job *j, git_repository *repo,
 
 	memset(j, 0, sizeof(*j));
 	j->fd = -1;
+	j->ranges = ranges;
+	j->nr_ranges = nr_ranges;
 	gm_buf_init(&j->out);
 	git_oid_tostr(hex, sizeof(hex), newest);
 	if ((error = gm_strvec_push(a, "git")) < 0 ||
@@ -144,18 +225,31 @@ static int job_init(struct blame_job *j, git_repository *repo,
 	    (error = gm_strvec_pushf(a, "--git-dir=%s",
 				     git_repository_path(repo))) < 0 ||
 	    (error = gm_strvec_push(a, "blame")) < 0 ||
-	    (error = gm_strvec_push(a, "--porcelain")) < 0 ||
-	    (!whole &&
-	     (error = gm_strvec_pushf(a, "-L%ld,+%ld", start, len)) < 0) ||
-	    (!work && (error = gm_strvec_push(a, hex)) < 0) ||
+	    (error = gm_strvec_push(a, "--porcelain")) < 0)
+		return error;
+	for (size_t i = 0; i < nr_ranges && !error; i++)
+		error = gm_strvec_pushf(a, "-L%ld,+%ld", ranges[i]->start,
+					ranges[i]->len);
+	if (error || (!work && (error = gm_strvec_push(a, hex)) < 0) ||
 	    (error = gm_strvec_push(a, "--")) < 0 ||
 	    (error = gm_strvec_push(a, path)) < 0)
 		return error;
 	return 0;
 }
 
+/* The lines the script counts of a job that ran, appended to `out`. */
+static int job_lines(struct gm_strvec *out, const struct blame_job *j)
+{
+	if (!j->nr_ranges)
+		return gm_blame_parse(out, j->out.ptr, j->out.len);
+	return porcelain_ranges(out, j->out.ptr, j->out.len, j->ranges,
+				j->nr_ranges);
+}
+
 static void job_release(struct blame_job *j)
 {
+	if (j->owns_ranges)
+		free(j->ranges);
 	gm_strvec_release(&j->argv);
 	gm_buf_release(&j->out);
 }
@@ -172,7 +266,9 @@ static int job_start(struct blame_job *j)
 	if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
 		if (!(err = posix_spawn_file_actions_adddup2(&fa, p[1], 1)) &&
 		    !(err = posix_spawn_file_actions_addopen(
-			      &fa, 0, "/dev/null", O_RDONLY, 0)))
+			      &fa, 0, "/dev/null", O_RDONLY, 0)) &&
+		    !(j->quiet && (err = posix_spawn_file_actions_addopen(
+					   &fa, 2, "/dev/null", O_WRONLY, 0))))
 			err = posix_spawnp(&j->pid, "git", &fa, NULL, j->argv.v,
 					   environ);
 		posix_spawn_file_actions_destroy(&fa);
@@ -269,14 +365,16 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 		   const git_oid *newest, const char *workdir,
 		   const char *path, long start, long len)
 {
+	struct gm_patch_range r = { (char *)path, start, len };
+	const struct gm_patch_range *one = &r;
 	struct blame_job j;
-	int error = job_init(&j, repo, newest, workdir, path, !start && !len,
-			     start, len);
+	int error = job_init(&j, repo, newest, workdir, path, &one,
+			     start || len ? 1 : 0);
 
 	if (!error)
 		error = jobs_run(&j, 1);
 	if (!error && j.ok)
-		error = gm_blame_parse(out, j.out.ptr, j.out.len);
+		error = job_lines(out, &j);
 	job_release(&j);
 	return error;
 }
@@ -318,35 +416,92 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 /* One more job: git blame of `path`, file `f`, as job_init() has it. */
 static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		   const struct gm_blame_request *req, const char *path,
-		   size_t f, bool whole, long start, long len)
+		   size_t f, const struct gm_patch_range **ranges, size_t n)
 {
 	int error;
 
 	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0)
 		return GM_ERROR;
 	error = job_init(&(*v)[*nr], req->repo, req->newest, req->workdir,
-			 path, whole, start, len);
+			 path, ranges, n);
 	(*v)[(*nr)++].file = f;
 	return error;
 }
 
 /*
  * vcs_blame()'s runs for `path`, file `f`: the whole file with no ranges
- * at all, else each range of its own, in order.
+ * at all, else its ranges, in order, all in one run (git blame takes
+ * several -L), quiet when there are several: if git refuses one, each is
+ * run again on its own (retry()) for the script's output and messages.
+ * The job owns the list of its ranges.
  */
 static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		    const struct gm_blame_request *req, const char *path,
 		    size_t f)
 {
+	const struct gm_patch_range **r;
+	size_t n = 0;
+	int error;
+
+	if (!(r = calloc(req->nr_ranges + 1, sizeof(*r))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < req->nr_ranges; i++)
+		if (!strcmp(req->ranges[i].file, path))
+			r[n++] = &req->ranges[i];
+	if (req->nr_ranges && !n) {
+		free(r);
+		return 0;
+	}
+	error = job_add(v, nr, alloc, req, path, f, r, n);
+	(*v)[*nr - 1].owns_ranges = true;
+	(*v)[*nr - 1].quiet = n > 1;
+	return error;
+}
+
+/* Job `k`, of several ranges that git refused, again as a job a range. */
+static int retry(struct blame_job **v, size_t *nr, size_t *alloc,
+		 const struct gm_blame_request *req, const char *path,
+		 size_t k)
+{
+	size_t n = (*v)[k].nr_ranges;
 	int error = 0;
 
-	if (!req->nr_ranges)
-		return job_add(v, nr, alloc, req, path, f, true, 0, 0);
-	for (size_t i = 0; i < req->nr_ranges && !error; i++)
-		if (!strcmp(req->ranges[i].file, path))
-			error = job_add(v, nr, alloc, req, path, f, false,
-					req->ranges[i].start,
-					req->ranges[i].len);
+	for (size_t i = 0; i < n && !error; i++)
+		error = job_add(v, nr, alloc, req, path, (*v)[k].file,
+				&(*v)[k].ranges[i], 1);
+	return error;
+}
+
+/*
+ * Every file's jobs run, those git refused run again a range at a time,
+ * and each file's lines read from them in order.
+ */
+static int blame_all(struct gm_blame *b, const struct gm_strvec *files)
+{
+	const struct gm_blame_request *req = b->req;
+	struct blame_job *v = NULL;
+	size_t nr = 0, alloc = 0, first;
+	int error = 0;
+
+	for (size_t f = 0; f < files->nr && !error; f++)
+		if (strcmp(files->v[f], "&STDIN") &&
+		    is_regular(req, files->v[f]))
+			error = jobs_add(&v, &nr, &alloc, req, files->v[f], f);
+	if (!error)
+		error = jobs_run(v, nr);
+	first = nr;
+	for (size_t k = 0; k < first && !error; k++)
+		if (!v[k].ok && v[k].nr_ranges > 1)
+			error = retry(&v, &nr, &alloc, req,
+				      files->v[v[k].file], k);
+	if (!error)
+		error = jobs_run(v + first, nr - first);
+	for (size_t k = 0; k < nr && !error; k++)
+		if (v[k].ok)
+			error = job_lines(&b->lines[v[k].file], &v[k]);
+	for (size_t k = 0; k < nr; k++)
+		job_release(&v[k]);
+	free(v);
 	return error;
 }
 
@@ -354,9 +509,7 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files)
 {
 	struct gm_blame *b = calloc(1, sizeof(*b));
-	struct blame_job *v = NULL;
-	size_t nr = 0, alloc = 0;
-	int error = 0;
+	int error;
 
 	*out = NULL;
 	if (!b || !(b->lines = calloc(files->nr + 1, sizeof(*b->lines)))) {
@@ -365,20 +518,7 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	}
 	b->req = req;
 	b->nr_files = files->nr;
-	for (size_t f = 0; f < files->nr && !error; f++)
-		if (strcmp(files->v[f], "&STDIN") &&
-		    is_regular(req, files->v[f]))
-			error = jobs_add(&v, &nr, &alloc, req, files->v[f], f);
-	if (!error)
-		error = jobs_run(v, nr);
-	for (size_t i = 0; i < nr && !error; i++)
-		if (v[i].ok)
-			error = gm_blame_parse(&b->lines[v[i].file],
-					       v[i].out.ptr, v[i].out.len);
-	for (size_t i = 0; i < nr; i++)
-		job_release(&v[i]);
-	free(v);
-	if (error)
+	if ((error = blame_all(b, files)) < 0)
 		gm_blame_free(b);
 	else
 		*out = b;
