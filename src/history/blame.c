@@ -162,7 +162,7 @@ static int porcelain_ranges(struct gm_strvec *out, const char *buf,
 			at[pl.finals[i]] = i + 1;
 	for (size_t k = 0; k < nr && !error; k++)
 		for (long l = r[k]->start; l > 0 && (size_t)l <= last &&
-		     l < r[k]->start + r[k]->len && !error; l++)
+		     l - r[k]->start < r[k]->len && !error; l++)
 			if (at[l] && porcelain_counts(&pl, at[l] - 1))
 				error = gm_strvec_push(out, pl.ids.v[at[l] - 1]);
 	free(at);
