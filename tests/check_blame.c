@@ -1,4 +1,5 @@
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,6 +163,84 @@ START_TEST(test_blame_lines_work_tree)
 }
 END_TEST
 
+/*
+ * gm_blame_run() on a patch's ranges: each file's in order, a line of two
+ * ranges twice, a range git refuses (line 0, as a new file's hunk) giving
+ * nothing while the others of its file still count; a file with no range
+ * of its own, and "&STDIN", give nothing.
+ */
+START_TEST(test_blame_run_ranges)
+{
+	static const struct gm_test_file one[] = {
+		{ "f.c", "a\nb\nc\n", 0 }, { "g.c", "x\n", 0 },
+	};
+	static const struct gm_test_file two[] = {
+		{ "f.c", "a\nB\nc\nd\n", 0 }, { "g.c", "X\n", 0 },
+	};
+	static const struct gm_test_commit c[] = {
+		{ "root\n", 1600000000, one, 2 },
+		{ "two\n", 1600086400, two, 2 },
+	};
+	char f[] = "f.c", g[] = "g.c";
+	struct gm_patch_range ranges[] = {
+		{ f, 3, 2 }, { g, 1, 1 }, { f, 2, 2 }, { f, 0, 0 },
+	};
+	const char *names[] = { "f.c", "g.c", "h.c", "&STDIN" };
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_blame_request req;
+	struct gm_blame *b = NULL;
+	git_repository *repo = NULL;
+	char *dir = NULL, head[GIT_OID_HEXSZ + 1], *got, *want, *workdir;
+	git_oid id;
+
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	setenv("GIT_CONFIG_GLOBAL", "/dev/null", 1);
+	ck_assert_int_eq(gm_test_repo_create(&dir, head, c, 2), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "f.c", "a\nB\nX\nd\n"), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "h.c", "new\n"), 0);
+	ck_assert_int_eq(git_repository_open(&repo, dir), 0);
+	ck_assert_int_eq(git_oid_fromstr(&id, head), 0);
+	ck_assert_ptr_nonnull(workdir = malloc(strlen(dir) + 2));
+	strcat(strcpy(workdir, dir), "/");
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		ck_assert_int_eq(gm_strvec_push(&files, names[i]), 0);
+	memset(&req, 0, sizeof(req));
+	req.repo = repo;
+	req.newest = &id;
+	req.workdir = workdir;
+	req.ranges = ranges;
+
+	/* lines 3-4, then 2-3 (3 again): X d, B X; then 0,0 refused */
+	for (size_t nr = 3; nr <= 4; nr++) {
+		req.nr_ranges = nr;
+		ck_assert_int_eq(gm_blame_run(&b, &req, &files), 0);
+		got = gm_test_join(gm_blame_ids(b, 0), ",");
+		ck_assert_ptr_nonnull(want = malloc(4 * sizeof(head) + 4));
+		sprintf(want, "%s,%s,%s,%s", Z, head, head, Z);
+		ck_assert_str_eq(got, want);
+		free(got);
+		free(want);
+		ck_assert_uint_eq(gm_blame_ids(b, 1)->nr, 1);
+		ck_assert_str_eq(gm_blame_ids(b, 1)->v[0], head);
+		ck_assert_uint_eq(gm_blame_ids(b, 2)->nr, 0);
+		ck_assert_uint_eq(gm_blame_ids(b, 3)->nr, 0);
+		gm_blame_free(b);
+	}
+	/* no ranges: whole files; h.c is in no commit: git refuses it */
+	req.nr_ranges = 0;
+	ck_assert_int_eq(gm_blame_run(&b, &req, &files), 0);
+	ck_assert_uint_eq(gm_blame_ids(b, 0)->nr, 3);
+	ck_assert_uint_eq(gm_blame_ids(b, 1)->nr, 1);
+	ck_assert_uint_eq(gm_blame_ids(b, 2)->nr, 0);
+	gm_blame_free(b);
+
+	gm_strvec_release(&files);
+	free(workdir);
+	git_repository_free(repo);
+	gm_test_rmtree(dir);
+}
+END_TEST
+
 Suite *blame_suite(void)
 {
 	Suite *s = suite_create("blame");
@@ -170,6 +249,7 @@ Suite *blame_suite(void)
 	tcase_add_test(tc, test_blame_parse_groups);
 	tcase_add_test(tc, test_blame_parse_refused);
 	tcase_add_test(tc, test_blame_lines_work_tree);
+	tcase_add_test(tc, test_blame_run_ranges);
 	suite_add_tcase(s, tc);
 	return s;
 }
