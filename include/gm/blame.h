@@ -17,10 +17,11 @@
  *     git blame -l [-L START,+LEN] FILE
  *
  * gives them, and the roles the script derives from them. git itself
- * does the blaming (`git blame --porcelain`, one process a range as the
- * script runs it, as many at a time as there are CPUs); its output is
- * read here. Its errors (a range past the end of the file) reach stderr
- * as the script lets them, and the range gives no line.
+ * does the blaming: `git blame --porcelain`, a run per file with its
+ * ranges as several -L (each range's lines then taken in turn, as a run
+ * per range gives them), as many at a time as there are CPUs; its output
+ * is read here. A range git refuses (line 0, past the end of the file)
+ * gives no line, and git's message reaches stderr as the script lets it.
  */
 
 /**
