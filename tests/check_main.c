@@ -23,7 +23,8 @@ static Suite *(*const suites[])(void) = {
 	thread_suite,
 	date_suite, history_suite,
 	selftest_suite, net_suite,
-	unowned_suite, activity_suite, signers_suite, pack_suite, graph_suite,
+	unowned_suite, activity_suite, signers_suite, blame_suite, pack_suite,
+	graph_suite,
 	treescript_suite, pqueue_suite,
 };
 

@@ -32,6 +32,7 @@ Suite *net_suite(void);
 Suite *unowned_suite(void);
 Suite *activity_suite(void);
 Suite *signers_suite(void);
+Suite *blame_suite(void);
 Suite *pack_suite(void);
 Suite *graph_suite(void);
 Suite *treescript_suite(void);

@@ -12,31 +12,45 @@
 
 /*
  * get_maintainer.pl's --git-blame (R-76): the commits that last changed
- * the lines of a file (the patch's hunks, or all of it), through
- * libgit2's blame, and the roles the script derives from them.
+ * the lines of a file (the patch's hunks, or all of it), as
+ *
+ *     git blame -l [-L START,+LEN] FILE
+ *
+ * gives them, and the roles the script derives from them. git itself
+ * does the blaming: `git blame --porcelain`, a run per file with its
+ * ranges as several -L (each range's lines then taken in turn, as a run
+ * per range gives them), as many at a time as there are CPUs; its output
+ * is read here. A range git refuses (line 0, past the end of the file)
+ * gives no line, and git's message reaches stderr as the script lets it.
  */
 
 /**
- * Append to `out` the id (hex) of the commit of every line of
- * `path`'s lines [start, start + len) (all lines when `len` is 0 and
- * `start` is 0) as `git blame -l [-L start,+len] path` prints them at
- * `newest`, boundary lines (the root commit's) left out. The lines are
- * the work tree's file when `workdir` has it and it differs from the
- * commit's (lines not committed have the zero id). A range git refuses
- * (start 0, len 0, start past the end) gives nothing; one running past
- * the end stops there. @return 0 or GM_ERROR.
+ * Append to `out` the id (hex) of every line of `git blame --porcelain`
+ * output (`len` bytes at `buf`), in order, but for boundary lines: those
+ * of a commit marked "boundary" (a root commit, unless blame.showRoot),
+ * which the script's ^([0-9a-f]+) does not take from `git blame -l`.
+ * @return 0, GM_EINVALID (with a message) for what git does not print,
+ * or GM_ERROR.
+ */
+int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len);
+
+/**
+ * Append to `out` the id of every line of `path` (from the top) that
+ * `git blame --porcelain [-L start,+len] -- path` gives (all lines when
+ * `start` and `len` are 0; gm_blame_parse()): the work tree's file, if
+ * there is one (`workdir`, with a final '/') and `newest` is HEAD; else
+ * the file of commit `newest`. Lines not committed have the zero id. A
+ * blame git refuses gives nothing (its message on stderr).
+ * @return 0 or GM_ERROR (git could not be run).
  */
 int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const struct gm_graph *graph, const git_oid *newest,
-		   const char *workdir, const char *path, long start, long len);
+		   const git_oid *newest, const char *workdir,
+		   const char *path, long start, long len);
 
-struct gm_graph;
-
-/* What vcs_file_blame() needs besides the rank. */
+/* What the blames of a run need besides the rank. All borrowed. */
 struct gm_blame_request {
 	git_repository *repo;
-	const struct gm_graph *graph;	/* the commit-graph, or NULL */
-	const git_oid *newest;		/* HEAD's commit */
+	const git_oid *newest;		/* HEAD's commit, or --rev's */
 	const char *workdir;		/* with a final '/', or NULL */
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
 	size_t nr_ranges;
@@ -44,15 +58,37 @@ struct gm_blame_request {
 	bool all_signature_types;
 };
 
+/* The blamed lines of each file of a run. */
+struct gm_blame;
+
 /**
- * vcs_file_blame() of the script for `path` (R-76): with
- * --git-blame-signatures the signers of each blamed commit, then
- * "authored lines" (with -f and --rolestats) and "commits", or in patch
- * mode "modified commits", given to `rk`. `path` must be a regular file
- * of the work tree (of the commit's tree if there is none) to be blamed.
+ * Blame each of `files` (paths from the top) as vcs_blame() does
+ * (R-76): a regular file of the work tree (of the commit's tree if there
+ * is none), whole with no ranges at all, else each range of its own, in
+ * order; "&STDIN" and other files give no line. All the blames run
+ * before this returns, side by side. `req` must outlive `*out`, which is
+ * the caller's (gm_blame_free()).
  * @return 0 or GM_ERROR.
  */
-int gm_blame_assign(struct gm_rank *rk, const struct gm_blame_request *req,
-		    const char *path);
+int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
+		 const struct gm_strvec *files);
+
+/**
+ * The ids of the lines of file `file` of gm_blame_run(), in order, what
+ * gm_blame_assign() counts. Owned by `b`.
+ */
+const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file);
+
+/**
+ * vcs_file_blame() of the script for file `file` of gm_blame_run()
+ * (R-76): with --git-blame-signatures the signers of each blamed commit,
+ * then "authored lines" (with -f and --rolestats) and "commits", or in
+ * patch mode "modified commits", given to `rk`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_blame_assign(struct gm_rank *rk, const struct gm_blame *b,
+		    size_t file);
+
+void gm_blame_free(struct gm_blame *b);
 
 #endif /* GM_BLAME_H */

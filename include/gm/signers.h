@@ -10,6 +10,7 @@
 #include "gm/match.h"
 #include "gm/patch.h"
 #include "gm/rank.h"
+#include "gm/signers_commit.h"
 #include "gm/strvec.h"
 
 /*
@@ -31,17 +32,6 @@
  * What the script then does with the output (counts, thresholds, roles,
  * R-74) is gm_signers_assign(), which appends to a gm_rank.
  */
-
-/* A commit's log entry, classified line by line as the script reads it. */
-struct gm_signers_commit {
-	git_oid id;
-	size_t commit_lines;	/* lines matching ^GitCommit: [0-9a-f]{40} */
-	struct gm_strvec authors;	/* lines matching ^GitAuthor: */
-	struct gm_strvec signatures;	/* signature lines */
-	struct gm_strvec stat_like;	/* body lines starting "<n>\t<n>\t" */
-	char *author;		/* "%an <%ae>", raw */
-	bool author_chief;	/* the author or subject names the chief */
-};
 
 /* One commit in one file's log. */
 struct gm_signers_touch {
@@ -90,15 +80,6 @@ struct gm_signers_options {
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *files,
 		    const struct gm_signers_options *opts);
-
-/**
- * Classify the log entry of commit `c` into `out` (released by
- * gm_signers_commit_release()), as the walk does: for blame's commits.
- * @return 0 or GM_ERROR.
- */
-int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
-			   bool all_signature_types);
-void gm_signers_commit_release(struct gm_signers_commit *c);
 
 /* The counts behind one role of one file, before any threshold. */
 struct gm_signers_count {

@@ -1,736 +1,401 @@
+/* pipe2(): POSIX 2024, and GNU in every libc this is built with. */
+#define _GNU_SOURCE
 #include "gm/blame.h"
 
-#include <stdint.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/email.h"
 #include "gm/error.h"
-#include "gm/follow.h"
-#include "gm/graph.h"
-#include "gm/signers.h"
-#include "gm/strmap.h"
+#include "gm/signers_commit.h"
+#include "gm/thread.h"
+#include "gm/trailer.h"
 
-/* The file's bytes in the work tree, if it is a regular file there. */
-static int read_worktree(struct gm_buf *out, const char *workdir,
-			 const char *path)
+extern char **environ;
+
+/* ==================== git blame --porcelain, read ==================== */
+
+static size_t hex_len(const char *s, size_t n)
 {
-	struct gm_buf full = GM_BUF_INIT;
-	struct stat st;
-	int error;
+	size_t i = 0;
 
-	if (!workdir)
-		return GM_ENOTFOUND;
-	if ((error = gm_buf_printf(&full, "%s%s", workdir, path)) < 0)
-		return error;
-	if (lstat(full.ptr, &st) || !S_ISREG(st.st_mode))
-		error = GM_ENOTFOUND;
-	else
-		error = gm_buf_read_file(out, full.ptr);
-	gm_buf_release(&full);
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') ||
+			 (s[i] >= 'a' && s[i] <= 'f')))
+		i++;
+	return i;
+}
+
+/*
+ * Whether `s` (`n` bytes) is " <n> <n>" or " <n> <n> <n>"; `*final` is
+ * the second number.
+ */
+static bool is_line_numbers(const char *s, size_t n, long *final)
+{
+	size_t fields = 0, i = 0;
+
+	*final = 0;
+	while (i < n) {
+		size_t d;
+
+		if (s[i++] != ' ')
+			return false;
+		for (d = i; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+			if (fields == 1)
+				*final = *final > (LONG_MAX - 9) / 10 ? LONG_MAX :
+					 *final * 10 + (s[i] - '0');
+		if (i == d)
+			return false;
+		fields++;
+	}
+	return fields == 2 || fields == 3;
+}
+
+/* The lines of `git blame --porcelain` output, in its order. */
+struct porcelain {
+	struct gm_strvec ids;		/* per line: its commit */
+	long *finals;			/* per line: its number in the file */
+	size_t alloc_finals;
+	struct gm_strvec boundary;	/* the commits marked "boundary" */
+};
+
+#define PORCELAIN_INIT { GM_STRVEC_INIT, NULL, 0, GM_STRVEC_INIT }
+
+static void porcelain_release(struct porcelain *pl)
+{
+	gm_strvec_release(&pl->ids);
+	gm_strvec_release(&pl->boundary);
+	free(pl->finals);
+}
+
+/* Whether line `i` counts: the script's ^([0-9a-f]+) takes it. */
+static bool porcelain_counts(const struct porcelain *pl, size_t i)
+{
+	return !gm_strvec_contains(&pl->boundary, pl->ids.v[i]);
+}
+
+/*
+ * The output is a group per line: "<id> <line> <final line>[ <lines>]",
+ * the commit's headers ("author ...", "boundary", ...) the first time
+ * the commit is met, and the line itself after a tab.
+ */
+static int porcelain_read(struct porcelain *pl, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+	bool in_group = false;
+	int error = 0;
+
+	while (p < end && !error) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t h = hex_len(p, n);
+		long final;
+
+		if (!in_group) {
+			if ((h != 40 && h != 64) ||	/* SHA-1 or SHA-256 */
+			    !is_line_numbers(p + h, n - h, &final))
+				error = gm_error_set(GM_EINVALID, "git blame "
+						     "--porcelain: not a line's"
+						     " commit: %.*s", (int)n, p);
+			else if (GM_ARRAY_GROW(pl->finals, pl->ids.nr,
+					       pl->alloc_finals) < 0)
+				error = GM_ERROR;
+			else
+				pl->finals[pl->ids.nr] = final;
+			if (!error)
+				error = gm_strvec_pushn(&pl->ids, p, h);
+			in_group = true;
+		} else if (n && *p == '\t') {
+			in_group = false;
+		} else if (n == 8 && !memcmp(p, "boundary", 8)) {
+			error = gm_strvec_push(&pl->boundary,
+					       pl->ids.v[pl->ids.nr - 1]);
+		}
+		p += n + 1;
+	}
+	if (!error && in_group)
+		error = gm_error_set(GM_EINVALID, "git blame --porcelain: "
+				     "cut short");
 	return error;
 }
 
-static size_t count_lines(const char *s, size_t len)
+int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 {
-	size_t n = 0;
+	struct porcelain pl = PORCELAIN_INIT;
+	int error = porcelain_read(&pl, buf, len);
 
-	for (size_t i = 0; i < len; i++)
-		n += s[i] == '\n';
-	return n + (len && s[len - 1] != '\n');
-}
-
-/* The blob of `path` in the tree of commit `newest`, or NULL. */
-static git_blob *commit_blob(git_repository *repo, const git_oid *newest,
-			     const char *path)
-{
-	git_commit *c = NULL;
-	git_tree *t = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *b = NULL;
-
-	if (git_commit_lookup(&c, repo, newest) == 0 &&
-	    git_commit_tree(&t, c) == 0 &&
-	    git_tree_entry_bypath(&e, t, path) == 0 &&
-	    git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
-	    git_blob_lookup(&b, repo, git_tree_entry_id(e)) < 0)
-		b = NULL;
-	git_tree_entry_free(e);
-	git_tree_free(t);
-	git_commit_free(c);
-	return b;
-}
-
-/* ==================== blame ==================== */
-
-/*
- * git blame's way (blame.c, without -M/-C): every line to blame starts
- * with the newest commit as its suspect; commits are taken newest first
- * and pass each line on to the first parent that has it unchanged (the
- * whole file to a parent with the same blob; the file found in a parent
- * at its path or, if the commit created it, as renamed from a deleted
- * file), by a diff with the indent heuristic as git's default; what no
- * parent takes is the commit's. Lines reaching a root commit are
- * boundary lines.
- */
-struct bline {
-	size_t final;		/* index in the lines blamed */
-	size_t line;		/* its line number in the origin's blob */
-};
-
-/* A commit of the walk: where the commit-graph has it, if it does. */
-struct bcommit {
-	git_oid id;
-	int64_t time;
-	bool in_graph;
-	struct gm_graph_commit gc;
-};
-
-struct origin {
-	git_oid commit;
-	int64_t time;
-	bool in_graph;
-	struct gm_graph_commit gc;
-	char *path;
-	git_oid blob;
-	struct bline *v;
-	size_t nr, alloc;
-	uint64_t seq;
-	bool queued;
-};
-
-struct blamer {
-	git_repository *repo;
-	const struct gm_graph *graph;	/* or NULL */
-	struct gm_graph_path keys;	/* the filter keys of `keys_of` */
-	char *keys_of;
-	struct origin *o;
-	size_t nr, alloc;
-	struct gm_strmap by_key;	/* "hex:path" -> index + 1 */
-	size_t *heap;
-	size_t nr_heap, alloc_heap;
-	uint64_t seq;
-	git_oid *result;		/* per line blamed */
-	bool *boundary;
-	bool *done;
-	bool show_root;
-	struct gm_buf key, name;
-	git_tree *trees[256];		/* direct-mapped by id */
-};
-
-#define TREES (sizeof(((struct blamer *)0)->trees) / sizeof(git_tree *))
-
-static git_tree *blamer_tree(struct blamer *b, const git_oid *id)
-{
-	size_t slot;
-	git_tree **t;
-
-	memcpy(&slot, id->id, sizeof(slot));
-	t = &b->trees[slot % TREES];
-	if (*t && git_oid_equal(git_tree_id(*t), id))
-		return *t;
-	git_tree_free(*t);
-	if (git_tree_lookup(t, b->repo, id) < 0)
-		*t = NULL;
-	return *t;
-}
-
-/* The entry `name` (`len` bytes) of tree `id`: false if none. */
-static bool blamer_child(struct blamer *b, const git_oid *id,
-			 const char *name, size_t len, git_oid *out,
-			 git_filemode_t *mode)
-{
-	const git_tree_entry *e;
-	git_tree *t = blamer_tree(b, id);
-
-	gm_buf_reset(&b->name);
-	if (!t || gm_buf_put(&b->name, name, len) < 0 ||
-	    !(e = git_tree_entry_byname(t, b->name.ptr)))
-		return false;
-	git_oid_cpy(out, git_tree_entry_id(e));
-	*mode = git_tree_entry_filemode(e);
-	return true;
+	for (size_t i = 0; i < pl.ids.nr && !error; i++)
+		if (porcelain_counts(&pl, i))
+			error = gm_strvec_push(out, pl.ids.v[i]);
+	porcelain_release(&pl);
+	return error;
 }
 
 /*
- * The entry at `path` below tree `root`, descended beside tree `other`
- * while the two agree: `*same` if an identical subtree (or entry) is
- * met on the way, which then stands for the entry.
+ * The lines of several -L ranges from one git blame's output, range after
+ * range, as one run a range prints them: each range's lines in order
+ * (lines past the end are not there), a line in two ranges twice.
  */
-static bool blamer_path(struct blamer *b, const git_oid *root,
-			const git_oid *other, const char *path, git_oid *id,
-			git_filemode_t *mode, bool *same)
+static int porcelain_ranges(struct gm_strvec *out, const char *buf,
+			    size_t len, const struct gm_patch_range *const *r,
+			    size_t nr)
 {
-	git_oid at, ot;
-	bool have_other = other != NULL;
+	struct porcelain pl = PORCELAIN_INIT;
+	size_t *at = NULL, last = 0;	/* at[line]: its index + 1 */
+	int error = porcelain_read(&pl, buf, len);
 
-	*same = false;
-	git_oid_cpy(&at, root);
-	if (other)
-		git_oid_cpy(&ot, other);
-	*mode = GIT_FILEMODE_TREE;
-	for (;;) {
-		size_t n = strcspn(path, "/");
-		git_filemode_t om;
-
-		if (have_other && git_oid_equal(&at, &ot)) {
-			*same = true;
-			return true;
-		}
-		if (*mode != GIT_FILEMODE_TREE ||
-		    !blamer_child(b, &at, path, n, &at, mode))
-			return false;
-		have_other = have_other && blamer_child(b, &ot, path, n, &ot, &om);
-		if (!path[n]) {
-			git_oid_cpy(id, &at);
-			*same = have_other && git_oid_equal(&at, &ot) && om == *mode;
-			return true;
-		}
-		path += n + 1;
-	}
+	for (size_t i = 0; i < pl.ids.nr; i++)
+		if (pl.finals[i] > 0 && (size_t)pl.finals[i] > last)
+			last = (size_t)pl.finals[i];
+	if (!error && !(at = calloc(last + 1, sizeof(*at))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < pl.ids.nr && !error; i++)
+		if (pl.finals[i] > 0)
+			at[pl.finals[i]] = i + 1;
+	for (size_t k = 0; k < nr && !error; k++)
+		for (long l = r[k]->start; l > 0 && (size_t)l <= last &&
+		     l - r[k]->start < r[k]->len && !error; l++)
+			if (at[l] && porcelain_counts(&pl, at[l] - 1))
+				error = gm_strvec_push(out, pl.ids.v[at[l] - 1]);
+	free(at);
+	porcelain_release(&pl);
+	return error;
 }
 
-static bool heap_before(const struct blamer *b, size_t x, size_t y)
-{
-	const struct origin *p = &b->o[x], *q = &b->o[y];
+/* ==================== git blame, run ==================== */
 
-	return p->time != q->time ? p->time > q->time : p->seq < q->seq;
+/* One `git blame` to run: its arguments, then its output and status. */
+struct blame_job {
+	size_t file;		/* the index of its file */
+	const struct gm_patch_range **ranges;	/* its -L, in order */
+	size_t nr_ranges;	/* 0: the whole file */
+	bool owns_ranges;	/* `ranges` is the job's to free */
+	bool quiet;		/* its stderr to /dev/null */
+	struct gm_strvec argv;
+	struct gm_buf out;
+	pid_t pid;		/* 0: not started, or reaped */
+	int fd;			/* its stdout, or -1 */
+	bool ok;		/* it ran and exited 0 */
+};
+
+/* Whether `newest` is what HEAD names: git blames the work tree then. */
+static bool is_head(git_repository *repo, const git_oid *newest)
+{
+	git_oid head;
+
+	return git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
+	       git_oid_equal(&head, newest);
 }
 
-static int heap_push(struct blamer *b, size_t k)
-{
-	size_t i;
-
-	if (GM_ARRAY_GROW(b->heap, b->nr_heap, b->alloc_heap) < 0)
-		return GM_ERROR;
-	b->o[k].queued = true;
-	b->o[k].seq = b->seq++;
-	for (i = b->nr_heap++; i && heap_before(b, k, b->heap[(i - 1) / 2]);
-	     i = (i - 1) / 2)
-		b->heap[i] = b->heap[(i - 1) / 2];
-	b->heap[i] = k;
-	return 0;
-}
-
-static bool heap_pop(struct blamer *b, size_t *out)
-{
-	size_t i = 0, last;
-
-	if (!b->nr_heap)
-		return false;
-	*out = b->heap[0];
-	last = b->heap[--b->nr_heap];
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= b->nr_heap)
-			break;
-		if (c + 1 < b->nr_heap && heap_before(b, b->heap[c + 1], b->heap[c]))
-			c++;
-		if (!heap_before(b, b->heap[c], last))
-			break;
-		b->heap[i] = b->heap[c];
-		i = c;
-	}
-	if (b->nr_heap)
-		b->heap[i] = last;
-	b->o[*out].queued = false;
-	return true;
-}
-
-/* The origin (commit, path), made if new; its index in `*out`. */
-static int origin_get(struct blamer *b, const struct bcommit *c,
-		      const char *path, const git_oid *blob, size_t *out)
+/*
+ * The job of the blame of `path`, all of it with no `ranges`, else their
+ * lines (the script's -L start,+len, which git may refuse; `ranges` must
+ * outlive the job): in the work tree at its top when there is one and
+ * `newest` is HEAD, else of commit `newest`.
+ */
+static int job_init(struct blame_job *j, git_repository *repo,
+		    const git_oid *newest, const char *workdir,
+		    const char *path, const struct gm_patch_range **ranges,
+		    size_t nr_ranges)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	struct origin *o;
-	void *v;
-
-	git_oid_tostr(hex, sizeof(hex), &c->id);
-	gm_buf_reset(&b->key);
-	if (gm_buf_printf(&b->key, "%s:%s", hex, path) < 0)
-		return GM_ERROR;
-	if (gm_strmap_get(&b->by_key, b->key.ptr, b->key.len, &v)) {
-		*out = (size_t)v - 1;
-		return 0;
-	}
-	if (GM_ARRAY_GROW(b->o, b->nr, b->alloc) < 0)
-		return GM_ERROR;
-	o = &b->o[b->nr];
-	memset(o, 0, sizeof(*o));
-	git_oid_cpy(&o->commit, &c->id);
-	git_oid_cpy(&o->blob, blob);
-	o->time = c->time;
-	o->in_graph = c->in_graph;
-	o->gc = c->gc;
-	if (!(o->path = strdup(path)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	*out = b->nr++;
-	return gm_strmap_put(&b->by_key, b->key.ptr, b->key.len,
-			     (void *)(uintptr_t)b->nr);
-}
-
-static int origin_add(struct blamer *b, size_t k, size_t final, size_t line)
-{
-	struct origin *o = &b->o[k];
-
-	if (GM_ARRAY_GROW(o->v, o->nr, o->alloc) < 0)
-		return GM_ERROR;
-	o->v[o->nr].final = final;
-	o->v[o->nr++].line = line;
-	return (!o->queued && o->nr == 1) ? heap_push(b, k) : 0;
-}
-
-static bool is_file_mode(git_filemode_t m)
-{
-	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE ||
-	       m == GIT_FILEMODE_LINK;
-}
-
-/*
- * The file of origin `o` in the parent `p`: at its path (find_origin),
- * else, where the commit created it, as renamed (gm_follow_rename()). `*path`
- * NULL: none; else owned.
- */
-static int parent_file(struct blamer *b, const struct origin *o,
-		       const git_oid *ct, const git_oid *pt, char **path,
-		       git_oid *blob)
-{
-	git_oid id, cid;
-	git_filemode_t mode = 0, cmode = 0;
-	bool found, cfound, same;
+	struct gm_strvec *a = &j->argv;
+	bool work = workdir && is_head(repo, newest);
 	int error;
 
-	*path = NULL;
-	found = blamer_path(b, pt, ct,
-			    o->path, &id, &mode, &same);
-	if (found && same) {
-		git_oid_cpy(blob, &o->blob);
-		*path = strdup(o->path);
-		return *path ? 0 : gm_error_set(GM_ERROR, "out of memory");
-	}
-	if (found) {
-		if (!is_file_mode(mode))
-			return 0;	/* a type change: not the same file */
-		git_oid_cpy(blob, &id);
-		*path = strdup(o->path);
-		return *path ? 0 : gm_error_set(GM_ERROR, "out of memory");
-	}
-	cfound = blamer_path(b, ct, NULL, o->path, &cid,
-			     &cmode, &same);
-	if (!cfound)
-		return 0;
-	error = gm_follow_rename(path, b->repo, pt,
-				       ct, o->path, &cid,
-				       cmode);
-	if (error || !*path)
+	memset(j, 0, sizeof(*j));
+	j->fd = -1;
+	j->ranges = ranges;
+	j->nr_ranges = nr_ranges;
+	gm_buf_init(&j->out);
+	git_oid_tostr(hex, sizeof(hex), newest);
+	if ((error = gm_strvec_push(a, "git")) < 0 ||
+	    (work && (error = gm_strvec_push(a, "-C")) < 0) ||
+	    (work && (error = gm_strvec_push(a, workdir)) < 0) ||
+	    (work &&
+	     (error = gm_strvec_pushf(a, "--work-tree=%s", workdir)) < 0) ||
+	    (error = gm_strvec_pushf(a, "--git-dir=%s",
+				     git_repository_path(repo))) < 0 ||
+	    (error = gm_strvec_push(a, "blame")) < 0 ||
+	    (error = gm_strvec_push(a, "--porcelain")) < 0)
 		return error;
-	found = blamer_path(b, pt, NULL, *path, &id, &mode,
-			    &same);
-	if (!found) {
-		free(*path);
-		*path = NULL;
-		return 0;
-	}
-	git_oid_cpy(blob, &id);
+	for (size_t i = 0; i < nr_ranges && !error; i++)
+		error = gm_strvec_pushf(a, "-L%ld,+%ld", ranges[i]->start,
+					ranges[i]->len);
+	if (error || (!work && (error = gm_strvec_push(a, hex)) < 0) ||
+	    (error = gm_strvec_push(a, "--")) < 0 ||
+	    (error = gm_strvec_push(a, path)) < 0)
+		return error;
 	return 0;
 }
 
-static int bline_cmp(const void *a, const void *b)
+/* The lines the script counts of a job that ran, appended to `out`. */
+static int job_lines(struct gm_strvec *out, const struct blame_job *j)
 {
-	const struct bline *x = a, *y = b;
-
-	return (x->line > y->line) - (x->line < y->line);
+	if (!j->nr_ranges)
+		return gm_blame_parse(out, j->out.ptr, j->out.len);
+	return porcelain_ranges(out, j->out.ptr, j->out.len, j->ranges,
+				j->nr_ranges);
 }
 
-/*
- * Move the lines of `o` that the diff from blob `from` to `o`'s blob
- * leaves unchanged to origin `to` (pass_blame_to_parent()); the others
- * stay in `o`.
- */
-static int pass_unchanged(struct blamer *b, size_t ok, git_blob *from,
-			  const char *self, size_t self_len, size_t to)
+static void job_release(struct blame_job *j)
 {
-	git_diff_options opts;
-	git_patch *patch = NULL;
-	struct origin *o = &b->o[ok];
-	size_t keep = 0, i = 0, nh;
-	size_t t = 1, p = 1;	/* the next unchanged line in each */
-	int error = 0;
+	if (j->owns_ranges)
+		free(j->ranges);
+	gm_strvec_release(&j->argv);
+	gm_buf_release(&j->out);
+}
 
-	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.flags = GIT_DIFF_FORCE_TEXT | GIT_DIFF_INDENT_HEURISTIC;
-	opts.context_lines = 0;
-	if (git_patch_from_blob_and_buffer(&patch, from, NULL, self, self_len,
-					   NULL, &opts) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot diff for blame");
-	qsort(o->v, o->nr, sizeof(*o->v), bline_cmp);
-	nh = git_patch_num_hunks(patch);
-	for (size_t h = 0; h <= nh && !error; h++) {
-		const git_diff_hunk *hk = NULL;
-		size_t lines, first_new = SIZE_MAX, next_t = 0, next_p = 0;
+/* Start `git blame`, its stdout a pipe to us, stdin empty, stderr ours. */
+static int job_start(struct blame_job *j)
+{
+	posix_spawn_file_actions_t fa;
+	int p[2], err;
 
-		if (h < nh && git_patch_get_hunk(&hk, &lines, patch, h) == 0) {
-			first_new = hk->new_lines ? (size_t)hk->new_start :
-						    (size_t)hk->new_start + 1;
-			next_t = (size_t)hk->new_start +
-				 (hk->new_lines ? (size_t)hk->new_lines : 1);
-			next_p = (size_t)hk->old_start +
-				 (hk->old_lines ? (size_t)hk->old_lines : 1);
-		}
-		/* lines before the hunk map to the parent at an offset */
-		while (i < o->nr && o->v[i].line < first_new && !error) {
-			size_t ln = o->v[i].line;
-
-			error = origin_add(b, to, o->v[i].final, p + (ln - t));
-			o = &b->o[ok];
-			i++;
-		}
-		/* lines in the hunk stay */
-		while (i < o->nr && hk && o->v[i].line < next_t)
-			o->v[keep++] = o->v[i++];
-		if (hk) {
-			t = next_t;
-			p = next_p;
-		}
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return gm_error_set(GM_ERROR, "cannot run git blame: %s",
+				    strerror(errno));
+	if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
+		if (!(err = posix_spawn_file_actions_adddup2(&fa, p[1], 1)) &&
+		    !(err = posix_spawn_file_actions_addopen(
+			      &fa, 0, "/dev/null", O_RDONLY, 0)) &&
+		    !(j->quiet && (err = posix_spawn_file_actions_addopen(
+					   &fa, 2, "/dev/null", O_WRONLY, 0))))
+			err = posix_spawnp(&j->pid, "git", &fa, NULL, j->argv.v,
+					   environ);
+		posix_spawn_file_actions_destroy(&fa);
 	}
-	o->nr = keep;
-	git_patch_free(patch);
-	return error;
-}
-
-/* Blame what is left of `o` on its commit. */
-static void blame_here(struct blamer *b, size_t k, bool boundary)
-{
-	struct origin *o = &b->o[k];
-
-	for (size_t i = 0; i < o->nr; i++) {
-		git_oid_cpy(&b->result[o->v[i].final], &o->commit);
-		b->boundary[o->v[i].final] = boundary && !b->show_root;
-		b->done[o->v[i].final] = true;
+	close(p[1]);
+	if (err) {
+		j->pid = 0;
+		close(p[0]);
+		return gm_error_set(GM_ERROR, "cannot run git blame: %s",
+				    strerror(err));
 	}
-	o->nr = 0;
+	j->fd = p[0];
+	return 0;
 }
 
-/* A commit's tree and its first parents (at most 16). */
-struct bparents {
-	git_oid tree;
-	unsigned nr;
-	struct bcommit v[16];
-	git_oid trees[16];
-	bool have[16];		/* false: a parent that cannot be read */
-};
-
-/* The commit `c`, read, as the walk knows it. */
-static void bcommit_of(const struct blamer *b, git_commit *c,
-		       struct bcommit *out)
+/* The job's output is all read: wait for its end. */
+static void job_reap(struct blame_job *j)
 {
-	git_oid_cpy(&out->id, git_commit_id(c));
-	out->time = git_commit_time(c);
-	out->in_graph = gm_graph_find(b->graph, &out->id, git_commit_tree_id(c),
-				      &out->gc);
+	int status = 0;
+
+	close(j->fd);
+	j->fd = -1;
+	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	j->pid = 0;
+	j->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-/* The parents of origin `o`'s commit from the graph: false if it cannot say. */
-static bool parents_from_graph(const struct blamer *b, const struct origin *o,
-			       struct bparents *ps)
+/* Read what job `j` has written; reap it at its end. */
+static int job_read(struct blame_job *j)
 {
-	struct gm_graph_commit gp[2];
-	int n = o->in_graph ? gm_graph_commit_parents(b->graph, o->gc, gp) : -1;
+	ssize_t n;
 
+	if (gm_buf_grow(&j->out, 65536) < 0)
+		return GM_ERROR;
+	n = read(j->fd, j->out.ptr + j->out.len, j->out.alloc - j->out.len - 1);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
 	if (n < 0)
-		return false;
-	gm_graph_commit_tree(b->graph, o->gc, &ps->tree);
-	ps->nr = (unsigned)n;
-	for (int i = 0; i < n; i++) {
-		struct bcommit *p = &ps->v[i];
-
-		gm_graph_commit_id(b->graph, gp[i], &p->id);
-		p->time = gm_graph_commit_time(b->graph, gp[i]);
-		p->in_graph = true;
-		p->gc = gp[i];
-		gm_graph_commit_tree(b->graph, gp[i], &ps->trees[i]);
-		ps->have[i] = true;
-	}
-	return true;
-}
-
-/* The same from the commit read: false if it cannot be read. */
-static bool parents_from_commit(const struct blamer *b,
-				const struct origin *o, struct bparents *ps)
-{
-	git_commit *c = NULL;
-
-	if (git_commit_lookup(&c, b->repo, &o->commit) < 0)
-		return false;
-	git_oid_cpy(&ps->tree, git_commit_tree_id(c));
-	ps->nr = git_commit_parentcount(c);
-	ps->nr = ps->nr > 16 ? 16 : ps->nr;
-	for (unsigned i = 0; i < ps->nr; i++) {
-		git_commit *p = NULL;
-
-		if (!(ps->have[i] = git_commit_parent(&p, c, i) == 0))
-			continue;
-		bcommit_of(b, p, &ps->v[i]);
-		git_oid_cpy(&ps->trees[i], git_commit_tree_id(p));
-		git_commit_free(p);
-	}
-	git_commit_free(c);
-	return true;
-}
-
-/* Whether the commit-graph's filter of `o` rules out its file's change. */
-static int graph_same(struct blamer *b, const struct origin *o, bool *same)
-{
-	*same = false;
-	if (!o->in_graph)
-		return 0;
-	if (!b->keys_of || strcmp(b->keys_of, o->path)) {
-		free(b->keys_of);
-		if (!(b->keys_of = strdup(o->path)) ||
-		    gm_graph_path_set(&b->keys, o->path, strlen(o->path)) < 0)
-			return gm_error_set(GM_ERROR, "out of memory");
-	}
-	*same = !gm_graph_may_change(b->graph, o->gc, &b->keys);
+		return gm_error_set(GM_ERROR, "cannot read git blame's output: "
+				    "%s", strerror(errno));
+	j->out.len += (size_t)n;
+	j->out.ptr[j->out.len] = '\0';
+	if (!n)
+		job_reap(j);
 	return 0;
 }
 
-/* All lines of origin `k` to origin `to`. */
-static int pass_all(struct blamer *b, size_t k, size_t to)
-{
-	int error = 0;
-
-	for (size_t l = 0; l < b->o[k].nr && !error; l++)
-		error = origin_add(b, to, b->o[k].v[l].final,
-				   b->o[k].v[l].line);
-	b->o[k].nr = 0;
-	return error;
-}
-
-/* pass_blame(): one origin's lines to its parents, or to itself. */
-static int pass_blame(struct blamer *b, size_t k)
-{
-	struct bparents ps;
-	char *paths[16] = { NULL };
-	git_oid blobs[16], self_id = b->o[k].blob;
-	git_blob *self = NULL;
-	size_t to[16];
-	bool same;
-	int error;
-
-	if (!parents_from_graph(b, &b->o[k], &ps) &&
-	    !parents_from_commit(b, &b->o[k], &ps)) {
-		blame_here(b, k, true);
-		return 0;
-	}
-	if ((error = graph_same(b, &b->o[k], &same)) < 0)
-		return error;
-	if (same && ps.nr) {	/* the first parent has the same file */
-		if ((error = origin_get(b, &ps.v[0], b->o[k].path, &self_id,
-					&to[0])) == 0)
-			error = pass_all(b, k, to[0]);
-		return error;
-	}
-	for (unsigned i = 0; i < ps.nr && !error; i++) {
-		if (!ps.have[i])
-			continue;
-		error = parent_file(b, &b->o[k], &ps.tree, &ps.trees[i],
-				    &paths[i], &blobs[i]);
-		if (error || !paths[i])
-			continue;
-		error = origin_get(b, &ps.v[i], paths[i], &blobs[i], &to[i]);
-		if (!error && git_oid_equal(&blobs[i], &self_id)) {
-			error = pass_all(b, k, to[i]);
-			goto out;
-		}
-	}
-	if (error)
-		goto out;
-	if (!ps.nr) {
-		blame_here(b, k, true);
-		goto out;
-	}
-	if (git_blob_lookup(&self, b->repo, &self_id) < 0)
-		goto here;
-	for (unsigned i = 0; i < ps.nr && !error && b->o[k].nr; i++) {
-		git_blob *pb = NULL;
-
-		if (!paths[i] || git_blob_lookup(&pb, b->repo, &blobs[i]) < 0)
-			continue;
-		error = pass_unchanged(b, k, pb, git_blob_rawcontent(self),
-				       (size_t)git_blob_rawsize(self), to[i]);
-		git_blob_free(pb);
-	}
-here:
-	if (!error)
-		blame_here(b, k, false);
-out:
-	for (unsigned i = 0; i < ps.nr; i++)
-		free(paths[i]);
-	git_blob_free(self);
-	return error;
-}
-
-static void blamer_release(struct blamer *b)
-{
-	for (size_t i = 0; i < b->nr; i++) {
-		free(b->o[i].path);
-		free(b->o[i].v);
-	}
-	free(b->o);
-	free(b->heap);
-	free(b->result);
-	free(b->boundary);
-	free(b->done);
-	gm_strmap_release(&b->by_key);
-	gm_graph_path_release(&b->keys);
-	free(b->keys_of);
-	gm_buf_release(&b->key);
-	gm_buf_release(&b->name);
-	for (size_t i = 0; i < TREES; i++)
-		git_tree_free(b->trees[i]);
-}
-
-static bool show_root(git_repository *repo)
-{
-	git_config *cfg = NULL;
-	int v = 0;
-
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_bool(&v, cfg, "blame.showroot") < 0)
-		v = 0;
-	git_config_free(cfg);
-	return v != 0;
-}
+#define WIDTH_MAX 16
 
 /*
- * Blame lines [start, start + len) of the commit's file (blob `blob`),
- * or of the work tree's `text` when it differs: lines the work tree
- * changed are the zero id's.
+ * Run the jobs, as many at a time as there are CPUs (at most WIDTH_MAX).
+ * On an error those started are waited for.
  */
-static int blame_run(struct gm_strvec *out, git_repository *repo,
-		     const struct gm_graph *graph, git_commit *head,
-		     const char *path, git_blob *blob, const char *text,
-		     size_t size, long start, long len)
+static int jobs_run(struct blame_job *v, size_t nr)
 {
-	struct blamer b;
-	struct bcommit hc;
-	size_t k;
+	size_t width = (size_t)gm_thread_cpus(), first = 0, next = 0;
+	size_t running = 0;
 	int error = 0;
 
-	memset(&b, 0, sizeof(b));
-	b.repo = repo;
-	b.graph = graph;
-	bcommit_of(&b, head, &hc);
-	b.show_root = show_root(repo);
-	b.result = calloc((size_t)len, sizeof(*b.result));
-	b.boundary = calloc((size_t)len, sizeof(*b.boundary));
-	b.done = calloc((size_t)len, sizeof(*b.done));
-	if (!b.result || !b.boundary || !b.done) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	if ((error = origin_get(&b, &hc, path, git_blob_id(blob), &k)) < 0)
-		goto out;
-	if (text) {
-		/* the work tree as a commit of its own above HEAD */
-		struct origin work;
+	width = width > WIDTH_MAX ? WIDTH_MAX : width;
+	while (!error && (next < nr || running)) {
+		struct pollfd pfd[WIDTH_MAX];
+		struct blame_job *who[WIDTH_MAX];
+		nfds_t n = 0;
 
-		memset(&work, 0, sizeof(work));
-		if (GM_ARRAY_GROW(b.o, b.nr, b.alloc) < 0) {
-			error = GM_ERROR;
-			goto out;
-		}
-		b.o[b.nr] = work;
-		for (long i = 0; i < len && !error; i++)
-			error = origin_add(&b, b.nr, (size_t)i, (size_t)(start + i));
-		b.nr++;
-		if (!error) {
-			heap_pop(&b, &k);	/* not walked as a commit */
-			error = pass_unchanged(&b, b.nr - 1, blob, text, size, 0);
-		}
-		if (!error)
-			blame_here(&b, b.nr - 1, false);
-	} else {
-		for (long i = 0; i < len && !error; i++)
-			error = origin_add(&b, k, (size_t)i, (size_t)(start + i));
+		for (; running < width && next < nr && !error; running++)
+			error = job_start(&v[next++]);
+		while (first < next && v[first].fd < 0)
+			first++;
+		for (size_t i = first; i < next && !error; i++)
+			if (v[i].fd >= 0) {
+				pfd[n].fd = v[i].fd;
+				pfd[n].events = POLLIN;
+				pfd[n].revents = 0;
+				who[n++] = &v[i];
+			}
+		if (!error && poll(pfd, n, -1) < 0 && errno != EINTR)
+			error = gm_error_set(GM_ERROR, "cannot wait for git "
+					     "blame: %s", strerror(errno));
+		if (error)
+			break;
+		for (nfds_t i = 0; i < n && !error; i++)
+			if (pfd[i].revents && (error = job_read(who[i])) == 0)
+				running -= who[i]->fd < 0;
 	}
-	while (!error && heap_pop(&b, &k))
-		if (b.o[k].nr) {
-			error = pass_blame(&b, k);
-			free(b.o[k].v);
-			b.o[k].v = NULL;
-			b.o[k].alloc = b.o[k].nr = 0;
-		}
-	for (long i = 0; i < len && !error; i++) {
-		char hex[GIT_OID_HEXSZ + 1];
-
-		if (!b.done[i] || b.boundary[i])
-			continue;
-		git_oid_tostr(hex, sizeof(hex), &b.result[i]);
-		error = gm_strvec_push(out, hex);
-	}
-out:
-	blamer_release(&b);
+	for (size_t i = 0; i < next; i++)
+		if (v[i].pid)
+			job_reap(&v[i]);
 	return error;
 }
 
 int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const struct gm_graph *graph, const git_oid *newest,
-		   const char *workdir, const char *path, long start, long len)
+		   const git_oid *newest, const char *workdir,
+		   const char *path, long start, long len)
 {
-	struct gm_buf work = GM_BUF_INIT;
-	git_blob *blob = commit_blob(repo, newest, path);
-	git_commit *head = NULL;
-	const char *text;
-	size_t size, lines;
-	bool in_work, same;
-	int error = 0;
+	struct gm_patch_range r = { (char *)path, start, len };
+	const struct gm_patch_range *one = &r;
+	struct blame_job j;
+	int error = job_init(&j, repo, newest, workdir, path, &one,
+			     start || len ? 1 : 0);
 
-	in_work = read_worktree(&work, workdir, path) == 0;
-	if (!blob && !in_work)
-		goto out;	/* git blame fails: nothing */
-	text = in_work ? work.ptr : git_blob_rawcontent(blob);
-	size = in_work ? work.len : (size_t)git_blob_rawsize(blob);
-	lines = count_lines(text, size);
-	if (len || start) {
-		if (start < 1 || len < 1 || (size_t)start > lines)
-			goto out;
-		if ((size_t)(start - 1) + (size_t)len > lines)
-			len = (long)(lines - (size_t)(start - 1));
-	} else {
-		start = 1;
-		len = (long)lines;
-	}
-	if (!len)
-		goto out;
-	if (!blob) {	/* only in the work tree: nothing committed */
-		for (long i = 0; i < len && !error; i++)
-			error = gm_strvec_push(out, "0000000000000000000000000000000000000000");
-		goto out;
-	}
-	same = !in_work || (size == (size_t)git_blob_rawsize(blob) &&
-			    !memcmp(text, git_blob_rawcontent(blob), size));
-	if (git_commit_lookup(&head, repo, newest) < 0)
-		goto out;
-	error = blame_run(out, repo, graph, head, path, blob,
-			  same ? NULL : text, size, start, len);
-out:
-	git_commit_free(head);
-	git_blob_free(blob);
-	gm_buf_release(&work);
+	if (!error)
+		error = jobs_run(&j, 1);
+	if (!error && j.ok)
+		error = job_lines(out, &j);
+	job_release(&j);
 	return error;
 }
+
+/* ==================== a run's blames ==================== */
+
+struct gm_blame {
+	const struct gm_blame_request *req;
+	struct gm_strvec *lines;	/* per file: its lines' commits */
+	size_t nr_files;
+};
 
 /* Whether the file is a regular one in the work tree (the tree's, if none). */
 static bool is_regular(const struct gm_blame_request *req, const char *path)
 {
 	struct gm_buf full = GM_BUF_INIT;
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	git_tree_entry *e = NULL;
 	struct stat st;
 	bool reg = false;
-	git_blob *b;
 
 	if (req->workdir) {
 		if (gm_buf_printf(&full, "%s%s", req->workdir, path) == 0)
@@ -738,31 +403,144 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 		gm_buf_release(&full);
 		return reg;
 	}
-	b = commit_blob(req->repo, req->newest, path);
-	reg = b != NULL;
-	git_blob_free(b);
+	reg = git_commit_lookup(&c, req->repo, req->newest) == 0 &&
+	      git_commit_tree(&t, c) == 0 &&
+	      git_tree_entry_bypath(&e, t, path) == 0 &&
+	      git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+	git_tree_entry_free(e);
+	git_tree_free(t);
+	git_commit_free(c);
 	return reg;
 }
 
-/* vcs_blame(): the commits of the lines, in order, duplicates kept. */
-static int blame_commits(struct gm_strvec *all,
-			 const struct gm_blame_request *req, const char *path)
+/* One more job: git blame of `path`, file `f`, as job_init() has it. */
+static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
+		   const struct gm_blame_request *req, const char *path,
+		   size_t f, const struct gm_patch_range **ranges, size_t n)
 {
-	int error = 0;
+	int error;
 
-	if (!is_regular(req, path))
-		return 0;
-	if (!req->nr_ranges)
-		return gm_blame_lines(all, req->repo, req->graph, req->newest,
-				      req->workdir, path, 0, 0);
-	for (size_t i = 0; i < req->nr_ranges && !error; i++)
-		if (!strcmp(req->ranges[i].file, path))
-			error = gm_blame_lines(all, req->repo, req->graph,
-					       req->newest, req->workdir, path,
-					       req->ranges[i].start,
-					       req->ranges[i].len);
+	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0)
+		return GM_ERROR;
+	error = job_init(&(*v)[*nr], req->repo, req->newest, req->workdir,
+			 path, ranges, n);
+	(*v)[(*nr)++].file = f;
 	return error;
 }
+
+/*
+ * vcs_blame()'s runs for `path`, file `f`: the whole file with no ranges
+ * at all, else its ranges, in order, all in one run (git blame takes
+ * several -L), quiet when there are several: if git refuses one, each is
+ * run again on its own (retry()) for the script's output and messages.
+ * The job owns the list of its ranges.
+ */
+static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
+		    const struct gm_blame_request *req, const char *path,
+		    size_t f)
+{
+	const struct gm_patch_range **r;
+	size_t n = 0;
+	int error;
+
+	if (!(r = calloc(req->nr_ranges + 1, sizeof(*r))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < req->nr_ranges; i++)
+		if (!strcmp(req->ranges[i].file, path))
+			r[n++] = &req->ranges[i];
+	if (req->nr_ranges && !n) {
+		free(r);
+		return 0;
+	}
+	error = job_add(v, nr, alloc, req, path, f, r, n);
+	(*v)[*nr - 1].owns_ranges = true;
+	(*v)[*nr - 1].quiet = n > 1;
+	return error;
+}
+
+/* Job `k`, of several ranges that git refused, again as a job a range. */
+static int retry(struct blame_job **v, size_t *nr, size_t *alloc,
+		 const struct gm_blame_request *req, const char *path,
+		 size_t k)
+{
+	size_t n = (*v)[k].nr_ranges;
+	int error = 0;
+
+	for (size_t i = 0; i < n && !error; i++)
+		error = job_add(v, nr, alloc, req, path, (*v)[k].file,
+				&(*v)[k].ranges[i], 1);
+	return error;
+}
+
+/*
+ * Every file's jobs run, those git refused run again a range at a time,
+ * and each file's lines read from them in order.
+ */
+static int blame_all(struct gm_blame *b, const struct gm_strvec *files)
+{
+	const struct gm_blame_request *req = b->req;
+	struct blame_job *v = NULL;
+	size_t nr = 0, alloc = 0, first;
+	int error = 0;
+
+	for (size_t f = 0; f < files->nr && !error; f++)
+		if (strcmp(files->v[f], "&STDIN") &&
+		    is_regular(req, files->v[f]))
+			error = jobs_add(&v, &nr, &alloc, req, files->v[f], f);
+	if (!error)
+		error = jobs_run(v, nr);
+	first = nr;
+	for (size_t k = 0; k < first && !error; k++)
+		if (!v[k].ok && v[k].nr_ranges > 1)
+			error = retry(&v, &nr, &alloc, req,
+				      files->v[v[k].file], k);
+	if (!error)
+		error = jobs_run(v + first, nr - first);
+	for (size_t k = 0; k < nr && !error; k++)
+		if (v[k].ok)
+			error = job_lines(&b->lines[v[k].file], &v[k]);
+	for (size_t k = 0; k < nr; k++)
+		job_release(&v[k]);
+	free(v);
+	return error;
+}
+
+int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
+		 const struct gm_strvec *files)
+{
+	struct gm_blame *b = calloc(1, sizeof(*b));
+	int error;
+
+	*out = NULL;
+	if (!b || !(b->lines = calloc(files->nr + 1, sizeof(*b->lines)))) {
+		free(b);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	b->req = req;
+	b->nr_files = files->nr;
+	if ((error = blame_all(b, files)) < 0)
+		gm_blame_free(b);
+	else
+		*out = b;
+	return error;
+}
+
+const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
+{
+	return &b->lines[file];
+}
+
+void gm_blame_free(struct gm_blame *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nr_files; i++)
+		gm_strvec_release(&b->lines[i]);
+	free(b->lines);
+	free(b);
+}
+
+/* ==================== what the script makes of them ==================== */
 
 /* deduplicate_email() of `s` pushed on `out`. */
 static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
@@ -775,6 +553,16 @@ static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
 		error = gm_strvec_push(out, tmp.ptr);
 	gm_buf_release(&tmp);
 	return error;
+}
+
+/* The person of a signature or author line: it runs to the end. */
+static const char *person(const char *line)
+{
+	const char *v;
+	size_t len;
+
+	gm_trailer_signature_value(line, strlen(line), &v, &len);
+	return v;
 }
 
 /*
@@ -791,14 +579,13 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 	if (!c->signatures.nr)
 		return 0;
 	for (size_t i = 0; i < c->authors.nr && !error; i++)
-		error = push_dedup(rk, &unused,
-				   gm_signers_value(c->authors.v[i]));
+		error = push_dedup(rk, &unused, person(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		bool chief = gm_signers_names_chief(s);
+		bool chief = gm_rank_is_chief_penguin_line(s, strlen(s));
 
 		if (!chief || rk->opts->git_chief_penguins)
-			error = push_dedup(rk, out, gm_signers_value(s));
+			error = push_dedup(rk, out, person(s));
 	}
 	gm_strvec_release(&unused);
 	return error;
@@ -834,18 +621,20 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 	return error;
 }
 
-int gm_blame_assign(struct gm_rank *rk, const struct gm_blame_request *req,
-		    const char *path)
+int gm_blame_assign(struct gm_rank *rk, const struct gm_blame *b,
+		    size_t file)
 {
-	struct gm_strvec all = GM_STRVEC_INIT, ids = GM_STRVEC_INIT;
+	const struct gm_blame_request *req = b->req;
+	const struct gm_strvec *all = gm_blame_ids(b, file);
+	struct gm_strvec ids = GM_STRVEC_INIT;
 	struct gm_strvec signers = GM_STRVEC_INIT, norm = GM_STRVEC_INIT;
 	struct gm_strvec lines = GM_STRVEC_INIT;
 	struct gm_signers_commit *commits = NULL;
-	int error = blame_commits(&all, req, path);
+	int error = 0;
 
-	for (size_t i = 0; i < all.nr && !error; i++)
-		if (!gm_strvec_contains(&ids, all.v[i]))
-			error = gm_strvec_push(&ids, all.v[i]);
+	for (size_t i = 0; i < all->nr && !error; i++)
+		if (!gm_strvec_contains(&ids, all->v[i]))
+			error = gm_strvec_push(&ids, all->v[i]);
 	if (!error && ids.nr && !(commits = calloc(ids.nr, sizeof(*commits))))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t k = 0; k < ids.nr && !error; k++) {
@@ -862,9 +651,9 @@ int gm_blame_assign(struct gm_rank *rk, const struct gm_blame_request *req,
 			error = commit_signers(rk, &commits[k], &signers);
 	}
 	if (!error && req->from_filename && rk->opts->rolestats)
-		error = authored_lines(rk, &all, &ids, commits, &lines);
+		error = authored_lines(rk, all, &ids, commits, &lines);
 	if (!error && lines.nr)
-		error = gm_rank_assign(rk, "authored lines", (int)all.nr, &lines,
+		error = gm_rank_assign(rk, "authored lines", (int)all->nr, &lines,
 				       GM_KIND_HISTORY);
 	for (size_t i = 0; i < signers.nr && !error; i++)
 		error = push_dedup(rk, &norm, signers.v[i]);
@@ -875,7 +664,6 @@ int gm_blame_assign(struct gm_rank *rk, const struct gm_blame_request *req,
 	for (size_t k = 0; commits && k < ids.nr; k++)
 		gm_signers_commit_release(&commits[k]);
 	free(commits);
-	gm_strvec_release(&all);
 	gm_strvec_release(&ids);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&norm);
