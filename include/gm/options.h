@@ -42,6 +42,8 @@ struct gm_options {
 	int history;		/* --history */
 	char *since;		/* --since, NULL for six months ago */
 	char *until;		/* --until, NULL for no limit */
+	int max_recipients;	/* --max-recipients: --history's people; -1
+				   as many as the sections give, 0 all */
 
 	/* whole-tree modes: the arguments are paths */
 	int unowned;		/* --unowned: files no maintainer claims */

@@ -70,6 +70,7 @@ static const struct opt_def opt_table[] = {
 	{ "m", OPT_BOOL, OFF(maintainers) },
 	{ "mailmap", OPT_BOOL, OFF(mailmap) },
 	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
+	{ "max-recipients", OPT_INT, OFF(max_recipients) },
 	{ "moderated", OPT_BOOL, OFF(moderated) },
 	{ "mpath", OPT_STRING, OFF(maintainer_path) },
 	{ "multiline", OPT_BOOL, OFF(multiline) },
@@ -134,8 +135,9 @@ static const char usage_text[] =
 	"    --git-chief-penguins  keep the top-level maintainer\n"
 	"\n"
 	"History:\n"
-	"    --history             also rank who signed, reviewed or wrote recent\n"
-	"                          commits touching the files, all files pooled\n"
+	"    --history             rank who reviewed, signed or wrote recent\n"
+	"                          commits of the files, with maintainers\n"
+	"    --max-recipients=<n>  --history's people at most (0: all)\n"
 	"    --since=<date>        oldest commit (default: 6.months.ago)\n"
 	"    --until=<date>        newest commit\n"
 	"    --git                 get_maintainer.pl's history of each file:\n"
@@ -150,7 +152,7 @@ static const char usage_text[] =
 	"                          reviewed and acked\n"
 	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n"
 	"    --git-max-maintainers=<n>\n"
-	"                          thresholds for people found only in history\n"
+	"                          --git's thresholds\n"
 	"\n"
 	"Whole tree (the arguments are paths in the tree; none: all of it):\n"
 	"    --unowned             the files no section with an M: claims, but\n"
@@ -194,6 +196,7 @@ void gm_options_init(struct gm_options *o)
 	o->git_min_signatures = 1;
 	o->git_max_maintainers = 5;
 	o->git_min_percent = 5;
+	o->max_recipients = -1;
 	o->multiline = 1;
 	o->tree = 0;
 }
