@@ -24,7 +24,7 @@ static Suite *(*const suites[])(void) = {
 	date_suite, history_suite,
 	selftest_suite, net_suite,
 	unowned_suite, activity_suite, signers_suite, pack_suite, graph_suite,
-	treescript_suite, pqueue_suite,
+	treescript_suite, pqueue_suite, rankhist_suite,
 };
 
 /*
