@@ -134,6 +134,7 @@ static void env_run(struct env *e, const char *const *sections,
 	memset(e, 0, sizeof(*e));
 	gm_options_init(&e->opts);
 	e->opts.rolestats = 1;
+	e->opts.history = 1;
 	e->opts.max_recipients = max_recipients;
 	e->opts.git_max_maintainers = max_maintainers;
 	ck_assert_int_eq(gm_options_finish(&e->opts), 0);

@@ -73,7 +73,8 @@ struct gm_rank {
 	struct gm_rank_memo *memo;		/* the caller's, or NULL */
 	struct gm_strvec warnings;		/* for stderr, in order */
 	unsigned kind;				/* of the entries being added */
-	struct gm_strmap scopes;	/* short section name -> GM_SCOPE_* */
+	struct gm_strmap scopes;	/* --history: short section name ->
+					   1 (own part of the tree), 2 (all) */
 };
 
 /**

@@ -447,7 +447,7 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	}
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
-	if (!error)
+	if (!error && rk->opts->history)
 		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
 	gm_buf_release(&reviewer);
