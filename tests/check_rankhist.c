@@ -274,6 +274,47 @@ START_TEST(test_rankhist_no_sections)
 }
 END_TEST
 
+/*
+ * Mae is M: of FOO and of THE REST: one entry with both roles, counted
+ * once in the budget (Mae, Tom: 2), so nobody else gets in.
+ */
+static const char twice[] =
+	"FOO DRIVER\n"
+	"M:\tMae Maint <mae@example.com>\n"
+	"S:\tMaintained\n"
+	"F:\tfoo/\n"
+	"\n"
+	"THE REST\n"
+	"M:\tTom Rest <tom@example.com>\n"
+	"M:\tMae Maint <MAE@example.com>\n"
+	"S:\tMaintained\n"
+	"F:\t*\n";
+
+START_TEST(test_rankhist_one_entry_per_address)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.rolestats = 1;
+	e.opts.history = 1;
+	e.opts.remove_duplicates = 0;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(twice);
+	gm_rank_init(&e.rk, &e.opts, NULL);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "FOO DRIVER")), 0);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "THE REST")), 0);
+	ck_assert_uint_eq(e.rk.people.nr, 3);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
+	assert_list(&e.rk.people,
+		    MAE " (maintainer:FOO DRIVER,inactive,maintainer:THE REST)\n"
+		    TOM " (maintainer:THE REST,inactive)\n");
+	env_release(&e);
+}
+END_TEST
+
 /* Without stats the roles are names only. */
 START_TEST(test_rankhist_roles_without_stats)
 {
@@ -308,6 +349,7 @@ Suite *rankhist_suite(void)
 	tcase_add_test(cut, test_rankhist_catchall_alone);
 	tcase_add_test(cut, test_rankhist_no_sections);
 	tcase_add_test(cut, test_rankhist_roles_without_stats);
+	tcase_add_test(cut, test_rankhist_one_entry_per_address);
 	suite_add_tcase(s, cut);
 	return s;
 }

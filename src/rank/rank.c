@@ -1032,16 +1032,17 @@ static int people_merge(struct gm_rank *rk)
 
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		struct gm_rank_entry *e = &rk->people.v[i];
+		bool keyed = !error &&
+			     gm_email_parse(&name, &addr, e->addr) == 0 &&
+			     addr.len && !(error = lower(&tmp, addr.ptr));
 		void *v;
 
-		if (!error && gm_email_parse(&name, &addr, e->addr) == 0 &&
-		    !(error = lower(&tmp, addr.ptr)) &&
-		    gm_strmap_get(&by, tmp.ptr, tmp.len, &v)) {
+		if (keyed && gm_strmap_get(&by, tmp.ptr, tmp.len, &v)) {
 			error = entry_merge(&rk->people.v[(uintptr_t)v - 1], e);
 			entry_free(e);
 			continue;
 		}
-		if (!error && addr.len)
+		if (keyed)
 			error = gm_strmap_put(&by, tmp.ptr, tmp.len,
 					      (void *)(uintptr_t)(j + 1));
 		rk->people.v[j++] = *e;
