@@ -521,11 +521,17 @@ END_TEST
 
 START_TEST(test_options_usage_text)
 {
-	const char *u = gm_options_usage();
+	char *u = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&u, &len);
 
+	ck_assert_ptr_nonnull(f);
+	gm_options_usage_write(f);
+	ck_assert_int_eq(fclose(f), 0);
 	ck_assert_ptr_nonnull(u);
 	ck_assert_int_eq(strncmp(u, "usage: git maintainer", 21), 0);
 	ck_assert_ptr_nonnull(strstr(u, "--rolestats"));
+	free(u);
 }
 END_TEST
 

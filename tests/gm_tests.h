@@ -21,6 +21,7 @@ Suite *maintainers_suite(void);
 Suite *match_suite(void);
 Suite *trailer_suite(void);
 Suite *rank_suite(void);
+Suite *rankhist_suite(void);
 Suite *output_suite(void);
 Suite *repo_suite(void);
 Suite *cli_suite(void);

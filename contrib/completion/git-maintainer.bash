@@ -18,7 +18,7 @@ __git_maintainer_options="
 	--remove-duplicates --mailmap --fixes --git-all-signature-types
 	--git-chief-penguins --pattern-depth= --tree
 	--history --since= --until= --git-min-signatures= --git-min-percent=
-	--git-max-maintainers= --git-fallback
+	--git-max-maintainers= --git-fallback --max-recipients=
 	--unowned --activity
 	--to --cc --headers
 	--roles --rolestats --format= --separator= --multiline

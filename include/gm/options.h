@@ -2,6 +2,7 @@
 #define GM_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "gm/strvec.h"
 
@@ -42,6 +43,8 @@ struct gm_options {
 	int history;		/* --history */
 	char *since;		/* --since, NULL for six months ago */
 	char *until;		/* --until, NULL for no limit */
+	int max_recipients;	/* --max-recipients: --history's people; -1
+				   as many as the sections give, 0 all */
 
 	/* whole-tree modes: the arguments are paths */
 	int unowned;		/* --unowned: files no maintainer claims */
@@ -106,7 +109,7 @@ int gm_options_parse(struct gm_options *opts, int argc, const char **argv);
  */
 int gm_options_finish(struct gm_options *opts);
 
-/** The usage text, for -h and usage errors. */
-const char *gm_options_usage(void);
+/** Write the usage text, for -h and usage errors, to `f`. */
+void gm_options_usage_write(FILE *f);
 
 #endif /* GM_OPTIONS_H */

@@ -73,6 +73,8 @@ struct gm_rank {
 	struct gm_rank_memo *memo;		/* the caller's, or NULL */
 	struct gm_strvec warnings;		/* for stderr, in order */
 	unsigned kind;				/* of the entries being added */
+	struct gm_strmap scopes;	/* --history: short section name ->
+					   1 (own part of the tree), 2 (all) */
 };
 
 /**
@@ -118,14 +120,48 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
 
 /**
  * Merge the history ranking `h` in: people already listed get their
- * activity appended to their roles ("commit_signer:N/M=P%", and
- * "authored:..." or "inactive" for none), and the most active of the
- * others, within --git-min-signatures, --git-min-percent and
- * --git-max-maintainers, are added after them. `h` must outlive `rk`.
- * Trailer values the walk refused (h->rejected) are reported in one
- * warning. @return 0 or GM_ERROR.
+ * activity appended to their roles ("commit_signer:N/M=P%", "authored:...",
+ * "reviewed:..." for Reviewed-by:/Acked-by: lines, or "inactive" for
+ * none), and the others the walk found are added if they are within
+ * --git-min-signatures, --git-min-percent and --git-max-maintainers (most
+ * commits first) and score (any score with --max-recipients=0). Then
+ * the people (one entry per address, roles merged) are ordered by
+ * gm_rank_history_score(), the order of the script ties kept, and cut to
+ * the budget: --max-recipients people (0: no cut), by default as many
+ * as were listed before (what get_maintainer.pl would name), or
+ * --git-max-maintainers when none were. The To: recipients (M:, the
+ * chief) and the signers of Fixes: commits are never cut; the best of
+ * the others fill what they leave. Lists are not touched.
+ * `h` must outlive `rk`. Trailer values the walk refused (h->rejected)
+ * are reported in one warning. @return 0 or GM_ERROR.
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
+
+/*
+ * --history's ranking. A person's place in the sections matched: M: or
+ * R: of a section that claims only part of the tree, or of a catch-all
+ * one (an F: pattern of a lone star, with or without a slash, as in
+ * THE REST).
+ */
+enum gm_rank_scope {
+	GM_SCOPE_NONE = 0,	/* in no section */
+	GM_SCOPE_CATCHALL = 1,	/* of catch-all sections only, and some
+				   other section has its own M: */
+	GM_SCOPE_REVIEWER = 2,	/* R: of a section of its own */
+	GM_SCOPE_MAINTAINER = 3	/* M: of a section of its own (or of the
+				   catch-all when no section has one) */
+};
+
+/**
+ * How likely a person is to review the patch, in half points: 8 for
+ * GM_SCOPE_MAINTAINER, 4 for GM_SCOPE_REVIEWER, 2 for GM_SCOPE_CATCHALL,
+ * plus, from the history walk `p` (NULL: none), 6 per Reviewed-by: or
+ * Acked-by: line (3 lines at most) and 1 per Signed-off-by: line or
+ * commit authored (3 at most): one review weighs more than an R: line,
+ * and an R: line more than any amount of work without review.
+ */
+int gm_rank_history_score(enum gm_rank_scope scope,
+			  const struct gm_history_person *p);
 
 /**
  * Drop every person and list that is not one RFC 5322 mailbox as

@@ -253,7 +253,7 @@ static int cli_early(struct cli *c, int argc, const char **argv, int *status)
 	int error = gm_options_parse(&c->opts, argc, argv);
 
 	if (error == 0 && c->opts.help) {
-		fputs(gm_options_usage(), stdout);
+		gm_options_usage_write(stdout);
 		*status = c->opts.help == 2 ? 129 : 0;
 		return 1;
 	}
@@ -284,7 +284,8 @@ int gm_cli_run(int argc, const char **argv,
 		status = c.status;
 	if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
-		fprintf(stderr, "\n%s", gm_options_usage());
+		fputc('\n', stderr);
+		gm_options_usage_write(stderr);
 		status = 129;
 	} else if (error < 0) {
 		say("fatal: ", gm_error_last());

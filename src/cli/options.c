@@ -71,6 +71,7 @@ static const struct opt_def opt_table[] = {
 	{ "m", OPT_BOOL, OFF(maintainers) },
 	{ "mailmap", OPT_BOOL, OFF(mailmap) },
 	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
+	{ "max-recipients", OPT_INT, OFF(max_recipients) },
 	{ "moderated", OPT_BOOL, OFF(moderated) },
 	{ "mpath", OPT_STRING, OFF(maintainer_path) },
 	{ "multiline", OPT_BOOL, OFF(multiline) },
@@ -102,86 +103,89 @@ static const struct opt_def opt_table[] = {
 	{ "z", OPT_SET, OFF(nul) },
 };
 
-static const char usage_text[] =
-	"usage: git maintainer [<options>] [<patch>... | -f <path>...]\n"
-	"\n"
-	"Print who should receive a patch: the MAINTAINERS sections (read from\n"
-	"the tree of HEAD, or of --rev) whose patterns cover its files.\n"
-	"\n"
-	"Inputs:\n"
-	"    <patch>               a patch or mbox file; '-' or none reads stdin\n"
-	"    -f, --file            the arguments are paths (files or directories)\n"
-	"    --rev=<rev>           read MAINTAINERS and files from <rev>'s tree\n"
-	"    --mpath=<path>        MAINTAINERS file or directory in the tree\n"
-	"    --series=<dir>        the union of a format-patch series\n"
-	"    --batch               paths on stdin, one per line, each answered as\n"
-	"                          -f <path>, its lines prefixed by <path><TAB>\n"
-	"    -z                    with --batch: NUL ends each path and record\n"
-	"    --jobs=<n>            with --batch: answer on <n> threads (default:\n"
-	"                          one per CPU), in input order\n"
-	"    --find-maintainer-files\n"
-	"                          with a directory --mpath, read every */MAINTAINERS\n"
-	"\n"
-	"Selection (each has a --no form):\n"
-	"    --email  -m  -r  -l  -s  --moderated  -n\n"
-	"                          people, maintainers, reviewers, lists,\n"
-	"                          subscribers-only lists, moderated lists, names\n"
-	"    -k, --keywords        K: patterns in patches; --kf: in -f files too\n"
-	"                          (default: as the tree's get_maintainer.pl)\n"
-	"    --fe, --file-emails   addresses found in the files themselves\n"
-	"    --remove-duplicates   one entry per name or address\n"
-	"    --mailmap             apply the tree's .mailmap\n"
-	"    --pattern-depth=<n>   only patterns within <n> levels of the file\n"
-	"    --git-chief-penguins  keep the top-level maintainer\n"
-	"\n"
-	"History:\n"
-	"    --history             also rank who signed, reviewed or wrote recent\n"
-	"                          commits touching the files, all files pooled\n"
-	"    --since=<date>        oldest commit (default: 6.months.ago)\n"
-	"    --until=<date>        newest commit\n"
-	"    --git                 get_maintainer.pl's history of each file:\n"
-	"                          commit_signer, authored, added/removed_lines\n"
-	"    --git-fallback        the same for files no maintained section\n"
-	"                          claims exactly (default: off)\n"
-	"    --git-since=<date>    --git's window (default: 1-year-ago)\n"
-	"    --git-blame           roles from blaming the patch's hunks (or the\n"
-	"                          whole file with -f)\n"
-	"    --git-all-signature-types\n"
-	"                          count every *-by: line, not only signed-off,\n"
-	"                          reviewed and acked\n"
-	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n"
-	"    --git-max-maintainers=<n>\n"
-	"                          thresholds for people found only in history\n"
-	"\n"
-	"Whole tree (the arguments are paths in the tree; none: all of it):\n"
-	"    --unowned             the files no section with an M: claims, but\n"
-	"                          the catch-all (F: * and F: */)\n"
-	"    --activity            per section: commits touching its files in\n"
-	"                          the window (default: 12.months.ago), and\n"
-	"                          how many each M:/R: person wrote or signed\n"
-	"\n"
-	"Output:\n"
-	"    --roles, --rolestats  show each entry's role (default: addresses only)\n"
-	"    --format=json         one JSON document (see the README)\n"
-	"    --to, --cc            only the To (maintainers, lists) or Cc\n"
-	"                          (reviewers, history, ...) recipients\n"
-	"    --headers             To: and Cc: header lines (sendemail.headerCmd)\n"
-	"    --separator=<s>       join entries with <s> on one line\n"
-	"    --multiline           one entry per line (default)\n"
-	"    --scm --status --subsystem --web --bug --substatus\n"
-	"                          print T:, S:, section names, W:, B:, status lines\n"
-	"    --sections, --letters=<L>\n"
-	"                          print the matched sections (tags in <L> only)\n"
-	"    --self-test[=<checks>] [--links-insecure]\n"
-	"                          check MAINTAINERS itself: sections, patterns,\n"
-	"                          links, scm (the default: all four), addresses,\n"
-	"                          order; exit 1 if anything is found\n"
-	"    -v, --version         print the version\n"
-	"    -h, --help            print this help\n";
+static const char *const usage_text[] = {
+	"usage: git maintainer [<options>] [<patch>... | -f <path>...]\n",
+	"\n",
+	"Print who should receive a patch: the MAINTAINERS sections (read from\n",
+	"the tree of HEAD, or of --rev) whose patterns cover its files.\n",
+	"\n",
+	"Inputs:\n",
+	"    <patch>               a patch or mbox file; '-' or none reads stdin\n",
+	"    -f, --file            the arguments are paths (files or directories)\n",
+	"    --rev=<rev>           read MAINTAINERS and files from <rev>'s tree\n",
+	"    --mpath=<path>        MAINTAINERS file or directory in the tree\n",
+	"    --series=<dir>        the union of a format-patch series\n",
+	"    --batch               paths on stdin, one per line, each answered as\n",
+	"                          -f <path>, its lines prefixed by <path><TAB>\n",
+	"    -z                    with --batch: NUL ends each path and record\n",
+	"    --jobs=<n>            with --batch: answer on <n> threads (default:\n",
+	"                          one per CPU), in input order\n",
+	"    --find-maintainer-files\n",
+	"                          with a directory --mpath, read every */MAINTAINERS\n",
+	"\n",
+	"Selection (each has a --no form):\n",
+	"    --email  -m  -r  -l  -s  --moderated  -n\n",
+	"                          people, maintainers, reviewers, lists,\n",
+	"                          subscribers-only lists, moderated lists, names\n",
+	"    -k, --keywords        K: patterns in patches; --kf: in -f files too\n",
+	"                          (default: as the tree's get_maintainer.pl)\n",
+	"    --fe, --file-emails   addresses found in the files themselves\n",
+	"    --remove-duplicates   one entry per name or address\n",
+	"    --mailmap             apply the tree's .mailmap\n",
+	"    --pattern-depth=<n>   only patterns within <n> levels of the file\n",
+	"    --git-chief-penguins  keep the top-level maintainer\n",
+	"\n",
+	"History:\n",
+	"    --history             rank who reviewed, signed or wrote recent\n",
+	"                          commits of the files, with maintainers\n",
+	"    --max-recipients=<n>  --history's people at most (0: all)\n",
+	"    --since=<date>        oldest commit (default: 6.months.ago)\n",
+	"    --until=<date>        newest commit\n",
+	"    --git                 get_maintainer.pl's history of each file:\n",
+	"                          commit_signer, authored, added/removed_lines\n",
+	"    --git-fallback        the same for files no maintained section\n",
+	"                          claims exactly (default: off)\n",
+	"    --git-since=<date>    --git's window (default: 1-year-ago)\n",
+	"    --git-blame           roles from blaming the patch's hunks (or the\n",
+	"                          whole file with -f)\n",
+	"    --git-all-signature-types\n",
+	"                          count every *-by: line, not only signed-off,\n",
+	"                          reviewed and acked\n",
+	"    --git-min-signatures=<n>, --git-min-percent=<n>,\n",
+	"    --git-max-maintainers=<n>\n",
+	"                          --git's thresholds\n",
+	"\n",
+	"Whole tree (the arguments are paths in the tree; none: all of it):\n",
+	"    --unowned             the files no section with an M: claims, but\n",
+	"                          the catch-all (F: * and F: */)\n",
+	"    --activity            per section: commits touching its files in\n",
+	"                          the window (default: 12.months.ago), and\n",
+	"                          how many each M:/R: person wrote or signed\n",
+	"\n",
+	"Output:\n",
+	"    --roles, --rolestats  show each entry's role (default: addresses only)\n",
+	"    --format=json         one JSON document (see the README)\n",
+	"    --to, --cc            only the To (maintainers, lists) or Cc\n",
+	"                          (reviewers, history, ...) recipients\n",
+	"    --headers             To: and Cc: header lines (sendemail.headerCmd)\n",
+	"    --separator=<s>       join entries with <s> on one line\n",
+	"    --multiline           one entry per line (default)\n",
+	"    --scm --status --subsystem --web --bug --substatus\n",
+	"                          print T:, S:, section names, W:, B:, status lines\n",
+	"    --sections, --letters=<L>\n",
+	"                          print the matched sections (tags in <L> only)\n",
+	"    --self-test[=<checks>] [--links-insecure]\n",
+	"                          check MAINTAINERS itself: sections, patterns,\n",
+	"                          links, scm (the default: all four), addresses,\n",
+	"                          order; exit 1 if anything is found\n",
+	"    -v, --version         print the version\n",
+	"    -h, --help            print this help\n",
+};
 
-const char *gm_options_usage(void)
+void gm_options_usage_write(FILE *f)
 {
-	return usage_text;
+	for (size_t i = 0; i < sizeof(usage_text) / sizeof(*usage_text); i++)
+		fputs(usage_text[i], f);
 }
 
 void gm_options_init(struct gm_options *o)
@@ -195,6 +199,7 @@ void gm_options_init(struct gm_options *o)
 	o->git_min_signatures = 1;
 	o->git_max_maintainers = 5;
 	o->git_min_percent = 5;
+	o->max_recipients = -1;
 	o->multiline = 1;
 	o->tree = 0;
 }

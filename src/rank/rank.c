@@ -63,6 +63,7 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strvec_release(&rk->web);
 	gm_strvec_release(&rk->bug);
 	gm_strvec_release(&rk->warnings);
+	gm_strmap_release(&rk->scopes);
 }
 
 static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
@@ -428,6 +429,9 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	}
 }
 
+static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
+		      const struct gm_section *sec);
+
 int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 			size_t s)
 {
@@ -443,6 +447,8 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	}
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
+	if (!error && rk->opts->history)
+		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
 	gm_buf_release(&reviewer);
 	return error;
@@ -838,16 +844,36 @@ int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 
 /* ==================== history ==================== */
 
-/* "commit_signer:N/M=P%" and "authored:..." (names only without stats). */
+/* Trailer lines of `p` whose type is one of `keys` (any case). */
+static size_t trailer_lines(const struct gm_history_person *p,
+			    const char *const *keys, size_t nr_keys)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_types; i++)
+		for (size_t k = 0; k < nr_keys; k++)
+			if (!strcasecmp(p->types[i].key, keys[k]))
+				n += p->types[i].lines;
+	return n;
+}
+
+static const char *const review_keys[] = { "Reviewed-by", "Acked-by" };
+static const char *const signoff_keys[] = { "Signed-off-by" };
+
+/*
+ * "commit_signer:N/M=P%", "authored:..." and "reviewed:..." (review and
+ * ack lines), names only without stats.
+ */
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 			 const struct gm_history_person *p, size_t total)
 {
-	const char *names[2] = { "commit_signer", "authored" };
-	size_t counts[2] = { p->commits, p->authored };
+	const char *names[3] = { "commit_signer", "authored", "reviewed" };
+	size_t counts[3] = { p->commits, p->authored,
+			     trailer_lines(p, review_keys, 2) };
 	struct gm_buf role = GM_BUF_INIT;
 	int error = 0;
 
-	for (int k = 0; k < 2 && !error; k++) {
+	for (int k = 0; k < 3 && !error; k++) {
 		if (!counts[k])
 			continue;
 		gm_buf_reset(&role);
@@ -864,7 +890,6 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 	return error;
 }
 
-/* The entry whose address is `email` (ignoring case), or NULL. */
 /*
  * Index the people by lower-case address, `1 + index` as the value; the
  * first of an address wins, as a search in order would find it.
@@ -901,6 +926,215 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
 	return &rk->people.v[(uintptr_t)v - 1];
 }
 
+int gm_rank_history_score(enum gm_rank_scope scope,
+			  const struct gm_history_person *p)
+{
+	static const int weight[] = { 0, 2, 4, 8 };
+	size_t reviews = 0, work = 0;
+
+	if (p) {
+		reviews = trailer_lines(p, review_keys, 2);
+		work = trailer_lines(p, signoff_keys, 1) + p->authored;
+	}
+	return weight[scope] + 6 * (int)(reviews < 3 ? reviews : 3) +
+	       (int)(work < 3 ? work : 3);
+}
+
+/* Remember whether section `sec` is a catch-all (an F: of a lone star). */
+static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
+		      const struct gm_section *sec)
+{
+	uintptr_t catchall = 0;
+	const char *name = sec->short_name;
+
+	if (gm_strmap_get(&rk->scopes, name, strlen(name), NULL))
+		return 0;
+	for (size_t i = sec->start + 1; i < sec->end; i++)
+		if (m->lines[i].tag == 'F' && (!strcmp(m->lines[i].value, "*") ||
+					       !strcmp(m->lines[i].value, "*/")))
+			catchall = 1;
+	return gm_strmap_put(&rk->scopes, name, strlen(name),
+			     (void *)(catchall + 1));
+}
+
+/* Bits of where an entry's section roles come from. */
+enum { M_OWN = 1, M_ALL = 2, R_OWN = 4, R_ALL = 8 };
+
+static unsigned entry_sections(const struct gm_rank *rk,
+			       const struct gm_rank_entry *e)
+{
+	unsigned bits = 0;
+
+	if (!(e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER)))
+		return 0;
+	for (size_t i = 0; i < e->roles.nr; i++) {
+		const char *colon = strchr(e->roles.v[i], ':');
+		bool reviewer = !strncmp(e->roles.v[i], "reviewer:", 9);
+		void *v;
+
+		if (!colon || !gm_strmap_get(&rk->scopes, colon + 1,
+					     strlen(colon + 1), &v))
+			continue;
+		if ((uintptr_t)v == 2)
+			bits |= reviewer ? R_ALL : M_ALL;
+		else
+			bits |= reviewer ? R_OWN : M_OWN;
+	}
+	return bits;
+}
+
+static enum gm_rank_scope entry_scope(unsigned bits, bool own_maintainers)
+{
+	if (bits & M_OWN)
+		return GM_SCOPE_MAINTAINER;
+	if (bits & R_OWN)
+		return GM_SCOPE_REVIEWER;
+	if (bits & (M_ALL | R_ALL) && own_maintainers)
+		return GM_SCOPE_CATCHALL;
+	if (bits & M_ALL)
+		return GM_SCOPE_MAINTAINER;
+	return bits & R_ALL ? GM_SCOPE_REVIEWER : GM_SCOPE_NONE;
+}
+
+/* Merge `from` into `to` (the same address): roles, kinds, activity. */
+static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < from->roles.nr && !error; i++) {
+		bool have = false;
+
+		for (size_t k = 0; k < to->roles.nr && !have; k++)
+			have = !strcmp(to->roles.v[k], from->roles.v[i]);
+		if (!have && strcmp(from->roles.v[i], "inactive"))
+			error = entry_add_role(to, from->roles.v[i]);
+	}
+	to->kinds |= from->kinds;
+	if (!to->history)
+		to->history = from->history;
+	return error;
+}
+
+static void entry_free(struct gm_rank_entry *e)
+{
+	free(e->addr);
+	free(e->role);
+	gm_strvec_release(&e->roles);
+}
+
+/* One entry per address (the first; the others merged into it). */
+static int people_merge(struct gm_rank *rk)
+{
+	struct gm_strmap by = GM_STRMAP_INIT;
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	size_t j = 0;
+	int error = 0;
+
+	for (size_t i = 0; i < rk->people.nr; i++) {
+		struct gm_rank_entry *e = &rk->people.v[i];
+		bool keyed = !error &&
+			     gm_email_parse(&name, &addr, e->addr) == 0 &&
+			     addr.len && !(error = lower(&tmp, addr.ptr));
+		void *v;
+
+		if (keyed && gm_strmap_get(&by, tmp.ptr, tmp.len, &v)) {
+			error = entry_merge(&rk->people.v[(uintptr_t)v - 1], e);
+			entry_free(e);
+			continue;
+		}
+		if (keyed)
+			error = gm_strmap_put(&by, tmp.ptr, tmp.len,
+					      (void *)(uintptr_t)(j + 1));
+		rk->people.v[j++] = *e;
+	}
+	rk->people.nr = j;
+	gm_strmap_release(&by);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+/* The number of people --history may name; `listed` came from sections. */
+static size_t history_budget(const struct gm_rank *rk, size_t listed)
+{
+	int max = rk->opts->max_recipients;
+
+	if (max > 0)
+		return (size_t)max;
+	if (max == 0)
+		return SIZE_MAX;
+	return listed ? listed : (size_t)(rk->opts->git_max_maintainers > 0 ?
+					  rk->opts->git_max_maintainers : 0);
+}
+
+struct ranked {
+	int score;
+	size_t index;
+};
+
+static int ranked_cmp(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Who is never cut: the To: recipients (M:, chief) and Fixes: signers. */
+static bool history_kept(const struct gm_rank_entry *e)
+{
+	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF | GM_KIND_FIXES);
+}
+
+/*
+ * Order the people by score (ties in list order) and keep `budget` of
+ * them: everyone history_kept() holds, then the best of the others.
+ */
+static int history_cut(struct gm_rank *rk, size_t budget)
+{
+	struct gm_rank_list *l = &rk->people;
+	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
+	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
+	size_t kept = 0, room, j = 0;
+	bool own = false;
+
+	if (!r || !v) {
+		free(r);
+		free(v);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	for (size_t i = 0; i < l->nr; i++)
+		own |= (entry_sections(rk, &l->v[i]) & M_OWN) != 0;
+	for (size_t i = 0; i < l->nr; i++) {
+		enum gm_rank_scope s = entry_scope(entry_sections(rk, &l->v[i]),
+						   own);
+
+		r[i].score = gm_rank_history_score(s, l->v[i].history);
+		r[i].index = i;
+	}
+	qsort(r, l->nr, sizeof(*r), ranked_cmp);
+	for (size_t i = 0; i < l->nr; i++)
+		kept += history_kept(&l->v[i]);
+	room = budget > kept ? budget - kept : 0;
+	for (size_t i = 0; i < l->nr; i++) {
+		struct gm_rank_entry *e = &l->v[r[i].index];
+
+		if (history_kept(e) || (room && room--))
+			v[j++] = *e;
+		else
+			entry_free(e);
+	}
+	free(l->v);
+	l->v = v;
+	l->alloc = l->nr + 1;
+	l->nr = j;
+	free(r);
+	return 0;
+}
+
+/* Whether a person found only by the walk passes the --git-min-* limits. */
 static bool history_qualifies(const struct gm_rank *rk,
 			      const struct gm_history_person *p, size_t total,
 			      int *taken)
@@ -915,11 +1149,15 @@ static bool history_qualifies(const struct gm_rank *rk,
 	return true;
 }
 
-int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
+/*
+ * The people a walk found: those not listed yet are added if they pass
+ * the --git-min-* limits, most commits first, and score (with
+ * --max-recipients=0, even if not).
+ */
+static int history_merge(struct gm_rank *rk, const struct gm_history *h)
 {
 	struct gm_strmap by_email = GM_STRMAP_INIT;
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
-	size_t listed = rk->people.nr;
 	int taken = 0;
 	int error = index_by_email(rk, 0, &by_email, &tmp);
 
@@ -927,9 +1165,10 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		const struct gm_history_person *p = &h->people[i];
 		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
 							&tmp);
-		bool ok = history_qualifies(rk, p, h->commits, &taken);
 
-		if (!e && !ok)
+		if (!e && ((rk->opts->max_recipients &&
+			    !gm_rank_history_score(GM_SCOPE_NONE, p)) ||
+			   !history_qualifies(rk, p, h->commits, &taken)))
 			continue;
 		if (!e) {
 			gm_buf_reset(&fmt);
@@ -946,9 +1185,30 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		e->kinds |= GM_KIND_HISTORY;
 		error = history_roles(e, rk, p, h->commits);
 	}
-	for (size_t i = 0; i < listed && !error; i++)
+	gm_strmap_release(&by_email);
+	gm_buf_release(&fmt);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
+{
+	struct gm_strmap seen_email = GM_STRMAP_INIT;
+	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	size_t listed = 0;
+	int error = index_by_email(rk, 0, &seen_email, &tmp);
+
+	listed = seen_email.nr;	/* addresses the sections chose */
+	gm_strmap_release(&seen_email);
+	if (!error)
+		error = history_merge(rk, h);
+	for (size_t i = 0; i < rk->people.nr && !error; i++)
 		if (!rk->people.v[i].history)
 			error = entry_add_role(&rk->people.v[i], "inactive");
+	if (!error)
+		error = people_merge(rk);
+	if (!error)
+		error = history_cut(rk, history_budget(rk, listed));
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
@@ -958,7 +1218,6 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 					    h->rejected == 1 ? "s" : "")))
 			error = gm_strvec_push(&rk->warnings, fmt.ptr);
 	}
-	gm_strmap_release(&by_email);
 	gm_buf_release(&fmt);
 	gm_buf_release(&tmp);
 	return error;

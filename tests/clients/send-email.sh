@@ -105,8 +105,11 @@ rm -f "$TMP/cc-out.log"
 send_email "$REPO" --to-cmd="$TO" --cc-cmd="$TMP/cc-tee" "$TMP"/series/*.patch
 check_run "maintainer.history, maintainer.rolestats" "$EXPECTED"
 touch "$TMP/cc-out.log"
+# Test only wrote and signed: within the default budget the reviewers of
+# MAINTAINERS outrank them; with no budget the walk's people all show.
 check_contains "maintainer.history: the history's people are printed" \
-	'Test <test@example.com>' "$(cat "$TMP/cc-out.log")"
+	'Test <test@example.com>' \
+	"$(cd "$REPO" && "$BIN" --cc --max-recipients=0 "$TMP"/series/*.patch)"
 if grep -q '(' "$TMP/cc-out.log"; then
 	not_ok "maintainer.rolestats: no role text with --cc" "$(cat "$TMP/cc-out.log")"
 else

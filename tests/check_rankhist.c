@@ -1,0 +1,355 @@
+/*
+ * --history's ranking (gm_rank_history_score(), gm_rank_add_history()):
+ * scores and cuts computed by hand from the rules in gm/rank.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gm/buf.h"
+#include "gm/options.h"
+#include "gm/rank.h"
+
+#include "gm_tests.h"
+#include "gm_testutil.h"
+
+/* ==================== the score ==================== */
+
+/* The history's strings are not const: arrays, not literals. */
+static char k_rev[] = "Reviewed-by", k_ack[] = "Acked-by";
+static char k_sob[] = "Signed-off-by", k_test[] = "Tested-by";
+static char k_case[] = "acked-BY", n_p[] = "P", e_p[] = "p@example.com";
+
+static struct gm_history_type t_rev1[] = { { k_rev, 1 } };
+static struct gm_history_type t_many[] = {
+	{ k_rev, 2 }, { k_ack, 2 }, { k_sob, 9 }
+};
+static struct gm_history_type t_sob5[] = { { k_sob, 5 } };
+static struct gm_history_type t_sob1[] = { { k_sob, 1 } };
+static struct gm_history_type t_case[] = { { k_case, 1 } };
+static struct gm_history_type t_test[] = { { k_test, 4 } };
+static struct gm_history_type t_mix[] = {
+	{ k_rev, 1 }, { k_sob, 1 }
+};
+
+#define PERSON(types, authored) \
+	{ n_p, e_p, 1, (authored), (types), ARRAY_SIZE(types) }
+
+static const struct score_case {
+	enum gm_rank_scope scope;
+	struct gm_history_person person;
+	bool walked;		/* false: no activity (NULL) */
+	int want;
+} score_cases[] = {
+	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), false, 0 },
+	{ GM_SCOPE_CATCHALL, PERSON(t_rev1, 0), false, 2 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 4 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 8 },
+	/* one review: 6, more than an R: line */
+	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), true, 6 },
+	/* four review lines count as three: 18; the 9 sign-offs as 3 */
+	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 18 + 3 },
+	/* sign-offs and authorship together count up to 3 */
+	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 3 },
+	{ GM_SCOPE_NONE, PERSON(t_sob1, 1), true, 2 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 4 + 3 },
+	/* trailer names in any case */
+	{ GM_SCOPE_NONE, PERSON(t_case, 0), true, 6 },
+	/* other trailers count nothing */
+	{ GM_SCOPE_NONE, PERSON(t_test, 0), true, 0 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 8 + 6 + 1 },
+	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 2 + 6 + 2 },
+};
+
+START_TEST(test_rankhist_score_table)
+{
+	const struct score_case *c = &score_cases[_i];
+
+	ck_assert_int_eq(gm_rank_history_score(c->scope,
+					       c->walked ? &c->person : NULL),
+			 c->want);
+}
+END_TEST
+
+/* ==================== the ranking and the cut ==================== */
+
+static const char fixture[] =
+	"FOO DRIVER\n"
+	"M:\tMae Maint <mae@example.com>\n"
+	"R:\tRex Idle <rex@example.com>\n"
+	"R:\tRia Active <ria@example.com>\n"
+	"L:\tfoo@lists.example.com\n"
+	"S:\tMaintained\n"
+	"F:\tfoo/\n"
+	"\n"
+	"THE REST\n"
+	"M:\tTom Rest <tom@example.com>\n"
+	"L:\tall@lists.example.com\n"
+	"S:\tMaintained\n"
+	"F:\t*\n"
+	"F:\t*/\n";
+
+#define MAE "Mae Maint <mae@example.com>"
+#define REX "Rex Idle <rex@example.com>"
+#define RIA "Ria Active <ria@example.com>"
+#define TOM "Tom Rest <tom@example.com>"
+#define SAM "Sam Signer <sam@example.com>"
+#define VAL "Val Acker <val@example.com>"
+#define TESS "Tess Tester <tess@example.com>"
+
+static struct gm_history_type h_sam[] = { { k_sob, 3 } };
+static struct gm_history_type h_ria[] = { { k_rev, 2 } };
+static struct gm_history_type h_val[] = { { k_ack, 1 } };
+static struct gm_history_type h_tess[] = { { k_test, 1 } };
+
+/*
+ * Four commits; most commits first. Scores: Ria 4 + 2 * 6 = 16, Val 6,
+ * Sam 3 (three sign-offs, three commits written: 3 at most), Tess 0.
+ */
+static char n_sam[] = "Sam Signer", e_sam[] = "sam@example.com";
+static char n_ria[] = "Ria Active", e_ria[] = "ria@example.com";
+static char n_val[] = "Val Acker", e_val[] = "val@example.com";
+static char n_tess[] = "Tess Tester", e_tess[] = "tess@example.com";
+
+static struct gm_history_person walked_people[] = {
+	{ n_sam, e_sam, 3, 3, h_sam, 1 },
+	{ n_ria, e_ria, 2, 0, h_ria, 1 },
+	{ n_val, e_val, 1, 0, h_val, 1 },
+	{ n_tess, e_tess, 1, 0, h_tess, 1 },
+};
+
+static const struct gm_history walked = {
+	4, walked_people, ARRAY_SIZE(walked_people), false, 0, 0
+};
+
+struct env {
+	struct gm_options opts;
+	struct gm_maintainers *m;
+	struct gm_rank rk;
+};
+
+/* The ranking of `sections` (NULL-terminated) and `walked`. */
+static void env_run(struct env *e, const char *const *sections,
+		    int max_recipients, int max_maintainers)
+{
+	memset(e, 0, sizeof(*e));
+	gm_options_init(&e->opts);
+	e->opts.rolestats = 1;
+	e->opts.history = 1;
+	e->opts.max_recipients = max_recipients;
+	e->opts.git_max_maintainers = max_maintainers;
+	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
+	e->m = gm_test_parse(fixture);
+	gm_rank_init(&e->rk, &e->opts, NULL);
+	for (; *sections; sections++)
+		ck_assert_int_eq(gm_rank_add_section(&e->rk, e->m,
+				 gm_test_section(e->m, *sections)), 0);
+	ck_assert_int_eq(gm_rank_normalize(&e->rk), 0);
+	ck_assert_int_eq(gm_rank_add_history(&e->rk, &walked), 0);
+}
+
+static void env_release(struct env *e)
+{
+	gm_rank_release(&e->rk);
+	gm_maintainers_free(e->m);
+	gm_options_release(&e->opts);
+}
+
+static void assert_list(const struct gm_rank_list *l, const char *want)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	for (size_t i = 0; i < l->nr; i++)
+		gm_buf_printf(&b, "%s (%s)\n", l->v[i].addr, l->v[i].role);
+	ck_assert_str_eq(b.len ? b.ptr : "", want);
+	gm_buf_release(&b);
+}
+
+static const char *const both[] = { "FOO DRIVER", "THE REST", NULL };
+static const char *const rest_only[] = { "THE REST", NULL };
+static const char *const none[] = { NULL };
+
+/*
+ * Budget 4 (Mae, Rex, Ria, Tom). Mae and Tom (M:) are kept; Tom is M:
+ * of the catch-all while FOO has its own M:, so he scores 2. The two
+ * places left go to Ria (16) and Val (6) over Rex (4) and Sam (3). Order
+ * by score: Ria 16, Mae 8, Val 6, Tom 2.
+ */
+START_TEST(test_rankhist_default_budget)
+{
+	struct env e;
+
+	env_run(&e, both, -1, 5);
+	assert_list(&e.rk.people,
+		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n");
+	assert_list(&e.rk.lists,
+		    "foo@lists.example.com (open list:FOO DRIVER)\n"
+		    "all@lists.example.com (open list)\n");
+	env_release(&e);
+}
+END_TEST
+
+/* --max-recipients=0: everyone, Tess (0) too, by score then list order. */
+START_TEST(test_rankhist_no_cut)
+{
+	struct env e;
+
+	env_run(&e, both, 0, 5);
+	assert_list(&e.rk.people,
+		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
+		    REX " (reviewer:FOO DRIVER,inactive)\n"
+		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n"
+		    TESS " (commit_signer:1/4=25%)\n");
+	env_release(&e);
+}
+END_TEST
+
+/* --max-recipients=2: the two M: people fill it; nobody else gets in. */
+START_TEST(test_rankhist_budget_of_the_kept)
+{
+	struct env e;
+
+	env_run(&e, both, 2, 5);
+	assert_list(&e.rk.people,
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    TOM " (maintainer:THE REST,inactive)\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * --max-recipients=3: Mae and Tom, and Ria, the best of the rest.
+ */
+START_TEST(test_rankhist_budget_three)
+{
+	struct env e;
+
+	env_run(&e, both, 3, 5);
+	assert_list(&e.rk.people,
+		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    TOM " (maintainer:THE REST,inactive)\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * THE REST alone: no section has an M: of its own, so Tom is scored as
+ * a maintainer (8) and ranks above Val (6); Ria has no R: here: 12.
+ */
+START_TEST(test_rankhist_catchall_alone)
+{
+	struct env e;
+
+	env_run(&e, rest_only, 0, 5);
+	assert_list(&e.rk.people,
+		    RIA " (commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n"
+		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
+		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n"
+		    TESS " (commit_signer:1/4=25%)\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * No section: the budget is --git-max-maintainers (2), which also limits
+ * who of the walk is taken, most commits first: Sam and Ria (Val, the
+ * third, is not), ranked Ria (12) then Sam (3).
+ */
+START_TEST(test_rankhist_no_sections)
+{
+	struct env e;
+
+	env_run(&e, none, -1, 2);
+	assert_list(&e.rk.people,
+		    RIA " (commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * Mae is M: of FOO and of THE REST: one entry with both roles, counted
+ * once in the budget (Mae, Tom: 2), so nobody else gets in.
+ */
+static const char twice[] =
+	"FOO DRIVER\n"
+	"M:\tMae Maint <mae@example.com>\n"
+	"S:\tMaintained\n"
+	"F:\tfoo/\n"
+	"\n"
+	"THE REST\n"
+	"M:\tTom Rest <tom@example.com>\n"
+	"M:\tMae Maint <MAE@example.com>\n"
+	"S:\tMaintained\n"
+	"F:\t*\n";
+
+START_TEST(test_rankhist_one_entry_per_address)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.rolestats = 1;
+	e.opts.history = 1;
+	e.opts.remove_duplicates = 0;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(twice);
+	gm_rank_init(&e.rk, &e.opts, NULL);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "FOO DRIVER")), 0);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "THE REST")), 0);
+	ck_assert_uint_eq(e.rk.people.nr, 3);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
+	assert_list(&e.rk.people,
+		    MAE " (maintainer:FOO DRIVER,inactive,maintainer:THE REST)\n"
+		    TOM " (maintainer:THE REST,inactive)\n");
+	env_release(&e);
+}
+END_TEST
+
+/* Without stats the roles are names only. */
+START_TEST(test_rankhist_roles_without_stats)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.roles = 1;
+	e.opts.max_recipients = 1;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(fixture);
+	gm_rank_init(&e.rk, &e.opts, NULL);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
+	assert_list(&e.rk.people, RIA " (commit_signer,reviewed)\n");
+	env_release(&e);
+}
+END_TEST
+
+Suite *rankhist_suite(void)
+{
+	Suite *s = suite_create("rankhist");
+	TCase *score = tcase_create("score");
+	TCase *cut = tcase_create("cut");
+
+	tcase_add_loop_test(score, test_rankhist_score_table, 0,
+			    (int)ARRAY_SIZE(score_cases));
+	suite_add_tcase(s, score);
+	tcase_add_test(cut, test_rankhist_default_budget);
+	tcase_add_test(cut, test_rankhist_no_cut);
+	tcase_add_test(cut, test_rankhist_budget_of_the_kept);
+	tcase_add_test(cut, test_rankhist_budget_three);
+	tcase_add_test(cut, test_rankhist_catchall_alone);
+	tcase_add_test(cut, test_rankhist_no_sections);
+	tcase_add_test(cut, test_rankhist_roles_without_stats);
+	tcase_add_test(cut, test_rankhist_one_entry_per_address);
+	suite_add_tcase(s, cut);
+	return s;
+}
