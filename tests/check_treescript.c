@@ -444,7 +444,7 @@ START_TEST(test_treescript_load_follows_the_commit)
 					    old_script), 0);
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
-	ck_assert_int_eq(gm_treescript_load(&o, r), 2);
+	ck_assert_int_eq(gm_treescript_load(&o, r, NULL), 2);
 	ck_assert_int_eq(o.keywords_in_file, 0);
 	gm_repo_free(r);
 	gm_options_release(&o);

@@ -148,19 +148,24 @@ void gm_rank_memo_release(struct gm_rank_memo *memo);
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
 
 /**
- * R-73's chief-penguin line filter, `/(Linus Torvalds)/i`: whether `line`
- * (`len` bytes) contains the chief penguin's name, ASCII case ignored.
- * Signature lines that do are no signers unless --git-chief-penguins.
+ * R-73's chief-penguin line filter, `/(Linus Torvalds)/i` in Linux:
+ * whether `line` (`len` bytes) contains a chief penguin's name, ASCII
+ * case ignored. The penguins are o->penguins (the tree's script's), or
+ * Linux's Linus Torvalds when there are none or `o` is NULL.
+ * Signature lines that match are no signers unless --git-chief-penguins.
  */
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
+bool gm_rank_is_chief_penguin_line(const struct gm_options *o,
+				   const char *line, size_t len);
 
 /**
- * R-79's removal test: whether the person string `entry` matches the
- * chief penguin's "Linus Torvalds <torvalds@linux-foundation.org>" (the
- * address alone when `usename` is 0) as the script's unanchored regex
- * does: anywhere in it, case-sensitive, each '.' any byte.
+ * R-79's removal test: whether the person string `entry` matches a chief
+ * penguin's format_email(name, addr, usename), "Linus Torvalds
+ * <torvalds@linux-foundation.org>" in Linux (the address alone when
+ * `usename` is 0), as the script's unanchored regex does: anywhere in
+ * it, case-sensitive, each '.' any byte. Penguins as above.
  */
-bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
+bool gm_rank_is_chief_penguin_entry(const struct gm_options *o,
+				    const char *entry, int usename);
 
 /**
  * The signers of one commit, as get_maintainer.pl takes them for a

@@ -1,6 +1,7 @@
 #include "gm/config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +98,7 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		   const char **argv)
 {
-	struct gm_strvec words = GM_STRVEC_INIT;
+	struct gm_strvec words = GM_STRVEC_INIT, notes = GM_STRVEC_INIT;
 	struct gm_buf conf = GM_BUF_INIT;
 	int error;
 
@@ -108,14 +109,17 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		goto out;
 	gm_options_release(opts);
 	gm_options_init(opts);
-	gm_treescript_load(opts, r);
+	gm_treescript_load(opts, r, &notes);
 	if ((error = config_apply_git(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||
 	    (error = gm_options_parse(opts, argc, argv)) < 0)
 		goto out;
 	error = gm_options_finish(opts);
+	for (size_t i = 0; opts->verbose && i < notes.nr; i++)
+		fprintf(stderr, "git-maintainer: %s\n", notes.v[i]);
 out:
+	gm_strvec_release(&notes);
 	gm_strvec_release(&words);
 	gm_buf_release(&conf);
 	return error;

@@ -35,6 +35,8 @@ static const struct opt_def opt_table[] = {
 	{ "batch", OPT_SET, OFF(batch) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
+	{ "drop-the-rest-supporter", OPT_BOOL, OFF(drop_rest_supporter) },
+	{ "drop_the_rest_supporter", OPT_BOOL, OFF(drop_rest_supporter) },
 	{ "email", OPT_BOOL, OFF(email) },
 	{ "f", OPT_SET, OFF(from_filename) },
 	{ "fe", OPT_BOOL, OFF(file_emails) },
@@ -45,6 +47,7 @@ static const struct opt_def opt_table[] = {
 	{ "format", OPT_STRING, OFF(format) },
 	{ "git", OPT_BOOL, OFF(git) },
 	{ "git-all-signature-types", OPT_BOOL, OFF(git_all_signature_types) },
+	{ "git-author-roles", OPT_BOOL, OFF(git_author_roles) },
 	{ "git-blame", OPT_BOOL, OFF(git_blame) },
 	{ "git-blame-signatures", OPT_BOOL, OFF(git_blame_signatures) },
 	{ "git-chief-penguins", OPT_BOOL, OFF(git_chief_penguins) },
@@ -67,6 +70,7 @@ static const struct opt_def opt_table[] = {
 	{ "kf", OPT_BOOL, OFF(keywords_in_file) },
 	{ "l", OPT_BOOL, OFF(lists) },
 	{ "letters", OPT_STRING, OFF(letters) },
+	{ "list-names", OPT_BOOL, OFF(list_names) },
 	{ "m", OPT_BOOL, OFF(maintainers) },
 	{ "mailmap", OPT_BOOL, OFF(mailmap) },
 	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
@@ -74,14 +78,17 @@ static const struct opt_def opt_table[] = {
 	{ "mpath", OPT_STRING, OFF(maintainer_path) },
 	{ "multiline", OPT_BOOL, OFF(multiline) },
 	{ "n", OPT_BOOL, OFF(usename) },
+	{ "patch-dev-null", OPT_BOOL, OFF(patch_dev_null) },
 	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
+	{ "reviewer-section", OPT_BOOL, OFF(reviewer_section) },
 	{ "roles", OPT_BOOL, OFF(roles) },
 	{ "rolestats", OPT_BOOL, OFF(rolestats) },
 	{ "s", OPT_BOOL, OFF(subscriber_lists) },
 	{ "scm", OPT_BOOL, OFF(scm) },
+	{ "section-name-max", OPT_INT, OFF(section_name_max) },
 	{ "sections", OPT_BOOL, OFF(sections) },
 	{ "self-test", OPT_OPTSTRING, OFF(self_test) },
 	{ "separator", OPT_STRING, OFF(separator) },
@@ -96,6 +103,7 @@ static const struct opt_def opt_table[] = {
 	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
 	{ "v", OPT_SET, OFF(version) },
+	{ "verbose", OPT_BOOL, OFF(verbose) },
 	{ "version", OPT_SET, OFF(version) },
 	{ "web", OPT_BOOL, OFF(web) },
 	{ "z", OPT_SET, OFF(nul) },
@@ -141,7 +149,7 @@ static const char usage_text[] =
 	"    --git                 get_maintainer.pl's history of each file:\n"
 	"                          commit_signer, authored, added/removed_lines\n"
 	"    --git-fallback        the same for files no maintained section\n"
-	"                          claims exactly (default: off)\n"
+	"                          claims exactly (default: the script's)\n"
 	"    --git-since=<date>    --git's window (default: 1-year-ago)\n"
 	"    --git-blame           roles from blaming the patch's hunks (or the\n"
 	"                          whole file with -f)\n"
@@ -190,6 +198,8 @@ void gm_options_init(struct gm_options *o)
 	o->lists = o->moderated = o->keywords = 1;
 	o->remove_duplicates = o->mailmap = o->fixes = 1;
 	o->keywords_in_file = 1;
+	o->reviewer_section = o->patch_dev_null = o->git_author_roles = 1;
+	o->section_name_max = 50;
 	o->git_blame_signatures = 1;
 	o->git_min_signatures = 1;
 	o->git_max_maintainers = 5;
@@ -217,6 +227,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->format, NULL);
 	set_string(&o->series, NULL);
 	set_string(&o->self_test, NULL);
+	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
 }
 

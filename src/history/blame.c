@@ -795,7 +795,7 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 				   gm_signers_value(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		bool chief = gm_signers_names_chief(s);
+		bool chief = gm_signers_names_chief(rk->opts, s);
 
 		if (!chief || rk->opts->git_chief_penguins)
 			error = push_dedup(rk, out, gm_signers_value(s));
@@ -817,8 +817,8 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 		const struct gm_signers_commit *c = &commits[k];
 		size_t count = 0;
 
-		if (!c->author || (c->author_chief &&
-				   !rk->opts->git_chief_penguins))
+		if (!c->author || (!rk->opts->git_chief_penguins &&
+				   gm_signers_names_chief(rk->opts, c->author)))
 			continue;
 		gm_buf_reset(&fmt);
 		if ((error = gm_email_normalize(&fmt, c->author, 1)) < 0 ||

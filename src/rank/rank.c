@@ -12,13 +12,23 @@
 #include "gm/trailer.h"
 
 /*
- * The chief penguin of R-73 and R-79, the script's @penguin_chief. The
- * name needs no quotes (R-61), so CHIEF_PERSON is gm_email_format()'s
- * "Name <addr>" of the two.
+ * The chief penguin of R-73 and R-79 when the tree's script names none
+ * (opts->penguins empty): Linux's @penguin_chief, "Name:addr".
  */
-#define CHIEF_NAME "Linus Torvalds"
-#define CHIEF_ADDR "torvalds@linux-foundation.org"
-#define CHIEF_PERSON CHIEF_NAME " <" CHIEF_ADDR ">"
+#define CHIEF_LINUX "Linus Torvalds:torvalds@linux-foundation.org"
+
+static const char *const chief_linux[] = { CHIEF_LINUX };
+
+/* The chief penguins, "Name:addr" each; `*nr` gets how many. */
+static const char *const *chiefs(const struct gm_options *o, size_t *nr)
+{
+	if (!o || !o->penguins.nr) {
+		*nr = 1;
+		return chief_linux;
+	}
+	*nr = o->penguins.nr;
+	return (const char *const *)o->penguins.v;
+}
 
 void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
 		  const struct gm_mailmap *mailmap)
@@ -706,12 +716,11 @@ static char ascii_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
 }
 
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
+/* Whether `line` contains `name` (`n` bytes), ASCII case ignored. */
+static bool contains_ci(const char *line, size_t len, const char *name,
+			size_t n)
 {
-	static const char name[] = CHIEF_NAME;
-	size_t n = sizeof(name) - 1;
-
-	for (size_t p = 0; p + n <= len; p++) {
+	for (size_t p = 0; n && p + n <= len; p++) {
 		size_t i = 0;
 
 		while (i < n &&
@@ -723,27 +732,72 @@ bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
 	return false;
 }
 
-bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
+bool gm_rank_is_chief_penguin_line(const struct gm_options *o,
+				   const char *line, size_t len)
 {
-	return contains_dotted(entry, usename ? CHIEF_PERSON : CHIEF_ADDR);
+	size_t nr;
+	const char *const *v = chiefs(o, &nr);
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *colon = strrchr(v[i], ':');
+
+		if (colon && contains_ci(line, len, v[i], (size_t)(colon - v[i])))
+			return true;
+	}
+	return false;
+}
+
+/* The penguin "Name:addr" as format_email(name, addr, usename) gives it. */
+static int chief_format(struct gm_buf *out, const char *chief, int usename)
+{
+	const char *colon = strrchr(chief, ':');
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	if (!colon)
+		return gm_error_set(GM_ERROR, "chief penguin '%s' has no ':'",
+				    chief);
+	if (!(error = gm_buf_put(&name, chief, (size_t)(colon - chief))))
+		error = gm_email_format(out, name.ptr, colon + 1, usename);
+	gm_buf_release(&name);
+	return error;
+}
+
+bool gm_rank_is_chief_penguin_entry(const struct gm_options *o,
+				    const char *entry, int usename)
+{
+	struct gm_buf fmt = GM_BUF_INIT;
+	size_t nr;
+	const char *const *v = chiefs(o, &nr);
+	bool found = false;
+
+	for (size_t i = 0; i < nr && !found; i++)
+		found = chief_format(&fmt, v[i], usename) == 0 &&
+			contains_dotted(entry, fmt.ptr);
+	gm_buf_release(&fmt);
+	return found;
 }
 
 static int drop_chief(struct gm_rank *rk)
 {
-	const char *chief = rk->opts->usename ? CHIEF_PERSON : CHIEF_ADDR;
-	size_t j = 0;
+	const struct gm_options *o = rk->opts;
+	struct gm_buf fmt = GM_BUF_INIT;
+	size_t nr, j = 0;
+	const char *const *v = chiefs(o, &nr);
+	int error = 0;
 
-	if (rk->opts->git_chief_penguins) {
-		int error = list_push(&rk->people, chief, strlen(chief),
-				      "chief penguin");
-
-		if (!error)
+	for (size_t k = 0; o->git_chief_penguins && k < nr && !error; k++) {
+		if (!(error = chief_format(&fmt, v[k], o->usename)) &&
+		    !(error = list_push(&rk->people, fmt.ptr, fmt.len,
+					"chief penguin")))
 			rk->people.v[rk->people.nr - 1].kinds = GM_KIND_CHIEF;
-		return error;
 	}
+	gm_buf_release(&fmt);
+	if (o->git_chief_penguins || error)
+		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
-		if (gm_rank_is_chief_penguin_entry(rk->people.v[i].addr,
-						   rk->opts->usename)) {
+		if (gm_rank_is_chief_penguin_entry(o, rk->people.v[i].addr,
+						   o->usename)) {
 			free(rk->people.v[i].addr);
 			free(rk->people.v[i].role);
 			gm_strvec_release(&rk->people.v[i].roles);
@@ -768,7 +822,7 @@ int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
 	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
 		if (!gm_trailer_is_signature(line, n, all) ||
 		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_chief_penguin_line(line, n)))
+		     gm_rank_is_chief_penguin_line(rk->opts, line, n)))
 			continue;
 		gm_trailer_signature_value(line, n, &v, &vlen);
 		gm_buf_reset(&value);
