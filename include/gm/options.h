@@ -27,6 +27,7 @@ struct gm_options {
 
 	/* what a fork of the script does otherwise (treescript.h) */
 	int drop_rest_supporter;	/* --drop-the-rest-supporter */
+	int brace_patterns;	/* --brace-patterns: F: a/{b,c}.c */
 	int reviewer_section;	/* --reviewer-section: "reviewer:NAME" */
 	int section_name_max;	/* --section-name-max: role names cut */
 	int list_names;		/* --list-names: L: as "Name <addr>" */

@@ -7,6 +7,7 @@
 #include "gm/buf.h"
 #include "gm/history.h"
 #include "gm/maintainers.h"
+#include "gm/match.h"
 #include "gm/mailmap.h"
 #include "gm/options.h"
 #include "gm/strmap.h"
@@ -91,6 +92,18 @@ void gm_rank_release(struct gm_rank *rk);
  */
 int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 			size_t s);
+
+/**
+ * --drop-the-rest-supporter, Xen's step after the files' sections and
+ * before the keywords': when every file of `matches` matched a section
+ * whose M: role is not "supporter:THE REST", there are two people or
+ * more, and one of them has a role other than that and "reviewer", drop
+ * every person whose role is exactly "supporter:THE REST".
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_drop_rest_supporter(struct gm_rank *rk,
+				const struct gm_maintainers *m,
+				const struct gm_matches *matches);
 
 /** Normalise every entry through .mailmap and the dedup tables. */
 int gm_rank_normalize(struct gm_rank *rk);

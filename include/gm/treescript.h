@@ -86,7 +86,7 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
  *   tool alone, without a script, keeps it off); a script without the
  *   option: off;
  * - its chief penguins (opts->penguins), when it names any;
- * - Xen: --drop-the-rest-supporter, --no-reviewer-section,
+ * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
  *   --section-name-max=20, --list-names, --no-patch-dev-null,
  *   --no-git-author-roles and --no-fixes (its script has no Fixes: step).
  * --rolestats is read for the notes only: the layout stays the tool's.

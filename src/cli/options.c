@@ -33,6 +33,7 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
 	{ "activity", OPT_SET, OFF(activity) },
 	{ "batch", OPT_SET, OFF(batch) },
+	{ "brace-patterns", OPT_BOOL, OFF(brace_patterns) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
 	{ "drop-the-rest-supporter", OPT_BOOL, OFF(drop_rest_supporter) },
@@ -407,6 +408,10 @@ int gm_options_finish(struct gm_options *o)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
 	if (o->jobs && !o->batch)
 		return gm_error_set(GM_EUSAGE, "--jobs needs --batch");
+	if (o->section_name_max < 0 ||
+	    (o->section_name_max > 0 && o->section_name_max < 4))
+		return gm_error_set(GM_EUSAGE,
+				    "--section-name-max needs 0 or at least 4");
 	if (o->jobs < 0)
 		return gm_error_set(GM_EUSAGE, "--jobs needs a positive number");
 	if (o->batch && (o->args.nr || o->series))

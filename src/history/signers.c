@@ -472,9 +472,9 @@ int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
 		error = dedup_all(rk, &signers, &once, false);
 	if (!error)
 		error = assign(rk, facts, "commit_signer", l.commits, &signers);
-	if (!error)
+	if (!error && rk->opts->git_author_roles)
 		error = assign(rk, facts, "authored", l.commits, &authors);
-	if (!error && authors.nr == l.nr_stats)
+	if (!error && rk->opts->git_author_roles && authors.nr == l.nr_stats)
 		error = assign_lines(rk, facts, &l, &authors);
 out:
 	stat_re_release(&re);

@@ -305,8 +305,32 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 	return error < 0 ? GM_ERROR : 0;
 }
 
+/*
+ * The section's name as roles show it (R-50): cut to --section-name-max
+ * bytes, the last three "...", blanks before them dropped; 0: not cut.
+ * Linux's 50 is the rules stage's sec->short_name.
+ */
+static int role_name(struct gm_buf *out, const struct gm_options *o,
+		     const struct gm_section *sec)
+{
+	size_t len = strlen(sec->name), max = (size_t)o->section_name_max;
+
+	gm_buf_reset(out);
+	if (o->section_name_max == 50)
+		return gm_buf_puts(out, sec->short_name);
+	if (o->section_name_max < 4 || len <= max)
+		return gm_buf_puts(out, sec->name);
+	len = max - 3;
+	while (len && gm_email_isspace((unsigned char)sec->name[len - 1]))
+		len--;
+	if (gm_buf_put(out, sec->name, len) < 0)
+		return GM_ERROR;
+	return gm_buf_puts(out, "...");
+}
+
 /* The M: role of 6.1: derived from the section's last S. */
-static int maintainer_role(struct gm_buf *out, const struct gm_section *sec)
+static int maintainer_role(struct gm_buf *out, const struct gm_options *o,
+			   const struct gm_section *sec)
 {
 	static const char *const map[][2] = {
 		{ "supported", "supporter" },
@@ -316,20 +340,22 @@ static int maintainer_role(struct gm_buf *out, const struct gm_section *sec)
 		{ "obsolete", "obsolete minder" },
 		{ "buried alive in reporters", "chief penguin" },
 	};
-	struct gm_buf lc = GM_BUF_INIT;
+	struct gm_buf lc = GM_BUF_INIT, name = GM_BUF_INIT;
 	const char *role;
 	int error;
 
-	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0)
+	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0 ||
+	    (error = role_name(&name, o, sec)) < 0)
 		goto out;
 	role = lc.ptr;
 	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
 		if (!strcmp(lc.ptr, map[i][0]))
 			role = map[i][1];
 	gm_buf_reset(out);
-	error = gm_buf_printf(out, "%s:%s", role, sec->short_name);
+	error = gm_buf_printf(out, "%s:%s", role, name.ptr);
 out:
 	gm_buf_release(&lc);
+	gm_buf_release(&name);
 	return error;
 }
 
@@ -354,10 +380,15 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 {
 	const struct gm_options *o = rk->opts;
 	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
 	size_t len;
 	int error;
 
+	/* --list-names: the address of "Name <addr>", then as ever */
+	if (o->list_names &&
+	    !(error = gm_email_parse(&name, &parsed, value)))
+		value = parsed.ptr;
 	list_split(value, &len, &extra);
 	if (!len) {
 		len = strlen(value);
@@ -375,8 +406,10 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		kind = "open list";
 	if (!kind || seen(&rk->seen_list, &tmp, addr.ptr))
 		goto out;
-	if (strcmp(sec->short_name, "THE REST"))
-		error = gm_buf_printf(&role, "%s:%s", kind, sec->short_name);
+	if ((error = role_name(&name, o, sec)) < 0)
+		goto out;
+	if (strcmp(name.ptr, "THE REST"))
+		error = gm_buf_printf(&role, "%s:%s", kind, name.ptr);
 	else
 		error = gm_buf_puts(&role, kind);
 	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
@@ -385,6 +418,8 @@ out:
 	gm_buf_release(&role);
 	gm_buf_release(&tmp);
 	gm_buf_release(&addr);
+	gm_buf_release(&name);
+	gm_buf_release(&parsed);
 	return error;
 }
 
@@ -402,6 +437,21 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
 	return error;
 }
 
+/* "reviewer:NAME", or "reviewer" alone with --no-reviewer-section. */
+static int reviewer_role(struct gm_buf *out, const struct gm_options *o,
+			 const struct gm_section *sec)
+{
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	if (!o->reviewer_section)
+		return gm_buf_puts(out, "reviewer");
+	if (!(error = role_name(&name, o, sec)))
+		error = gm_buf_printf(out, "reviewer:%s", name.ptr);
+	gm_buf_release(&name);
+	return error;
+}
+
 /* One line of a section; `role` and `reviewer`: its roles, once made. */
 static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   const struct gm_mline *ml, struct gm_buf *role,
@@ -415,14 +465,13 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (!role->len && maintainer_role(role, sec) < 0)
+		if (!role->len && maintainer_role(role, o, sec) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
 		if (!o->reviewers)
 			return 0;
-		if (!reviewer->len &&
-		    gm_buf_printf(reviewer, "reviewer:%s", sec->short_name) < 0)
+		if (!reviewer->len && reviewer_role(reviewer, o, sec) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
@@ -456,6 +505,62 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	gm_buf_release(&role);
 	gm_buf_release(&reviewer);
 	return error;
+}
+
+/* The role that --drop-the-rest-supporter drops, as Xen's script has it. */
+#define REST_SUPPORTER "supporter:THE REST"
+
+/* Whether every file matched a section whose M: role is not it. */
+static int files_have_own_section(const struct gm_rank *rk,
+				  const struct gm_maintainers *m,
+				  const struct gm_matches *matches, bool *own)
+{
+	struct gm_buf role = GM_BUF_INIT;
+	int error = 0;
+
+	*own = true;
+	for (size_t i = 0; i < matches->nr_files && *own && !error; i++) {
+		const struct gm_match_file *f = &matches->files[i];
+		bool found = false;
+
+		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
+			if (!(error = maintainer_role(&role, rk->opts,
+						      &m->sections[f->sections[k]])))
+				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
+		*own = found;
+	}
+	gm_buf_release(&role);
+	return error;
+}
+
+int gm_rank_drop_rest_supporter(struct gm_rank *rk,
+				const struct gm_maintainers *m,
+				const struct gm_matches *matches)
+{
+	struct gm_rank_list *l = &rk->people;
+	bool own, other = false;
+	size_t j = 0;
+	int error;
+
+	if (!rk->opts->drop_rest_supporter || l->nr < 2)
+		return 0;
+	if ((error = files_have_own_section(rk, m, matches, &own)) < 0 || !own)
+		return error;
+	for (size_t i = 0; i < l->nr && !other; i++)
+		other = strcmp(l->v[i].role, REST_SUPPORTER) &&
+			strcmp(l->v[i].role, "reviewer");
+	for (size_t i = 0; other && i < l->nr; i++) {
+		if (strcmp(l->v[i].role, REST_SUPPORTER)) {
+			l->v[j++] = l->v[i];
+			continue;
+		}
+		free(l->v[i].addr);
+		free(l->v[i].role);
+		gm_strvec_release(&l->v[i].roles);
+	}
+	if (other)
+		l->nr = j;
+	return 0;
 }
 
 /* ==================== normalisation ==================== */

@@ -566,6 +566,7 @@ static int ts_default_of(const char *text, size_t len, const char *name,
 static void ts_xen(struct gm_options *o)
 {
 	o->drop_rest_supporter = 1;
+	o->brace_patterns = 1;
 	o->reviewer_section = 0;
 	o->section_name_max = 20;
 	o->list_names = 1;
@@ -647,7 +648,7 @@ int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
 	if (f == GM_TS_XEN) {
 		ts_xen(opts);
 		TS_NOTE(notes, "%s:%zu: Xen's behaviours: --drop-the-rest-supporter"
-			" --no-reviewer-section --section-name-max=20"
+			" --brace-patterns --no-reviewer-section --section-name-max=20"
 			" --list-names --no-patch-dev-null --no-git-author-roles"
 			" --no-fixes", path, line);
 	}
