@@ -58,20 +58,57 @@ int gm_config_words(struct gm_strvec *out, const char *s)
 	return 0;
 }
 
+/* An integer config value: a decimal number, else GM_EINVALID. */
+static int config_int(struct gm_repo *r, const char *key, int *out)
+{
+	char *value = NULL, *end;
+	long v;
+	int error = gm_repo_config_string(r, key, &value);
+
+	if (!error) {
+		v = strtol(value, &end, 10);
+		if (!*value || *end || v < 0 || v > 1000000)
+			error = gm_error_set(GM_EINVALID,
+					     "bad number '%s' for %s", value, key);
+		else
+			*out = (int)v;
+	}
+	free(value);
+	return error;
+}
+
 /* Defaults from git config: maintainer.<key>, overridden by the options. */
 static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 {
+	enum { B, S, I };	/* bool, string, integer */
 	static const struct {
 		const char *key;
 		size_t offset;
-		bool is_bool;
+		int kind;
 	} keys[] = {
-		{ "maintainer.history", offsetof(struct gm_options, history), true },
+		{ "maintainer.history", offsetof(struct gm_options, history), B },
 		{ "maintainer.keywordsInFile",
-		  offsetof(struct gm_options, keywords_in_file), true },
-		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
-		{ "maintainer.since", offsetof(struct gm_options, since), false },
-		{ "maintainer.format", offsetof(struct gm_options, format), false },
+		  offsetof(struct gm_options, keywords_in_file), B },
+		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), B },
+		{ "maintainer.since", offsetof(struct gm_options, since), S },
+		{ "maintainer.format", offsetof(struct gm_options, format), S },
+		/* what a fork of the script does (treescript.h) */
+		{ "maintainer.gitFallback",
+		  offsetof(struct gm_options, git_fallback), B },
+		{ "maintainer.dropTheRestSupporter",
+		  offsetof(struct gm_options, drop_rest_supporter), B },
+		{ "maintainer.bracePatterns",
+		  offsetof(struct gm_options, brace_patterns), B },
+		{ "maintainer.reviewerSection",
+		  offsetof(struct gm_options, reviewer_section), B },
+		{ "maintainer.sectionNameMax",
+		  offsetof(struct gm_options, section_name_max), I },
+		{ "maintainer.listNames",
+		  offsetof(struct gm_options, list_names), B },
+		{ "maintainer.patchDevNull",
+		  offsetof(struct gm_options, patch_dev_null), B },
+		{ "maintainer.gitAuthorRoles",
+		  offsetof(struct gm_options, git_author_roles), B },
 	};
 	int error = 0;
 
@@ -80,10 +117,12 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		char *value = NULL;
 		bool b;
 
-		if (keys[i].is_bool) {
+		if (keys[i].kind == B) {
 			error = gm_repo_config_bool(r, keys[i].key, &b);
 			if (!error)
 				*(int *)field = b;
+		} else if (keys[i].kind == I) {
+			error = config_int(r, keys[i].key, (int *)field);
 		} else if (!(error = gm_repo_config_string(r, keys[i].key,
 							   &value))) {
 			free(*(char **)field);
