@@ -686,6 +686,13 @@ START_TEST(test_treescript_fork_fallback_and_penguins)
 	ck_assert_uint_eq(o.penguins.nr, 0);
 	gm_options_release(&o);
 
+	/* declared without a value: undef, off */
+	ck_assert_int_eq(fork_on(&o, "my $f;\nGetOptions(\n"
+				 "'git-fallback!' => \\$f,\n);\n", NULL),
+			 GM_TS_UNKNOWN);
+	ck_assert_int_eq(o.git_fallback, 0);
+	gm_options_release(&o);
+
 	/* an initialiser not understood: 6.1's, on */
 	ck_assert_int_eq(fork_on(&o, "my $f = $x + 1;\nGetOptions(\n"
 				 "'git-fallback!' => \\$f,\n);\n", NULL),

@@ -593,7 +593,8 @@ static void ts_follow_fallback(struct gm_options *o, const char *text,
 		TS_NOTE(notes, "%s: no --git-fallback: off", path);
 		return;
 	}
-	o->git_fallback = state == TS_VALUE ? v != 0 : 1;
+	/* undef is false; an expression not understood: 6.1's value */
+	o->git_fallback = state == TS_VALUE ? v != 0 : state != TS_UNDEF;
 	TS_NOTE(notes, "%s:%zu: --git-fallback default %d", path, line,
 		o->git_fallback);
 }
