@@ -725,6 +725,7 @@ START_TEST(test_treescript_fork_xen)
 	ck_assert_int_eq(o.patch_dev_null, 0);
 	ck_assert_int_eq(o.git_author_roles, 0);
 	ck_assert_int_eq(o.fixes, 0);
+	ck_assert_int_eq(o.tracked_paths, 0);
 	joined = gm_test_join(&notes, "\n");
 	ck_assert_msg(strstr(joined, "s.pl:2: family Xen\n"), "%s", joined);
 	ck_assert_msg(strstr(joined, "s.pl:3: --git-fallback default 0\n"),
@@ -901,6 +902,10 @@ START_TEST(test_treescript_xen_tree)
 		  "-f", "arch/x86/a.c");
 	CHECK_OUT("devel@x.org\n", "--nobrace-patterns", "--nom", "-f",
 		  "lib/kexec.c");
+	/* without -f a file is a patch, here one of no file */
+	CHECK_OUT("", "arch/x86/a.c");
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nteam@x.org\ndevel@x.org\n",
+		  "--tracked-paths", "arch/x86/a.c");
 	out = fork_out(verbose, &err);
 	ck_assert_msg(strstr(err, "git-maintainer: scripts/get_maintainer.pl:2:"
 			     " family Xen\n"), "%s", err);

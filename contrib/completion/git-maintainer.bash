@@ -26,6 +26,7 @@ __git_maintainer_options="
 	--self-test --self-test= --version --help --verbose
 	--drop-the-rest-supporter --brace-patterns --reviewer-section
 	--section-name-max= --list-names --patch-dev-null --git-author-roles
+	--tracked-paths
 	--
 	--no-email --no-moderated --no-keywords --no-keywords-in-file
 	--no-file-emails --no-remove-duplicates --no-mailmap --no-fixes
@@ -34,7 +35,7 @@ __git_maintainer_options="
 	--no-scm --no-status --no-subsystem --no-web --no-bug --no-substatus
 	--no-sections --no-verbose --no-drop-the-rest-supporter
 	--no-brace-patterns --no-reviewer-section --no-list-names
-	--no-patch-dev-null --no-git-author-roles
+	--no-patch-dev-null --no-git-author-roles --no-tracked-paths
 "
 
 # The completions for the current word, in $cur, into COMPREPLY.

@@ -33,6 +33,7 @@ struct gm_options {
 	int list_names;		/* --list-names: L: as "Name <addr>" */
 	int patch_dev_null;	/* --patch-dev-null: /dev/null a file */
 	int git_author_roles;	/* --git-author-roles: authored, lines */
+	int tracked_paths;	/* --tracked-paths: a tracked file is -f */
 	struct gm_strvec penguins;	/* "Name:addr"; none: Linux's */
 
 	/* history (read, validated; the walk itself is not in the core) */

@@ -88,7 +88,8 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
  * - its chief penguins (opts->penguins), when it names any;
  * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
  *   --section-name-max=20, --list-names, --no-patch-dev-null,
- *   --no-git-author-roles and --no-fixes (its script has no Fixes: step).
+ *   --no-git-author-roles, --no-tracked-paths and --no-fixes (its
+ *   script has no Fixes: step).
  * --rolestats is read for the notes only: the layout stays the tool's.
  * When `notes` is not NULL, one line per setting taken, "PATH:LINE:
  * what", is appended to it, for --verbose.

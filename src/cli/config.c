@@ -109,6 +109,8 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		  offsetof(struct gm_options, patch_dev_null), B },
 		{ "maintainer.gitAuthorRoles",
 		  offsetof(struct gm_options, git_author_roles), B },
+		{ "maintainer.trackedPaths",
+		  offsetof(struct gm_options, tracked_paths), B },
 	};
 	int error = 0;
 

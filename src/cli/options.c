@@ -99,6 +99,7 @@ static const struct opt_def opt_table[] = {
 	{ "substatus", OPT_BOOL, OFF(substatus) },
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "to", OPT_SET, OFF(to) },
+	{ "tracked-paths", OPT_BOOL, OFF(tracked_paths) },
 	{ "tree", OPT_BOOL, OFF(tree) },
 	{ "unowned", OPT_SET, OFF(unowned) },
 	{ "until", OPT_STRING, OFF(until) },
@@ -200,6 +201,7 @@ void gm_options_init(struct gm_options *o)
 	o->remove_duplicates = o->mailmap = o->fixes = 1;
 	o->keywords_in_file = 1;
 	o->reviewer_section = o->patch_dev_null = o->git_author_roles = 1;
+	o->tracked_paths = 1;
 	o->section_name_max = 50;
 	o->git_blame_signatures = 1;
 	o->git_min_signatures = 1;

@@ -255,7 +255,8 @@ static int inputs_add_arg(struct gm_inputs *in, const char *arg)
 		kind = inputs_path_kind(in, rel.ptr, &tracked);
 	else if (from_filename)
 		goto out;
-	if (from_filename || tracked)
+	/* --no-tracked-paths: without -f, every argument is a patch */
+	if (from_filename || (tracked && in->opts->tracked_paths))
 		error = inputs_add_path(in, arg, rel.ptr, kind, tracked);
 	else if (access(arg, R_OK))
 		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);

@@ -573,6 +573,7 @@ static void ts_xen(struct gm_options *o)
 	o->patch_dev_null = 0;
 	o->git_author_roles = 0;
 	o->fixes = 0;
+	o->tracked_paths = 0;
 }
 
 /* A note for --verbose; a failed one is only a note lost. */
@@ -651,7 +652,7 @@ int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
 		TS_NOTE(notes, "%s:%zu: Xen's behaviours: --drop-the-rest-supporter"
 			" --brace-patterns --no-reviewer-section --section-name-max=20"
 			" --list-names --no-patch-dev-null --no-git-author-roles"
-			" --no-fixes", path, line);
+			" --no-tracked-paths --no-fixes", path, line);
 	}
 	return (int)f;
 }
