@@ -905,7 +905,7 @@ START_TEST(test_rank_chief_penguin_entry_table)
 {
 	const struct chief_entry_case *c = &chief_entry_cases[_i];
 
-	ck_assert_msg(gm_rank_is_chief_penguin_entry(NULL, c->entry, c->usename) ==
+	ck_assert_msg(gm_rank_is_chief_penguin_entry(c->entry, c->usename) ==
 		      c->chief, "row %d '%s' usename %d", _i, c->entry,
 		      c->usename);
 }
@@ -945,7 +945,7 @@ START_TEST(test_rank_chief_penguin_line_table)
 {
 	const struct chief_line_case *c = &chief_line_cases[_i];
 
-	ck_assert_msg(gm_rank_is_chief_penguin_line(NULL, c->line, strlen(c->line)) ==
+	ck_assert_msg(gm_rank_is_chief_penguin_line(c->line, strlen(c->line)) ==
 		      c->chief, "row %d '%s'", _i, c->line);
 }
 END_TEST
@@ -954,8 +954,8 @@ START_TEST(test_rank_chief_penguin_line_stops_at_len)
 {
 	static const char line[] = "Linus Torvalds";
 
-	ck_assert(gm_rank_is_chief_penguin_line(NULL, line, sizeof(line) - 1));
-	ck_assert(!gm_rank_is_chief_penguin_line(NULL, line, sizeof(line) - 2));
+	ck_assert(gm_rank_is_chief_penguin_line(line, sizeof(line) - 1));
+	ck_assert(!gm_rank_is_chief_penguin_line(line, sizeof(line) - 2));
 }
 END_TEST
 

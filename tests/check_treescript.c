@@ -753,20 +753,20 @@ START_TEST(test_treescript_penguin_tests)
 	ck_assert_int_eq(gm_strvec_push(&o.penguins,
 					"Tom RINI:trini@konsulko.com"), 0);
 	/* signatures: the name, any ASCII case */
-	ck_assert(gm_rank_is_chief_penguin_line(&o,
+	ck_assert(gm_rank_is_penguin_line(&o,
 		"Signed-off-by: Tom Rini <trini@konsulko.com>", 44));
-	ck_assert(!gm_rank_is_chief_penguin_line(&o,
+	ck_assert(!gm_rank_is_penguin_line(&o,
 		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
-	ck_assert(gm_rank_is_chief_penguin_line(NULL,
+	ck_assert(gm_rank_is_penguin_line(NULL,
 		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
 	/* entries: "Tom RINI <trini@konsulko.com>" as written, '.' any */
-	ck_assert(!gm_rank_is_chief_penguin_entry(&o,
+	ck_assert(!gm_rank_is_penguin_entry(&o,
 		"Tom Rini <trini@konsulko.com>", 1));
-	ck_assert(gm_rank_is_chief_penguin_entry(&o,
+	ck_assert(gm_rank_is_penguin_entry(&o,
 		"x Tom RINI <trini@konsulkoXcom>", 1));
-	ck_assert(gm_rank_is_chief_penguin_entry(&o,
+	ck_assert(gm_rank_is_penguin_entry(&o,
 		"Tom Rini <trini@konsulko.com>", 0));
-	ck_assert(!gm_rank_is_chief_penguin_entry(&o,
+	ck_assert(!gm_rank_is_penguin_entry(&o,
 		"Linus Torvalds <torvalds@linux-foundation.org>", 1));
 	ck_assert_int_eq(gm_options_parse(&o, 1, (const char **)argv), 0);
 	gm_options_release(&o);

@@ -167,8 +167,8 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
  * Linux's Linus Torvalds when there are none or `o` is NULL.
  * Signature lines that match are no signers unless --git-chief-penguins.
  */
-bool gm_rank_is_chief_penguin_line(const struct gm_options *o,
-				   const char *line, size_t len);
+bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
+			     size_t len);
 
 /**
  * R-79's removal test: whether the person string `entry` matches a chief
@@ -177,8 +177,14 @@ bool gm_rank_is_chief_penguin_line(const struct gm_options *o,
  * `usename` is 0), as the script's unanchored regex does: anywhere in
  * it, case-sensitive, each '.' any byte. Penguins as above.
  */
-bool gm_rank_is_chief_penguin_entry(const struct gm_options *o,
-				    const char *entry, int usename);
+bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
+			      int usename);
+
+/** gm_rank_is_penguin_line() of Linux's penguin alone. */
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
+
+/** gm_rank_is_penguin_entry() of Linux's penguin alone. */
+bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
 
 /**
  * The signers of one commit, as get_maintainer.pl takes them for a

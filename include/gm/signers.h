@@ -40,6 +40,7 @@ struct gm_signers_commit {
 	struct gm_strvec signatures;	/* signature lines */
 	struct gm_strvec stat_like;	/* body lines starting "<n>\t<n>\t" */
 	char *author;		/* "%an <%ae>", raw */
+	bool author_chief;	/* the author or subject names the chief */
 };
 
 /* One commit in one file's log. */
@@ -147,10 +148,10 @@ const char *gm_signers_value(const char *line);
 bool gm_signers_is_signature(const char *line, bool all_types);
 
 /**
- * Whether a line names a chief penguin of `o` as the script tests it,
- * /(Linus Torvalds)/i in Linux (gm_rank_is_chief_penguin_line()).
+ * Whether a line names the chief penguin as the script tests it,
+ * /(Linus Torvalds)/i (gm_rank_is_chief_penguin_line()).
  */
-bool gm_signers_names_chief(const struct gm_options *o, const char *s);
+bool gm_signers_names_chief(const char *s);
 
 void gm_signers_facts_release(struct gm_signers_facts *facts);
 void gm_signers_free(struct gm_signers *s);

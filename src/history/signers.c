@@ -42,9 +42,9 @@ const char *gm_signers_value(const char *line)
 }
 
 /* The script's /(Linus Torvalds)/i on a line: rank.c's. */
-bool gm_signers_names_chief(const struct gm_options *o, const char *s)
+bool gm_signers_names_chief(const char *s)
 {
-	return gm_rank_is_chief_penguin_line(o, s, strlen(s));
+	return gm_rank_is_chief_penguin_line(s, strlen(s));
 }
 
 static bool is_commit_line(const char *s)
@@ -157,6 +157,7 @@ int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 	if (!error)
 		error = classify_line(out, subject.ptr, subject.len, all_types,
 				      false);
+	out->author_chief = gm_signers_names_chief(out->author);
 out:
 	gm_buf_release(&line);
 	gm_buf_release(&subject);
@@ -460,8 +461,8 @@ int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
 	} else {
 		for (size_t i = 0; i < l.signatures.nr && !error; i++)
 			if (rk->opts->git_chief_penguins ||
-			    !gm_signers_names_chief(rk->opts,
-						    l.signatures.v[i]))
+			    !gm_rank_is_penguin_line(rk->opts, l.signatures.v[i],
+						     strlen(l.signatures.v[i])))
 				error = gm_strvec_push(&kept, l.signatures.v[i]);
 		if (!error)
 			error = dedup_all(rk, &authors, &l.authors, true);

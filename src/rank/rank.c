@@ -837,8 +837,8 @@ static bool contains_ci(const char *line, size_t len, const char *name,
 	return false;
 }
 
-bool gm_rank_is_chief_penguin_line(const struct gm_options *o,
-				   const char *line, size_t len)
+bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
+			     size_t len)
 {
 	size_t nr;
 	const char *const *v = chiefs(o, &nr);
@@ -868,8 +868,8 @@ static int chief_format(struct gm_buf *out, const char *chief, int usename)
 	return error;
 }
 
-bool gm_rank_is_chief_penguin_entry(const struct gm_options *o,
-				    const char *entry, int usename)
+bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
+			      int usename)
 {
 	struct gm_buf fmt = GM_BUF_INIT;
 	size_t nr;
@@ -881,6 +881,16 @@ bool gm_rank_is_chief_penguin_entry(const struct gm_options *o,
 			contains_dotted(entry, fmt.ptr);
 	gm_buf_release(&fmt);
 	return found;
+}
+
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
+{
+	return gm_rank_is_penguin_line(NULL, line, len);
+}
+
+bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
+{
+	return gm_rank_is_penguin_entry(NULL, entry, usename);
 }
 
 static int drop_chief(struct gm_rank *rk)
@@ -901,8 +911,8 @@ static int drop_chief(struct gm_rank *rk)
 	if (o->git_chief_penguins || error)
 		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
-		if (gm_rank_is_chief_penguin_entry(o, rk->people.v[i].addr,
-						   o->usename)) {
+		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
+					     o->usename)) {
 			free(rk->people.v[i].addr);
 			free(rk->people.v[i].role);
 			gm_strvec_release(&rk->people.v[i].roles);
@@ -927,7 +937,7 @@ int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
 	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
 		if (!gm_trailer_is_signature(line, n, all) ||
 		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_chief_penguin_line(rk->opts, line, n)))
+		     gm_rank_is_penguin_line(rk->opts, line, n)))
 			continue;
 		gm_trailer_signature_value(line, n, &v, &vlen);
 		gm_buf_reset(&value);
