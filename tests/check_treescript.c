@@ -721,7 +721,7 @@ START_TEST(test_treescript_fork_xen)
 	ck_assert_int_eq(o.brace_patterns, 1);
 	ck_assert_int_eq(o.reviewer_section, 0);
 	ck_assert_int_eq(o.section_name_max, 20);
-	ck_assert_int_eq(o.list_names, 1);
+	ck_assert_int_eq(o.named_lists, 1);
 	ck_assert_int_eq(o.patch_dev_null, 0);
 	ck_assert_int_eq(o.git_author_roles, 0);
 	ck_assert_int_eq(o.fixes, 0);
@@ -898,7 +898,7 @@ START_TEST(test_treescript_xen_tree)
 	/* 6.1's L: address "Team" is no address: dropped with a warning */
 	CHECK_OUT("Jan <jan@x.org> (supporter:X86)\n"
 		  "Rev <rev@x.org> (reviewer:X86)\ndevel@x.org (open list)\n",
-		  "--rolestats", "--reviewer-section", "--nolist-names",
+		  "--rolestats", "--reviewer-section", "--nonamed-lists",
 		  "-f", "arch/x86/a.c");
 	CHECK_OUT("devel@x.org\n", "--nobrace-patterns", "--nom", "-f",
 		  "lib/kexec.c");

@@ -19,23 +19,24 @@ __git_maintainer_options="
 	--git-chief-penguins --pattern-depth= --tree
 	--history --since= --until= --git-min-signatures= --git-min-percent=
 	--git-max-maintainers= --git-fallback
+	--verbose --drop-the-rest-supporter --brace-patterns --reviewer-section
+	--section-name-max= --named-lists --patch-dev-null --git-author-roles
+	--tracked-paths
 	--unowned --activity
 	--to --cc --headers
 	--roles --rolestats --format= --separator= --multiline
 	--scm --status --subsystem --web --bug --substatus --sections --letters=
-	--self-test --self-test= --version --help --verbose
-	--drop-the-rest-supporter --brace-patterns --reviewer-section
-	--section-name-max= --list-names --patch-dev-null --git-author-roles
-	--tracked-paths
+	--self-test --self-test= --version --help
 	--
 	--no-email --no-moderated --no-keywords --no-keywords-in-file
 	--no-file-emails --no-remove-duplicates --no-mailmap --no-fixes
 	--no-git-all-signature-types --no-git-chief-penguins --no-tree
+	--no-verbose --no-drop-the-rest-supporter --no-brace-patterns
+	--no-reviewer-section --no-named-lists --no-patch-dev-null
+	--no-git-author-roles --no-tracked-paths
 	--no-history --no-git-fallback --no-roles --no-rolestats --no-multiline
 	--no-scm --no-status --no-subsystem --no-web --no-bug --no-substatus
-	--no-sections --no-verbose --no-drop-the-rest-supporter
-	--no-brace-patterns --no-reviewer-section --no-list-names
-	--no-patch-dev-null --no-git-author-roles --no-tracked-paths
+	--no-sections
 "
 
 # The completions for the current word, in $cur, into COMPREPLY.

@@ -30,7 +30,7 @@ struct gm_options {
 	int brace_patterns;	/* --brace-patterns: F: a/{b,c}.c */
 	int reviewer_section;	/* --reviewer-section: "reviewer:NAME" */
 	int section_name_max;	/* --section-name-max: role names cut */
-	int list_names;		/* --list-names: L: as "Name <addr>" */
+	int named_lists;	/* --named-lists: L: as "Name <addr>" */
 	int patch_dev_null;	/* --patch-dev-null: /dev/null a file */
 	int git_author_roles;	/* --git-author-roles: authored, lines */
 	int tracked_paths;	/* --tracked-paths: a tracked file is -f */

@@ -87,7 +87,7 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
  *   option: off;
  * - its chief penguins (opts->penguins), when it names any;
  * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
- *   --section-name-max=20, --list-names, --no-patch-dev-null,
+ *   --section-name-max=20, --named-lists, --no-patch-dev-null,
  *   --no-git-author-roles, --no-tracked-paths and --no-fixes (its
  *   script has no Fixes: step).
  * --rolestats is read for the notes only: the layout stays the tool's.

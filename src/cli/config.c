@@ -58,6 +58,43 @@ int gm_config_words(struct gm_strvec *out, const char *s)
 	return 0;
 }
 
+/* Defaults from git config: maintainer.<key>, overridden by the options. */
+static int config_apply_git(struct gm_options *o, struct gm_repo *r)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+		bool is_bool;
+	} keys[] = {
+		{ "maintainer.history", offsetof(struct gm_options, history), true },
+		{ "maintainer.keywordsInFile",
+		  offsetof(struct gm_options, keywords_in_file), true },
+		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
+		{ "maintainer.since", offsetof(struct gm_options, since), false },
+		{ "maintainer.format", offsetof(struct gm_options, format), false },
+	};
+	int error = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
+		char *field = (char *)o + keys[i].offset;
+		char *value = NULL;
+		bool b;
+
+		if (keys[i].is_bool) {
+			error = gm_repo_config_bool(r, keys[i].key, &b);
+			if (!error)
+				*(int *)field = b;
+		} else if (!(error = gm_repo_config_string(r, keys[i].key,
+							   &value))) {
+			free(*(char **)field);
+			*(char **)field = value;
+		}
+		if (error == GM_ENOTFOUND)
+			error = 0;
+	}
+	return error;
+}
+
 /* An integer config value: a decimal number, else GM_EINVALID. */
 static int config_int(struct gm_repo *r, const char *key, int *out)
 {
@@ -77,63 +114,44 @@ static int config_int(struct gm_repo *r, const char *key, int *out)
 	return error;
 }
 
-/* Defaults from git config: maintainer.<key>, overridden by the options. */
-static int config_apply_git(struct gm_options *o, struct gm_repo *r)
+/*
+ * The keys of what a fork of the script does (treescript.h), above the
+ * tree's script's family: booleans, and one number.
+ */
+static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
 {
-	enum { B, S, I };	/* bool, string, integer */
 	static const struct {
 		const char *key;
 		size_t offset;
-		int kind;
 	} keys[] = {
-		{ "maintainer.history", offsetof(struct gm_options, history), B },
-		{ "maintainer.keywordsInFile",
-		  offsetof(struct gm_options, keywords_in_file), B },
-		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), B },
-		{ "maintainer.since", offsetof(struct gm_options, since), S },
-		{ "maintainer.format", offsetof(struct gm_options, format), S },
-		/* what a fork of the script does (treescript.h) */
 		{ "maintainer.gitFallback",
-		  offsetof(struct gm_options, git_fallback), B },
+		  offsetof(struct gm_options, git_fallback) },
 		{ "maintainer.dropTheRestSupporter",
-		  offsetof(struct gm_options, drop_rest_supporter), B },
+		  offsetof(struct gm_options, drop_rest_supporter) },
 		{ "maintainer.bracePatterns",
-		  offsetof(struct gm_options, brace_patterns), B },
+		  offsetof(struct gm_options, brace_patterns) },
 		{ "maintainer.reviewerSection",
-		  offsetof(struct gm_options, reviewer_section), B },
-		{ "maintainer.sectionNameMax",
-		  offsetof(struct gm_options, section_name_max), I },
-		{ "maintainer.listNames",
-		  offsetof(struct gm_options, list_names), B },
+		  offsetof(struct gm_options, reviewer_section) },
+		{ "maintainer.namedLists",
+		  offsetof(struct gm_options, named_lists) },
 		{ "maintainer.patchDevNull",
-		  offsetof(struct gm_options, patch_dev_null), B },
+		  offsetof(struct gm_options, patch_dev_null) },
 		{ "maintainer.gitAuthorRoles",
-		  offsetof(struct gm_options, git_author_roles), B },
+		  offsetof(struct gm_options, git_author_roles) },
 		{ "maintainer.trackedPaths",
-		  offsetof(struct gm_options, tracked_paths), B },
+		  offsetof(struct gm_options, tracked_paths) },
 	};
-	int error = 0;
+	int error = config_int(r, "maintainer.sectionNameMax",
+			       &o->section_name_max);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
-		char *field = (char *)o + keys[i].offset;
-		char *value = NULL;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) &&
+			   (!error || error == GM_ENOTFOUND); i++) {
 		bool b;
 
-		if (keys[i].kind == B) {
-			error = gm_repo_config_bool(r, keys[i].key, &b);
-			if (!error)
-				*(int *)field = b;
-		} else if (keys[i].kind == I) {
-			error = config_int(r, keys[i].key, (int *)field);
-		} else if (!(error = gm_repo_config_string(r, keys[i].key,
-							   &value))) {
-			free(*(char **)field);
-			*(char **)field = value;
-		}
-		if (error == GM_ENOTFOUND)
-			error = 0;
+		if (!(error = gm_repo_config_bool(r, keys[i].key, &b)))
+			*(int *)((char *)o + keys[i].offset) = b;
 	}
-	return error;
+	return error == GM_ENOTFOUND ? 0 : error;
 }
 
 int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
@@ -152,6 +170,7 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 	gm_options_init(opts);
 	gm_treescript_load(opts, r, &notes);
 	if ((error = config_apply_git(opts, r)) < 0 ||
+	    (error = config_apply_fork(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||
 	    (error = gm_options_parse(opts, argc, argv)) < 0)

@@ -795,8 +795,7 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 				   gm_signers_value(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		/* the tree's script's penguins (the commit's author_chief: Linux's) */
-		bool chief = gm_rank_is_penguin_line(rk->opts, s, strlen(s));
+		bool chief = gm_signers_names_chief(s);
 
 		if (!chief || rk->opts->git_chief_penguins)
 			error = push_dedup(rk, out, gm_signers_value(s));
@@ -818,9 +817,8 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 		const struct gm_signers_commit *c = &commits[k];
 		size_t count = 0;
 
-		if (!c->author || (!rk->opts->git_chief_penguins &&
-				   gm_rank_is_penguin_line(rk->opts, c->author,
-							   strlen(c->author))))
+		if (!c->author || (c->author_chief &&
+				   !rk->opts->git_chief_penguins))
 			continue;
 		gm_buf_reset(&fmt);
 		if ((error = gm_email_normalize(&fmt, c->author, 1)) < 0 ||

@@ -385,8 +385,8 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 	size_t len;
 	int error;
 
-	/* --list-names: the address of "Name <addr>", then as ever */
-	if (o->list_names &&
+	/* --named-lists: the address of "Name <addr>", then as ever */
+	if (o->named_lists &&
 	    !(error = gm_email_parse(&name, &parsed, value)))
 		value = parsed.ptr;
 	list_split(value, &len, &extra);

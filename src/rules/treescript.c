@@ -569,7 +569,7 @@ static void ts_xen(struct gm_options *o)
 	o->brace_patterns = 1;
 	o->reviewer_section = 0;
 	o->section_name_max = 20;
-	o->list_names = 1;
+	o->named_lists = 1;
 	o->patch_dev_null = 0;
 	o->git_author_roles = 0;
 	o->fixes = 0;
@@ -651,7 +651,7 @@ int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
 		ts_xen(opts);
 		TS_NOTE(notes, "%s:%zu: Xen's behaviours: --drop-the-rest-supporter"
 			" --brace-patterns --no-reviewer-section --section-name-max=20"
-			" --list-names --no-patch-dev-null --no-git-author-roles"
+			" --named-lists --no-patch-dev-null --no-git-author-roles"
 			" --no-tracked-paths --no-fixes", path, line);
 	}
 	return (int)f;
