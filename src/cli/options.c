@@ -151,7 +151,7 @@ static const char usage_text[] =
 	"    --git                 get_maintainer.pl's history of each file:\n"
 	"                          commit_signer, authored, added/removed_lines\n"
 	"    --git-fallback        the same for files no maintained section\n"
-	"                          claims exactly (as the script)\n"
+	"                          claims exactly (default: off)\n"
 	"    --git-since=<date>    --git's window (default: 1-year-ago)\n"
 	"    --git-blame           roles from blaming the patch's hunks (or the\n"
 	"                          whole file with -f)\n"
