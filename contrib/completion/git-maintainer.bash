@@ -19,11 +19,11 @@ __git_maintainer_options="
 	--git-chief-penguins --pattern-depth= --tree
 	--history --since= --until= --git-min-signatures= --git-min-percent=
 	--git-max-maintainers= --git-fallback
+	--unowned --activity
+	--to --cc --headers
 	--verbose --drop-the-rest-supporter --brace-patterns --reviewer-section
 	--section-name-max= --named-lists --patch-dev-null --git-author-roles
 	--tracked-paths
-	--unowned --activity
-	--to --cc --headers
 	--roles --rolestats --format= --separator= --multiline
 	--scm --status --subsystem --web --bug --substatus --sections --letters=
 	--self-test --self-test= --version --help
