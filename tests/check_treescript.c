@@ -456,6 +456,7 @@ START_TEST(test_treescript_load_follows_the_commit)
 }
 END_TEST
 
+
 START_TEST(test_treescript_precedence)
 {
 	static const char *const kf[] = { "--kf" };
@@ -915,6 +916,35 @@ START_TEST(test_treescript_xen_tree)
 }
 END_TEST
 
+/* The default path: HEAD's blob only, never a work tree file. */
+START_TEST(test_treescript_worktree_script_ignored)
+{
+	static const char *const args[] = { "--verbose", "-f", "arch/x86/a.c",
+					    NULL };
+	struct gm_test_run r;
+
+	/* the Xen tree's commit without its script, which the work tree has */
+	static const struct gm_test_commit no_script[] = {
+		{ "xen\n", 1700000000, files_xen, ARRAY_SIZE(files_xen) - 1 },
+	};
+
+	fork_setup(no_script, ARRAY_SIZE(no_script));
+	ck_assert_int_eq(gm_test_write_file(fork_dir,
+					    "scripts/get_maintainer.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(gm_test_run_binary(&r, fork_dir, fork_home, NULL,
+					    NULL, args), 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.err, "scripts/get_maintainer.pl: no such script"),
+		      "%s", r.err);
+	/* 6.1: THE REST's people stay */
+	ck_assert_str_eq(r.out, "Jan <jan@x.org>\nRev <rev@x.org>\n"
+			 "Rest <rest@x.org>\ndevel@x.org\n");
+	gm_test_run_release(&r);
+	fork_teardown();
+}
+END_TEST
+
 /* What u-boot's script prints there, apart from its --rolestats. */
 START_TEST(test_treescript_uboot_penguin)
 {
@@ -949,6 +979,54 @@ START_TEST(test_treescript_uboot_penguin)
 }
 END_TEST
 
+/* maintainer.script: a path in the tree, else a file; never the work tree's */
+START_TEST(test_treescript_load_named_script)
+{
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	struct gm_strvec notes = GM_STRVEC_INIT;
+	struct gm_options o;
+	struct gm_repo *r = NULL;
+	char path[4096], *joined;
+
+	/* the tree's path, named: HEAD's script (6.1-like), not Xen's */
+	ck_assert_int_eq(gm_test_write_file(repo_dir, "scripts/get_maintainer.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(gm_test_write_file(repo_dir, "scripts/xen.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(git_repository_open(&repo, repo_dir), 0);
+	ck_assert_int_eq(git_repository_config(&cfg, repo), 0);
+	ck_assert_int_eq(git_config_set_string(cfg, "maintainer.script",
+					       "scripts/get_maintainer.pl"), 0);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
+	gm_treescript_load(&o, r, &notes);
+	ck_assert_int_eq(o.drop_rest_supporter, 0);
+	gm_repo_free(r);
+	gm_options_release(&o);
+	gm_strvec_release(&notes);
+
+	/* a named file outside the tree is read */
+	ck_assert_int_lt(snprintf(path, sizeof(path), "%s/scripts/xen.pl",
+				  repo_dir), (int)sizeof(path));
+	ck_assert_int_eq(git_config_set_string(cfg, "maintainer.script", path),
+			 0);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
+	gm_treescript_load(&o, r, &notes);
+	ck_assert_int_eq(o.drop_rest_supporter, 1);
+	joined = gm_test_join(&notes, "\n");
+	ck_assert_msg(strstr(joined, "xen.pl:2: family Xen"), "%s", joined);
+	free(joined);
+	gm_repo_free(r);
+	gm_options_release(&o);
+	gm_strvec_release(&notes);
+	git_config_delete_entry(cfg, "maintainer.script");
+	git_config_free(cfg);
+	git_repository_free(repo);
+}
+END_TEST
+
 Suite *treescript_suite(void)
 {
 	Suite *s = suite_create("treescript");
@@ -969,6 +1047,7 @@ Suite *treescript_suite(void)
 	/* checked: each test gets a repository, $HOME and cwd of its own */
 	tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
 	tcase_add_test(tree, test_treescript_load_follows_the_commit);
+	tcase_add_test(tree, test_treescript_load_named_script);
 	tcase_add_test(tree, test_treescript_precedence);
 	tcase_add_test(tree, test_treescript_cli_and_batch);
 	suite_add_tcase(s, tree);
@@ -979,6 +1058,7 @@ Suite *treescript_suite(void)
 	tcase_add_test(forks, test_treescript_fork_xen);
 	tcase_add_test(forks, test_treescript_penguin_tests);
 	tcase_add_test(forks, test_treescript_xen_tree);
+	tcase_add_test(forks, test_treescript_worktree_script_ignored);
 	tcase_add_test(forks, test_treescript_uboot_penguin);
 	tcase_set_timeout(forks, 60);
 	suite_add_tcase(s, forks);

@@ -657,8 +657,12 @@ int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
 	return (int)f;
 }
 
-/* The script's text: at `path` in the commit's tree, or a file there. */
-static int ts_read(struct gm_repo *r, const char *path, struct gm_buf *out)
+/*
+ * The script's text: at `path` in the commit's tree; else, for a path
+ * git config named (`named`), the file at `path`.
+ */
+static int ts_read(struct gm_repo *r, const char *path, bool named,
+		   struct gm_buf *out)
 {
 	struct gm_repo_text t = GM_REPO_TEXT_INIT;
 	int error = gm_repo_text(r, path, NULL, &t);
@@ -666,7 +670,7 @@ static int ts_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 	if (!error)
 		error = gm_buf_put(out, t.ptr, t.len);
 	gm_repo_text_release(&t);
-	if (error)
+	if (error && named)
 		error = gm_buf_read_file(out, path);
 	return error;
 }
@@ -683,7 +687,7 @@ int gm_treescript_load(struct gm_options *opts, struct gm_repo *r,
 		path = named;
 	gm_error_clear();
 	/* a missing blob (a partial clone, say) is no script either */
-	if ((error = ts_read(r, path, &text)) < 0) {
+	if ((error = ts_read(r, path, named != NULL, &text)) < 0) {
 		gm_error_clear();
 		TS_NOTE(notes, "%s: no such script: Linux 6.1's defaults, "
 			"--git-fallback off", path);
