@@ -6,7 +6,6 @@
 #include <strings.h>
 
 #include "gm/buf.h"
-#include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
 
@@ -375,11 +374,12 @@ static const char *ts_find(const char *text, const char *end,
 enum gm_ts_family gm_treescript_family(const char *text, size_t len,
 				       size_t *line)
 {
-	const char *end = text + len, *v, *at;
+	const char *end, *v, *at;
 
 	*line = 0;
 	if (!text || !len)
 		return GM_TS_UNKNOWN;
+	end = text + len;
 	/* my $V = '0.26-xen'; */
 	v = ts_line_starting(text, end, "my $V = '");
 	if (v && (at = ts_find(v, ts_eol(v, end), "-xen'"))) {
