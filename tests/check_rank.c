@@ -700,6 +700,62 @@ START_TEST(test_rank_signers_match_existing_by_name)
 }
 END_TEST
 
+/*
+ * --git on a commit written by "Roger Pau Monne" and signed off by
+ * "Roger Pau Monné", both at roger.pau@citrix.com, the maintainer being
+ * "Roger Pau Monné" at another address: with --remove-duplicates the
+ * signature takes the maintainer's entry by its name (R-65, R-66) and the
+ * author, of another name and a new address, gets one of its own; without
+ * (Xen's default), each string is its own entry. As both scripts print.
+ */
+START_TEST(test_rank_signers_identity_merge)
+{
+	static const char text[] =
+		"X86\nM:\tRoger Pau Monn\xc3\xa9 <roger@xenproject.org>\n"
+		"S:\tSupported\nF:\tx86/\n";
+	static const char *const x86[] = { "X86", NULL };
+	static const char body[] =
+		"Signed-off-by: Roger Pau Monn\xc3\xa9 <roger.pau@citrix.com>\n";
+	struct gm_strvec signers = GM_STRVEC_INIT, authors = GM_STRVEC_INIT;
+	struct gm_buf who = GM_BUF_INIT;
+	struct rank_env e;
+
+	for (int dedup = 1; dedup >= 0; dedup--) {
+		env_init(&e, text, NULL);
+		e.opts.remove_duplicates = dedup;
+		env_add(&e, x86);
+		ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
+		ck_assert_int_eq(gm_rank_signers(&e.rk, &signers, body,
+						 sizeof(body) - 1), 0);
+		ck_assert_int_eq(gm_rank_dedup(&e.rk, &who, "Roger Pau Monne "
+					       "<roger.pau@citrix.com>"), 0);
+		ck_assert_int_eq(gm_strvec_push(&authors, who.ptr), 0);
+		ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 1,
+						&signers, GM_KIND_HISTORY), 0);
+		ck_assert_int_eq(gm_rank_assign(&e.rk, "authored", 1, &authors,
+						GM_KIND_HISTORY), 0);
+		if (dedup)
+			assert_people(&e, "\"Roger Pau Monn\xc3\xa9\" "
+				      "<roger@xenproject.org> (supporter:X86,"
+				      "commit_signer:1/1=100%)\n"
+				      "Roger Pau Monne <roger.pau@citrix.com> "
+				      "(authored:1/1=100%)\n");
+		else
+			assert_people(&e, "\"Roger Pau Monn\xc3\xa9\" "
+				      "<roger@xenproject.org> (supporter:X86)\n"
+				      "\"Roger Pau Monn\xc3\xa9\" "
+				      "<roger.pau@citrix.com> "
+				      "(commit_signer:1/1=100%)\n"
+				      "Roger Pau Monne <roger.pau@citrix.com> "
+				      "(authored:1/1=100%)\n");
+		gm_strvec_release(&signers);
+		gm_strvec_release(&authors);
+		env_release(&e);
+	}
+	gm_buf_release(&who);
+}
+END_TEST
+
 START_TEST(test_rank_signers_through_mailmap)
 {
 	struct gm_strvec lines = GM_STRVEC_INIT;
@@ -1058,6 +1114,7 @@ Suite *rank_suite(void)
 	tcase_add_test(signers, test_rank_signers_role_names_without_stats);
 	tcase_add_test(signers, test_rank_signers_bad_divisor);
 	tcase_add_test(signers, test_rank_signers_match_existing_by_name);
+	tcase_add_test(signers, test_rank_signers_identity_merge);
 	tcase_add_test(signers, test_rank_signers_through_mailmap);
 	tcase_add_test(signers, test_rank_ignore_list);
 	tcase_add_loop_test(signers, test_rank_chief_penguin_entry_table, 0,

@@ -331,6 +331,28 @@ START_TEST(test_selftest_patterns_directory_slash)
 }
 END_TEST
 
+/*
+ * A submodule: `git ls-files` lists "ext/sub", the script's -d finds its
+ * directory and adds the slash, so "F: ext/sub" matches no file; the
+ * directory test sees the value alone, not the regex's '^'.
+ */
+START_TEST(test_selftest_patterns_submodule)
+{
+	static const char *const paths[] = { "ext/sub", "ext/subtle.c",
+					     "lib/a.c", NULL };
+	static const char *const dirs[] = { "ext", "ext/sub", "lib", NULL };
+	const struct fx fx = { ONE_FILE(
+		"S\nM:\tA <a@x.org>\nS:\tMaintained\n"
+		"F:\text/sub\n"
+		"F:\text/\n"
+		"F:\tlib\n"
+		"F:\text/subtle.c\n"), paths, dirs, NULL };
+
+	assert_run(&fx, GM_SELFTEST_PATTERNS,
+		   "./MAINTAINERS:4: warning: no file matches\tF:\text/sub\n", 1);
+}
+END_TEST
+
 /* ==================== scm: the form of T: ==================== */
 
 START_TEST(test_selftest_scm_malformed)
@@ -534,6 +556,7 @@ Suite *selftest_suite(void)
 	tcase_add_loop_test(script, test_selftest_patterns_table, 0,
 			    ARRAY_SIZE(pattern_cases));
 	tcase_add_test(script, test_selftest_patterns_directory_slash);
+	tcase_add_test(script, test_selftest_patterns_submodule);
 	tcase_add_test(script, test_selftest_scm_malformed);
 	suite_add_tcase(s, script);
 

@@ -9,6 +9,8 @@
 #include "gm/config.h"
 #include "gm/error.h"
 #include "gm/options.h"
+#include "gm/rank.h"
+#include "gm/strvec.h"
 #include "gm/treescript.h"
 
 #include "gm_tests.h"
@@ -444,7 +446,7 @@ START_TEST(test_treescript_load_follows_the_commit)
 					    old_script), 0);
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
-	ck_assert_int_eq(gm_treescript_load(&o, r), 2);
+	ck_assert_int_eq(gm_treescript_load(&o, r, NULL), 2);
 	ck_assert_int_eq(o.keywords_in_file, 0);
 	gm_repo_free(r);
 	gm_options_release(&o);
@@ -453,6 +455,7 @@ START_TEST(test_treescript_load_follows_the_commit)
 	ck_assert_int_eq(kf_at("HEAD~1", 0, NULL), 1);
 }
 END_TEST
+
 
 START_TEST(test_treescript_precedence)
 {
@@ -524,11 +527,512 @@ START_TEST(test_treescript_cli_and_batch)
 }
 END_TEST
 
+/* ==================== families, penguins, forks ==================== */
+
+#define FORK_TAIL \
+	"\t\t)) {\n" \
+	"    die \"$P: invalid argument - use --help if necessary\\n\";\n" \
+	"}\n"
+
+static const char linux61_script[] =
+	"#!/usr/bin/env perl\n"
+	"my $V = '0.26';\n"
+	"my $email_git_fallback = 1;\n"
+	"my $email_remove_duplicates = 1;\n"
+	"my $output_rolestats = 1;\n"
+	"my @penguin_chief = ();\n"
+	"push(@penguin_chief, \"Linus Torvalds:torvalds\\@linux-foundation.org\");\n"
+	"#push(@penguin_chief, \"Andrew Morton:akpm\\@linux-foundation.org\");\n"
+	"if (!GetOptions(\n"
+	"\t\t'git-fallback!' => \\$email_git_fallback,\n"
+	"\t\t'remove-duplicates!' => \\$email_remove_duplicates,\n"
+	"\t\t'rolestats!' => \\$output_rolestats,\n"
+	FORK_TAIL;
+
+static const char linux_script[] =
+	"#!/usr/bin/env perl\n"
+	"my $V = '0.26';\n"
+	"my $email_git_fallback = 1;\n"
+	"my $output_substatus = undef;\n"
+	"my @penguin_chief = ();\n"
+	"push(@penguin_chief, \"Linus Torvalds:torvalds\\@linux-foundation.org\");\n"
+	"if (!GetOptions(\n"
+	"\t\t'git-fallback!' => \\$email_git_fallback,\n"
+	"\t\t'substatus!' => \\$output_substatus,\n"
+	FORK_TAIL;
+
+static const char uboot_script[] =
+	"#!/usr/bin/env perl\n"
+	"my $V = '0.26';\n"
+	"my $email_git_fallback = 1;\n"
+	"my @penguin_chief = ();\n"
+	"push(@penguin_chief, \"Tom RINI:trini\\@konsulko.com\");\n"
+	"if (!GetOptions(\n"
+	"\t\t'git-fallback!' => \\$email_git_fallback,\n"
+	FORK_TAIL
+	"die \"$P: The current directory does not appear to be \"\n"
+	"\t. \"a U-Boot source tree.\\n\";\n";
+
+static const char xen_script[] =
+	"#!/usr/bin/perl -w\n"
+	"my $V = '0.26-xen';\n"
+	"my $email_git_fallback = 0;\n"
+	"my $email_remove_duplicates = 0;\n"
+	"my $drop_rest = 1;\n"
+	"my $output_rolestats = 0;\n"
+	"my @penguin_chief = ();\n"
+	"push(@penguin_chief, \"Linus Torvalds:torvalds\\@linux-foundation.org\");\n"
+	"if (!GetOptions(\n"
+	"\t\t'git-fallback!' => \\$email_git_fallback,\n"
+	"\t\t'remove-duplicates!' => \\$email_remove_duplicates,\n"
+	"\t\t'drop_the_rest_supporter!' => \\$drop_rest,\n"
+	"\t\t'rolestats!' => \\$output_rolestats,\n"
+	FORK_TAIL;
+
+START_TEST(test_treescript_family)
+{
+	static const struct {
+		const char *text;
+		enum gm_ts_family family;
+		size_t line;
+	} cases[] = {
+		{ linux61_script, GM_TS_LINUX61, 2 },
+		{ linux_script, GM_TS_LINUX, 9 },
+		{ uboot_script, GM_TS_UBOOT, 12 },
+		{ xen_script, GM_TS_XEN, 2 },
+		{ old_script, GM_TS_UNKNOWN, 0 },	/* no $V, no penguin */
+		{ "", GM_TS_UNKNOWN, 0 },
+		/* a version that only ends "-xen" somewhere else */
+		{ "my $V = '0.26';\n# '0.26-xen'\n", GM_TS_UNKNOWN, 0 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t line = 99;
+		enum gm_ts_family f = gm_treescript_family(
+			cases[i].text, strlen(cases[i].text), &line);
+
+		ck_assert_msg(f == cases[i].family, "case %zu: family %d", i,
+			      (int)f);
+		ck_assert_uint_eq(line, cases[i].line);
+	}
+	ck_assert_str_eq(gm_treescript_family_name(GM_TS_XEN), "Xen");
+	ck_assert_str_eq(gm_treescript_family_name(GM_TS_UBOOT), "u-boot");
+}
+END_TEST
+
+START_TEST(test_treescript_penguins)
+{
+	struct gm_strvec v = GM_STRVEC_INIT;
+	size_t line = 0;
+
+	/* the commented-out Andrew Morton is no penguin */
+	ck_assert_int_eq(gm_treescript_penguins(&v, linux61_script,
+						strlen(linux61_script), &line), 1);
+	ck_assert_str_eq(v.v[0], "Linus Torvalds:torvalds@linux-foundation.org");
+	ck_assert_uint_eq(line, 7);
+	gm_strvec_release(&v);
+	ck_assert_int_eq(gm_treescript_penguins(&v, uboot_script,
+						strlen(uboot_script), &line), 1);
+	ck_assert_str_eq(v.v[0], "Tom RINI:trini@konsulko.com");
+	ck_assert_uint_eq(line, 5);
+	gm_strvec_release(&v);
+	/* no colon, no closing parenthesis, indented: not read */
+	ck_assert_int_eq(gm_treescript_penguins(&v,
+		"push(@penguin_chief, \"No Colon\");\n"
+		"push(@penguin_chief, \"A:b@c\"\n"
+		" push(@penguin_chief, \"A:b@c\");\n", 90, &line), 0);
+	ck_assert_uint_eq(v.nr, 0);
+	gm_strvec_release(&v);
+}
+END_TEST
+
+/* gm_treescript_fork() on fresh options. */
+static int fork_on(struct gm_options *o, const char *text,
+		   struct gm_strvec *notes)
+{
+	gm_options_init(o);
+	return gm_treescript_fork(o, text, strlen(text), "s.pl", notes);
+}
+
+START_TEST(test_treescript_fork_fallback_and_penguins)
+{
+	struct gm_strvec notes = GM_STRVEC_INIT;
+	struct gm_options o;
+	char *joined;
+
+	/* the tool alone has the fallback off; 6.1's script has it on */
+	gm_options_init(&o);
+	ck_assert_int_eq(o.git_fallback, 0);
+	gm_options_release(&o);
+	ck_assert_int_eq(fork_on(&o, linux61_script, &notes), GM_TS_LINUX61);
+	ck_assert_int_eq(o.git_fallback, 1);
+	ck_assert_int_eq(o.rolestats, 0);	/* layout: not followed */
+	ck_assert_uint_eq(o.penguins.nr, 1);
+	ck_assert_int_eq(o.drop_rest_supporter, 0);
+	joined = gm_test_join(&notes, "\n");
+	ck_assert_msg(strstr(joined, "s.pl:2: family Linux 6.1\n"), "%s", joined);
+	ck_assert_msg(strstr(joined, "s.pl:3: --git-fallback default 1\n"),
+		      "%s", joined);
+	ck_assert_msg(strstr(joined, "s.pl:5: --rolestats default 1 (not "),
+		      "%s", joined);
+	ck_assert_msg(strstr(joined, "s.pl:7: chief penguin Linus Torvalds:"),
+		      "%s", joined);
+	free(joined);
+	gm_strvec_release(&notes);
+	gm_options_release(&o);
+
+	/* a script without the option: no fallback */
+	ck_assert_int_eq(fork_on(&o, old_script, NULL), GM_TS_UNKNOWN);
+	ck_assert_int_eq(o.git_fallback, 0);
+	ck_assert_uint_eq(o.penguins.nr, 0);
+	gm_options_release(&o);
+
+	/* declared without a value: undef, off */
+	ck_assert_int_eq(fork_on(&o, "my $f;\nGetOptions(\n"
+				 "'git-fallback!' => \\$f,\n);\n", NULL),
+			 GM_TS_UNKNOWN);
+	ck_assert_int_eq(o.git_fallback, 0);
+	gm_options_release(&o);
+
+	/* an initialiser not understood: 6.1's, on */
+	ck_assert_int_eq(fork_on(&o, "my $f = $x + 1;\nGetOptions(\n"
+				 "'git-fallback!' => \\$f,\n);\n", NULL),
+			 GM_TS_UNKNOWN);
+	ck_assert_int_eq(o.git_fallback, 1);
+	gm_options_release(&o);
+
+	ck_assert_int_eq(fork_on(&o, uboot_script, NULL), GM_TS_UBOOT);
+	ck_assert_int_eq(o.git_fallback, 1);
+	ck_assert_uint_eq(o.penguins.nr, 1);
+	ck_assert_str_eq(o.penguins.v[0], "Tom RINI:trini@konsulko.com");
+	ck_assert_int_eq(o.reviewer_section, 1);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_fork_xen)
+{
+	struct gm_strvec notes = GM_STRVEC_INIT;
+	struct gm_options o;
+	char *joined;
+
+	ck_assert_int_eq(fork_on(&o, xen_script, &notes), GM_TS_XEN);
+	ck_assert_int_eq(o.git_fallback, 0);
+	ck_assert_int_eq(o.drop_rest_supporter, 1);
+	ck_assert_int_eq(o.brace_patterns, 1);
+	ck_assert_int_eq(o.reviewer_section, 0);
+	ck_assert_int_eq(o.section_name_max, 20);
+	ck_assert_int_eq(o.named_lists, 1);
+	ck_assert_int_eq(o.patch_dev_null, 0);
+	ck_assert_int_eq(o.git_author_roles, 0);
+	ck_assert_int_eq(o.fixes, 0);
+	ck_assert_int_eq(o.tracked_paths, 0);
+	joined = gm_test_join(&notes, "\n");
+	ck_assert_msg(strstr(joined, "s.pl:2: family Xen\n"), "%s", joined);
+	ck_assert_msg(strstr(joined, "s.pl:3: --git-fallback default 0\n"),
+		      "%s", joined);
+	ck_assert_msg(strstr(joined, "s.pl: no --fixes\n"), "%s", joined);
+	free(joined);
+	gm_strvec_release(&notes);
+	gm_options_release(&o);
+
+	/* the duplicates: gm_treescript_apply()'s, from the same text */
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_treescript_apply(&o, xen_script,
+					     strlen(xen_script)), 1);
+	ck_assert_int_eq(o.remove_duplicates, 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+START_TEST(test_treescript_penguin_tests)
+{
+	static const char *const argv[] = { "--git-chief-penguins" };
+	struct gm_options o;
+
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_strvec_push(&o.penguins,
+					"Tom RINI:trini@konsulko.com"), 0);
+	/* signatures: the name, any ASCII case */
+	ck_assert(gm_rank_is_penguin_line(&o,
+		"Signed-off-by: Tom Rini <trini@konsulko.com>", 44));
+	ck_assert(!gm_rank_is_penguin_line(&o,
+		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
+	ck_assert(gm_rank_is_penguin_line(NULL,
+		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
+	/* entries: "Tom RINI <trini@konsulko.com>" as written, '.' any */
+	ck_assert(!gm_rank_is_penguin_entry(&o,
+		"Tom Rini <trini@konsulko.com>", 1));
+	ck_assert(gm_rank_is_penguin_entry(&o,
+		"x Tom RINI <trini@konsulkoXcom>", 1));
+	ck_assert(gm_rank_is_penguin_entry(&o,
+		"Tom Rini <trini@konsulko.com>", 0));
+	ck_assert(!gm_rank_is_penguin_entry(&o,
+		"Linus Torvalds <torvalds@linux-foundation.org>", 1));
+	ck_assert_int_eq(gm_options_parse(&o, 1, (const char **)argv), 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+/* The binary in a tree with a fork's script. */
+static const struct gm_test_file files_xen[] = {
+	{ "MAINTAINERS",
+	  "X86\nM:\tJan <jan@x.org>\nR:\tRev <rev@x.org>\n"
+	  "L:\tTeam Name <team@x.org>\nS:\tSupported\nF:\tarch/x86/\n"
+	  "F:\tlib/{kexec,kimage}.c\n\n"
+	  "A VERY LONG SECTION NAME INDEED\nM:\tLong <long@x.org>\n"
+	  "S:\tSupported\nF:\tdrivers/\n\n"
+	  "THE REST\nM:\tRest <rest@x.org>\nM:\tJan <jan@x.org>\n"
+	  "L:\tdevel@x.org\nS:\tSupported\nF:\t*\nF:\t*/\n"
+	  "V:\txen-maintainers-1\n", 0 },
+	{ "arch/x86/a.c", "a\n", 0 },
+	{ "lib/kexec.c", "k\n", 0 },
+	{ "drivers/d.c", "d\n", 0 },
+	{ "README", "r\n", 0 },
+	{ "scripts/get_maintainer.pl", xen_script, GIT_FILEMODE_BLOB_EXECUTABLE },
+};
+
+static const struct gm_test_commit xen_commits[] = {
+	{ "xen\n", 1700000000, files_xen, ARRAY_SIZE(files_xen) },
+};
+
+static const struct gm_test_file files_uboot1[] = {
+	{ "MAINTAINERS",
+	  "DRIVERS\nM:\tAnn <ann@x.org>\nS:\tOdd Fixes\nF:\tdrivers/\n\n"
+	  "THE REST\nM:\tTom Rini <trini@konsulko.com>\nL:\tu-boot@x.org\n"
+	  "S:\tMaintained\nF:\t*\nF:\t*/\n", 0 },
+	{ "drivers/d.c", "d\n", 0 },
+	{ "scripts/get_maintainer.pl", uboot_script,
+	  GIT_FILEMODE_BLOB_EXECUTABLE },
+};
+
+static const struct gm_test_file files_uboot2[] = {
+	{ "MAINTAINERS",
+	  "DRIVERS\nM:\tAnn <ann@x.org>\nS:\tOdd Fixes\nF:\tdrivers/\n\n"
+	  "THE REST\nM:\tTom Rini <trini@konsulko.com>\nL:\tu-boot@x.org\n"
+	  "S:\tMaintained\nF:\t*\nF:\t*/\n", 0 },
+	{ "drivers/d.c", "d\ne\n", 0 },
+	{ "scripts/get_maintainer.pl", uboot_script,
+	  GIT_FILEMODE_BLOB_EXECUTABLE },
+};
+
+static const struct gm_test_commit uboot_commits[] = {
+	{ "start\n", 1700000000, files_uboot1, ARRAY_SIZE(files_uboot1) },
+	{ "change\n\nSigned-off-by: Bob <bob@x.org>\n"
+	  "Signed-off-by: Tom Rini <trini@konsulko.com>\n", 1700003600,
+	  files_uboot2, ARRAY_SIZE(files_uboot2) },
+};
+
+static char *fork_dir, *fork_home;
+
+static void fork_setup(const struct gm_test_commit *c, size_t nr)
+{
+	ck_assert_int_eq(gm_test_repo_create(&fork_dir, NULL, c, nr), 0);
+	fork_home = gm_test_tmpdir();
+	ck_assert_ptr_nonnull(fork_home);
+}
+
+static void fork_teardown(void)
+{
+	gm_test_rmtree(fork_dir);
+	gm_test_rmtree(fork_home);
+	fork_dir = fork_home = NULL;
+}
+
+/* stdout of the binary in the fork's tree, which must exit 0. */
+static char *fork_out(const char *const *args, char **err)
+{
+	struct gm_test_run r;
+	char *out;
+
+	ck_assert_int_eq(gm_test_run_binary(&r, fork_dir, fork_home, NULL,
+					    NULL, args), 0);
+	ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+	out = r.out;
+	r.out = NULL;
+	if (err) {
+		*err = r.err;
+		r.err = NULL;
+	}
+	gm_test_run_release(&r);
+	return out;
+}
+
+#define CHECK_OUT(expected, ...) do { \
+	static const char *const a_[] = { __VA_ARGS__, NULL }; \
+	char *o_ = fork_out(a_, NULL); \
+	ck_assert_str_eq(o_, expected); \
+	free(o_); \
+} while (0)
+
+/* Each expected answer is what Xen's 0.26-xen script prints there. */
+START_TEST(test_treescript_xen_tree)
+{
+	static const char *const verbose[] = { "--verbose", "-f", "README",
+					       NULL };
+	char *out, *err = NULL;
+
+	fork_setup(xen_commits, ARRAY_SIZE(xen_commits));
+	/* THE REST's supporters dropped; the L: name ignored */
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nteam@x.org\ndevel@x.org\n",
+		  "-f", "arch/x86/a.c");
+	CHECK_OUT("Jan <jan@x.org> (supporter:X86)\nRev <rev@x.org> (reviewer)\n"
+		  "team@x.org (open list:X86)\ndevel@x.org (open list)\n",
+		  "--rolestats", "-f", "arch/x86/a.c");
+	/* lib/{kexec,kimage}.c */
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nteam@x.org\ndevel@x.org\n",
+		  "-f", "lib/kexec.c");
+	/* a file of THE REST's alone, in the set: nobody dropped */
+	CHECK_OUT("Rest <rest@x.org>\nJan <jan@x.org>\ndevel@x.org\n",
+		  "-f", "README");
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nRest <rest@x.org>\n"
+		  "team@x.org\ndevel@x.org\n", "-f", "arch/x86/a.c", "README");
+	CHECK_OUT("Long <long@x.org> (supporter:A VERY LONG SECTI...)\n"
+		  "devel@x.org (open list)\n", "--roles", "-f", "drivers/d.c");
+	/* the command line over the family */
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nRest <rest@x.org>\n"
+		  "team@x.org\ndevel@x.org\n", "--nodrop_the_rest_supporter",
+		  "-f", "arch/x86/a.c");
+	CHECK_OUT("Long <long@x.org> (supporter:A VERY LONG SECTION NAME "
+		  "INDEED)\ndevel@x.org (open list)\n", "--roles",
+		  "--section-name-max=0", "-f", "drivers/d.c");
+	/* 6.1's L: address "Team" is no address: dropped with a warning */
+	CHECK_OUT("Jan <jan@x.org> (supporter:X86)\n"
+		  "Rev <rev@x.org> (reviewer:X86)\ndevel@x.org (open list)\n",
+		  "--rolestats", "--reviewer-section", "--nonamed-lists",
+		  "-f", "arch/x86/a.c");
+	CHECK_OUT("devel@x.org\n", "--nobrace-patterns", "--nom", "-f",
+		  "lib/kexec.c");
+	/* without -f a file is a patch, here one of no file */
+	CHECK_OUT("", "arch/x86/a.c");
+	CHECK_OUT("Jan <jan@x.org>\nRev <rev@x.org>\nteam@x.org\ndevel@x.org\n",
+		  "--tracked-paths", "arch/x86/a.c");
+	out = fork_out(verbose, &err);
+	ck_assert_msg(strstr(err, "git-maintainer: scripts/get_maintainer.pl:2:"
+			     " family Xen\n"), "%s", err);
+	free(out);
+	free(err);
+	fork_teardown();
+}
+END_TEST
+
+/* The default path: HEAD's blob only, never a work tree file. */
+START_TEST(test_treescript_worktree_script_ignored)
+{
+	static const char *const args[] = { "--verbose", "-f", "arch/x86/a.c",
+					    NULL };
+	struct gm_test_run r;
+
+	/* the Xen tree's commit without its script, which the work tree has */
+	static const struct gm_test_commit no_script[] = {
+		{ "xen\n", 1700000000, files_xen, ARRAY_SIZE(files_xen) - 1 },
+	};
+
+	fork_setup(no_script, ARRAY_SIZE(no_script));
+	ck_assert_int_eq(gm_test_write_file(fork_dir,
+					    "scripts/get_maintainer.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(gm_test_run_binary(&r, fork_dir, fork_home, NULL,
+					    NULL, args), 0);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert_msg(strstr(r.err, "scripts/get_maintainer.pl: no such script"),
+		      "%s", r.err);
+	/* 6.1: THE REST's people stay */
+	ck_assert_str_eq(r.out, "Jan <jan@x.org>\nRev <rev@x.org>\n"
+			 "Rest <rest@x.org>\ndevel@x.org\n");
+	gm_test_run_release(&r);
+	fork_teardown();
+}
+END_TEST
+
+/* What u-boot's script prints there, apart from its --rolestats. */
+START_TEST(test_treescript_uboot_penguin)
+{
+	char *out;
+	static const char *const plain[] = { "--rolestats", "--git-since=2000-01-01",
+					     "-f", "drivers/d.c", NULL };
+	static const char *const chief[] = { "--rolestats", "--git-since=2000-01-01",
+					     "--git-chief-penguins", "-f",
+					     "drivers/d.c", NULL };
+
+	fork_setup(uboot_commits, ARRAY_SIZE(uboot_commits));
+	/* the fallback is on; his signature is not counted; he stays */
+	out = fork_out(plain, NULL);
+	ck_assert_msg(strstr(out, "Tom Rini <trini@konsulko.com> "
+			     "(maintainer:THE REST)\n"), "%s", out);
+	ck_assert_msg(strstr(out, "Bob <bob@x.org> (commit_signer:1/2=50%)\n"),
+		      "%s", out);
+	ck_assert_msg(!strstr(out, "RINI"), "%s", out);
+	free(out);
+	out = fork_out(chief, NULL);
+	ck_assert_msg(strstr(out, "Tom Rini <trini@konsulko.com> "
+			     "(maintainer:THE REST,commit_signer:1/2=50%)\n"),
+		      "%s", out);
+	ck_assert_msg(strstr(out, "Tom RINI <trini@konsulko.com> "
+			     "(chief penguin)\nu-boot@x.org"), "%s", out);
+	free(out);
+	/* the script's regex on the address alone drops him */
+	CHECK_OUT("ann@x.org\nbob@x.org\n", "--non", "--nogit-fallback",
+		  "--git", "--git-since=2000-01-01", "--nogit-author-roles",
+		  "--nol", "-f", "drivers/d.c");
+	fork_teardown();
+}
+END_TEST
+
+/* maintainer.script: a path in the tree, else a file; never the work tree's */
+START_TEST(test_treescript_load_named_script)
+{
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	struct gm_strvec notes = GM_STRVEC_INIT;
+	struct gm_options o;
+	struct gm_repo *r = NULL;
+	char path[4096], *joined;
+
+	/* the tree's path, named: HEAD's script (6.1-like), not Xen's */
+	ck_assert_int_eq(gm_test_write_file(repo_dir, "scripts/get_maintainer.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(gm_test_write_file(repo_dir, "scripts/xen.pl",
+					    xen_script), 0);
+	ck_assert_int_eq(git_repository_open(&repo, repo_dir), 0);
+	ck_assert_int_eq(git_repository_config(&cfg, repo), 0);
+	ck_assert_int_eq(git_config_set_string(cfg, "maintainer.script",
+					       "scripts/get_maintainer.pl"), 0);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
+	gm_treescript_load(&o, r, &notes);
+	ck_assert_int_eq(o.drop_rest_supporter, 0);
+	gm_repo_free(r);
+	gm_options_release(&o);
+	gm_strvec_release(&notes);
+
+	/* a named file outside the tree is read */
+	ck_assert_int_lt(snprintf(path, sizeof(path), "%s/scripts/xen.pl",
+				  repo_dir), (int)sizeof(path));
+	ck_assert_int_eq(git_config_set_string(cfg, "maintainer.script", path),
+			 0);
+	gm_options_init(&o);
+	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
+	gm_treescript_load(&o, r, &notes);
+	ck_assert_int_eq(o.drop_rest_supporter, 1);
+	joined = gm_test_join(&notes, "\n");
+	ck_assert_msg(strstr(joined, "xen.pl:2: family Xen"), "%s", joined);
+	free(joined);
+	gm_repo_free(r);
+	gm_options_release(&o);
+	gm_strvec_release(&notes);
+	git_config_delete_entry(cfg, "maintainer.script");
+	git_config_free(cfg);
+	git_repository_free(repo);
+}
+END_TEST
+
 Suite *treescript_suite(void)
 {
 	Suite *s = suite_create("treescript");
 	TCase *parse = tcase_create("parse");
 	TCase *tree = tcase_create("tree");
+	TCase *forks = tcase_create("forks");
 
 	tcase_add_test(parse, test_treescript_61_keeps_every_default);
 	tcase_add_test(parse, test_treescript_new_defaults);
@@ -543,8 +1047,20 @@ Suite *treescript_suite(void)
 	/* checked: each test gets a repository, $HOME and cwd of its own */
 	tcase_add_checked_fixture(tree, tree_setup, tree_teardown);
 	tcase_add_test(tree, test_treescript_load_follows_the_commit);
+	tcase_add_test(tree, test_treescript_load_named_script);
 	tcase_add_test(tree, test_treescript_precedence);
 	tcase_add_test(tree, test_treescript_cli_and_batch);
 	suite_add_tcase(s, tree);
+
+	tcase_add_test(forks, test_treescript_family);
+	tcase_add_test(forks, test_treescript_penguins);
+	tcase_add_test(forks, test_treescript_fork_fallback_and_penguins);
+	tcase_add_test(forks, test_treescript_fork_xen);
+	tcase_add_test(forks, test_treescript_penguin_tests);
+	tcase_add_test(forks, test_treescript_xen_tree);
+	tcase_add_test(forks, test_treescript_worktree_script_ignored);
+	tcase_add_test(forks, test_treescript_uboot_penguin);
+	tcase_set_timeout(forks, 60);
+	suite_add_tcase(s, forks);
 	return s;
 }

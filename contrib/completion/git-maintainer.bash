@@ -21,6 +21,9 @@ __git_maintainer_options="
 	--git-max-maintainers= --git-fallback --max-recipients=
 	--unowned --activity
 	--to --cc --headers
+	--verbose --drop-the-rest-supporter --brace-patterns --reviewer-section
+	--section-name-max= --named-lists --patch-dev-null --git-author-roles
+	--tracked-paths
 	--roles --rolestats --format= --separator= --multiline
 	--scm --status --subsystem --web --bug --substatus --sections --letters=
 	--self-test --self-test= --links-insecure --version --help
@@ -28,6 +31,9 @@ __git_maintainer_options="
 	--no-email --no-moderated --no-keywords --no-keywords-in-file
 	--no-file-emails --no-remove-duplicates --no-mailmap --no-fixes
 	--no-git-all-signature-types --no-git-chief-penguins --no-tree
+	--no-verbose --no-drop-the-rest-supporter --no-brace-patterns
+	--no-reviewer-section --no-named-lists --no-patch-dev-null
+	--no-git-author-roles --no-tracked-paths
 	--no-history --no-git-fallback --no-roles --no-rolestats --no-multiline
 	--no-scm --no-status --no-subsystem --no-web --no-bug --no-substatus
 	--no-sections --no-links-insecure

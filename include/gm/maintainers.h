@@ -60,6 +60,15 @@ struct gm_maintainers {
 int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 			 const size_t *lens, size_t n);
 
+/**
+ * Xen's F:/X: brace groups: each glob whose value has "{a,b,...}" (not
+ * first, not after a '\\') is matched as "(a|b|...)", a regex group;
+ * the lines' values stay as written. Call before any matcher is made
+ * from `m`, while no other thread reads it.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_maintainers_braces(struct gm_maintainers *m);
+
 /** Free the model. NULL is a no-op. */
 void gm_maintainers_free(struct gm_maintainers *m);
 

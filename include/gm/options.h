@@ -26,6 +26,17 @@ struct gm_options {
 	int mailmap;		/* --mailmap: apply the tree's .mailmap */
 	int fixes;		/* --fixes: signers of Fixes: commits */
 
+	/* what a fork of the script does otherwise (treescript.h) */
+	int drop_rest_supporter;	/* --drop-the-rest-supporter */
+	int brace_patterns;	/* --brace-patterns: F: a/{b,c}.c */
+	int reviewer_section;	/* --reviewer-section: "reviewer:NAME" */
+	int section_name_max;	/* --section-name-max: role names cut */
+	int named_lists;	/* --named-lists: L: as "Name <addr>" */
+	int patch_dev_null;	/* --patch-dev-null: /dev/null a file */
+	int git_author_roles;	/* --git-author-roles: authored, lines */
+	int tracked_paths;	/* --tracked-paths: a tracked file is -f */
+	struct gm_strvec penguins;	/* "Name:addr"; none: Linux's */
+
 	/* history (read, validated; the walk itself is not in the core) */
 	int git;
 	int git_fallback;
@@ -79,6 +90,7 @@ struct gm_options {
 	int nul;		/* -z: NUL-terminated paths and records */
 	int jobs;		/* --jobs: --batch threads, 0 for one per CPU */
 
+	int verbose;		/* --verbose: where the defaults came from */
 	int help;		/* 1 for --help, 2 for -h */
 	int version;
 };

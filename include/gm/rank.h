@@ -7,6 +7,7 @@
 #include "gm/buf.h"
 #include "gm/history.h"
 #include "gm/maintainers.h"
+#include "gm/match.h"
 #include "gm/mailmap.h"
 #include "gm/options.h"
 #include "gm/strmap.h"
@@ -93,6 +94,18 @@ void gm_rank_release(struct gm_rank *rk);
  */
 int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 			size_t s);
+
+/**
+ * --drop-the-rest-supporter, Xen's step after the files' sections and
+ * before the keywords': when every file of `matches` matched a section
+ * whose M: role is not "supporter:THE REST", there are two people or
+ * more, and one of them has a role other than that and "reviewer", drop
+ * every person whose role is exactly "supporter:THE REST".
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_drop_rest_supporter(struct gm_rank *rk,
+				const struct gm_maintainers *m,
+				const struct gm_matches *matches);
 
 /** Normalise every entry through .mailmap and the dedup tables (R-65). */
 int gm_rank_normalize(struct gm_rank *rk);
@@ -184,18 +197,29 @@ void gm_rank_memo_release(struct gm_rank_memo *memo);
 int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
 
 /**
- * R-73's chief-penguin line filter, `/(Linus Torvalds)/i`: whether `line`
- * (`len` bytes) contains the chief penguin's name, ASCII case ignored.
- * Signature lines that do are no signers unless --git-chief-penguins.
+ * R-73's chief-penguin line filter, `/(Linus Torvalds)/i` in Linux:
+ * whether `line` (`len` bytes) contains a chief penguin's name, ASCII
+ * case ignored. The penguins are o->penguins (the tree's script's), or
+ * Linux's Linus Torvalds when there are none or `o` is NULL.
+ * Signature lines that match are no signers unless --git-chief-penguins.
  */
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
+bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
+			     size_t len);
 
 /**
- * R-79's removal test: whether the person string `entry` matches the
- * chief penguin's "Linus Torvalds <torvalds@linux-foundation.org>" (the
- * address alone when `usename` is 0) as the script's unanchored regex
- * does: anywhere in it, case-sensitive, each '.' any byte.
+ * R-79's removal test: whether the person string `entry` matches a chief
+ * penguin's format_email(name, addr, usename), "Linus Torvalds
+ * <torvalds@linux-foundation.org>" in Linux (the address alone when
+ * `usename` is 0), as the script's unanchored regex does: anywhere in
+ * it, case-sensitive, each '.' any byte. Penguins as above.
  */
+bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
+			      int usename);
+
+/** gm_rank_is_penguin_line() of Linux's penguin alone. */
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
+
+/** gm_rank_is_penguin_entry() of Linux's penguin alone. */
 bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
 
 /**

@@ -5,6 +5,7 @@
 
 #include "gm/options.h"
 #include "gm/repo.h"
+#include "gm/strvec.h"
 
 /*
  * The defaults of the get_maintainer.pl the tree ships. Linux 6.1's
@@ -23,10 +24,10 @@
  * can make a run fail. Only options that choose recipients or add
  * information lines are followed; layout (--multiline, --roles,
  * --rolestats, --separator), modes (--sections, --letters, -f) and the
- * history switches (--git, --git-fallback, --git-blame, --tree) stay the
- * tool's own.
+ * history switches (--git, --git-blame, --tree) stay the tool's own;
+ * --git-fallback follows the script (gm_treescript_fork()).
  *
- * Both functions may run in any thread, on options of their own.
+ * Every function here may run in any thread, on options of its own.
  */
 
 /* Where the script is, relative to the top of the tree. */
@@ -42,12 +43,72 @@
 int gm_treescript_apply(struct gm_options *opts, const char *text,
 			size_t len);
 
-/**
- * gm_treescript_apply() with the blob at GM_TREESCRIPT_PATH in the tree
- * of `r`'s commit (never the work tree's copy). No script, one that is
- * no regular file, or one that cannot be read leaves `opts` as it is.
- * @return the number of options changed (0 or more); never an error.
+/*
+ * Which get_maintainer.pl it is, read from its text:
+ * - Xen: `my $V = '...-xen';` (0.26-xen, a fork of Linux's 0.26 of 2014);
+ * - u-boot: its top-of-tree test says "a U-Boot source tree";
+ * - Linux: `my $V = '...'` and Linus Torvalds as chief penguin; after 6.1
+ *   when its GetOptions has 'substatus!' or keywords-in-file;
+ * - anything else: unknown, which is taken as 6.1.
  */
-int gm_treescript_load(struct gm_options *opts, struct gm_repo *r);
+enum gm_ts_family {
+	GM_TS_NONE = 0,	/* no script in the tree */
+	GM_TS_LINUX61,
+	GM_TS_LINUX,
+	GM_TS_UBOOT,
+	GM_TS_XEN,
+	GM_TS_UNKNOWN
+};
+
+/** The family's name for messages ("u-boot", "Xen", ...). */
+const char *gm_treescript_family_name(enum gm_ts_family f);
+
+/**
+ * The family of the script `text` (`len` bytes); `*line` gets the line
+ * that told (0 when unknown).
+ */
+enum gm_ts_family gm_treescript_family(const char *text, size_t len,
+				       size_t *line);
+
+/**
+ * The script's chief penguins, each `push(@penguin_chief, "Name:addr");`
+ * line at column 0 (Perl's `\@` undone), appended to `out` as
+ * "Name:addr"; `*first_line` gets the first one's line.
+ * @return how many, or GM_ERROR.
+ */
+int gm_treescript_penguins(struct gm_strvec *out, const char *text,
+			   size_t len, size_t *first_line);
+
+/**
+ * What the script `text` (found at `path`, for the notes) does apart
+ * from gm_treescript_apply()'s option defaults, set in `opts`:
+ * - --git-fallback: the script's default, even where it is 6.1's (the
+ *   tool alone, without a script, keeps it off); a script without the
+ *   option: off;
+ * - its chief penguins (opts->penguins), when it names any;
+ * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
+ *   --section-name-max=20, --named-lists, --no-patch-dev-null,
+ *   --no-git-author-roles, --no-tracked-paths and --no-fixes (its
+ *   script has no Fixes: step).
+ * --rolestats is read for the notes only: the layout stays the tool's.
+ * When `notes` is not NULL, one line per setting taken, "PATH:LINE:
+ * what", is appended to it, for --verbose.
+ * @return the family (enum gm_ts_family), or GM_ERROR.
+ */
+int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
+		       const char *path, struct gm_strvec *notes);
+
+/**
+ * gm_treescript_apply() and gm_treescript_fork() with the script at
+ * GM_TREESCRIPT_PATH, or at the path git config maintainer.script names,
+ * in the tree of `r`'s commit (never the work tree's copy); a
+ * maintainer.script path not in that tree is read as a file. No script,
+ * or one that cannot be read, leaves `opts` as it is. `notes` (or NULL)
+ * as gm_treescript_fork().
+ * @return the number of options gm_treescript_apply() changed (0 or
+ * more); never an error.
+ */
+int gm_treescript_load(struct gm_options *opts, struct gm_repo *r,
+		       struct gm_strvec *notes);
 
 #endif /* GM_TREESCRIPT_H */

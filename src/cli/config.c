@@ -1,6 +1,7 @@
 #include "gm/config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,10 +97,69 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 	return error;
 }
 
+/* An integer config value: a decimal number, else GM_EINVALID. */
+static int config_int(struct gm_repo *r, const char *key, int *out)
+{
+	char *value = NULL, *end;
+	long v;
+	int error = gm_repo_config_string(r, key, &value);
+
+	if (!error) {
+		v = strtol(value, &end, 10);
+		if (!*value || *end || v < 0 || v > 1000000)
+			error = gm_error_set(GM_EINVALID,
+					     "bad number '%s' for %s", value, key);
+		else
+			*out = (int)v;
+	}
+	free(value);
+	return error;
+}
+
+/*
+ * The keys of what a fork of the script does (treescript.h), above the
+ * tree's script's family: booleans, and one number.
+ */
+static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+	} keys[] = {
+		{ "maintainer.gitFallback",
+		  offsetof(struct gm_options, git_fallback) },
+		{ "maintainer.dropTheRestSupporter",
+		  offsetof(struct gm_options, drop_rest_supporter) },
+		{ "maintainer.bracePatterns",
+		  offsetof(struct gm_options, brace_patterns) },
+		{ "maintainer.reviewerSection",
+		  offsetof(struct gm_options, reviewer_section) },
+		{ "maintainer.namedLists",
+		  offsetof(struct gm_options, named_lists) },
+		{ "maintainer.patchDevNull",
+		  offsetof(struct gm_options, patch_dev_null) },
+		{ "maintainer.gitAuthorRoles",
+		  offsetof(struct gm_options, git_author_roles) },
+		{ "maintainer.trackedPaths",
+		  offsetof(struct gm_options, tracked_paths) },
+	};
+	int error = config_int(r, "maintainer.sectionNameMax",
+			       &o->section_name_max);
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) &&
+			   (!error || error == GM_ENOTFOUND); i++) {
+		bool b;
+
+		if (!(error = gm_repo_config_bool(r, keys[i].key, &b)))
+			*(int *)((char *)o + keys[i].offset) = b;
+	}
+	return error == GM_ENOTFOUND ? 0 : error;
+}
+
 int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		   const char **argv)
 {
-	struct gm_strvec words = GM_STRVEC_INIT;
+	struct gm_strvec words = GM_STRVEC_INIT, notes = GM_STRVEC_INIT;
 	struct gm_buf conf = GM_BUF_INIT;
 	int error;
 
@@ -110,14 +170,18 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		goto out;
 	gm_options_release(opts);
 	gm_options_init(opts);
-	gm_treescript_load(opts, r);
+	gm_treescript_load(opts, r, &notes);
 	if ((error = config_apply_git(opts, r)) < 0 ||
+	    (error = config_apply_fork(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||
 	    (error = gm_options_parse(opts, argc, argv)) < 0)
 		goto out;
 	error = gm_options_finish(opts);
+	for (size_t i = 0; opts->verbose && i < notes.nr; i++)
+		fprintf(stderr, "git-maintainer: %s\n", notes.v[i]);
 out:
+	gm_strvec_release(&notes);
 	gm_strvec_release(&words);
 	gm_buf_release(&conf);
 	return error;

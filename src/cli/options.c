@@ -33,8 +33,11 @@ struct opt_def {
 static const struct opt_def opt_table[] = {
 	{ "activity", OPT_SET, OFF(activity) },
 	{ "batch", OPT_SET, OFF(batch) },
+	{ "brace-patterns", OPT_BOOL, OFF(brace_patterns) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
+	{ "drop-the-rest-supporter", OPT_BOOL, OFF(drop_rest_supporter) },
+	{ "drop_the_rest_supporter", OPT_BOOL, OFF(drop_rest_supporter) },
 	{ "email", OPT_BOOL, OFF(email) },
 	{ "f", OPT_SET, OFF(from_filename) },
 	{ "fe", OPT_BOOL, OFF(file_emails) },
@@ -45,6 +48,7 @@ static const struct opt_def opt_table[] = {
 	{ "format", OPT_STRING, OFF(format) },
 	{ "git", OPT_BOOL, OFF(git) },
 	{ "git-all-signature-types", OPT_BOOL, OFF(git_all_signature_types) },
+	{ "git-author-roles", OPT_BOOL, OFF(git_author_roles) },
 	{ "git-blame", OPT_BOOL, OFF(git_blame) },
 	{ "git-blame-signatures", OPT_BOOL, OFF(git_blame_signatures) },
 	{ "git-chief-penguins", OPT_BOOL, OFF(git_chief_penguins) },
@@ -76,14 +80,18 @@ static const struct opt_def opt_table[] = {
 	{ "mpath", OPT_STRING, OFF(maintainer_path) },
 	{ "multiline", OPT_BOOL, OFF(multiline) },
 	{ "n", OPT_BOOL, OFF(usename) },
+	{ "named-lists", OPT_BOOL, OFF(named_lists) },
+	{ "patch-dev-null", OPT_BOOL, OFF(patch_dev_null) },
 	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
+	{ "reviewer-section", OPT_BOOL, OFF(reviewer_section) },
 	{ "roles", OPT_BOOL, OFF(roles) },
 	{ "rolestats", OPT_BOOL, OFF(rolestats) },
 	{ "s", OPT_BOOL, OFF(subscriber_lists) },
 	{ "scm", OPT_BOOL, OFF(scm) },
+	{ "section-name-max", OPT_INT, OFF(section_name_max) },
 	{ "sections", OPT_BOOL, OFF(sections) },
 	{ "self-test", OPT_OPTSTRING, OFF(self_test) },
 	{ "separator", OPT_STRING, OFF(separator) },
@@ -93,11 +101,13 @@ static const struct opt_def opt_table[] = {
 	{ "substatus", OPT_BOOL, OFF(substatus) },
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "to", OPT_SET, OFF(to) },
+	{ "tracked-paths", OPT_BOOL, OFF(tracked_paths) },
 	{ "tree", OPT_BOOL, OFF(tree) },
 	{ "unowned", OPT_SET, OFF(unowned) },
 	{ "until", OPT_STRING, OFF(until) },
 	{ "usage", OPT_HELP, 0 },
 	{ "v", OPT_SET, OFF(version) },
+	{ "verbose", OPT_BOOL, OFF(verbose) },
 	{ "version", OPT_SET, OFF(version) },
 	{ "web", OPT_BOOL, OFF(web) },
 	{ "z", OPT_SET, OFF(nul) },
@@ -195,6 +205,9 @@ void gm_options_init(struct gm_options *o)
 	o->lists = o->moderated = o->keywords = 1;
 	o->remove_duplicates = o->mailmap = o->fixes = 1;
 	o->keywords_in_file = 1;
+	o->reviewer_section = o->patch_dev_null = o->git_author_roles = 1;
+	o->tracked_paths = 1;
+	o->section_name_max = 50;
 	o->git_blame_signatures = 1;
 	o->git_min_signatures = 1;
 	o->git_max_maintainers = 5;
@@ -223,6 +236,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->format, NULL);
 	set_string(&o->series, NULL);
 	set_string(&o->self_test, NULL);
+	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
 }
 
@@ -402,6 +416,10 @@ int gm_options_finish(struct gm_options *o)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
 	if (o->jobs && !o->batch)
 		return gm_error_set(GM_EUSAGE, "--jobs needs --batch");
+	if (o->section_name_max < 0 ||
+	    (o->section_name_max > 0 && o->section_name_max < 4))
+		return gm_error_set(GM_EUSAGE,
+				    "--section-name-max needs 0 or at least 4");
 	if (o->jobs < 0)
 		return gm_error_set(GM_EUSAGE, "--jobs needs a positive number");
 	if (o->batch && (o->args.nr || o->series))

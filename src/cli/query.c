@@ -198,6 +198,8 @@ static int query_add_sections(struct gm_query *q)
 			error = query_scan_file_emails(q, f->path);
 	}
 	if (!error)
+		error = gm_rank_drop_rest_supporter(&q->rank, m, q->matches);
+	if (!error)
 		error = gm_keywords_finish(&q->keywords);
 	kw = q->keywords.hits;
 	for (size_t i = 0; !error && o->keywords && i < kw->nr_keywords; i++)

@@ -333,7 +333,8 @@ int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
 	} else {
 		for (size_t i = 0; i < l.signatures.nr && !error; i++)
 			if (rk->opts->git_chief_penguins ||
-			    !gm_signers_names_chief(l.signatures.v[i]))
+			    !gm_rank_is_penguin_line(rk->opts, l.signatures.v[i],
+						     strlen(l.signatures.v[i])))
 				error = gm_strvec_push(&kept, l.signatures.v[i]);
 		if (!error)
 			error = dedup_all(rk, &authors, &l.authors, true);
@@ -344,9 +345,9 @@ int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
 		error = dedup_all(rk, &signers, &once, false);
 	if (!error)
 		error = assign(rk, facts, "commit_signer", l.commits, &signers);
-	if (!error)
+	if (!error && rk->opts->git_author_roles)
 		error = assign(rk, facts, "authored", l.commits, &authors);
-	if (!error && authors.nr == l.nr_stats)
+	if (!error && rk->opts->git_author_roles && authors.nr == l.nr_stats)
 		error = assign_lines(rk, facts, &l, &authors);
 out:
 	stat_re_release(&re);

@@ -162,9 +162,14 @@ static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
 {
 	int error = 0;
 
-	for (size_t i = 0; i < p->files.nr && !error; i++)
+	for (size_t i = 0; i < p->files.nr && !error; i++) {
+		/* --no-patch-dev-null: a new or deleted file's other side */
+		if (!in->opts->patch_dev_null &&
+		    !strcmp(p->files.v[i], "dev/null"))
+			continue;
 		if (!(error = gm_strvec_push(&in->files, p->files.v[i])))
 			error = gm_strvec_push(&in->walk_paths, p->files.v[i]);
+	}
 	for (size_t i = 0; i < p->fixes.nr && !error; i++)
 		if (in->opts->fixes &&
 		    !gm_strvec_contains(&in->fixes, p->fixes.v[i]))
@@ -250,7 +255,8 @@ static int inputs_add_arg(struct gm_inputs *in, const char *arg)
 		kind = inputs_path_kind(in, rel.ptr, &tracked);
 	else if (from_filename)
 		goto out;
-	if (from_filename || tracked)
+	/* --no-tracked-paths: without -f, every argument is a patch */
+	if (from_filename || (tracked && in->opts->tracked_paths))
 		error = inputs_add_path(in, arg, rel.ptr, kind, tracked);
 	else if (access(arg, R_OK))
 		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);

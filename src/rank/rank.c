@@ -12,13 +12,23 @@
 #include "gm/trailer.h"
 
 /*
- * The chief penguin of R-73 and R-79, the script's @penguin_chief. The
- * name needs no quotes (R-61), so CHIEF_PERSON is gm_email_format()'s
- * "Name <addr>" of the two.
+ * The chief penguin of R-73 and R-79 when the tree's script names none
+ * (opts->penguins empty): Linux's @penguin_chief, "Name:addr".
  */
-#define CHIEF_NAME "Linus Torvalds"
-#define CHIEF_ADDR "torvalds@linux-foundation.org"
-#define CHIEF_PERSON CHIEF_NAME " <" CHIEF_ADDR ">"
+#define CHIEF_LINUX "Linus Torvalds:torvalds@linux-foundation.org"
+
+static const char *const chief_linux[] = { CHIEF_LINUX };
+
+/* The chief penguins, "Name:addr" each; `*nr` gets how many. */
+static const char *const *chiefs(const struct gm_options *o, size_t *nr)
+{
+	if (!o || !o->penguins.nr) {
+		*nr = 1;
+		return chief_linux;
+	}
+	*nr = o->penguins.nr;
+	return (const char *const *)o->penguins.v;
+}
 
 void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
 		  const struct gm_mailmap *mailmap)
@@ -296,8 +306,32 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 	return error < 0 ? GM_ERROR : 0;
 }
 
+/*
+ * The section's name as roles show it (R-50): cut to --section-name-max
+ * bytes, the last three "...", blanks before them dropped; 0: not cut.
+ * Linux's 50 is the rules stage's sec->short_name.
+ */
+static int role_name(struct gm_buf *out, const struct gm_options *o,
+		     const struct gm_section *sec)
+{
+	size_t len = strlen(sec->name), max = (size_t)o->section_name_max;
+
+	gm_buf_reset(out);
+	if (o->section_name_max == 50)
+		return gm_buf_puts(out, sec->short_name);
+	if (o->section_name_max < 4 || len <= max)
+		return gm_buf_puts(out, sec->name);
+	len = max - 3;
+	while (len && gm_email_isspace((unsigned char)sec->name[len - 1]))
+		len--;
+	if (gm_buf_put(out, sec->name, len) < 0)
+		return GM_ERROR;
+	return gm_buf_puts(out, "...");
+}
+
 /* The M: role of 6.1: derived from the section's last S. */
-static int maintainer_role(struct gm_buf *out, const struct gm_section *sec)
+static int maintainer_role(struct gm_buf *out, const struct gm_options *o,
+			   const struct gm_section *sec)
 {
 	static const char *const map[][2] = {
 		{ "supported", "supporter" },
@@ -307,20 +341,22 @@ static int maintainer_role(struct gm_buf *out, const struct gm_section *sec)
 		{ "obsolete", "obsolete minder" },
 		{ "buried alive in reporters", "chief penguin" },
 	};
-	struct gm_buf lc = GM_BUF_INIT;
+	struct gm_buf lc = GM_BUF_INIT, name = GM_BUF_INIT;
 	const char *role;
 	int error;
 
-	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0)
+	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0 ||
+	    (error = role_name(&name, o, sec)) < 0)
 		goto out;
 	role = lc.ptr;
 	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
 		if (!strcmp(lc.ptr, map[i][0]))
 			role = map[i][1];
 	gm_buf_reset(out);
-	error = gm_buf_printf(out, "%s:%s", role, sec->short_name);
+	error = gm_buf_printf(out, "%s:%s", role, name.ptr);
 out:
 	gm_buf_release(&lc);
+	gm_buf_release(&name);
 	return error;
 }
 
@@ -345,10 +381,15 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 {
 	const struct gm_options *o = rk->opts;
 	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
 	size_t len;
 	int error;
 
+	/* --named-lists: the address of "Name <addr>", then as ever */
+	if (o->named_lists &&
+	    !(error = gm_email_parse(&name, &parsed, value)))
+		value = parsed.ptr;
 	list_split(value, &len, &extra);
 	if (!len) {
 		len = strlen(value);
@@ -366,8 +407,10 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		kind = "open list";
 	if (!kind || seen(&rk->seen_list, &tmp, addr.ptr))
 		goto out;
-	if (strcmp(sec->short_name, "THE REST"))
-		error = gm_buf_printf(&role, "%s:%s", kind, sec->short_name);
+	if ((error = role_name(&name, o, sec)) < 0)
+		goto out;
+	if (strcmp(name.ptr, "THE REST"))
+		error = gm_buf_printf(&role, "%s:%s", kind, name.ptr);
 	else
 		error = gm_buf_puts(&role, kind);
 	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
@@ -376,6 +419,8 @@ out:
 	gm_buf_release(&role);
 	gm_buf_release(&tmp);
 	gm_buf_release(&addr);
+	gm_buf_release(&name);
+	gm_buf_release(&parsed);
 	return error;
 }
 
@@ -393,6 +438,21 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
 	return error;
 }
 
+/* "reviewer:NAME", or "reviewer" alone with --no-reviewer-section. */
+static int reviewer_role(struct gm_buf *out, const struct gm_options *o,
+			 const struct gm_section *sec)
+{
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	if (!o->reviewer_section)
+		return gm_buf_puts(out, "reviewer");
+	if (!(error = role_name(&name, o, sec)))
+		error = gm_buf_printf(out, "reviewer:%s", name.ptr);
+	gm_buf_release(&name);
+	return error;
+}
+
 /* One line of a section; `role` and `reviewer`: its roles, once made. */
 static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   const struct gm_mline *ml, struct gm_buf *role,
@@ -406,14 +466,13 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (!role->len && maintainer_role(role, sec) < 0)
+		if (!role->len && maintainer_role(role, o, sec) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
 		if (!o->reviewers)
 			return 0;
-		if (!reviewer->len &&
-		    gm_buf_printf(reviewer, "reviewer:%s", sec->short_name) < 0)
+		if (!reviewer->len && reviewer_role(reviewer, o, sec) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
@@ -452,6 +511,62 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	gm_buf_release(&role);
 	gm_buf_release(&reviewer);
 	return error;
+}
+
+/* The role that --drop-the-rest-supporter drops, as Xen's script has it. */
+#define REST_SUPPORTER "supporter:THE REST"
+
+/* Whether every file matched a section whose M: role is not it. */
+static int files_have_own_section(const struct gm_rank *rk,
+				  const struct gm_maintainers *m,
+				  const struct gm_matches *matches, bool *own)
+{
+	struct gm_buf role = GM_BUF_INIT;
+	int error = 0;
+
+	*own = true;
+	for (size_t i = 0; i < matches->nr_files && *own && !error; i++) {
+		const struct gm_match_file *f = &matches->files[i];
+		bool found = false;
+
+		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
+			if (!(error = maintainer_role(&role, rk->opts,
+						      &m->sections[f->sections[k]])))
+				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
+		*own = found;
+	}
+	gm_buf_release(&role);
+	return error;
+}
+
+int gm_rank_drop_rest_supporter(struct gm_rank *rk,
+				const struct gm_maintainers *m,
+				const struct gm_matches *matches)
+{
+	struct gm_rank_list *l = &rk->people;
+	bool own, other = false;
+	size_t j = 0;
+	int error;
+
+	if (!rk->opts->drop_rest_supporter || l->nr < 2)
+		return 0;
+	if ((error = files_have_own_section(rk, m, matches, &own)) < 0 || !own)
+		return error;
+	for (size_t i = 0; i < l->nr && !other; i++)
+		other = strcmp(l->v[i].role, REST_SUPPORTER) &&
+			strcmp(l->v[i].role, "reviewer");
+	for (size_t i = 0; other && i < l->nr; i++) {
+		if (strcmp(l->v[i].role, REST_SUPPORTER)) {
+			l->v[j++] = l->v[i];
+			continue;
+		}
+		free(l->v[i].addr);
+		free(l->v[i].role);
+		gm_strvec_release(&l->v[i].roles);
+	}
+	if (other)
+		l->nr = j;
+	return 0;
 }
 
 /* ==================== normalisation ==================== */
@@ -712,12 +827,11 @@ static char ascii_lower(char c)
 	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
 }
 
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
+/* Whether `line` contains `name` (`n` bytes), ASCII case ignored. */
+static bool contains_ci(const char *line, size_t len, const char *name,
+			size_t n)
 {
-	static const char name[] = CHIEF_NAME;
-	size_t n = sizeof(name) - 1;
-
-	for (size_t p = 0; p + n <= len; p++) {
+	for (size_t p = 0; n && p + n <= len; p++) {
 		size_t i = 0;
 
 		while (i < n &&
@@ -729,27 +843,82 @@ bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
 	return false;
 }
 
+bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
+			     size_t len)
+{
+	size_t nr;
+	const char *const *v = chiefs(o, &nr);
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *colon = strrchr(v[i], ':');
+
+		if (colon && contains_ci(line, len, v[i], (size_t)(colon - v[i])))
+			return true;
+	}
+	return false;
+}
+
+/* The penguin "Name:addr" as format_email(name, addr, usename) gives it. */
+static int chief_format(struct gm_buf *out, const char *chief, int usename)
+{
+	const char *colon = strrchr(chief, ':');
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	if (!colon)
+		return gm_error_set(GM_ERROR, "chief penguin '%s' has no ':'",
+				    chief);
+	if (!(error = gm_buf_put(&name, chief, (size_t)(colon - chief))))
+		error = gm_email_format(out, name.ptr, colon + 1, usename);
+	gm_buf_release(&name);
+	return error;
+}
+
+bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
+			      int usename)
+{
+	struct gm_buf fmt = GM_BUF_INIT;
+	size_t nr;
+	const char *const *v = chiefs(o, &nr);
+	bool found = false;
+
+	for (size_t i = 0; i < nr && !found; i++)
+		found = chief_format(&fmt, v[i], usename) == 0 &&
+			contains_dotted(entry, fmt.ptr);
+	gm_buf_release(&fmt);
+	return found;
+}
+
+bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
+{
+	return gm_rank_is_penguin_line(NULL, line, len);
+}
+
 bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
 {
-	return contains_dotted(entry, usename ? CHIEF_PERSON : CHIEF_ADDR);
+	return gm_rank_is_penguin_entry(NULL, entry, usename);
 }
 
 static int drop_chief(struct gm_rank *rk)
 {
-	const char *chief = rk->opts->usename ? CHIEF_PERSON : CHIEF_ADDR;
-	size_t j = 0;
+	const struct gm_options *o = rk->opts;
+	struct gm_buf fmt = GM_BUF_INIT;
+	size_t nr, j = 0;
+	const char *const *v = chiefs(o, &nr);
+	int error = 0;
 
-	if (rk->opts->git_chief_penguins) {
-		int error = list_push(&rk->people, chief, strlen(chief),
-				      "chief penguin");
-
-		if (!error)
+	for (size_t k = 0; o->git_chief_penguins && k < nr && !error; k++) {
+		if (!(error = chief_format(&fmt, v[k], o->usename)) &&
+		    !(error = list_push(&rk->people, fmt.ptr, fmt.len,
+					"chief penguin")))
 			rk->people.v[rk->people.nr - 1].kinds = GM_KIND_CHIEF;
-		return error;
 	}
+	gm_buf_release(&fmt);
+	if (o->git_chief_penguins || error)
+		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
-		if (gm_rank_is_chief_penguin_entry(rk->people.v[i].addr,
-						   rk->opts->usename)) {
+		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
+					     o->usename)) {
 			free(rk->people.v[i].addr);
 			free(rk->people.v[i].role);
 			gm_strvec_release(&rk->people.v[i].roles);
@@ -774,7 +943,7 @@ int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
 	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
 		if (!gm_trailer_is_signature(line, n, all) ||
 		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_chief_penguin_line(line, n)))
+		     gm_rank_is_penguin_line(rk->opts, line, n)))
 			continue;
 		gm_trailer_signature_value(line, n, &v, &vlen);
 		gm_buf_reset(&value);

@@ -244,6 +244,55 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 	return 0;
 }
 
+/* The value with its brace groups as regex groups, or NULL: none. */
+static char *brace_groups(const char *v, size_t len)
+{
+	char *out = NULL;
+
+	for (size_t i = 1; i < len; i++) {
+		size_t close = i + 1;
+		bool comma = false;
+
+		if (v[i] != '{' || v[i - 1] == '\\')
+			continue;
+		while (close < len && v[close] != '}' && v[close] != '{')
+			comma |= v[close++] == ',';
+		if (close >= len || v[close] != '}' || !comma)
+			continue;
+		if (!out && !(out = strdup(v)))
+			return NULL;
+		out[i] = '(';
+		for (size_t k = i + 1; k < close; k++)
+			if (out[k] == ',')
+				out[k] = '|';
+		out[close] = ')';
+		i = close;
+	}
+	return out;
+}
+
+int gm_maintainers_braces(struct gm_maintainers *m)
+{
+	for (size_t i = 0; i < m->nr_lines; i++) {
+		struct gm_mline *ml = &m->lines[i];
+		char **texts, *re;
+
+		if ((ml->tag != 'F' && ml->tag != 'X') ||
+		    !memchr(ml->value, '{', ml->len) ||
+		    !(re = brace_groups(ml->value, ml->len)))
+			continue;
+		texts = realloc(m->texts, (m->nr_texts + 1) * sizeof(*texts));
+		if (!texts) {
+			free(re);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+		m->texts = texts;
+		m->texts[m->nr_texts++] = re;
+		gm_glob_init(&m->globs[ml->pattern], re, ml->len);
+	}
+	return 0;
+}
+
 void gm_maintainers_free(struct gm_maintainers *m)
 {
 	if (!m)

@@ -212,6 +212,8 @@ int gm_rules_finish(struct gm_rules *rl)
 		error = gm_job_join(&rl->parser);
 	else
 		error = rl->m ? 0 : rules_read_maintainers(rl, rl->repo);
+	if (!error && rl->opts->brace_patterns)
+		error = gm_maintainers_braces(rl->m);
 	if (!error && mailmap_error)
 		error = gm_error_set(mailmap_error, "%s", message);
 	return error;

@@ -5,7 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/strvec.h"
 
 #define OFF(field) offsetof(struct gm_options, field)
 #define TS_NAME_MAX 64	/* longer variable names are not read */
@@ -314,16 +316,388 @@ int gm_treescript_apply(struct gm_options *opts, const char *text,
 	return changed;
 }
 
-int gm_treescript_load(struct gm_options *opts, struct gm_repo *r)
+/* ==================== the script's family ==================== */
+
+static const char *const ts_family_names[] = {
+	[GM_TS_NONE] = "none",
+	[GM_TS_LINUX61] = "Linux 6.1",
+	[GM_TS_LINUX] = "Linux (after 6.1)",
+	[GM_TS_UBOOT] = "u-boot",
+	[GM_TS_XEN] = "Xen",
+	[GM_TS_UNKNOWN] = "unknown (taken as Linux 6.1)",
+};
+
+const char *gm_treescript_family_name(enum gm_ts_family f)
+{
+	return (size_t)f < sizeof(ts_family_names) / sizeof(*ts_family_names) ?
+	       ts_family_names[f] : "unknown";
+}
+
+/* The 1-based number of the line that `p` is on. */
+static size_t ts_lineno(const char *text, const char *p)
+{
+	size_t n = 1;
+
+	for (const char *q = text; q < p; q++)
+		n += *q == '\n';
+	return n;
+}
+
+/* The first line at column 0 that starts with `prefix`, or NULL. */
+static const char *ts_line_starting(const char *text, const char *end,
+				    const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *p = text; p < end;) {
+		const char *eol = ts_eol(p, end);
+
+		if ((size_t)(eol - p) >= n && !memcmp(p, prefix, n))
+			return p;
+		p = eol < end ? eol + 1 : end;
+	}
+	return NULL;
+}
+
+/* The first occurrence of `word` in the text, or NULL. */
+static const char *ts_find(const char *text, const char *end,
+			   const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = text; (size_t)(end - p) >= n; p++)
+		if (*p == *word && !memcmp(p, word, n))
+			return p;
+	return NULL;
+}
+
+enum gm_ts_family gm_treescript_family(const char *text, size_t len,
+				       size_t *line)
+{
+	const char *end, *v, *at;
+
+	*line = 0;
+	if (!text || !len)
+		return GM_TS_UNKNOWN;
+	end = text + len;
+	/* my $V = '0.26-xen'; */
+	v = ts_line_starting(text, end, "my $V = '");
+	if (v && (at = ts_find(v, ts_eol(v, end), "-xen'"))) {
+		*line = ts_lineno(text, v);
+		return GM_TS_XEN;
+	}
+	if ((at = ts_find(text, end, "a U-Boot source tree"))) {
+		*line = ts_lineno(text, at);
+		return GM_TS_UBOOT;
+	}
+	if (!v || !(at = ts_find(text, end, "Linus Torvalds:torvalds")))
+		return GM_TS_UNKNOWN;
+	*line = ts_lineno(text, v);
+	/* options Linux added after 6.1 */
+	if ((at = ts_find(text, end, "'substatus!'")) ||
+	    (at = ts_find(text, end, "keywords-in-file!"))) {
+		*line = ts_lineno(text, at);
+		return GM_TS_LINUX;
+	}
+	return GM_TS_LINUX61;
+}
+
+/* ==================== chief penguins ==================== */
+
+/*
+ * A line `push(@penguin_chief, "Name:addr");` at column 0: "Name:addr"
+ * into `out` with Perl's \@ and \\ undone. False for anything else.
+ */
+static bool ts_read_penguin(struct gm_buf *out, const char *p,
+			    const char *eol)
+{
+	static const char head[] = "push(@penguin_chief,";
+	const size_t n = sizeof(head) - 1;
+
+	if ((size_t)(eol - p) < n || memcmp(p, head, n))
+		return false;
+	p = ts_skip_blanks(p + n, eol);
+	if (p >= eol || *p++ != '"')
+		return false;
+	gm_buf_reset(out);
+	for (; p < eol && *p != '"'; p++) {
+		if (*p == '\\' && p + 1 < eol)
+			p++;
+		if (gm_buf_putc(out, *p) < 0)
+			return false;
+	}
+	if (p >= eol || !out->len || !memchr(out->ptr, ':', out->len))
+		return false;
+	p = ts_skip_blanks(p + 1, eol);
+	return p < eol && *p == ')';
+}
+
+int gm_treescript_penguins(struct gm_strvec *out, const char *text,
+			   size_t len, size_t *first_line)
+{
+	struct gm_buf one = GM_BUF_INIT;
+	const char *end = text + len;
+	int n = 0;
+
+	*first_line = 0;
+	for (const char *p = text; p && p < end;) {
+		const char *eol = ts_eol(p, end);
+
+		if (ts_read_penguin(&one, p, eol)) {
+			if (gm_strvec_push(out, one.ptr) < 0) {
+				n = GM_ERROR;
+				break;
+			}
+			if (!n++)
+				*first_line = ts_lineno(text, p);
+		}
+		p = eol < end ? eol + 1 : end;
+	}
+	gm_buf_release(&one);
+	return n;
+}
+
+/* ==================== one option's default ==================== */
+
+/*
+ * The entry `'spec' => \$var` at `p` (a quote): if one of the names of
+ * spec is `name`, `var` gets the variable (else it is left as it is).
+ */
+static void ts_entry_var(const char *p, const char *eol, const char *name,
+			 char var[TS_NAME_MAX])
+{
+	const char *spec = p + 1, *q = memchr(spec, *p, (size_t)(eol - spec));
+	const char *names = spec;
+
+	if (!q)
+		return;
+	while (names < q) {
+		size_t n = 0;
+
+		while (names + n < q && !strchr("|!+=:", names[n]))
+			n++;
+		if (ts_name_is(names, n, name)) {
+			const char *v = ts_skip_blanks(q + 1, eol);
+
+			if (eol - v < 2 || v[0] != '=' || v[1] != '>')
+				return;
+			v = ts_skip_blanks(v + 2, eol);
+			if (eol - v < 2 || v[0] != '\\' || v[1] != '$')
+				return;
+			v += 2;
+			if (!ts_ident(&v, eol, var))
+				var[0] = '\0';
+			return;
+		}
+		if (names + n >= q || names[n] != '|')
+			return;
+		names += n + 1;
+	}
+}
+
+/*
+ * A line `my $var = VALUE;` or `my $var;` for `var`: what it says, as
+ * enum ts_state (TS_UNKNOWN for an expression); -1 for another line.
+ */
+static int ts_initialiser_of(const char *p, const char *eol, const char *var,
+			     long *value)
+{
+	char got[TS_NAME_MAX];
+
+	if (eol - p < 4 || memcmp(p, "my", 2) || !ts_isblank((unsigned char)p[2]))
+		return -1;
+	p = ts_skip_blanks(p + 2, eol);
+	if (p >= eol || *p++ != '$' || !ts_ident(&p, eol, got) ||
+	    strcmp(got, var))
+		return -1;
+	p = ts_skip_blanks(p, eol);
+	if (p < eol && *p == ';')
+		return TS_UNDEF;
+	if (p < eol && *p == '=' && (p + 1 >= eol || p[1] != '='))
+		return ts_read_value(ts_skip_blanks(p + 1, eol), eol, value);
+	return TS_UNKNOWN;
+}
+
+/*
+ * The default of the option `name` (one of its names in its GetOptions
+ * spec): the last top-level initialiser of the variable it binds, as
+ * gm_treescript_apply() reads them. *line gets that initialiser's line
+ * (0 for none). @return TS_VALUE, TS_UNDEF (no initialiser, or undef),
+ * TS_UNKNOWN (an expression), or -1: the script has no such option.
+ */
+static int ts_default_of(const char *text, size_t len, const char *name,
+			 long *value, size_t *line)
+{
+	const char *end = text + len, *call = NULL, *args;
+	char var[TS_NAME_MAX] = "";
+	int state = TS_UNDEF;
+
+	*line = 0;
+	if (!text || !(args = ts_find_getoptions(text, end, &call)))
+		return -1;
+	for (const char *p = args; p < end && !var[0];) {
+		const char *eol = ts_eol(p, end);
+
+		p = ts_skip_blanks(p, eol);
+		if (p < eol && *p == ')')
+			break;
+		if (p < eol && (*p == '\'' || *p == '"'))
+			ts_entry_var(p, eol, name, var);
+		p = eol < end ? eol + 1 : end;
+	}
+	if (!var[0])
+		return -1;
+	for (const char *p = text; p < call;) {
+		const char *eol = ts_eol(p, call);
+		int got = ts_initialiser_of(p, eol, var, value);
+
+		if (got >= 0) {
+			state = got;
+			*line = ts_lineno(text, p);
+		}
+		p = eol < call ? eol + 1 : call;
+	}
+	return state;
+}
+
+/* ==================== what a family does ==================== */
+
+/* Xen's 0.26-xen, against 6.1 (gm_treescript_fork()). */
+static void ts_xen(struct gm_options *o)
+{
+	o->drop_rest_supporter = 1;
+	o->brace_patterns = 1;
+	o->reviewer_section = 0;
+	o->section_name_max = 20;
+	o->named_lists = 1;
+	o->patch_dev_null = 0;
+	o->git_author_roles = 0;
+	o->fixes = 0;
+	o->tracked_paths = 0;
+}
+
+/* A note for --verbose; a failed one is only a note lost. */
+#define TS_NOTE(notes, ...) \
+	((void)((notes) && gm_strvec_pushf((notes), __VA_ARGS__)))
+
+/* --git-fallback: the script's default, whatever 6.1's is. */
+static void ts_follow_fallback(struct gm_options *o, const char *text,
+			       size_t len, const char *path,
+			       struct gm_strvec *notes)
+{
+	size_t line;
+	long v = 1;
+	int state = ts_default_of(text, len, "git-fallback", &v, &line);
+
+	if (state == -1) {
+		o->git_fallback = 0;
+		TS_NOTE(notes, "%s: no --git-fallback: off", path);
+		return;
+	}
+	/* undef is false; an expression not understood: 6.1's value */
+	o->git_fallback = state == TS_VALUE ? v != 0 : state != TS_UNDEF;
+	TS_NOTE(notes, "%s:%zu: --git-fallback default %d", path, line,
+		o->git_fallback);
+}
+
+/* Notes of the defaults gm_treescript_apply() followed, and --rolestats. */
+static void ts_note_defaults(const char *text, size_t len, const char *path,
+			     struct gm_strvec *notes)
+{
+	static const char *const names[] = {
+		"remove-duplicates", "fixes", "moderated", "keywords-in-file",
+		"substatus", "rolestats",
+	};
+	size_t line;
+	long v;
+
+	for (size_t i = 0; notes && i < sizeof(names) / sizeof(*names); i++) {
+		int state = ts_default_of(text, len, names[i], &v, &line);
+
+		if (state == -1)
+			TS_NOTE(notes, "%s: no --%s", path, names[i]);
+		else if (state == TS_VALUE)
+			TS_NOTE(notes, "%s:%zu: --%s default %ld%s", path, line,
+				names[i], v, strcmp(names[i], "rolestats") ? "" :
+				" (not followed: layout stays addresses only)");
+		else if (line)
+			TS_NOTE(notes, "%s:%zu: --%s default undef", path, line,
+				names[i]);
+	}
+}
+
+int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
+		       const char *path, struct gm_strvec *notes)
+{
+	struct gm_strvec penguins = GM_STRVEC_INIT;
+	size_t line, pline;
+	enum gm_ts_family f = gm_treescript_family(text, len, &line);
+	int n;
+
+	TS_NOTE(notes, "%s:%zu: family %s", path, line,
+		gm_treescript_family_name(f));
+	ts_follow_fallback(opts, text, len, path, notes);
+	ts_note_defaults(text, len, path, notes);
+	if ((n = gm_treescript_penguins(&penguins, text, len, &pline)) < 0)
+		return n;
+	if (n > 0) {
+		gm_strvec_release(&opts->penguins);
+		opts->penguins = penguins;
+		for (size_t i = 0; i < penguins.nr; i++)
+			TS_NOTE(notes, "%s:%zu: chief penguin %s", path, pline,
+				penguins.v[i]);
+	}
+	if (f == GM_TS_XEN) {
+		ts_xen(opts);
+		TS_NOTE(notes, "%s:%zu: Xen's behaviours: --drop-the-rest-supporter"
+			" --brace-patterns --no-reviewer-section --section-name-max=20"
+			" --named-lists --no-patch-dev-null --no-git-author-roles"
+			" --no-tracked-paths --no-fixes", path, line);
+	}
+	return (int)f;
+}
+
+/*
+ * The script's text: at `path` in the commit's tree; else, for a path
+ * git config named (`named`), the file at `path`.
+ */
+static int ts_read(struct gm_repo *r, const char *path, bool named,
+		   struct gm_buf *out)
 {
 	struct gm_repo_text t = GM_REPO_TEXT_INIT;
-	int changed = 0;
+	int error = gm_repo_text(r, path, NULL, &t);
 
-	/* a missing blob (a partial clone, say) is no script either */
-	if (!gm_repo_text(r, GM_TREESCRIPT_PATH, NULL, &t))
-		changed = gm_treescript_apply(opts, t.ptr, t.len);
-	else
-		gm_error_clear();
+	if (!error)
+		error = gm_buf_put(out, t.ptr, t.len);
 	gm_repo_text_release(&t);
+	if (error && named)
+		error = gm_buf_read_file(out, path);
+	return error;
+}
+
+int gm_treescript_load(struct gm_options *opts, struct gm_repo *r,
+		       struct gm_strvec *notes)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	const char *path = GM_TREESCRIPT_PATH;
+	char *named = NULL;
+	int changed = 0, error;
+
+	if (!gm_repo_config_string(r, "maintainer.script", &named) && named)
+		path = named;
+	gm_error_clear();
+	/* a missing blob (a partial clone, say) is no script either */
+	if ((error = ts_read(r, path, named != NULL, &text)) < 0) {
+		gm_error_clear();
+		TS_NOTE(notes, "%s: no such script: Linux 6.1's defaults, "
+			"--git-fallback off", path);
+		goto out;
+	}
+	changed = gm_treescript_apply(opts, text.ptr, text.len);
+	if (gm_treescript_fork(opts, text.ptr, text.len, path, notes) < 0)
+		gm_error_clear();	/* out of memory: 6.1's penguins */
+out:
+	gm_buf_release(&text);
+	free(named);
 	return changed;
 }

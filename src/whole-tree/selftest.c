@@ -126,9 +126,19 @@ int gm_selftest_parse_checks(unsigned *out, const char *words)
 
 /* ==================== loading ==================== */
 
+/*
+ * The script's `-d` on the work tree: a directory, or a submodule, whose
+ * directory a checkout always makes (empty when not initialised), while
+ * `git ls-files` lists it without a slash: "F: sub" of a submodule then
+ * matches no file.
+ */
 static bool selftest_isdir(const char *path, void *payload)
 {
-	return gm_repo_kind(payload, path) == GM_REPO_TREE;
+	struct gm_repo_entry e;
+
+	if (gm_repo_lookup(payload, path, &e) < 0)
+		return false;
+	return e.type == GIT_OBJECT_TREE || e.type == GIT_OBJECT_COMMIT;
 }
 
 static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
@@ -533,6 +543,7 @@ static size_t literal_prefix(const char *v, size_t vlen, bool plain)
 static int pattern_convert(struct st *st, struct gm_buf *re, const char *v,
 			   size_t vlen, bool *slash)
 {
+	size_t start = re->len;	/* after the caller's '^' */
 	int error = 0;
 
 	*slash = false;
@@ -544,9 +555,10 @@ static int pattern_convert(struct st *st, struct gm_buf *re, const char *v,
 		else
 			error = gm_buf_putc(re, v[i] == '?' ? '.' : v[i]);
 	}
-	if (!error && re->len && re->ptr[re->len - 1] != '/' &&
+	/* the test is on the converted value alone, as the script's -d */
+	if (!error && re->len > start && re->ptr[re->len - 1] != '/' &&
 	    strlen(re->ptr) == re->len && st->in->isdir &&
-	    st->in->isdir(re->ptr, st->in->isdir_payload)) {
+	    st->in->isdir(re->ptr + start, st->in->isdir_payload)) {
 		*slash = true;
 		error = gm_buf_putc(re, '/');
 	}
