@@ -28,7 +28,6 @@ struct gm_signers_commit {
 	struct gm_strvec signatures;	/* signature lines */
 	struct gm_strvec stat_like;	/* body lines starting "<n>\t<n>\t" */
 	char *author;		/* "%an <%ae>", raw */
-	bool author_chief;	/* the author or subject names the chief */
 };
 
 /**

@@ -582,7 +582,7 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 		error = push_dedup(rk, &unused, person(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		bool chief = gm_rank_is_chief_penguin_line(s, strlen(s));
+		bool chief = gm_rank_is_penguin_line(rk->opts, s, strlen(s));
 
 		if (!chief || rk->opts->git_chief_penguins)
 			error = push_dedup(rk, out, person(s));
@@ -604,8 +604,10 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 		const struct gm_signers_commit *c = &commits[k];
 		size_t count = 0;
 
-		if (!c->author || (c->author_chief &&
-				   !rk->opts->git_chief_penguins))
+		if (!c->author ||
+		    (!rk->opts->git_chief_penguins &&
+		     gm_rank_is_penguin_line(rk->opts, c->author,
+					     strlen(c->author))))
 			continue;
 		gm_buf_reset(&fmt);
 		if ((error = gm_email_normalize(&fmt, c->author, 1)) < 0 ||

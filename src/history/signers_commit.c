@@ -7,7 +7,6 @@
 #include "gm/email.h"
 #include "gm/encoding.h"
 #include "gm/error.h"
-#include "gm/rank.h"
 #include "gm/trailer.h"
 
 static bool is_commit_line(const char *s)
@@ -121,8 +120,6 @@ int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 	if (!error)
 		error = classify_line(out, subject.ptr, subject.len, all_types,
 				      false);
-	out->author_chief = gm_rank_is_chief_penguin_line(out->author,
-							  strlen(out->author));
 out:
 	gm_commit_utf8_release(&u);
 	gm_buf_release(&line);
