@@ -12,6 +12,9 @@
  * The rules of a run: the MAINTAINERS files the settings select (R-10),
  * parsed, and the .mailmap (R-20). This layer reads no repository: the
  * caller reads the texts (src/cli/rules_read.c) and hands them here.
+ *
+ * Threads: gm_rules_parse() and gm_rules_mailmap() on the same rules may
+ * run at once (they write different fields); the digest, in any thread.
  */
 
 /* What of the command line the rules use. */
