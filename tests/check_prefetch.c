@@ -8,6 +8,7 @@
 #include "gm/buf.h"
 #include "gm/prefetch.h"
 #include "gm/repo.h"
+#include "gm/rules.h"
 
 #include "gm_tests.h"
 #include "gm_testutil.h"
@@ -22,6 +23,31 @@ static const struct gm_test_commit one[] = {
 };
 
 static const char *argv0[] = { "git-maintainer", NULL };
+
+/* A digest that keeps a copy of the bytes and counts what it frees. */
+static int copies_freed;
+
+static void *copy_make(const char *text, size_t len)
+{
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+	}
+	return copy;
+}
+
+static void copy_free(void *made)
+{
+	copies_freed++;
+	free(made);
+}
+
+static const struct gm_prefetch_digest copy_digest = { copy_make, copy_free };
+static const struct gm_prefetch_digest rules_digest = {
+	gm_rules_digest, gm_rules_digest_free
+};
 static char *dir;
 static int saved_cwd = -1;
 
@@ -54,12 +80,11 @@ static void head_maintainers(git_oid *id, char **workdir)
 	gm_repo_free(r);
 }
 
-/* From a subdirectory: the work tree's file, taken for its own blob only. */
+/* From a subdirectory: the work tree's bytes, taken for their own blob only. */
 START_TEST(test_prefetch_taken_for_its_blob)
 {
 	struct gm_prefetch *p;
-	struct gm_maintainers *m = NULL;
-	char *workdir;
+	char *workdir, *made;
 	git_oid id, other;
 	struct gm_buf sub = GM_BUF_INIT;
 
@@ -68,21 +93,61 @@ START_TEST(test_prefetch_taken_for_its_blob)
 	head_maintainers(&id, &workdir);
 	other = id;
 	other.id[0] ^= 1;
-	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
-	gm_prefetch_take(p, workdir, &other, &m);
-	ck_assert_ptr_null(m);		/* another blob */
-	gm_prefetch_take(p, "/", &id, &m);
-	ck_assert_ptr_null(m);		/* another work tree */
-	gm_prefetch_take(p, workdir, &id, &m);
-	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(m->nr_sections, 1);
-	ck_assert_str_eq(m->sections[0].name, "ALPHA");
-	gm_maintainers_free(m);
-	gm_prefetch_take(p, workdir, &id, &m);
-	ck_assert_ptr_null(m);		/* handed over once */
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0,
+							 &copy_digest));
+	/* another blob, another work tree */
+	ck_assert_ptr_null(gm_prefetch_take(p, workdir, &other));
+	ck_assert_ptr_null(gm_prefetch_take(p, "/", &id));
+	ck_assert_ptr_nonnull(made = gm_prefetch_take(p, workdir, &id));
+	ck_assert_str_eq(made, files[0].content);
+	free(made);
+	/* handed over once */
+	ck_assert_ptr_null(gm_prefetch_take(p, workdir, &id));
 	gm_prefetch_free(p);
 	free(workdir);
 	gm_buf_release(&sub);
+}
+END_TEST
+
+/* The rules' digest: the model of MAINTAINERS, parsed in the thread. */
+START_TEST(test_prefetch_rules_digest)
+{
+	struct gm_maintainers *m;
+	struct gm_prefetch *p;
+	char *workdir;
+	git_oid id;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	head_maintainers(&id, &workdir);
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0,
+							 &rules_digest));
+	ck_assert_ptr_nonnull(m = gm_prefetch_take(p, workdir, &id));
+	ck_assert_uint_eq(m->nr_sections, 1);
+	ck_assert_str_eq(m->sections[0].name, "ALPHA");
+	gm_maintainers_free(m);
+	gm_prefetch_free(p);
+	free(workdir);
+}
+END_TEST
+
+/* A digest not taken is freed with the prefetch; none: nothing made. */
+START_TEST(test_prefetch_digest_freed)
+{
+	struct gm_prefetch *p;
+	char *workdir;
+	git_oid id;
+
+	ck_assert_int_eq(chdir(dir), 0);
+	head_maintainers(&id, &workdir);
+	copies_freed = 0;
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0,
+							 &copy_digest));
+	gm_prefetch_free(p);
+	ck_assert_int_eq(copies_freed, 1);
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0, NULL));
+	ck_assert_ptr_null(gm_prefetch_take(p, workdir, &id));
+	gm_prefetch_free(p);
+	free(workdir);
 }
 END_TEST
 
@@ -90,7 +155,6 @@ END_TEST
 START_TEST(test_prefetch_dirty_not_taken)
 {
 	struct gm_prefetch *p;
-	struct gm_maintainers *m = NULL;
 	char *workdir;
 	git_oid id;
 
@@ -98,9 +162,9 @@ START_TEST(test_prefetch_dirty_not_taken)
 	head_maintainers(&id, &workdir);
 	ck_assert_int_eq(gm_test_write_file(dir, "MAINTAINERS",
 					    "BETA\nM:\tB <b@x.org>\n"), 0);
-	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
-	gm_prefetch_take(p, workdir, &id, &m);
-	ck_assert_ptr_null(m);
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0,
+							 &copy_digest));
+	ck_assert_ptr_null(gm_prefetch_take(p, workdir, &id));
 	gm_prefetch_free(p);
 	free(workdir);
 }
@@ -121,7 +185,8 @@ START_TEST(test_prefetch_texts)
 	git_oid other;
 
 	ck_assert_int_eq(chdir(dir), 0);
-	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(5, argv));
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(5, argv,
+							 &copy_digest));
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	ck_assert_int_eq(gm_repo_lookup(r, "src/deep/x.c", &e), 0);
 	other = e.id;
@@ -151,7 +216,6 @@ END_TEST
 START_TEST(test_prefetch_fifo_not_opened)
 {
 	struct gm_buf path = GM_BUF_INIT;
-	struct gm_maintainers *m = NULL;
 	struct gm_prefetch *p;
 	char *workdir;
 	git_oid id;
@@ -161,9 +225,9 @@ START_TEST(test_prefetch_fifo_not_opened)
 	gm_buf_printf(&path, "%s/MAINTAINERS", dir);
 	ck_assert_int_eq(unlink(path.ptr), 0);
 	ck_assert_int_eq(mkfifo(path.ptr, 0600), 0);
-	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0));
-	gm_prefetch_take(p, workdir, &id, &m);
-	ck_assert_ptr_null(m);
+	ck_assert_ptr_nonnull(p = gm_test_prefetch_start(1, argv0,
+							 &copy_digest));
+	ck_assert_ptr_null(gm_prefetch_take(p, workdir, &id));
 	gm_prefetch_free(p);
 	free(workdir);
 	gm_buf_release(&path);
@@ -173,15 +237,14 @@ END_TEST
 /* Where libgit2 is told where the repository is, nothing is guessed. */
 START_TEST(test_prefetch_not_with_git_dir)
 {
-	struct gm_maintainers *m = NULL;
 	git_oid id = { { 0 } };
 
 	ck_assert_int_eq(chdir(dir), 0);
 	setenv("GIT_DIR", ".git", 1);
-	ck_assert_ptr_null(gm_test_prefetch_start(1, argv0));
+	ck_assert_ptr_null(gm_test_prefetch_start(1, argv0, &copy_digest));
 	unsetenv("GIT_DIR");
-	gm_prefetch_take(NULL, dir, &id, &m);	/* none started: nothing */
-	ck_assert_ptr_null(m);
+	/* none started: nothing */
+	ck_assert_ptr_null(gm_prefetch_take(NULL, dir, &id));
 }
 END_TEST
 
@@ -196,6 +259,8 @@ Suite *prefetch_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_prefetch_taken_for_its_blob);
+	tcase_add_test(tc, test_prefetch_rules_digest);
+	tcase_add_test(tc, test_prefetch_digest_freed);
 	tcase_add_test(tc, test_prefetch_dirty_not_taken);
 	tcase_add_test(tc, test_prefetch_texts);
 	tcase_add_test(tc, test_prefetch_fifo_not_opened);

@@ -449,13 +449,14 @@ int gm_test_repo_open(struct gm_repo **out, const char *rev)
 	return error;
 }
 
-struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv)
+struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv,
+					   const struct gm_prefetch_digest *digest)
 {
 	struct gm_repo_location *loc = NULL;
 	struct gm_prefetch *p = NULL;
 
 	if (gm_repo_locate(&loc) == 0)
-		p = gm_prefetch_start(loc, argc, argv);
+		p = gm_prefetch_start(loc, argc, argv, digest);
 	gm_repo_location_free(loc);
 	return p;
 }

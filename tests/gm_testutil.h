@@ -90,7 +90,8 @@ int gm_test_repo_create(char **dir, char head[GIT_OID_HEXSZ + 1],
 int gm_test_repo_open(struct gm_repo **out, const char *rev);
 
 /** gm_prefetch_start() in the work tree gm_repo_locate() finds now. */
-struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv);
+struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv,
+					   const struct gm_prefetch_digest *digest);
 
 /*
  * fork() for a test: flushes stdio first, and fails the test (in the parent)

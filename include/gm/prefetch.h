@@ -6,38 +6,51 @@
 #include <git2.h>
 
 #include "gm/buf.h"
-#include "gm/maintainers.h"
 #include "gm/repo.h"
 
 /*
- * MAINTAINERS read, hashed and parsed in a second thread while libgit2
- * initialises (which takes a core for milliseconds): the file as it is in
- * the work tree the repository's location names, before the repository is
- * open; then the files the command line names, read and hashed. Each is
- * used only where it proves to be the blob that would be read: the same
- * file of the same work tree, the same blob id.
+ * MAINTAINERS read and hashed in a second thread while libgit2
+ * initialises (which takes a core for milliseconds), and its bytes handed
+ * to the caller's digest there: the file as it is in the work tree the
+ * repository's location names, before the repository is open; then the
+ * files the command line names, read and hashed. Each is used only where
+ * it proves to be the blob that would be read: the same file of the same
+ * work tree, the same blob id.
  *
  * The calls below are made by one thread, the one that started it.
  */
 struct gm_prefetch;
 
-/**
- * Start the prefetch of MAINTAINERS and of the regular files among the
- * `argc` arguments `argv` that are no options, in the work tree `loc`
- * names; it needs nothing of libgit2. NULL when there is nothing to
- * start (no work tree known yet, no second CPU or thread to be had).
+/*
+ * What the caller makes of the bytes of MAINTAINERS, in the prefetch's
+ * thread (this layer knows nothing of what they mean): make() returns it,
+ * or NULL for nothing; free() frees what was made and never taken.
  */
-struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
-				      int argc, const char **argv);
+struct gm_prefetch_digest {
+	void *(*make)(const char *text, size_t len);
+	void (*free)(void *made);
+};
 
 /**
- * Wait for the prefetch and hand its model over if it was parsed from
- * the file MAINTAINERS at the top of `workdir` (as libgit2 gives it)
- * holding the blob `id`; `*out` is NULL otherwise. The caller owns
- * `*out`. `p` may be NULL.
+ * Start the prefetch of MAINTAINERS, digested by `digest` (which must
+ * outlive the prefetch; NULL: MAINTAINERS is not read), and of the
+ * regular files among the `argc` arguments `argv` that are no options,
+ * in the work tree `loc` names; it needs nothing of libgit2. NULL when
+ * there is nothing to start (no work tree known yet, no second CPU or
+ * thread to be had).
  */
-void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
-		      const git_oid *id, struct gm_maintainers **out);
+struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
+				      int argc, const char **argv,
+				      const struct gm_prefetch_digest *digest);
+
+/**
+ * Wait for the digest and hand it over if it was made of the file
+ * MAINTAINERS at the top of `workdir` (as libgit2 gives it) holding the
+ * blob `id`. @return it (the caller's, to free as the digest frees), or
+ * NULL. `p` may be NULL.
+ */
+void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
+		       const git_oid *id);
 
 /**
  * Hand over the bytes read from the file `path` (relative to the top)

@@ -22,6 +22,7 @@
 #include "gm/query.h"
 #include "gm/repo.h"
 #include "gm/rules.h"
+#include "gm/rules_read.h"
 #include "gm/selftest.h"
 #include "gm/strvec.h"
 #include "gm/unowned.h"
@@ -33,6 +34,7 @@ struct cli {
 	struct gm_prefetch *prefetch;	/* MAINTAINERS, perhaps, already */
 	struct gm_repo *repo;
 	struct gm_rules rules;
+	struct gm_rules_read rules_read;	/* the texts of `rules` */
 	struct gm_query_env env;
 	struct gm_query_worker worker;	/* the command line's question */
 	struct gm_query q;
@@ -156,7 +158,7 @@ static int cli_tree_mode(struct cli *c)
 	struct held out;
 	int error;
 
-	if ((error = gm_rules_finish(&c->rules)) < 0 ||
+	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
 	if (c->opts.unowned)
@@ -175,7 +177,7 @@ static int cli_tree_mode(struct cli *c)
 /* --batch: every path of stdin, as -f PATH. */
 static int cli_batch(struct cli *c)
 {
-	int error = gm_rules_finish(&c->rules);
+	int error = gm_rules_read_finish(&c->rules_read);
 	size_t unanswered = 0;
 
 	if (!error)
@@ -206,7 +208,7 @@ static int cli_query(struct cli *c)
 	say_all("warning: ", &q->inputs.warnings);
 	if (error < 0 || (error = gm_query_start(q)) < 0 ||
 	    (error = gm_query_env_load(&c->env, c->repo)) < 0 ||
-	    (error = gm_rules_finish(&c->rules)) < 0)
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0)
 		return error;
 	error = gm_query_run(q);
 	say_all("warning: ", &q->warnings);
@@ -226,7 +228,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 		return cli_self_test(c);
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
 		return error;
-	gm_rules_start(&c->rules, c->repo, &c->opts, c->prefetch);
+	gm_rules_read_start(&c->rules_read, &c->rules, c->repo, &c->opts,
+			    c->prefetch);
 	c->env.opts = &c->opts;
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
@@ -243,6 +246,7 @@ static void cli_release(struct cli *c)
 	gm_query_release(&c->q);
 	gm_query_worker_release(&c->worker);
 	gm_query_env_release(&c->env);
+	gm_rules_read_release(&c->rules_read);
 	gm_rules_release(&c->rules);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);

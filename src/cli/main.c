@@ -2,10 +2,14 @@
 
 #include "gm/cli.h"
 #include "gm/heap.h"
+#include "gm/rules.h"
 
 int main(int argc, char **argv)
 {
 	static const char *extensions[] = { "partialclone" };
+	static const struct gm_prefetch_digest digest = {
+		gm_rules_digest, gm_rules_digest_free
+	};
 	struct gm_repo_location *loc = NULL;
 	struct gm_prefetch *prefetch = NULL;
 	int status;
@@ -13,7 +17,8 @@ int main(int argc, char **argv)
 	gm_heap_prepare();
 	/* found without libgit2, so the prefetch runs while it initialises */
 	if (gm_repo_locate(&loc) == 0)
-		prefetch = gm_prefetch_start(loc, argc, (const char **)argv);
+		prefetch = gm_prefetch_start(loc, argc, (const char **)argv,
+					     &digest);
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);

@@ -29,10 +29,11 @@ struct gm_prefetch {
 	bool joined;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	bool parsed;			/* under `lock`: MAINTAINERS is done */
+	bool digested;		/* under `lock`: MAINTAINERS is done */
 	char *top;			/* the work tree top it found */
+	const struct gm_prefetch_digest *digest;	/* or NULL */
 	unsigned char id[GM_SHA1_SIZE];	/* of the MAINTAINERS it read */
-	struct gm_maintainers *m;	/* parsed from it, or NULL */
+	void *made;			/* the digest of it, or NULL */
 	struct prefetch_text texts[PREFETCH_FILES];
 	size_t nr_texts;
 	char *asked;			/* the workdir last compared with top */
@@ -70,20 +71,16 @@ static void *prefetch_run(void *payload)
 {
 	struct gm_prefetch *p = payload;
 	struct gm_buf text = GM_BUF_INIT;
-	const char *bufs[1];
-	size_t lens[1];
 
-	if (gm_repo_worktree_read_at(p->top, "MAINTAINERS", &text) < 0)
+	if (!p->digest ||
+	    gm_repo_worktree_read_at(p->top, "MAINTAINERS", &text) < 0)
 		goto out;
 	gm_sha1_blob(text.ptr, text.len, p->id);
-	bufs[0] = text.ptr;
-	lens[0] = text.len;
-	if (gm_maintainers_parse(&p->m, bufs, lens, 1) < 0)
-		p->m = NULL;
+	p->made = p->digest->make(text.ptr, text.len);
 out:
 	gm_buf_release(&text);
 	pthread_mutex_lock(&p->lock);
-	p->parsed = true;
+	p->digested = true;
 	pthread_cond_signal(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 	prefetch_texts(p);
@@ -91,7 +88,8 @@ out:
 }
 
 struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
-				      int argc, const char **argv)
+				      int argc, const char **argv,
+				      const struct gm_prefetch_digest *digest)
 {
 	const char *top = gm_repo_location_worktree(loc);
 	struct gm_prefetch *p;
@@ -103,6 +101,7 @@ struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
 		free(p);
 		return NULL;
 	}
+	p->digest = digest;
 	if (pthread_mutex_init(&p->lock, NULL)) {
 		free(p->top);
 		free(p);
@@ -158,21 +157,23 @@ static bool prefetch_same_top(struct gm_prefetch *p, const char *workdir)
 	return p->same_top;
 }
 
-void gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
-		      const git_oid *id, struct gm_maintainers **out)
+void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
+		       const git_oid *id)
 {
-	*out = NULL;
+	void *made = NULL;
+
 	if (!p)
-		return;
+		return NULL;
 	pthread_mutex_lock(&p->lock);	/* the files may still be read */
-	while (!p->parsed)
+	while (!p->digested)
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
-	if (p->m && prefetch_same_top(p, workdir) &&
+	if (p->made && prefetch_same_top(p, workdir) &&
 	    !memcmp(id->id, p->id, GM_SHA1_SIZE)) {
-		*out = p->m;
-		p->m = NULL;
+		made = p->made;
+		p->made = NULL;
 	}
+	return made;
 }
 
 /* Whether `full` is `top` "/" `path`. */
@@ -218,7 +219,8 @@ void gm_prefetch_free(struct gm_prefetch *p)
 		free(p->texts[i].path);
 		gm_buf_release(&p->texts[i].text);
 	}
-	gm_maintainers_free(p->m);
+	if (p->made)
+		p->digest->free(p->made);
 	free(p->top);
 	free(p->asked);
 	pthread_cond_destroy(&p->cond);
