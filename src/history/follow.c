@@ -768,7 +768,8 @@ static int blobs_read_misses(struct gm_follow *fc,
 			     const struct blob_want *want, size_t n,
 			     bool fingerprints, bool keep, struct blob_got *got)
 {
-	const struct gm_objects odb = { fc->objs->odb, NULL };
+	const struct gm_objects odb = { fc->objs->odb, NULL, fc->objs->rules,
+					NULL };
 	int error = 0;
 
 	for (size_t i = 0; i < n && !error; i++) {
@@ -1435,7 +1436,7 @@ int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
 		     const git_oid *tb, const char *dst, const git_oid *dst_id,
 		     git_filemode_t dst_mode)
 {
-	struct deleted del = { { NULL, NULL }, NULL, 0, 0, GM_STRVEC_INIT };
+	struct deleted del = { { NULL, NULL, NULL, NULL }, NULL, 0, 0, GM_STRVEC_INIT };
 	git_blob *db = NULL, *sb = NULL;
 	struct source *src = NULL;
 	size_t nr = 0, best = SIZE_MAX, same_base = 0, base_at = 0;

@@ -9,6 +9,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/graph.h"
+#include "gm/objects.h"
 #include "gm/pqueue.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
@@ -62,6 +63,9 @@ struct memo {
 struct walk {
 	git_repository *repo;
 	const struct gm_history_options *opts;
+	struct gm_objects objs;		/* commits read as git reads them */
+	struct gm_objects_rules *rules;
+	const struct gm_graph *graph;	/* opts->graph, if git would read it */
 	struct gm_strvec paths;		/* without trailing '/' */
 	bool *dir_only;			/* per path: it had a trailing '/' */
 	struct gm_graph_path *keys;	/* per path: its filter keys */
@@ -208,7 +212,7 @@ static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
 static bool graph_same(const struct walk *w, const struct qitem *it)
 {
 	return it->in_graph &&
-	       !gm_graph_may_change_any(w->opts->graph, it->gc, w->keys,
+	       !gm_graph_may_change_any(w->graph, it->gc, w->keys,
 					w->paths.nr);
 }
 
@@ -381,24 +385,26 @@ static int walk_enqueue(struct walk *w, struct gm_pqueue *q, struct qitem *it)
 	return error;
 }
 
-/*
- * The entry of commit `c` (which becomes the entry's), found in the
- * graph with its own tree if there.
- */
-static void item_of_commit(const struct walk *w, git_commit *c,
+/* The entry of commit `id` read as `c`, found in the graph if there. */
+static void item_of_commit(const struct walk *w, const git_oid *id,
+			   const struct gm_objects_commit *c,
 			   struct qitem *out)
 {
-	git_oid_cpy(&out->id, git_commit_id(c));
-	out->time = git_commit_time(c);
-	out->in_graph = gm_graph_find(w->opts->graph, &out->id,
-				      git_commit_tree_id(c), &out->gc);
-	out->c = c;
+	git_oid_cpy(&out->id, id);
+	out->time = c->time;
+	out->in_graph = gm_graph_find(w->graph, id, &c->tree, &out->gc);
+	out->c = NULL;
 }
 
-/* The commit of `it`: the one read with it, else read now. */
+/*
+ * The author and message of `it`: libgit2's reading of the object that
+ * stands for it (its replacement, if any).
+ */
 static int item_commit(struct walk *w, struct qitem *it)
 {
-	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
+	const git_oid *id = gm_objects_replaced(w->rules, &it->id);
+
+	if (!it->c && git_commit_lookup(&it->c, w->repo, id) < 0)
 		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
 	return 0;
 }
@@ -437,7 +443,7 @@ static int parents_alloc(struct parents *p, unsigned n)
 static bool parents_from_graph(const struct walk *w, const struct qitem *it,
 			       struct parents *p, int *error)
 {
-	const struct gm_graph *g = w->opts->graph;
+	const struct gm_graph *g = w->graph;
 	struct gm_graph_commit gp[2];
 	int n = it->in_graph ? gm_graph_commit_parents(g, it->gc, gp) : -1;
 
@@ -458,30 +464,42 @@ static bool parents_from_graph(const struct walk *w, const struct qitem *it,
 	return true;
 }
 
-/* The same from the commit and its parents read. */
+/*
+ * The same from the commit and its parents read; a parent that cannot be
+ * read is left out, as at a shallow clone's boundary.
+ */
 static int parents_from_commit(struct walk *w, struct qitem *it,
 			       struct parents *p)
 {
-	git_commit *c;
-	int error;
+	struct gm_objects_commit c, pc;
+	int error = gm_objects_commit_read(&c, &w->objs, &it->id);
 
-	if ((error = item_commit(w, it)) < 0)
-		return error;
-	c = it->c;
-	git_oid_cpy(&p->tree, git_commit_tree_id(c));
-	error = parents_alloc(p, git_commit_parentcount(c));
+	if (error < 0) {
+		gm_objects_commit_release(&c);
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read commit %s",
+				     git_oid_tostr_s(&it->id));
+	}
+	git_oid_cpy(&p->tree, &c.tree);
+	w->h->shallow |= c.shallow;
+	error = parents_alloc(p, (unsigned)c.nr_parents);
 	for (unsigned i = 0; i < p->nr && !error; i++) {
-		git_commit *parent = NULL;
-
-		if (git_commit_parent(&parent, c, i) < 0) {
-			w->h->shallow = true;
+		if ((error = gm_objects_commit_read(&pc, &w->objs,
+						    &c.parents[i])) < 0) {
+			gm_objects_commit_release(&pc);
+			if (error == GM_ENOTFOUND) {
+				w->h->shallow = true;
+				error = 0;
+			}
 			continue;
 		}
-		item_of_commit(w, parent, &p->v[i]);
-		git_oid_cpy(&p->trees[i], git_commit_tree_id(parent));
+		item_of_commit(w, &c.parents[i], &pc, &p->v[i]);
+		git_oid_cpy(&p->trees[i], &pc.tree);
 		p->loaded[i] = true;
 		p->nr_loaded++;
+		gm_objects_commit_release(&pc);
 	}
+	gm_objects_commit_release(&c);
 	return error;
 }
 
@@ -586,22 +604,46 @@ static void walk_release(struct walk *w, struct gm_pqueue *q)
 	gm_buf_release(&w->tmp);
 	gm_buf_release(&w->key);
 	gm_buf_release(&w->lc);
+	gm_objects_rules_free(w->rules);
+	git_odb_free(w->objs.odb);
+}
+
+/*
+ * What the walk reads with: the rules git reads commits by, and the
+ * commit-graph if they allow it.
+ */
+static int walk_open(struct walk *w, git_repository *repo,
+		     const struct gm_history_options *opts)
+{
+	int error;
+
+	w->repo = repo;
+	w->opts = opts;
+	w->objs.repo = repo;
+	if (git_repository_odb(&w->objs.odb, repo) < 0)
+		w->objs.odb = NULL;
+	if ((error = gm_objects_rules_load(&w->rules, repo)) < 0)
+		return error;
+	w->objs.rules = w->rules;
+	w->graph = gm_objects_rules_graph_ok(w->rules) ? opts->graph : NULL;
+	return 0;
 }
 
 /* The start commit read, and queued into `q` (NULL: not). */
 static int walk_start(struct walk *w, struct gm_pqueue *q, const git_oid *start)
 {
-	git_commit *c = NULL;
+	struct gm_objects_commit c;
 	struct qitem it;
+	int error = gm_objects_commit_read(&c, &w->objs, start);
 
-	if (git_commit_lookup(&c, w->repo, start) < 0)
-		return gm_error_from_git(GIT_ERROR,
-					 "cannot read the start commit");
-	item_of_commit(w, c, &it);
-	if (q)
-		return walk_enqueue(w, q, &it);
-	git_commit_free(c);
-	return 0;
+	if (error < 0) {
+		gm_objects_commit_release(&c);
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
+	}
+	item_of_commit(w, start, &c, &it);
+	gm_objects_commit_release(&c);
+	return q ? walk_enqueue(w, q, &it) : 0;
 }
 
 int gm_history_walk(struct gm_history **out, git_repository *repo,
@@ -615,11 +657,11 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 
 	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.opts = opts;
 	if (!(w.h = calloc(1, sizeof(*w.h))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	error = walk_prepare(&w, paths);
+	error = walk_open(&w, repo, opts);
+	if (!error)
+		error = walk_prepare(&w, paths);
 	if (!error)
 		error = walk_start(&w, paths->nr ? &q : NULL, start);
 	while (!error && gm_pqueue_pop(&q, &it)) {
@@ -820,14 +862,14 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 
 	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.opts = opts;
 	if (!(w.h = calloc(1, sizeof(*w.h))) ||
 	    !(w.recent = calloc(RECENT_TREES, sizeof(*w.recent)))) {
 		free(w.h);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	error = walk_prepare(&w, &none);
+	error = walk_open(&w, repo, opts);
+	if (!error)
+		error = walk_prepare(&w, &none);
 	if (!error)
 		error = walk_start(&w, &q, start);
 	while (!error && gm_pqueue_pop(&q, &it)) {

@@ -229,19 +229,8 @@ static int diff_level(struct trees *tr, const struct pathset *ps,
 /* ==================== the queue of commits ==================== */
 
 /*
- * A commit read from the packs: its tree, parents and committer time,
- * as libgit2 would give them. `parents` has `nr_parents` ids.
- */
-struct raw {
-	git_oid tree;
-	git_oid *parents;
-	size_t nr_parents;
-	int64_t time;
-};
-
-/*
  * A commit to walk; `in_graph` if the commit-graph has it, as `gc`; `c`
- * the commit if libgit2 read it, `raw` if the packs gave it (each the
+ * the commit if libgit2 read it, `raw` if it was parsed (each the
  * queue's, until the item is walked).
  */
 struct qitem {
@@ -251,7 +240,7 @@ struct qitem {
 	bool in_graph;
 	struct gm_graph_commit gc;
 	git_commit *c;
-	struct raw *raw;
+	struct gm_objects_commit *raw;
 };
 
 /* Commits by time, newest first; `seen` (if any) the ids ever queued. */
@@ -261,10 +250,10 @@ struct queue {
 	struct gm_strmap *seen;
 };
 
-static void raw_free(struct raw *r)
+static void raw_free(struct gm_objects_commit *r)
 {
 	if (r)
-		free(r->parents);
+		gm_objects_commit_release(r);
 	free(r);
 }
 
@@ -383,113 +372,25 @@ static int parents_from_graph(const struct gm_graph *g, struct queue *q,
 	return 0;
 }
 
-/* ==================== commits read from the packs ==================== */
-
-/* "<prefix><40 hex>\n" at `*p` into `id`, `*p` moved past it. */
-static bool raw_id_line(const char **p, const char *end, const char *prefix,
-			git_oid *id)
-{
-	size_t n = strlen(prefix);
-
-	if ((size_t)(end - *p) < n + GIT_OID_HEXSZ + 1 ||
-	    memcmp(*p, prefix, n) || (*p)[n + GIT_OID_HEXSZ] != '\n' ||
-	    git_oid_fromstrn(id, *p + n, GIT_OID_HEXSZ) < 0)
-		return false;
-	*p += n + GIT_OID_HEXSZ + 1;
-	return true;
-}
-
-/* The line at `*p` if it starts with `prefix`: its end; `*p` past it. */
-static const char *raw_line(const char **p, const char *end,
-			    const char *prefix)
-{
-	size_t n = strlen(prefix);
-	const char *nl;
-
-	if ((size_t)(end - *p) < n || memcmp(*p, prefix, n) ||
-	    !(nl = memchr(*p, '\n', (size_t)(end - *p))))
-		return NULL;
-	*p = nl + 1;
-	return nl;
-}
+/* ==================== commits read ==================== */
 
 /*
- * The time of a signature line ending at `nl`: the digits after its
- * last '>', followed by a time zone. false if it has none such.
+ * Commit `id` as git reads it (gm_objects_commit_read()), into `*out`
+ * (the caller's).
+ * @return 0, GM_ENOTFOUND (unreadable through `objs`), or GM_ERROR.
  */
-static bool raw_time(const char *line, const char *nl, int64_t *out)
+static int raw_read(struct gm_objects_commit **out,
+		    const struct gm_objects *objs, const git_oid *id)
 {
-	const char *gt = NULL;
-	int64_t t = 0;
-
-	for (const char *s = line; s < nl; s++)
-		if (*s == '>')
-			gt = s;
-	if (!gt || ++gt >= nl || *gt++ != ' ' || gt >= nl || *gt < '0' ||
-	    *gt > '9')
-		return false;
-	for (; gt < nl && *gt >= '0' && *gt <= '9'; gt++) {
-		if (t > (INT64_MAX - 9) / 10)
-			return false;
-		t = t * 10 + (*gt - '0');
-	}
-	if (gt >= nl || *gt != ' ')
-		return false;
-	*out = t;
-	return true;
-}
-
-/*
- * Commit `buf` (`len` bytes) as libgit2 parses its header: the tree,
- * the parents, one or more author lines, the committer. false for
- * anything else, which libgit2 is left to read.
- */
-static bool raw_parse(struct raw *r, const char *buf, size_t len)
-{
-	const char *p = buf, *end = buf + len, *line, *nl;
-	size_t alloc = 0;
-	git_oid id;
-
-	if (!raw_id_line(&p, end, "tree ", &r->tree))
-		return false;
-	while (raw_id_line(&p, end, "parent ", &id)) {
-		if (GM_ARRAY_GROW(r->parents, r->nr_parents, alloc) < 0)
-			return false;
-		r->parents[r->nr_parents++] = id;
-	}
-	if (!raw_line(&p, end, "author "))
-		return false;
-	while (raw_line(&p, end, "author "))
-		;
-	line = p;
-	return (nl = raw_line(&p, end, "committer ")) &&
-	       raw_time(line, nl, &r->time);
-}
-
-/*
- * Commit `id` from the packs alone, into `*out` (the caller's).
- * @return 0, GM_ENOTFOUND (not there, or not as expected), GM_ERROR.
- */
-static int raw_read(struct raw **out, const struct gm_objects *objs,
-		    const git_oid *id)
-{
-	struct raw *r = calloc(1, sizeof(*r));
-	char *buf = NULL;
-	size_t len;
-	bool ok;
+	struct gm_objects_commit *r = calloc(1, sizeof(*r));
+	int error;
 
 	*out = NULL;
 	if (!r)
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (!gm_objects_read(objs, id, GIT_OBJECT_COMMIT, &buf, &len)) {
-		free(r);
-		return GM_ENOTFOUND;
-	}
-	ok = raw_parse(r, buf, len);
-	free(buf);
-	if (!ok) {
+	if ((error = gm_objects_commit_read(r, objs, id)) < 0) {
 		raw_free(r);
-		return GM_ENOTFOUND;
+		return error;
 	}
 	*out = r;
 	return 0;
@@ -508,10 +409,11 @@ struct scout;
 struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
+	struct gm_objects_rules *rules;	/* how git reads commits here */
+	const struct gm_graph *graph;	/* opts->graph, if git reads it */
 	struct gm_signers *s;
 	struct trees trees;
 	char **paths;		/* per file: its current path, no final '/' */
-	struct gm_graph_path *keys;	/* per file: its path's filter keys */
 	bool *dir;		/* per file: a directory */
 	bool *moved;		/* per file: followed to another path */
 	struct pathset all;	/* every file */
@@ -525,25 +427,30 @@ struct walk {
 	struct scout *scout;	/* NULL: the walk walks alone */
 };
 
-/* The commit of `it`: the one read with it, else read now. */
+/*
+ * The author and message of `it`: libgit2's reading of the object that
+ * stands for it (its replacement, if any).
+ */
 static int item_commit(struct walk *w, struct qitem *it)
 {
-	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
+	const git_oid *id = gm_objects_replaced(w->rules, &it->id);
+
+	if (!it->c && git_commit_lookup(&it->c, w->repo, id) < 0)
 		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
 	return 0;
 }
 
 /*
- * Queue commit `c` (which is the queue's from now on), found in the
- * graph with its own tree if there.
+ * Queue commit `id`, read as `r` (which is the queue's from now on),
+ * found in the graph with its own tree if there.
  */
-static int enqueue_commit(struct walk *w, struct queue *q, git_commit *c)
+static int enqueue_read(const struct gm_graph *g, struct queue *q,
+			const git_oid *id, struct gm_objects_commit *r)
 {
-	struct qitem it = { .time = git_commit_time(c), .c = c };
+	struct qitem it = { .time = r->time, .raw = r };
 
-	git_oid_cpy(&it.id, git_commit_id(c));
-	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
-				    git_commit_tree_id(c), &it.gc);
+	git_oid_cpy(&it.id, id);
+	it.in_graph = gm_graph_find(g, id, &r->tree, &it.gc);
 	return enqueue(q, &it);
 }
 
@@ -558,7 +465,7 @@ static int walk_move(struct walk *w, size_t f, char *path)
 	}
 	pathset_sort(&w->all);
 	pathset_sort(&w->away);
-	return gm_graph_path_set(&w->keys[f], path, strlen(path));
+	return 0;
 }
 
 /* The touch of file `f` by commit `k`, and its numstat to count. */
@@ -599,6 +506,7 @@ static int record(struct walk *w, struct qitem *it, const git_oid *ta,
 	    (error = gm_signers_commit_read(&s->commits[k], it->c,
 					    w->opts->all_signature_types)) < 0)
 		return error;
+	git_oid_cpy(&s->commits[k].id, &it->id);	/* not its replacement's */
 	s->nr_commits++;
 	for (size_t i = 0; i < w->ch.nr && !error; i++) {
 		const struct change *c = &w->ch.v[i];
@@ -621,17 +529,6 @@ static int record(struct walk *w, struct qitem *it, const git_oid *ta,
 	return error;
 }
 
-/* Whether the commit-graph's filter of `gc` rules out every file of `ps`. */
-static bool graph_unchanged(const struct walk *w, const struct pathset *ps,
-			    struct gm_graph_commit gc)
-{
-	for (size_t i = 0; i < ps->nr; i++)
-		if (gm_graph_may_change(w->opts->graph, gc,
-					&w->keys[ps->order[i]]))
-			return false;
-	return true;
-}
-
 /*
  * The parents of `it` from the commit read, queued. One that cannot be
  * read makes it a root, as a shallow clone's boundary is to git (its
@@ -641,43 +538,52 @@ static int parents_from_commit(struct walk *w, struct queue *q,
 			       struct qitem *it, int *n, git_oid *ta,
 			       git_oid *tb)
 {
-	git_commit **ps = NULL;
-	unsigned nr, i;
-	int error;
+	struct gm_objects_commit **ps = NULL;
+	size_t nr, i;
+	int error = 0;
 
-	if ((error = item_commit(w, it)) < 0)
-		return error;
-	nr = git_commit_parentcount(it->c);
-	git_oid_cpy(tb, git_commit_tree_id(it->c));
+	if (!it->raw && (error = raw_read(&it->raw, &w->trees.objs,
+					  &it->id)) < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read commit %s",
+				     git_oid_tostr_s(&it->id));
+	nr = it->raw->nr_parents;
+	w->s->shallow |= it->raw->shallow;
+	git_oid_cpy(tb, &it->raw->tree);
 	if (nr && !(ps = calloc(nr, sizeof(*ps))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (i = 0; i < nr && git_commit_parent(&ps[i], it->c, i) == 0; i++)
-		;
+	for (i = 0; i < nr && !error; i++)
+		if ((error = raw_read(&ps[i], &w->trees.objs,
+				      &it->raw->parents[i])) < 0)
+			break;
+	if (error == GM_ENOTFOUND)
+		error = 0;
 	w->s->shallow |= i < nr;
 	*n = i < nr ? 0 : (int)nr;
 	if (*n)
-		git_oid_cpy(ta, git_commit_tree_id(ps[0]));
+		git_oid_cpy(ta, &ps[0]->tree);
 	for (i = 0; i < nr; i++) {
-		if (*n && !error)
-			error = enqueue_commit(w, q, ps[i]);	/* the queue's */
+		if (*n && !error)	/* the queue's */
+			error = enqueue_read(w->graph, q,
+					     &it->raw->parents[i], ps[i]);
 		else
-			git_commit_free(ps[i]);
+			raw_free(ps[i]);
 	}
 	free(ps);
 	return error;
 }
 
 /*
- * Commit `it` compared with its parent's tree `ta` at the files of `ps`
- * (unless the commit-graph's filter rules them all out), the changes
- * added to those in `w->ch`, and recorded if there are any.
+ * Commit `it` compared with its parent's tree `ta` at the files of `ps`,
+ * the changes added to those in `w->ch`, and recorded if there are any.
+ * No changed-path filter is asked: git log --follow asks none.
  */
 static int walk_compare(struct walk *w, struct qitem *it, const git_oid *ta,
 			const git_oid *tb, const struct pathset *ps)
 {
 	int error = 0;
 
-	if (ps->nr && !(it->in_graph && graph_unchanged(w, ps, it->gc)))
+	if (ps->nr)
 		error = diff_level(&w->trees, ps, &w->ch, ta, tb, 0, ps->nr, 0);
 	if (!error && w->ch.nr)
 		error = record(w, it, ta, tb);
@@ -693,7 +599,7 @@ static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
 	git_oid ta, tb;
 	int n, error;
 
-	if ((error = parents_from_graph(w->opts->graph, q, it, &n, &ta,
+	if ((error = parents_from_graph(w->graph, q, it, &n, &ta,
 					&tb)) < 0 ||
 	    (n < 0 && (error = parents_from_commit(w, q, it, &n, &ta, &tb)) < 0))
 		return error;
@@ -748,13 +654,14 @@ struct finding {
 struct scout {
 	/* the scout's thread's alone while it runs */
 	const struct gm_signers_options *opts;
+	const struct gm_graph *graph;
 	struct trees trees;
 	struct pathset first;
-	struct gm_graph_path *keys;	/* per file: its first path's */
 	size_t nr_files;
 	struct gm_strmap seen;
 	struct queue q;
 	size_t walked;
+	bool shallow;		/* a commit at the shallow boundary was read */
 	/* shared, under `lock` */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -830,7 +737,7 @@ static int scout_parents(struct scout *sc, struct qitem *it,
 			 struct queue *parents, int *n, git_oid *ta,
 			 git_oid *tb)
 {
-	const struct gm_graph *g = sc->opts->graph;
+	const struct gm_graph *g = sc->graph;
 	int error;
 
 	if ((error = parents_from_graph(g, parents, it, n, ta, tb)) < 0 ||
@@ -840,6 +747,7 @@ static int scout_parents(struct scout *sc, struct qitem *it,
 	    (error = raw_read(&it->raw, &sc->trees.objs, &it->id)) < 0)
 		return error;
 	git_oid_cpy(tb, &it->raw->tree);
+	sc->shallow |= it->raw->shallow;
 	*n = (int)it->raw->nr_parents;
 	for (size_t i = 0; i < it->raw->nr_parents; i++) {
 		struct qitem p = { .id = it->raw->parents[i] };
@@ -858,12 +766,6 @@ static int scout_parents(struct scout *sc, struct qitem *it,
 	return 0;
 }
 
-/* Whether the filter of `gc` rules out every first path. */
-static bool scout_unchanged(const struct scout *sc, struct gm_graph_commit gc)
-{
-	return !gm_graph_may_change_any(sc->opts->graph, gc, sc->keys,
-					sc->nr_files);
-}
 
 /* Whether the walk has fewer than SCOUT_OPEN open findings waiting. */
 static bool scout_leaves_open(struct scout *sc)
@@ -886,8 +788,7 @@ static int scout_commit(struct scout *sc, struct qitem *it)
 	q_init(&parents, NULL);
 	error = scout_parents(sc, it, &parents, &n, &f.ta, &f.tb);
 	f.parents = n;
-	if (!error && n <= 1 &&
-	    !(it->in_graph && scout_unchanged(sc, it->gc))) {
+	if (!error && n <= 1) {
 		if (scout_leaves_open(sc))
 			f.open = true;
 		else
@@ -953,13 +854,10 @@ static void scout_free(struct scout *sc)
 	q_release(&sc->reply);
 	gm_strmap_release(&sc->seen);
 	trees_release(&sc->trees);
-	for (size_t i = 0; i < sc->nr_files; i++) {
+	for (size_t i = 0; sc->first.paths && i < sc->nr_files; i++)
 		free(sc->first.paths[i]);
-		gm_graph_path_release(&sc->keys[i]);
-	}
 	free(sc->first.paths);
 	free(sc->first.order);
-	free(sc->keys);
 	pthread_cond_destroy(&sc->cond);
 	pthread_mutex_destroy(&sc->lock);
 	free(sc);
@@ -977,6 +875,8 @@ static int scout_new(struct scout **out, const struct walk *w)
 	pthread_mutex_init(&sc->lock, NULL);
 	pthread_cond_init(&sc->cond, NULL);
 	sc->opts = w->opts;
+	sc->graph = w->graph;
+	sc->trees.objs.rules = w->rules;
 	sc->nr_files = n;
 	q_init(&sc->q, &sc->seen);
 	q_init(&sc->reply, NULL);
@@ -985,15 +885,11 @@ static int scout_new(struct scout **out, const struct walk *w)
 	sc->first.nr = n;
 	if (!(sc->first.paths = calloc(n + 1, sizeof(*sc->first.paths))) ||
 	    !(sc->first.order = calloc(n + 1, sizeof(*sc->first.order))) ||
-	    !(sc->keys = calloc(n + 1, sizeof(*sc->keys))) ||
 	    gm_pack_reader_new(&sc->trees.objs.pack, w->opts->packs, 0) < 0)
 		goto oom;
 	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(w->paths[i]);
-
 		sc->first.order[i] = w->all.order[i];
-		if (!(sc->first.paths[i] = strdup(w->paths[i])) ||
-		    gm_graph_path_set(&sc->keys[i], w->paths[i], len) < 0)
+		if (!(sc->first.paths[i] = strdup(w->paths[i])))
 			goto oom;
 	}
 	*out = sc;
@@ -1091,6 +987,7 @@ static int walk_scouted(struct walk *w)
 	}
 	scout_error = scout_join(sc);
 	w->s->walked += sc->walked;
+	w->s->shallow |= sc->shallow;
 	return error ? error : scout_error;
 }
 
@@ -1135,13 +1032,16 @@ static git_repository *attr_repo_open(git_repository *repo)
 	return r;
 }
 
-static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
+/* The blob of `e` (or its replacement), if a file's. */
+static int blob_of(git_blob **out, git_repository *repo,
+		   const struct gm_objects_rules *rules, const struct entry *e)
 {
 	*out = NULL;
 	if (!e->found || e->mode == GIT_FILEMODE_COMMIT ||
 	    e->mode == GIT_FILEMODE_TREE)
 		return 0;
-	return git_blob_lookup(out, repo, &e->id) < 0 ? -1 : 0;
+	return git_blob_lookup(out, repo, gm_objects_replaced(rules, &e->id)) <
+	       0 ? -1 : 0;
 }
 
 /* The numstat of `p`, through this thread's `repo` (attr_repo_open()). */
@@ -1158,8 +1058,8 @@ static void count_lines(struct walk *w, git_repository *repo,
 	if (!t->path)
 		return;		/* never matched: not counted */
 	/* from `repo`: the diff of blobs asks it for their attributes */
-	if (blob_of(&a, repo, &p->a) < 0 ||
-	    blob_of(&b, repo, &p->b) < 0)
+	if (blob_of(&a, repo, w->rules, &p->a) < 0 ||
+	    blob_of(&b, repo, w->rules, &p->b) < 0)
 		goto out;
 	if ((a && gm_objects_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && gm_objects_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
@@ -1248,12 +1148,11 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 	s->files = calloc(n + 1, sizeof(*s->files));
 	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->keys = calloc(n + 1, sizeof(*w->keys));
 	w->dir = calloc(n + 1, sizeof(*w->dir));
 	w->moved = calloc(n + 1, sizeof(*w->moved));
 	w->all.order = calloc(n + 1, sizeof(*w->all.order));
 	w->away.order = calloc(n + 1, sizeof(*w->away.order));
-	if (!s->files || !w->paths || !w->keys || !w->dir || !w->moved ||
+	if (!s->files || !w->paths || !w->dir || !w->moved ||
 	    !w->all.order || !w->away.order)
 		return gm_error_set(GM_ERROR, "out of memory");
 	w->all.paths = w->away.paths = w->paths;
@@ -1269,8 +1168,7 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 		while (len && p[len - 1] == '/')
 			len--;
 		w->dir[i] = len < strlen(p) || !len;
-		if (!(w->paths[i] = strndup(p, len)) ||
-		    gm_graph_path_set(&w->keys[i], p, len) < 0)
+		if (!(w->paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		w->all.order[w->all.nr++] = i;
 	}
@@ -1279,24 +1177,22 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 }
 
 /*
- * Queue the start commit `c` (the walk's from now on): for the scout,
- * started here, where there are packs and a second CPU, else for the
- * walk alone.
+ * Queue the start commit `start`: for the scout, started here, where
+ * there are packs and a second CPU, else for the walk alone.
  */
-static int walk_start(struct walk *w, git_commit *c)
+static int walk_start(struct walk *w, const git_oid *start)
 {
-	struct qitem it = { .time = git_commit_time(c) };
+	struct gm_objects_commit *c;
 	struct scout *sc;
-	int error;
+	int error = raw_read(&c, &w->trees.objs, start);
 
+	if (error < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
 	if (!w->opts->packs || gm_thread_cpus() < 2 ||
 	    scout_new(&sc, w) < 0)
-		return enqueue_commit(w, &w->q, c);
-	git_oid_cpy(&it.id, git_commit_id(c));
-	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
-				    git_commit_tree_id(c), &it.gc);
-	git_commit_free(c);	/* libgit2's objects stay on this thread */
-	if ((error = enqueue(&sc->q, &it)) < 0) {
+		return enqueue_read(w->graph, &w->q, start, c);
+	if ((error = enqueue_read(w->graph, &sc->q, start, c)) < 0) {
 		scout_free(sc);
 		return error;
 	}
@@ -1304,8 +1200,7 @@ static int walk_start(struct walk *w, git_commit *c)
 		w->scout = sc;
 		return 0;
 	}
-	while (!error && q_pop(&sc->q, &it))
-		error = enqueue(&w->q, &it);
+	error = q_move(&w->q, &sc->q);
 	scout_free(sc);
 	return error;
 }
@@ -1317,10 +1212,7 @@ static void walk_release(struct walk *w)
 	trees_release(&w->trees);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
-	for (size_t i = 0; w->keys && i < w->s->nr_files; i++)
-		gm_graph_path_release(&w->keys[i]);
 	free(w->paths);
-	free(w->keys);
 	free(w->dir);
 	free(w->moved);
 	free(w->all.order);
@@ -1329,6 +1221,7 @@ static void walk_release(struct walk *w)
 	free(w->pending);
 	gm_strmap_release(&w->seen);
 	gm_follow_free(w->follow);
+	gm_objects_rules_free(w->rules);
 }
 
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
@@ -1336,7 +1229,6 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		    const struct gm_signers_options *opts)
 {
 	struct walk w;
-	git_commit *c = NULL;
 	int error;
 
 	*out = NULL;
@@ -1347,24 +1239,23 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		return gm_error_set(GM_ERROR, "out of memory");
 	if (git_repository_odb(&w.trees.objs.odb, repo) < 0)
 		w.trees.objs.odb = NULL;
-	if ((opts->packs &&
-	     gm_pack_reader_new(&w.trees.objs.pack, opts->packs, 0) < 0) ||
-	    gm_follow_new(&w.follow, &w.trees.objs, opts->packs) < 0) {
-		free(w.s);
-		trees_release(&w.trees);
-		return GM_ERROR;
-	}
+	w.trees.objs.repo = repo;
+	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
+	    (opts->packs && (error = gm_pack_reader_new(&w.trees.objs.pack,
+							 opts->packs, 0)) < 0))
+		goto out;
+	w.trees.objs.rules = w.rules;
+	w.graph = gm_objects_rules_graph_ok(w.rules) ? opts->graph : NULL;
+	if ((error = gm_follow_new(&w.follow, &w.trees.objs, opts->packs)) < 0)
+		goto out;
 	error = walk_prepare(&w, files);
-	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
 	if (!error && files->nr)
-		error = walk_start(&w, c);
-	else
-		git_commit_free(c);
+		error = walk_start(&w, start);
 	if (!error)
 		error = w.scout ? walk_scouted(&w) : walk_alone(&w);
 	if (!error)
 		error = count_all(&w);
+out:
 	walk_release(&w);
 	if (error)
 		gm_signers_free(w.s);
