@@ -8,7 +8,6 @@
 #include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
-#include "gm/thread.h"
 
 #define MAX_SCORE 60000
 #define MIN_SCORE 30000			/* -M50% */
@@ -158,7 +157,7 @@ struct fentry {
 	uint32_t id4;		/* its id's first four bytes (id_head()) */
 };
 
-/* The tables a fingerprint is counted in: one set per thread. */
+/* The tables a fingerprint is counted in. */
 struct fp_scratch {
 	uint32_t *acc;		/* HASHBASE: zero between uses */
 	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
@@ -224,29 +223,10 @@ struct worker {
 	struct arena *arena;
 };
 
-/*
- * Work on items [0, n) that the calling thread and the helper share as
- * they go (gm_split): fn(ctx, i, worker) does item i, writing only what
- * is item i's.
- */
+/* Work on items [0, n): fn(ctx, i, worker) does item i. */
 struct task {
 	int (*fn)(void *ctx, size_t i, const struct worker *wk);
 	void *ctx;
-	size_t step;
-	struct gm_split split;
-};
-
-/*
- * The second thread of the copy search, where there is a second CPU and
- * there are packs: a reader and tables of its own, working on one task
- * at a time, which the search waits for before it reads the results.
- */
-struct follow_helper {
-	struct gm_pack_reader *pack;
-	struct fp_scratch scratch;
-	struct arena arena;
-	struct task *task;
-	struct gm_job job;
 };
 
 /*
@@ -359,7 +339,6 @@ struct gm_follow {
 	struct arena arena;	/* this thread's: blobs, fingerprints kept */
 	struct blobinfo once;	/* one not kept, until the next */
 	struct fp_scratch scratch;	/* this thread's */
-	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
 	struct dst_table dst;	/* the search's destination */
@@ -444,34 +423,7 @@ static void scratch_release(struct fp_scratch *sc)
 	free(sc->touched);
 }
 
-static void follow_helper_free(struct follow_helper *h)
-{
-	if (!h)
-		return;
-	gm_pack_reader_free(h->pack);
-	scratch_release(&h->scratch);
-	arena_release(&h->arena);
-	free(h);
-}
-
-/* A helper reading `packs`; NULL if there are none, or one CPU. */
-static struct follow_helper *follow_helper_new(const struct gm_packs *packs)
-{
-	struct follow_helper *h;
-
-	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
-	    !(h = calloc(1, sizeof(*h))))
-		return NULL;
-	if (scratch_init(&h->scratch) < 0 ||
-	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
-		follow_helper_free(h);
-		return NULL;
-	}
-	return h;
-}
-
-int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
-		  const struct gm_packs *packs)
+int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs)
 {
 	struct gm_follow *fc = calloc(1, sizeof(*fc));
 
@@ -485,7 +437,6 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	fc->helper = follow_helper_new(packs);
 	*out = fc;
 	return 0;
 }
@@ -504,7 +455,6 @@ void gm_follow_free(struct gm_follow *fc)
 	free(fc->temps);
 	arena_release(&fc->arena);
 	scratch_release(&fc->scratch);
-	follow_helper_free(fc->helper);
 	dst_table_release(&fc->dst);
 	free(fc->cand);
 	listing_release(&fc->ls);
@@ -662,54 +612,17 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 	return b;
 }
 
-/* ==================== work on two threads ==================== */
+/* ==================== work ==================== */
 
-/* Items of `t` done by `wk` from one end until none is left or one fails. */
-static int task_work(struct task *t, const struct worker *wk, bool back)
-{
-	size_t from, to;
-	int error = 0;
-
-	while (!error && gm_split_take(&t->split, back, &from, &to))
-		for (size_t i = from; i < to && !error; i++)
-			error = t->fn(t->ctx, i, wk);
-	if (error)
-		gm_split_stop(&t->split);
-	return error;
-}
-
-static void *helper_thread(void *arg)
-{
-	struct follow_helper *h = arg;
-	const struct worker wk = { h->pack, &h->scratch, &h->arena };
-
-	gm_job_done(&h->job, task_work(h->task, &wk, true));
-	return NULL;
-}
-
-/*
- * Task `t` done on items [0, n): with the helper, where there is one
- * and enough to share, else by this thread alone.
- * @return 0, or an error of either thread.
- */
+/* Task `t` done on items [0, n). @return 0 or the first error. */
 static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 {
 	const struct worker me = { fc->objs->pack, &fc->scratch, &fc->arena };
-	struct follow_helper *h = fc->helper;
-	bool shared = h && n >= 2 * t->step;
-	int error, helper_error = 0;
+	int error = 0;
 
-	if (n > UINT32_MAX)
-		return gm_error_set(GM_ERROR, "too many files to compare");
-	gm_split_init(&t->split, n, t->step);
-	if (shared) {
-		h->task = t;
-		shared = gm_job_start(&h->job, helper_thread, h);
-	}
-	error = task_work(t, &me, false);
-	if (shared)
-		helper_error = gm_job_join(&h->job);
-	return error ? error : helper_error;
+	for (size_t i = 0; i < n && !error; i++)
+		error = t->fn(t->ctx, i, &me);
+	return error;
 }
 
 /* ==================== reading blobs ==================== */
@@ -804,8 +717,8 @@ static int blobs_read_misses(struct gm_follow *fc,
 
 /*
  * The sizes (or fingerprints, in the arenas if `keep`) of blobs `want`,
- * into `got`: from the packs on both threads (follow_run()), then what
- * they missed from libgit2.
+ * into `got`: from the packs (follow_run()), then what they missed from
+ * libgit2.
  * @return 0 or GM_ERROR.
  */
 static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
@@ -814,7 +727,7 @@ static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
 {
 	struct reads r = { want, got, keep };
 	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
-			  .ctx = &r, .step = fingerprints ? 1 : 16 };
+			  .ctx = &r };
 	int error = follow_run(fc, &t, n);
 
 	if (!error)
@@ -951,8 +864,8 @@ static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 }
 
 /*
- * The sizes of the files of the listing not known yet, read (two
- * threads, blobs_read()) and noted in the listing and its trees.
+ * The sizes of the files of the listing not known yet, read
+ * (blobs_read()) and noted in the listing and its trees.
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
@@ -989,7 +902,7 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 /*
  * Before a search: the files of the listing whose size may match
  * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (two threads, blobs_read()). Fingerprints past the cache's
+ * kept read (blobs_read()). Fingerprints past the cache's
  * bound are kept until follow_done().
  */
 static int follow_candidates(struct gm_follow *fc, size_t dsize)
@@ -1296,7 +1209,7 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 static int follow_score(struct gm_follow *fc, size_t dsize)
 {
 	struct scoring sc = { fc, dsize };
-	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
+	struct task t = { .fn = score_one, .ctx = &sc };
 
 	return follow_run(fc, &t, fc->nr_cand);
 }
