@@ -216,9 +216,10 @@ static void arena_release(struct arena *a)
 	free(a->blocks);
 }
 
-/* What a thread works with: its pack reader, tables and arena. */
+/* What a task works with: the pack reader, its rules, tables and arena. */
 struct worker {
 	struct gm_pack_reader *pack;
+	const struct gm_objects_rules *rules;
 	struct fp_scratch *scratch;
 	struct arena *arena;
 };
@@ -617,7 +618,8 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 /* Task `t` done on items [0, n). @return 0 or the first error. */
 static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
 {
-	const struct worker me = { fc->objs->pack, &fc->scratch, &fc->arena };
+	const struct worker me = { fc->objs->pack, fc->objs->rules, &fc->scratch,
+				   &fc->arena };
 	int error = 0;
 
 	for (size_t i = 0; i < n && !error; i++)
@@ -644,7 +646,8 @@ static int read_size(void *ctx, size_t i, const struct worker *wk)
 	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
 
-	g->state = gm_pack_header(wk->pack, &r->want[i].id, NULL, &g->size) ?
+	g->state = gm_pack_header(wk->pack, gm_objects_replaced(wk->rules,
+				  &r->want[i].id), NULL, &g->size) ?
 		   GOT_MISS : GOT_OK;
 	return 0;
 }
@@ -660,7 +663,8 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 	size_t len = 0;
 	int error;
 
-	error = gm_pack_read(wk->pack, &r->want[i].id, &type, &data, &len);
+	error = gm_pack_read(wk->pack, gm_objects_replaced(wk->rules,
+			     &r->want[i].id), &type, &data, &len);
 	g->state = error == GM_ENOTFOUND ? GOT_MISS : GOT_NONE;
 	if (error == GM_ENOTFOUND)
 		return 0;
