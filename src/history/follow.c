@@ -179,8 +179,8 @@ struct blob_want {
 };
 
 /*
- * Memory one thread takes for the whole walk, in blocks freed together:
- * the fingerprints kept (and, the walk's thread's, the blobs' facts).
+ * Memory taken for the whole walk, in blocks freed together: the
+ * fingerprints kept and the blobs' facts.
  */
 struct arena {
 	char **blocks;
@@ -215,20 +215,6 @@ static void arena_release(struct arena *a)
 		free(a->blocks[i]);
 	free(a->blocks);
 }
-
-/* What a task works with: the pack reader, its rules, tables and arena. */
-struct worker {
-	struct gm_pack_reader *pack;
-	const struct gm_objects_rules *rules;
-	struct fp_scratch *scratch;
-	struct arena *arena;
-};
-
-/* Work on items [0, n): fn(ctx, i, worker) does item i. */
-struct task {
-	int (*fn)(void *ctx, size_t i, const struct worker *wk);
-	void *ctx;
-};
 
 /*
  * A destination's fingerprint, spread for scoring: its bytes by hash
@@ -337,9 +323,9 @@ struct gm_follow {
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
 	size_t spans;		/* fingerprint words kept, in all */
-	struct arena arena;	/* this thread's: blobs, fingerprints kept */
+	struct arena arena;	/* blobs, fingerprints kept */
 	struct blobinfo once;	/* one not kept, until the next */
-	struct fp_scratch scratch;	/* this thread's */
+	struct fp_scratch scratch;
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
 	struct dst_table dst;	/* the search's destination */
@@ -613,20 +599,6 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 	return b;
 }
 
-/* ==================== work ==================== */
-
-/* Task `t` done on items [0, n). @return 0 or the first error. */
-static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
-{
-	const struct worker me = { fc->objs->pack, fc->objs->rules, &fc->scratch,
-				   &fc->arena };
-	int error = 0;
-
-	for (size_t i = 0; i < n && !error; i++)
-		error = t->fn(t->ctx, i, &me);
-	return error;
-}
-
 /* ==================== reading blobs ==================== */
 
 /* Blobs to read, and what reading them gave. */
@@ -641,21 +613,20 @@ struct reads {
  * type is not looked for (a delta's would be at the end of its chain):
  * an object the tree wrongly calls a blob is found out when read.
  */
-static int read_size(void *ctx, size_t i, const struct worker *wk)
+static void read_size(struct gm_follow *fc, const struct reads *r, size_t i)
 {
-	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
 
-	g->state = gm_pack_header(wk->pack, gm_objects_replaced(wk->rules,
-				  &r->want[i].id), NULL, &g->size) ?
-		   GOT_MISS : GOT_OK;
-	return 0;
+	g->state = gm_pack_header(fc->objs->pack,
+				  gm_objects_replaced(fc->objs->rules,
+						      &r->want[i].id),
+				  NULL, &g->size) ? GOT_MISS : GOT_OK;
 }
 
 /* The fingerprint of blob i from the packs; a miss is left for libgit2. */
-static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
+static int read_fingerprint(struct gm_follow *fc, const struct reads *r,
+			    size_t i)
 {
-	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
 	struct blobinfo v = { 0, false, false, false, NULL, 0 };
 	git_object_t type;
@@ -663,14 +634,15 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 	size_t len = 0;
 	int error;
 
-	error = gm_pack_read(wk->pack, gm_objects_replaced(wk->rules,
-			     &r->want[i].id), &type, &data, &len);
+	error = gm_pack_read(fc->objs->pack,
+			     gm_objects_replaced(fc->objs->rules, &r->want[i].id),
+			     &type, &data, &len);
 	g->state = error == GM_ENOTFOUND ? GOT_MISS : GOT_NONE;
 	if (error == GM_ENOTFOUND)
 		return 0;
 	if (!error && type == GIT_OBJECT_BLOB &&
-	    !(error = follow_fingerprint(wk->scratch, &v, data, len,
-					 r->keep ? wk->arena : NULL))) {
+	    !(error = follow_fingerprint(&fc->scratch, &v, data, len,
+					 r->keep ? &fc->arena : NULL))) {
 		g->state = GOT_OK;
 		g->size = len;
 		g->fp = v.fp;
@@ -730,9 +702,14 @@ static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
 		      struct blob_got *got)
 {
 	struct reads r = { want, got, keep };
-	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
-			  .ctx = &r };
-	int error = follow_run(fc, &t, n);
+	int error = 0;
+
+	for (size_t i = 0; i < n && !error; i++) {
+		if (fingerprints)
+			error = read_fingerprint(fc, &r, i);
+		else
+			read_size(fc, &r, i);
+	}
 
 	if (!error)
 		error = blobs_read_misses(fc, want, n, fingerprints, keep, got);
@@ -1191,31 +1168,16 @@ static int fp_score(const struct dst_table *dst, const uint32_t *fp,
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
 }
 
-/* The scoring of the candidates of a search, against fc->dst. */
-struct scoring {
-	struct gm_follow *fc;
-	size_t dsize;
-};
-
-static int score_one(void *ctx, size_t i, const struct worker *wk)
-{
-	const struct scoring *sc = ctx;
-	struct candidate *c = &sc->fc->cand[i];
-	const struct fentry *f = &sc->fc->ls.v[c->src];
-
-	(void)wk;
-	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
-			    sc->dsize);
-	return 0;
-}
-
 /* The scores of the candidates (fc->cand) against a blob of `dsize` bytes. */
 static int follow_score(struct gm_follow *fc, size_t dsize)
 {
-	struct scoring sc = { fc, dsize };
-	struct task t = { .fn = score_one, .ctx = &sc };
+	for (size_t i = 0; i < fc->nr_cand; i++) {
+		struct candidate *c = &fc->cand[i];
 
-	return follow_run(fc, &t, fc->nr_cand);
+		c->score = fp_score(&fc->dst, c->fp, c->nr,
+				    (size_t)fc->ls.v[c->src].size, dsize);
+	}
+	return 0;
 }
 
 int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
