@@ -316,7 +316,7 @@ static int walk_open(struct walk *w, git_repository *repo,
 	if (!(w->h = calloc(1, sizeof(*w->h))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_objects_rules_load(&w->rules, repo)) < 0 ||
-	    (error = gm_commits_open(&w->src, repo, NULL, w->rules,
+	    (error = gm_commits_open(&w->src, repo, opts->packs, w->rules,
 				     opts->graph)) < 0)
 		return error;
 	if ((error = gm_commits_item(&w->src, start, &it)) < 0)
