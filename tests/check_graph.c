@@ -402,6 +402,55 @@ START_TEST(test_graph_damaged)
 }
 END_TEST
 
+/*
+ * Set the 4-byte big-endian word at `off` of chunk `id` (off < 0: from
+ * the chunk's end) of `dir`'s commit-graph to `value`.
+ */
+static void chunk_poke(const char *dir, const char *id, long off,
+		       unsigned value)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && chmod u+w "
+		 ".git/objects/info/commit-graph && python3 -c 'import struct\n"
+		 "p=\".git/objects/info/commit-graph\"\n"
+		 "d=bytearray(open(p,\"rb\").read())\n"
+		 "t=[struct.unpack(\">4sQ\",d[8+12*i:20+12*i]) for i in "
+		 "range(d[6]+1)]\n"
+		 "for (c,a),(_,b) in zip(t,t[1:]):\n"
+		 "  if c==b\"%s\":\n"
+		 "    o=a+%ld if %ld>=0 else b+%ld\n"
+		 "    d[o:o+4]=struct.pack(\">I\",%u)\n"
+		 "open(p,\"wb\").write(bytes(d))'", dir, id, off, off, off,
+		 value);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/*
+ * Filters git would not have written, or whose index goes back or past
+ * the data: not trusted to rule anything out.
+ */
+START_TEST(test_graph_insane_filters)
+{
+	char *dir = make_repo();
+
+	sh(dir, "git commit-graph write --reachable --changed-paths");
+	ck_assert(!may_at(dir, 3, "a/b/c.txt"));
+	chunk_poke(dir, "BDAT", 8, 0);		/* no bits per entry */
+	ck_assert(may_at(dir, 3, "a/b/c.txt"));
+	sh(dir, "rm -f .git/objects/info/commit-graph && "
+	   "git commit-graph write --reachable --changed-paths");
+	ck_assert(!may_at(dir, 3, "a/b/c.txt"));
+	chunk_poke(dir, "BIDX", -4, 0);		/* the last end before others */
+	ck_assert(may_at(dir, 3, "a/b/c.txt"));
+	sh(dir, "rm -f .git/objects/info/commit-graph && "
+	   "git commit-graph write --reachable --changed-paths");
+	chunk_poke(dir, "BIDX", -4, 0x7fffffff);	/* past the data */
+	ck_assert(may_at(dir, 3, "a/b/c.txt"));
+	remove_repo(dir);
+}
+END_TEST
+
 Suite *graph_suite(void)
 {
 	Suite *s = suite_create("graph");
@@ -414,6 +463,7 @@ Suite *graph_suite(void)
 	tcase_add_test(tc, test_graph_commits_as_git);
 	tcase_add_test(tc, test_graph_not_trusted);
 	tcase_add_test(tc, test_graph_damaged);
+	tcase_add_test(tc, test_graph_insane_filters);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include "gm/buf.h"
 #include "gm/graph.h"
 #include "gm/history.h"
+#include "gm/objects.h"
 #include "gm/strvec.h"
 
 #include "gm_tests.h"
@@ -599,6 +600,86 @@ START_TEST(test_history_no_paths_walks_nothing)
 }
 END_TEST
 
+/* ==================== commits as git reads them ==================== */
+
+/* Commit `id` read under `rules`: its parents, and whether shallow. */
+static void assert_parents(git_repository *repo,
+			   const struct gm_objects_rules *rules,
+			   const git_oid *id, const git_oid *want, size_t nr,
+			   bool shallow)
+{
+	struct gm_objects o = { NULL, NULL, rules, repo };
+	struct gm_objects_commit c;
+
+	ck_assert_int_eq(git_repository_odb(&o.odb, repo), 0);
+	ck_assert_int_eq(gm_objects_commit_read(&c, &o, id), 0);
+	ck_assert_uint_eq(c.nr_parents, nr);
+	for (size_t i = 0; i < nr; i++)
+		ck_assert(git_oid_equal(&c.parents[i], &want[i]));
+	ck_assert(c.shallow == shallow);
+	gm_objects_commit_release(&c);
+	git_odb_free(o.odb);
+}
+
+/*
+ * info/grafts as git reads it: comments, blank and malformed lines
+ * ignored, the first graft of a commit kept; $GIT_DIR/shallow over any
+ * graft; refs/replace/<id> (and nothing else under it) a replacement,
+ * unless GIT_NO_REPLACE_OBJECTS is set. Any of them keeps the
+ * commit-graph unread.
+ */
+START_TEST(test_history_grafts_shallow_replace)
+{
+	struct gm_objects_rules *rules = NULL;
+	struct repo r;
+	git_oid c[4];
+	char hex[4][GIT_OID_HEXSZ + 1], text[1024], name[128];
+
+	repo_init(&r);
+	for (int i = 0; i < 4; i++) {
+		c[i] = commit1(&r, "ann", T0 + i, "a.c", i % 2 ? "1\n" : "2\n",
+			       i ? &c[i - 1] : NULL);
+		git_oid_tostr(hex[i], sizeof(hex[i]), &c[i]);
+	}
+	ck_assert_int_eq(gm_objects_rules_load(&rules, r.git), 0);
+	ck_assert(gm_objects_rules_graph_ok(rules));
+	assert_parents(r.git, rules, &c[3], &c[2], 1, false);
+	gm_objects_rules_free(rules);
+
+	snprintf(text, sizeof(text),
+		 "# grafts\n\n%s %s \n%s\nnot a graft\n%s %.20s\n%s\n",
+		 hex[3], hex[0], hex[3], hex[1], hex[0], hex[2]);
+	ck_assert_int_eq(gm_test_write_file(r.dir, ".git/info/grafts", text),
+			 0);
+	snprintf(text, sizeof(text), "%s\n", hex[2]);
+	ck_assert_int_eq(gm_test_write_file(r.dir, ".git/shallow", text), 0);
+	snprintf(name, sizeof(name), "refs/replace/%s", hex[0]);
+	ck_assert_int_eq(git_reference_create(NULL, r.git, name, &c[1], 0,
+					      NULL), 0);
+	ck_assert_int_eq(git_reference_create(NULL, r.git,
+					      "refs/replace/nothex", &c[2], 0,
+					      NULL), 0);
+	ck_assert_int_eq(gm_objects_rules_load(&rules, r.git), 0);
+	ck_assert(!gm_objects_rules_graph_ok(rules));
+	assert_parents(r.git, rules, &c[3], &c[0], 1, false);
+	assert_parents(r.git, rules, &c[2], NULL, 0, true);
+	assert_parents(r.git, rules, &c[1], &c[0], 1, false);
+	ck_assert(git_oid_equal(gm_objects_replaced(rules, &c[0]), &c[1]));
+	ck_assert(git_oid_equal(gm_objects_replaced(rules, &c[2]), &c[2]));
+	/* c[0] read as its replacement c[1], whose parent is c[0] */
+	assert_parents(r.git, rules, &c[0], &c[0], 1, false);
+	gm_objects_rules_free(rules);
+
+	ck_assert_int_eq(setenv("GIT_NO_REPLACE_OBJECTS", "1", 1), 0);
+	ck_assert_int_eq(gm_objects_rules_load(&rules, r.git), 0);
+	unsetenv("GIT_NO_REPLACE_OBJECTS");
+	ck_assert(git_oid_equal(gm_objects_replaced(rules, &c[0]), &c[0]));
+	assert_parents(r.git, rules, &c[0], NULL, 0, false);
+	gm_objects_rules_free(rules);
+	repo_release(&r);
+}
+END_TEST
+
 Suite *history_suite(void)
 {
 	Suite *s = suite_create("history");
@@ -613,6 +694,7 @@ Suite *history_suite(void)
 
 	tcase_add_test(merges, test_history_treesame_merge_follows_one_parent);
 	tcase_add_test(merges, test_history_every_parent_of_an_octopus);
+	tcase_add_test(merges, test_history_grafts_shallow_replace);
 	suite_add_tcase(s, merges);
 
 	tcase_add_test(people, test_history_mailmap_joins_identities);

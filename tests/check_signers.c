@@ -170,10 +170,9 @@ static void assert_same_walk(const struct gm_signers *a,
 
 /*
  * The walk of `paths`, through libgit2 alone; and the same again with
- * all but the newest commit packed (the scout, which reads the packs
- * alone, hands the loose one over), with the repository packed and read
- * through pack.c, and then with a commit-graph's changed-path filters
- * (graph.c) asked first, which must all agree.
+ * all but the newest commit packed (read through pack.c, the loose one
+ * through libgit2), with the repository packed, and then with a
+ * commit-graph (graph.c) giving parents and trees, which must all agree.
  */
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
@@ -192,7 +191,7 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 			 0);
 	ck_assert_uint_eq(s->nr_files, files.nr);
 	snprintf(objects, sizeof(objects), "%s/.git/objects", r->dir);
-	/* the newest commit alone loose: the scout hands it over */
+	/* the newest commit alone loose: read through libgit2 */
 	snprintf(cmd, sizeof(cmd), "cd '%s' && git rev-parse -q --verify "
 		 "HEAD^ >/dev/null && git rev-list --objects HEAD^ | "
 		 "git pack-objects -q .git/objects/pack/pack >/dev/null 2>&1",
@@ -407,11 +406,10 @@ END_TEST
 
 /*
  * A shallow clone, packed: its boundary commit is a root, as git log
- * shows it (adding the file); the scout (the packs alone) hands it over
- * and the walk finds its parent missing. The same as the walk alone and
- * as git log --follow, both saying shallow.
+ * shows it (adding the file). The same through libgit2 alone and through
+ * the packs, and as git log --follow, both saying shallow.
  */
-START_TEST(test_signers_shallow_scouted)
+START_TEST(test_signers_shallow_packed)
 {
 	static const struct tcommit c[] = {
 		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
@@ -425,7 +423,7 @@ START_TEST(test_signers_shallow_scouted)
 	};
 	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL };
 	struct gm_strvec files = GM_STRVEC_INIT;
-	struct gm_signers *alone = NULL, *scouted = NULL;
+	struct gm_signers *alone = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
 	git_repository *clone = NULL;
 	git_oid head;
@@ -447,21 +445,21 @@ START_TEST(test_signers_shallow_scouted)
 	ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
 	ck_assert_uint_ge(gm_packs_count(ps), 1);
 	so.packs = ps;
-	ck_assert_int_eq(gm_signers_walk(&scouted, clone, &head, &files, &so),
+	ck_assert_int_eq(gm_signers_walk(&packed, clone, &head, &files, &so),
 			 0);
-	assert_same_walk(alone, scouted);
+	assert_same_walk(alone, packed);
 	ck_assert(alone->shallow);
-	ck_assert(scouted->shallow);
+	ck_assert(packed->shallow);
 	ck_assert_uint_eq(alone->walked, 2);
-	ck_assert_uint_eq(scouted->walked, 2);
-	ck_assert_uint_eq(scouted->files[0].nr_touches, 2);
+	ck_assert_uint_eq(packed->walked, 2);
+	ck_assert_uint_eq(packed->files[0].nr_touches, 2);
 	{
 		struct trepo cl = { dir, clone, head };
 
-		assert_same_as_git(&cl, T0 - DAY, scouted, 0);
+		assert_same_as_git(&cl, T0 - DAY, packed, 0);
 	}
 	gm_signers_free(alone);
-	gm_signers_free(scouted);
+	gm_signers_free(packed);
 	gm_packs_free(ps);
 	gm_strvec_release(&files);
 	git_repository_free(clone);
@@ -934,10 +932,8 @@ START_TEST(test_signers_copy_listing_reused)
 END_TEST
 
 /*
- * R-72: a history long enough that the walk compares some of the scout's
- * commits itself (at every file) and takes the scout's comparison of
- * others (at the files' first paths, the moved ones compared again):
- * 300 commits, a.c moved half way, every walk as git log --follow.
+ * R-72: a long history, 300 commits, a.c moved half way: every walk
+ * (libgit2, packs, commit-graph) as git log --follow.
  */
 START_TEST(test_signers_long_history_moved)
 {
@@ -988,10 +984,9 @@ START_TEST(test_signers_long_history_moved)
 END_TEST
 
 /*
- * A copy found among forty files of its size, in four directories: the
- * search's blobs are read and scored on two threads where there are two
- * CPUs (and packs: walk() walks again packed), with the same answer as
- * git log --follow.
+ * A copy found among forty files of its size, in four directories, from
+ * libgit2 and from the packs (walk() walks again packed), with the same
+ * answer as git log --follow.
  */
 START_TEST(test_signers_copy_among_many)
 {
@@ -1081,7 +1076,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
 	tcase_add_test(tc, test_signers_long_history_moved);
-	tcase_add_test(tc, test_signers_shallow_scouted);
+	tcase_add_test(tc, test_signers_shallow_packed);
 	tcase_add_test(tc, test_signers_added_in_window);
 	tcase_add_test(tc, test_signers_copy_followed_cache);
 	tcase_add_test(tc, test_signers_diff_attribute_work_tree);

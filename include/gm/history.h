@@ -40,15 +40,17 @@ struct gm_history {
 };
 
 struct gm_graph;
+struct gm_packs;
 
 struct gm_history_options {
 	int64_t since;		/* oldest committer time, or INT64_MIN */
 	int64_t until;		/* newest committer time, or INT64_MAX */
 	git_mailmap *mailmap;	/* NULL for raw identities */
-	const struct gm_graph *graph;	/* its filters asked first, or NULL */
+	const struct gm_graph *graph;	/* filters asked first, or NULL */
+	const struct gm_packs *packs;	/* read first, or NULL */
 };
 
-#define GM_HISTORY_OPTIONS_INIT { INT64_MIN, INT64_MAX, NULL, NULL }
+#define GM_HISTORY_OPTIONS_INIT { INT64_MIN, INT64_MAX, NULL, NULL, NULL }
 
 /**
  * Walk from `start` and count the commits that touch `paths` (relative to

@@ -16,15 +16,52 @@
  * their entries.
  */
 
-/* Where to read: a thread's pack reader (NULL: none), then `odb`. */
+/*
+ * What git reads in place of what a repository's objects say (all empty
+ * in most repositories): replace refs (refs/replace/<id> names the
+ * object read for <id>, unless GIT_NO_REPLACE_OBJECTS is set or
+ * core.useReplaceRefs is false; GIT_REPLACE_REF_BASE names another
+ * prefix), grafts ($GIT_DIR/info/grafts, "<commit> [<parent>...]" lines:
+ * the commit's parents) and the shallow boundary ($GIT_DIR/shallow: those
+ * commits have none). Read-only once made: threads may share it.
+ */
+struct gm_objects_rules;
+
+/**
+ * The rules of `repo`, as git reads them at startup. The caller owns
+ * `*out` (gm_objects_rules_free()). @return 0 or GM_ERROR.
+ */
+int gm_objects_rules_load(struct gm_objects_rules **out,
+			  git_repository *repo);
+void gm_objects_rules_free(struct gm_objects_rules *r);
+
+/**
+ * Whether git reads the commit-graph under these rules (its
+ * commit_graph_compatible(): no replacement, graft or shallow commit),
+ * the graph's parents being the objects' own.
+ */
+bool gm_objects_rules_graph_ok(const struct gm_objects_rules *r);
+
+/** The object read for `id`: its replacement, or `id` itself. */
+const git_oid *gm_objects_replaced(const struct gm_objects_rules *r,
+				   const git_oid *id);
+
+/*
+ * Where to read: a thread's pack reader (NULL: none), then `odb`, each
+ * object replaced as `rules` (NULL: none) say; a commit that cannot be
+ * parsed here is left to libgit2 through `repo` (NULL: none).
+ */
 struct gm_objects {
 	git_odb *odb;
 	struct gm_pack_reader *pack;
+	const struct gm_objects_rules *rules;
+	git_repository *repo;
 };
 
 /**
- * Object `id`, of type `want`, into `*out` (`*len` bytes and a NUL after
- * them), which the caller frees; false if it cannot be read as one.
+ * Object `id` (or its replacement), of type `want`, into `*out` (`*len`
+ * bytes and a NUL after them), which the caller frees; false if it
+ * cannot be read as one.
  */
 bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
 		     git_object_t want, char **out, size_t *len);
@@ -35,6 +72,25 @@ bool gm_objects_blob_size(const struct gm_objects *o, const git_oid *id,
 
 /** git's test for binary content: a NUL in the first 8000 bytes. */
 bool gm_objects_binary(const char *buf, size_t len);
+
+/* A commit as a walk sees it: after replacement, grafts and shallow. */
+struct gm_objects_commit {
+	git_oid tree;
+	git_oid *parents;
+	size_t nr_parents;
+	int64_t time;		/* the committer's */
+	bool shallow;		/* at the shallow boundary: parents cut */
+};
+
+/**
+ * Commit `id` into `out` (released by gm_objects_commit_release() even
+ * on failure): the content of its replacement, if any, and the parents
+ * its graft or the shallow boundary gives it.
+ * @return 0, GM_ENOTFOUND (unreadable, or no commit), or GM_ERROR.
+ */
+int gm_objects_commit_read(struct gm_objects_commit *out,
+			   const struct gm_objects *o, const git_oid *id);
+void gm_objects_commit_release(struct gm_objects_commit *c);
 
 /* One entry of a tree, pointing into the tree's object. */
 struct gm_objects_entry {

@@ -67,7 +67,7 @@ struct gm_signers_options {
 	int64_t since;			/* oldest committer time */
 	bool all_signature_types;	/* --git-all-signature-types */
 	const struct gm_packs *packs;	/* read first, if not NULL */
-	const struct gm_graph *graph;	/* its filters asked first, if any */
+	const struct gm_graph *graph;	/* parents and trees, if git reads it */
 };
 
 /**

@@ -24,7 +24,7 @@ struct layer {
 	const unsigned char *fanout, *oids, *cdat;
 	const unsigned char *bidx, *bdat;	/* NULL: no usable filters */
 	size_t bdat_len;		/* after its header */
-	uint32_t version, hashes;	/* of the filters */
+	uint32_t version, hashes, bits;	/* of the filters */
 };
 
 struct gm_graph {
@@ -135,22 +135,44 @@ static const unsigned char *chunk(const struct layer *l, const char *id,
 	return l->map + start;
 }
 
-/* The Bloom filters of `l`, if they are of `version` (-1: 1 or 2). */
+/* Whether the filters' ends in `bidx` never go back nor past `len`. */
+static bool index_sane(const unsigned char *bidx, uint32_t nr, size_t len)
+{
+	uint32_t last = 0;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint32_t end = be32(bidx + 4 * (size_t)i);
+
+		if (end < last || end > len)
+			return false;
+		last = end;
+	}
+	return true;
+}
+
+/*
+ * The Bloom filters of `l`, if they are of `version` (-1: 1 or 2) and
+ * sane: settings git could have written, an index within the data.
+ * Anything else leaves the layer without filters: "may have changed".
+ */
 static void layer_filters(struct layer *l, int version)
 {
 	size_t bidx_len, bdat_len;
 	const unsigned char *bidx = chunk(l, "BIDX", &bidx_len);
 	const unsigned char *bdat = chunk(l, "BDAT", &bdat_len);
-	uint32_t v, hashes;
+	uint32_t v, hashes, bits;
 
 	if (!version || !bidx || !bdat || bidx_len != (size_t)l->nr * 4 ||
 	    bdat_len < BDAT_HEADER)
 		return;
 	v = be32(bdat);
 	hashes = be32(bdat + 4);
+	bits = be32(bdat + 8);
 	if ((v != 1 && v != 2) || (version > 0 && (uint32_t)version != v) ||
-	    !hashes || hashes > 32)
+	    !hashes || hashes > 32 || !bits ||
+	    !index_sane(bidx, l->nr, bdat_len - BDAT_HEADER))
 		return;
+	l->bits = bits;
 	l->bidx = bidx;
 	l->bdat = bdat + BDAT_HEADER;
 	l->bdat_len = bdat_len - BDAT_HEADER;
@@ -199,6 +221,29 @@ static void graph_close(struct gm_graph *g)
 	g->nr = 0;
 }
 
+/*
+ * The filters of a chain's layers whose settings differ from those of
+ * the topmost layer with filters dropped, as git drops them.
+ */
+static void chain_settings(struct gm_graph *g)
+{
+	const struct layer *first = NULL;
+
+	for (size_t i = g->nr; i--;) {
+		struct layer *l = &g->v[i];
+
+		if (!l->bidx)
+			continue;
+		if (!first) {
+			first = l;
+		} else if (l->version != first->version ||
+			   l->hashes != first->hashes || l->bits != first->bits) {
+			l->bidx = l->bdat = NULL;
+			l->bdat_len = 0;
+		}
+	}
+}
+
 /* The layers named by `dir`/info/commit-graphs/commit-graph-chain. */
 static int graph_chain(struct gm_graph *g, const char *dir, int version)
 {
@@ -237,6 +282,7 @@ static int graph_chain(struct gm_graph *g, const char *dir, int version)
 		g->v[i].base = i ? g->v[i - 1].base + g->v[i - 1].nr : 0;
 		g->nr++;
 	}
+	chain_settings(g);
 	goto out;
 bad:
 	graph_close(g);

@@ -5,69 +5,28 @@
 #include <string.h>
 
 #include "gm/buf.h"
+#include "gm/commits.h"
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/encoding.h"
 #include "gm/error.h"
 #include "gm/graph.h"
-#include "gm/pqueue.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
 
-/* ==================== the queue: newest commit first ==================== */
-
-/*
- * A commit to walk; `in_graph` if the commit-graph has it, as `gc`; `c`
- * the commit if it was read (the queue's, until the item is walked).
- */
-struct qitem {
-	git_oid id;
-	int64_t time;		/* the committer's */
-	bool in_graph;
-	struct gm_graph_commit gc;
-	git_commit *c;
-};
-
-/* Newest first; of equal times, the smaller id. */
-static bool queue_before(const void *x, const void *y)
-{
-	const struct qitem *a = x, *b = y;
-
-	if (a->time != b->time)
-		return a->time > b->time;
-	return git_oid_cmp(&a->id, &b->id) < 0;
-}
-
-/* ==================== comparing trees at the paths ==================== */
-
-/*
- * Entries looked up by (tree, name), in a direct-mapped memo: a commit's
- * trees are looked at again as its child's parent's, the same subtrees
- * recur from commit to commit, and paths share their first components.
- * The trees last read are kept too, for the other names looked up in
- * them.
- */
-#define MEMO_SLOTS 4096
-#define TREES_KEPT 8
-#define RECENT_TREES 256	/* gm_history_each()'s */
-
-struct memo {
-	git_oid tree;
-	const char *name;	/* a component in walk.paths; NULL: empty */
-	size_t len;
-	bool found;		/* the component is in the tree */
-	git_oid id;
-	git_filemode_t mode;
-};
+/* ==================== the walk's state ==================== */
 
 struct walk {
-	git_repository *repo;
 	const struct gm_history_options *opts;
-	struct gm_strvec paths;		/* without trailing '/' */
-	bool *dir_only;			/* per path: it had a trailing '/' */
-	struct gm_graph_path *keys;	/* per path: its filter keys */
-	struct gm_history *h;
+	struct gm_objects_rules *rules;	/* how git reads commits here */
+	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_strmap seen;		/* hex ids of queued commits */
+	struct gm_commits_queue q;
+	struct gm_commits_paths ps;	/* the paths, compared */
+	enum gm_commits_kind *kind;	/* per path */
+	struct gm_graph_path *keys;	/* per path: its filter keys */
+	struct gm_commits_changes ch;	/* the paths the commit changes */
+	struct gm_history *h;
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
 	size_t *last_commit;		/* per person: last commit counted */
 	size_t alloc_people;
@@ -75,153 +34,30 @@ struct walk {
 	size_t *touched;		/* the people the commit names */
 	size_t nr_touched, alloc_touched;
 	struct gm_strvec changed;	/* the files the commit changes */
-	git_tree **recent;		/* gm_history_each(): RECENT_TREES */
 	size_t commit_no;		/* current commit, from 1 */
-	struct memo *memo;		/* MEMO_SLOTS of them */
-	git_tree *trees[TREES_KEPT];	/* the last read, round robin */
-	size_t next_tree;
-	struct gm_buf tmp, key, lc;
+	struct gm_buf key, lc;
 };
-
-static size_t memo_slot(const git_oid *tree, const char *name, size_t len)
-{
-	size_t h;
-
-	memcpy(&h, tree->id, sizeof(h));
-	for (size_t i = 0; i < len; i++)
-		h = h * 31 + (unsigned char)name[i];
-	return h % MEMO_SLOTS;
-}
-
-/* The tree `id`, from those kept or read and kept; NULL if unreadable. */
-static git_tree *walk_tree(struct walk *w, const git_oid *id)
-{
-	git_tree **slot = &w->trees[w->next_tree];
-
-	for (size_t i = 0; i < TREES_KEPT; i++)
-		if (w->trees[i] && git_oid_equal(git_tree_id(w->trees[i]), id))
-			return w->trees[i];
-	git_tree_free(*slot);
-	*slot = NULL;
-	if (git_tree_lookup(slot, w->repo, id) < 0) {
-		w->h->unreadable++;
-		return NULL;
-	}
-	w->next_tree = (w->next_tree + 1) % TREES_KEPT;
-	return *slot;
-}
-
-/*
- * The entry `name` (`len` bytes, a component in walk.paths) of the tree
- * `tree`, into `*out`. An unreadable tree has no entries.
- */
-static int tree_child(struct walk *w, const git_oid *tree, const char *name,
-		      size_t len, const struct memo **out)
-{
-	struct memo *m = &w->memo[memo_slot(tree, name, len)];
-	const git_tree_entry *e;
-	git_tree *t;
-	int error;
-
-	*out = m;
-	if (m->name && m->len == len && git_oid_equal(&m->tree, tree) &&
-	    !memcmp(m->name, name, len))
-		return 0;
-	git_oid_cpy(&m->tree, tree);
-	m->name = name;
-	m->len = len;
-	m->found = false;
-	if (!(t = walk_tree(w, tree)))
-		return 0;
-	gm_buf_reset(&w->tmp);
-	if ((error = gm_buf_put(&w->tmp, name, len)) == 0 &&
-	    (e = git_tree_entry_byname(t, w->tmp.ptr))) {
-		m->found = true;
-		git_oid_cpy(&m->id, git_tree_entry_id(e));
-		m->mode = git_tree_entry_filemode(e);
-	}
-	if (error)
-		m->name = NULL;
-	return error;
-}
-
-/* One side of path_differs(): from the tree `*id` to its entry `name`. */
-static int side_descend(struct walk *w, bool *found, git_oid *id,
-			git_filemode_t *mode, const char *name, size_t len)
-{
-	const struct memo *e;
-	int error;
-
-	if (!*found)
-		return 0;
-	if ((error = tree_child(w, id, name, len, &e)) < 0)
-		return error;
-	if ((*found = e->found)) {
-		git_oid_cpy(id, &e->id);
-		*mode = e->mode;
-	}
-	return 0;
-}
-
-/*
- * Whether trees `a` and `b` (NULL: the empty tree) differ at path `k`.
- * Both are descended at once, down to the first identical subtree; a
- * non-tree in the middle of the path means the path is absent.
- */
-static int path_differs(struct walk *w, const git_oid *a, const git_oid *b,
-			size_t k, bool *differs)
-{
-	const char *path = w->paths.v[k];
-	git_oid ida, idb;
-	bool fa = a != NULL, fb = b != NULL;
-	git_filemode_t ma = GIT_FILEMODE_TREE, mb = GIT_FILEMODE_TREE;
-	int error = 0;
-
-	if (a)
-		git_oid_cpy(&ida, a);
-	if (b)
-		git_oid_cpy(&idb, b);
-	while (*path && (fa || fb)) {
-		size_t n = strcspn(path, "/");
-
-		fa &= ma == GIT_FILEMODE_TREE;	/* a file names no directory */
-		fb &= mb == GIT_FILEMODE_TREE;
-		if (fa && fb && git_oid_equal(&ida, &idb))
-			break;		/* the same subtree: the same below */
-		if ((error = side_descend(w, &fa, &ida, &ma, path, n)) < 0 ||
-		    (error = side_descend(w, &fb, &idb, &mb, path, n)) < 0)
-			break;
-		path += n + (path[n] == '/');
-	}
-	if (w->dir_only[k]) {	/* "dir/" names no file, as in git */
-		fa &= ma == GIT_FILEMODE_TREE;
-		fb &= mb == GIT_FILEMODE_TREE;
-	}
-	*differs = !error && (fa != fb ||
-			      (fa && (ma != mb || !git_oid_equal(&ida, &idb))));
-	return error;
-}
 
 /*
  * Whether the commit-graph's filter of `it` says none of the paths
- * differs from its first parent's.
+ * differs from its first parent's (git log asks the filters first).
  */
-static bool graph_same(const struct walk *w, const struct qitem *it)
+static bool graph_same(const struct walk *w, const struct gm_commits_item *it)
 {
 	return it->in_graph &&
-	       !gm_graph_may_change_any(w->opts->graph, it->gc, w->keys,
-					w->paths.nr);
+	       !gm_graph_may_change_any(w->src.graph, it->gc, w->keys,
+					w->ps.nr);
 }
 
 /* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */
 static int tree_differs(struct walk *w, const git_oid *tree,
 			const git_oid *parent, bool *differs)
 {
-	int error = 0;
+	int error;
 
-	*differs = false;
-	for (size_t i = 0; i < w->paths.nr && !*differs && !error; i++)
-		error = path_differs(w, tree, parent, i, differs);
+	w->ch.nr = 0;
+	error = gm_commits_diff(&w->src, &w->ps, parent, tree, &w->ch);
+	*differs = w->ch.nr > 0;
 	return error;
 }
 
@@ -368,152 +204,20 @@ out:
 
 /* ==================== the walk ==================== */
 
-/* Queue `it` (its commit with it) unless it was queued before. */
-static int walk_enqueue(struct walk *w, struct gm_pqueue *q, struct qitem *it)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-
-	int error = 0;
-
-	git_oid_tostr(hex, sizeof(hex), &it->id);
-	if (!gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
-		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
-		if (!error && !(error = gm_pqueue_push(q, it)))
-			it->c = NULL;	/* the queue's now */
-	}
-	git_commit_free(it->c);
-	it->c = NULL;
-	return error;
-}
-
-/*
- * The entry of commit `c` (which becomes the entry's), found in the
- * graph with its own tree if there.
- */
-static void item_of_commit(const struct walk *w, git_commit *c,
-			   struct qitem *out)
-{
-	git_oid_cpy(&out->id, git_commit_id(c));
-	out->time = git_commit_time(c);
-	out->in_graph = gm_graph_find(w->opts->graph, &out->id,
-				      git_commit_tree_id(c), &out->gc);
-	out->c = c;
-}
-
-/* The commit of `it`: the one read with it, else read now. */
-static int item_commit(struct walk *w, struct qitem *it)
-{
-	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
-	return 0;
-}
-
-/* A commit's tree, and its parents: their entries and trees. */
-struct parents {
-	git_oid tree;
-	struct qitem *v;
-	git_oid *trees;
-	bool *loaded;		/* false: a parent that cannot be read */
-	unsigned nr, nr_loaded;
-};
-
-static void parents_release(struct parents *p)
-{
-	for (unsigned i = 0; p->v && i < p->nr; i++)
-		git_commit_free(p->v[i].c);
-	free(p->v);
-	free(p->trees);
-	free(p->loaded);
-}
-
-static int parents_alloc(struct parents *p, unsigned n)
-{
-	p->nr = n;
-	if (!n)
-		return 0;
-	p->v = calloc(n, sizeof(*p->v));
-	p->trees = calloc(n, sizeof(*p->trees));
-	p->loaded = calloc(n, sizeof(*p->loaded));
-	return p->v && p->trees && p->loaded ? 0 :
-	       gm_error_set(GM_ERROR, "out of memory");
-}
-
-/* The parents of `it` from the commit-graph; false if it cannot say. */
-static bool parents_from_graph(const struct walk *w, const struct qitem *it,
-			       struct parents *p, int *error)
-{
-	const struct gm_graph *g = w->opts->graph;
-	struct gm_graph_commit gp[2];
-	int n = it->in_graph ? gm_graph_commit_parents(g, it->gc, gp) : -1;
-
-	if (n < 0 || (*error = parents_alloc(p, (unsigned)n)) < 0)
-		return n >= 0;
-	gm_graph_commit_tree(g, it->gc, &p->tree);
-	for (int i = 0; i < n; i++) {
-		struct qitem *v = &p->v[i];
-
-		gm_graph_commit_id(g, gp[i], &v->id);
-		v->time = gm_graph_commit_time(g, gp[i]);
-		v->in_graph = true;
-		v->gc = gp[i];
-		gm_graph_commit_tree(g, gp[i], &p->trees[i]);
-		p->loaded[i] = true;
-	}
-	p->nr_loaded = p->nr;
-	return true;
-}
-
-/* The same from the commit and its parents read. */
-static int parents_from_commit(struct walk *w, struct qitem *it,
-			       struct parents *p)
-{
-	git_commit *c;
-	int error;
-
-	if ((error = item_commit(w, it)) < 0)
-		return error;
-	c = it->c;
-	git_oid_cpy(&p->tree, git_commit_tree_id(c));
-	error = parents_alloc(p, git_commit_parentcount(c));
-	for (unsigned i = 0; i < p->nr && !error; i++) {
-		git_commit *parent = NULL;
-
-		if (git_commit_parent(&parent, c, i) < 0) {
-			w->h->shallow = true;
-			continue;
-		}
-		item_of_commit(w, parent, &p->v[i]);
-		git_oid_cpy(&p->trees[i], git_commit_tree_id(parent));
-		p->loaded[i] = true;
-		p->nr_loaded++;
-	}
-	return error;
-}
-
-static int parents_read(struct walk *w, struct qitem *it, struct parents *p)
-{
-	int error = 0;
-
-	memset(p, 0, sizeof(*p));
-	if (parents_from_graph(w, it, p, &error))
-		return error;
-	return parents_from_commit(w, it, p);
-}
-
 /*
  * One commit of the walk: git's default simplification keeps only the
  * first parent the commit is TREESAME to, if any; a non-merge that is not
  * TREESAME is counted.
  */
-static int walk_commit(struct walk *w, struct gm_pqueue *q, struct qitem *it)
+static int walk_commit(struct walk *w, struct gm_commits_item *it)
 {
-	struct parents p;
+	struct gm_commits_parents p;
 	bool differs = true;
-	unsigned same;
-	int error = parents_read(w, it, &p);
+	size_t same;
+	int error = gm_commits_parents(&w->src, it, &p);
 
 	same = p.nr;
-	for (unsigned i = 0; i < p.nr && !error && same == p.nr; i++) {
+	for (size_t i = 0; i < p.nr && !error && same == p.nr; i++) {
 		if (!p.loaded[i])
 			continue;
 		if (i == 0 && graph_same(w, it))
@@ -525,13 +229,14 @@ static int walk_commit(struct walk *w, struct gm_pqueue *q, struct qitem *it)
 	}
 	if (!error && !p.nr_loaded)
 		error = tree_differs(w, &p.tree, NULL, &differs);
-	for (unsigned i = 0; i < p.nr && !error; i++)
+	for (size_t i = 0; i < p.nr && !error; i++)
 		if (p.loaded[i] && (same == p.nr || same == i))
-			error = walk_enqueue(w, q, &p.v[i]);
+			error = gm_commits_queue_push(&w->q, &p.v[i]);
 	if (!error && p.nr <= 1 && same == p.nr && differs &&
-	    it->time <= w->opts->until && !(error = item_commit(w, it)))
+	    it->time <= w->opts->until &&
+	    !(error = gm_commits_item_commit(&w->src, it)))
 		error = count_commit(w, it->c);
-	parents_release(&p);
+	gm_commits_parents_release(&p);
 	return error;
 }
 
@@ -546,102 +251,126 @@ static int person_cmp(const void *a, const void *b)
 	return strcmp(x->email, y->email);
 }
 
+/* The paths as compared: "dir/" a directory's, else a pathspec's. */
 static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
 {
-	w->dir_only = calloc(paths->nr + 1, sizeof(*w->dir_only));
-	w->keys = calloc(paths->nr + 1, sizeof(*w->keys));
-	w->memo = calloc(MEMO_SLOTS, sizeof(*w->memo));
-	if (!w->dir_only || !w->keys || !w->memo)
+	size_t n = paths->nr;
+
+	w->ps.paths = calloc(n + 1, sizeof(*w->ps.paths));
+	w->kind = calloc(n + 1, sizeof(*w->kind));
+	w->ps.order = calloc(n + 1, sizeof(*w->ps.order));
+	w->keys = calloc(n + 1, sizeof(*w->keys));
+	if (!w->ps.paths || !w->kind || !w->ps.order || !w->keys)
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < paths->nr; i++) {
+	w->ps.kind = w->kind;
+	for (size_t i = 0; i < n; i++) {
 		const char *p = paths->v[i];
 		size_t len = strlen(p);
 
 		while (len && p[len - 1] == '/')
 			len--;
-		w->dir_only[i] = len && p[len] == '/';
-		if (gm_strvec_pushn(&w->paths, p, len) < 0 ||
-		    gm_graph_path_set(&w->keys[i], p, len) < 0)
+		w->kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
+			     GM_COMMITS_ANY;
+		if (!(w->ps.paths[i] = strndup(p, len)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		w->ps.order[w->ps.nr++] = i;
+		if (gm_graph_path_set(&w->keys[i], p, len) < 0)
 			return GM_ERROR;
 	}
+	gm_commits_paths_sort(&w->ps);
 	return 0;
 }
 
-static void walk_release(struct walk *w, struct gm_pqueue *q)
+static void walk_release(struct walk *w)
 {
-	for (size_t i = 0; i < q->nr; i++)
-		git_commit_free(((struct qitem *)gm_pqueue_at(q, i))->c);
-	gm_pqueue_release(q);
-	for (size_t i = 0; w->keys && i < w->paths.nr; i++)
+	gm_commits_queue_release(&w->q);
+	gm_commits_close(&w->src);
+	gm_objects_rules_free(w->rules);
+	for (size_t i = 0; w->ps.paths && i < w->ps.nr; i++) {
+		free(w->ps.paths[i]);
 		gm_graph_path_release(&w->keys[i]);
+	}
+	free(w->ps.paths);
+	free(w->ps.order);
+	free(w->kind);
 	free(w->keys);
-	gm_strvec_release(&w->paths);
-	free(w->dir_only);
-	free(w->memo);
-	for (size_t i = 0; i < TREES_KEPT; i++)
-		git_tree_free(w->trees[i]);
+	free(w->ch.v);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	free(w->last_commit);
 	free(w->touched);
 	gm_strvec_release(&w->changed);
-	for (size_t i = 0; w->recent && i < RECENT_TREES; i++)
-		git_tree_free(w->recent[i]);
-	free(w->recent);
-	gm_buf_release(&w->tmp);
 	gm_buf_release(&w->key);
 	gm_buf_release(&w->lc);
 }
 
-/* The start commit read, and queued into `q` (NULL: not). */
-static int walk_start(struct walk *w, struct gm_pqueue *q, const git_oid *start)
+/*
+ * The walk's state, reading under the rules git reads commits by (the
+ * commit-graph only if they allow it), the start commit read and, if
+ * `queue`, queued.
+ */
+static int walk_open(struct walk *w, git_repository *repo,
+		     const struct gm_history_options *opts,
+		     const git_oid *start, bool queue)
 {
-	git_commit *c = NULL;
-	struct qitem it;
+	struct gm_commits_item it;
+	int error;
 
-	if (git_commit_lookup(&c, w->repo, start) < 0)
-		return gm_error_from_git(GIT_ERROR,
-					 "cannot read the start commit");
-	item_of_commit(w, c, &it);
-	if (q)
-		return walk_enqueue(w, q, &it);
-	git_commit_free(c);
-	return 0;
+	w->opts = opts;
+	gm_commits_queue_init(&w->q, &w->seen);
+	if (!(w->h = calloc(1, sizeof(*w->h))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = gm_objects_rules_load(&w->rules, repo)) < 0 ||
+	    (error = gm_commits_open(&w->src, repo, opts->packs, w->rules,
+				     opts->graph)) < 0)
+		return error;
+	if ((error = gm_commits_item(&w->src, start, &it)) < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
+	if (!queue) {
+		gm_commits_item_release(&it);
+		return 0;
+	}
+	return gm_commits_queue_push(&w->q, &it);
+}
+
+/* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
+static int walk_close(struct walk *w, int error, struct gm_history **out)
+{
+	if (!error) {
+		w->h->shallow = w->src.shallow;
+		w->h->unreadable += w->src.unreadable;
+	}
+	if (error) {
+		gm_history_free(w->h);
+		w->h = NULL;
+	}
+	walk_release(w);
+	*out = w->h;
+	return error;
 }
 
 int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts)
 {
+	struct gm_commits_item it;
 	struct walk w;
-	struct gm_pqueue q;
-	struct qitem it;
 	int error;
 
-	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.opts = opts;
-	if (!(w.h = calloc(1, sizeof(*w.h))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	error = walk_prepare(&w, paths);
+	error = walk_open(&w, repo, opts, start, paths->nr > 0);
 	if (!error)
-		error = walk_start(&w, paths->nr ? &q : NULL, start);
-	while (!error && gm_pqueue_pop(&q, &it)) {
+		error = walk_prepare(&w, paths);
+	while (!error && gm_commits_queue_pop(&w.q, &it)) {
 		if (it.time >= opts->since)
-			error = walk_commit(&w, &q, &it);
-		git_commit_free(it.c);
+			error = walk_commit(&w, &it);
+		gm_commits_item_release(&it);
 	}
 	if (!error && w.h->nr_people)
 		qsort(w.h->people, w.h->nr_people, sizeof(*w.h->people),
 		      person_cmp);
-	if (error) {
-		gm_history_free(w.h);
-		w.h = NULL;
-	}
-	walk_release(&w, &q);
-	*out = w.h;
-	return error;
+	return walk_close(&w, error, out);
 }
 
 void gm_history_free(struct gm_history *h)
@@ -661,143 +390,29 @@ void gm_history_free(struct gm_history *h)
 
 /* ==================== every change: gm_history_each() ==================== */
 
-/* git's order of tree entries: a directory's name as if it ended in '/'. */
-static int entry_cmp(const git_tree_entry *x, const git_tree_entry *y)
-{
-	const char *a = git_tree_entry_name(x), *b = git_tree_entry_name(y);
-	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
-	int c = memcmp(a, b, n);
-	unsigned char ca, cb;
-
-	if (c)
-		return c;
-	ca = n < la ? (unsigned char)a[n] :
-	     git_tree_entry_type(x) == GIT_OBJECT_TREE ? '/' : 0;
-	cb = n < lb ? (unsigned char)b[n] :
-	     git_tree_entry_type(y) == GIT_OBJECT_TREE ? '/' : 0;
-	return ca < cb ? -1 : ca > cb;
-}
-
-static int changes_between(struct walk *w, const git_oid *a,
-			   const git_oid *b, struct gm_buf *path);
-
-/*
- * The tree `id` into `*out` (the caller frees it), from the trees read
- * lately if it is one: each version of a tree is compared twice, as a
- * commit's and as its child's parent's, and libgit2 keeps no large tree.
- */
-static int recent_tree(struct walk *w, const git_oid *id, git_tree **out)
-{
-	size_t k;
-	git_tree **slot;
-
-	memcpy(&k, id->id, sizeof(k));
-	slot = &w->recent[k % RECENT_TREES];
-	if (*slot && git_oid_equal(git_tree_id(*slot), id))
-		return git_object_dup((git_object **)out, (git_object *)*slot);
-	if (git_tree_lookup(out, w->repo, id) < 0)
-		return -1;
-	git_tree_free(*slot);
-	*slot = NULL;
-	git_object_dup((git_object **)slot, (git_object *)*out);
-	return 0;
-}
-
-/*
- * One side of changes_between() has the entry `e`, the other `other`
- * (NULL: nothing of that name): the files that differ below path + name.
- */
-static int changes_entry(struct walk *w, const git_tree_entry *e,
-			 const git_tree_entry *other, struct gm_buf *path)
-{
-	size_t len = path->len;
-	bool tree = git_tree_entry_type(e) == GIT_OBJECT_TREE;
-	int error;
-
-	if (other && git_oid_equal(git_tree_entry_id(e),
-				   git_tree_entry_id(other)) &&
-	    git_tree_entry_filemode(e) == git_tree_entry_filemode(other))
-		return 0;
-	if ((error = gm_buf_puts(path, git_tree_entry_name(e))) < 0)
-		return error;
-	if (!tree)
-		error = gm_strvec_push(&w->changed, path->ptr);
-	else if (!(error = gm_buf_putc(path, '/')))
-		error = changes_between(w, git_tree_entry_id(e),
-					other ? git_tree_entry_id(other) : NULL,
-					path);
-	path->len = len;
-	path->ptr[len] = '\0';
-	return error;
-}
-
-/*
- * Append to w->changed the files (path + name) that differ between the
- * trees `a` and `b` (NULL: the empty tree), in path order: those added,
- * removed, or changed in content or mode. Identical subtrees are not
- * read; an unreadable tree is counted and taken as empty.
- */
-static int changes_between(struct walk *w, const git_oid *a,
-			   const git_oid *b, struct gm_buf *path)
-{
-	git_tree *ta = NULL, *tb = NULL;
-	size_t i = 0, j = 0, na, nb;
-	int error = 0;
-
-	if (a && b && git_oid_equal(a, b))
-		return 0;
-	if ((a && recent_tree(w, a, &ta) < 0) ||
-	    (b && recent_tree(w, b, &tb) < 0))
-		w->h->unreadable++;
-	na = ta ? git_tree_entrycount(ta) : 0;
-	nb = tb ? git_tree_entrycount(tb) : 0;
-	while ((i < na || j < nb) && !error) {
-		const git_tree_entry *x = i < na ?
-			git_tree_entry_byindex(ta, i) : NULL;
-		const git_tree_entry *y = j < nb ?
-			git_tree_entry_byindex(tb, j) : NULL;
-		int c = !x ? 1 : !y ? -1 : entry_cmp(x, y);
-
-		if (c < 0)
-			error = changes_entry(w, x, NULL, path);
-		else if (c > 0)
-			error = changes_entry(w, y, NULL, path);
-		else
-			error = changes_entry(w, x, y, path);
-		i += c <= 0;
-		j += c >= 0;
-	}
-	git_tree_free(ta);
-	git_tree_free(tb);
-	return error;
-}
-
 /*
  * One commit of the --full-history walk: every parent is followed; a
  * non-merge in the window that changes a file against its one parent
  * (or the empty tree) is counted and handed to `fn`.
  */
-static int walk_commit_full(struct walk *w, struct gm_pqueue *q,
-			    struct qitem *it, gm_history_commit_fn fn,
-			    void *payload)
+static int walk_commit_full(struct walk *w, struct gm_commits_item *it,
+			    gm_history_commit_fn fn, void *payload)
 {
 	struct gm_history_commit hc;
-	struct gm_buf path = GM_BUF_INIT;
-	struct parents p;
-	int error = parents_read(w, it, &p);
+	struct gm_commits_parents p;
+	int error = gm_commits_parents(&w->src, it, &p);
 
-	for (unsigned i = 0; i < p.nr && !error; i++)
+	for (size_t i = 0; i < p.nr && !error; i++)
 		if (p.loaded[i])
-			error = walk_enqueue(w, q, &p.v[i]);
+			error = gm_commits_queue_push(&w->q, &p.v[i]);
 	if (error || p.nr > 1 || it->time > w->opts->until)
 		goto out;
 	gm_strvec_release(&w->changed);
-	if ((error = gm_buf_grow(&path, 256)) == 0)
-		error = changes_between(w, p.nr_loaded ? &p.trees[0] : NULL,
-					&p.tree, &path);
+	error = gm_commits_diff_all(&w->src, p.nr_loaded ? &p.trees[0] : NULL,
+				    &p.tree, &w->changed);
 	if (error || !w->changed.nr)
 		goto out;
-	if ((error = item_commit(w, it)) < 0 ||
+	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
 	    (error = count_commit(w, it->c)) < 0)
 		goto out;
 	hc.commit = it->c;
@@ -807,8 +422,7 @@ static int walk_commit_full(struct walk *w, struct gm_pqueue *q,
 	hc.nr_people = w->nr_touched;
 	error = fn(w->h, &hc, payload);
 out:
-	gm_buf_release(&path);
-	parents_release(&p);
+	gm_commits_parents_release(&p);
 	return error;
 }
 
@@ -817,36 +431,18 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 		    const struct gm_history_options *opts,
 		    gm_history_commit_fn fn, void *payload)
 {
-	struct gm_strvec none = GM_STRVEC_INIT;
+	struct gm_commits_item it;
 	struct walk w;
-	struct gm_pqueue q;
-	struct qitem it;
 	int error;
 
-	gm_pqueue_init(&q, sizeof(struct qitem), queue_before);
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.opts = opts;
-	if (!(w.h = calloc(1, sizeof(*w.h))) ||
-	    !(w.recent = calloc(RECENT_TREES, sizeof(*w.recent)))) {
-		free(w.h);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	error = walk_prepare(&w, &none);
-	if (!error)
-		error = walk_start(&w, &q, start);
-	while (!error && gm_pqueue_pop(&q, &it)) {
+	error = walk_open(&w, repo, opts, start, true);
+	while (!error && gm_commits_queue_pop(&w.q, &it)) {
 		if (it.time >= opts->since)
-			error = walk_commit_full(&w, &q, &it, fn, payload);
-		git_commit_free(it.c);
+			error = walk_commit_full(&w, &it, fn, payload);
+		gm_commits_item_release(&it);
 	}
-	if (error) {
-		gm_history_free(w.h);
-		w.h = NULL;
-	}
-	walk_release(&w, &q);
-	*out = w.h;
-	return error;
+	return walk_close(&w, error, out);
 }
 
 /* ==================== the mailmap ==================== */

@@ -1,572 +1,62 @@
 #include "gm/signers.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <git2/sys/repository.h>
 
+#include "gm/commits.h"
 #include "gm/error.h"
 #include "gm/follow.h"
-#include "gm/graph.h"
 #include "gm/objects.h"
 #include "gm/pack.h"
-#include "gm/pqueue.h"
 #include "gm/repo.h"
 #include "gm/strmap.h"
-#include "gm/thread.h"
 
 /*
  * gm_signers_walk(): the commits of the window, and for each non-merge
- * one the files it changed at their current paths, renames followed.
- * Where there are packs and a second CPU, a scout walks ahead on a
- * thread of its own (see "the scout" below).
+ * one the files it changed at their current paths, renames followed,
+ * on the history engine (commits.c).
  */
-
-/* ==================== trees ==================== */
-
-#define TREE_SLOTS 1024
-
-/* An entry of a tree at some path; `found` false for none. */
-struct entry {
-	bool found;
-	git_oid id;
-	git_filemode_t mode;
-};
-
-/*
- * Trees read through `objs` and kept in a direct-mapped cache, for one
- * thread. `strict`: a tree that cannot be read is GM_ENOTFOUND instead
- * of no tree (a reader of the packs alone, which may not have it).
- */
-struct trees {
-	struct gm_objects objs;
-	struct gm_objects_tree *slot[TREE_SLOTS];
-	bool strict;
-};
-
-static void trees_release(struct trees *t)
-{
-	for (size_t i = 0; i < TREE_SLOTS; i++)
-		gm_objects_tree_free(t->slot[i]);
-	git_odb_free(t->objs.odb);
-	gm_pack_reader_free(t->objs.pack);
-}
-
-/* The tree `id`, indexed; NULL if unread. */
-static struct gm_objects_tree *tree_get(struct trees *tr, const git_oid *id)
-{
-	size_t slot;
-	struct gm_objects_tree **t;
-
-	memcpy(&slot, id->id, sizeof(slot));
-	t = &tr->slot[slot % TREE_SLOTS];
-	if (*t && git_oid_equal(&(*t)->id, id))
-		return *t;
-	gm_objects_tree_free(*t);
-	*t = gm_objects_tree_read(&tr->objs, id);
-	return *t;
-}
-
-/*
- * The entry `name` (`len` bytes) of tree `id` (NULL: none).
- * @return 0, or GM_ENOTFOUND if `tr` is strict and the tree unread.
- */
-static int tree_entry(struct trees *tr, const git_oid *id, const char *name,
-		      size_t len, struct entry *out)
-{
-	const struct gm_objects_tree *t;
-	const struct gm_objects_entry *e;
-
-	out->found = false;
-	if (!id)
-		return 0;
-	if (!(t = tree_get(tr, id)))
-		return tr->strict ? GM_ENOTFOUND : 0;
-	if (!(e = gm_objects_tree_find(t, name, len, 0)))
-		return 0;
-	out->found = true;
-	git_oid_fromraw(&out->id, e->id);
-	out->mode = (git_filemode_t)e->mode;
-	return 0;
-}
-
-static bool is_tree(const struct entry *e)
-{
-	return e->found && e->mode == GIT_FILEMODE_TREE;
-}
-
-static bool same_entry(const struct entry *a, const struct entry *b)
-{
-	if (a->found != b->found)
-		return false;
-	return !a->found || (a->mode == b->mode && git_oid_equal(&a->id, &b->id));
-}
-
-/* ==================== comparing trees at paths ==================== */
-
-/*
- * Files compared at their paths: `order` the `nr` compared, sorted by
- * path; `paths` and `dir` per file of the walk.
- */
-struct pathset {
-	char **paths;		/* per file: its path, no final '/' */
-	const bool *dir;	/* per file: a directory */
-	size_t *order;
-	size_t nr;
-};
-
-/* A file a commit changed: its parent's entry and its own. */
-struct change {
-	size_t file;
-	struct entry a, b;
-};
-
-struct changes {
-	struct change *v;
-	size_t nr, alloc;
-};
-
-/* Compare paths component by component: '/' sorts before any byte. */
-static int path_cmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		unsigned x = *a == '/' ? 1 : (unsigned char)*a + 1;
-		unsigned y = *b == '/' ? 1 : (unsigned char)*b + 1;
-
-		if (!*a)
-			x = 0;
-		if (!*b)
-			y = 0;
-		if (x != y || !x)
-			return (int)x - (int)y;
-	}
-}
-
-static _Thread_local const char *const *sort_paths;
-
-static int order_cmp(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = path_cmp(sort_paths[x], sort_paths[y]);
-
-	return c ? c : (x > y) - (x < y);
-}
-
-/* Sort the set by its paths (qsort has no payload). */
-static void pathset_sort(struct pathset *ps)
-{
-	sort_paths = (const char *const *)ps->paths;
-	qsort(ps->order, ps->nr, sizeof(*ps->order), order_cmp);
-	sort_paths = NULL;
-}
-
-static int note_change(struct changes *c, size_t f, const struct entry *a,
-		       const struct entry *b)
-{
-	if (GM_ARRAY_GROW(c->v, c->nr, c->alloc) < 0)
-		return GM_ERROR;
-	c->v[c->nr++] = (struct change){ f, *a, *b };
-	return 0;
-}
-
-/*
- * Compare the trees `ta` and `tb` (NULL: none) at the files order[lo..hi)
- * of `ps`, whose paths share their first `off` bytes, the directory the
- * trees are; the files changed appended to `out`.
- * @return 0, GM_ERROR, or GM_ENOTFOUND (a strict reader's unread tree).
- */
-static int diff_level(struct trees *tr, const struct pathset *ps,
-		      struct changes *out, const git_oid *ta,
-		      const git_oid *tb, size_t lo, size_t hi, size_t off)
-{
-	char *const *paths = ps->paths;
-	const size_t *order = ps->order;
-	size_t i = lo;
-	int error = 0;
-
-	while (i < hi && !error) {
-		const char *p = paths[order[i]] + off;
-		size_t len = strcspn(p, "/"), j = i;
-		struct entry a, b;
-		git_oid ida, idb;
-
-		while (j < hi && !strncmp(paths[order[j]] + off, p, len) &&
-		       (paths[order[j]][off + len] == '/' ||
-			!paths[order[j]][off + len]))
-			j++;
-		if ((error = tree_entry(tr, ta, p, len, &a)) < 0 ||
-		    (error = tree_entry(tr, tb, p, len, &b)) < 0)
-			break;
-		if (same_entry(&a, &b)) {
-			i = j;
-			continue;
-		}
-		for (size_t k = i; k < j && !error; k++) {
-			size_t f = order[k];
-
-			if (paths[f][off + len])
-				continue;
-			if (!ps->dir[f] && (!is_tree(&a) || !is_tree(&b)))
-				error = note_change(out, f, &a, &b);
-			else if (ps->dir[f] && (is_tree(&a) || is_tree(&b)))
-				error = note_change(out, f, &a, &b);
-		}
-		if (error)
-			break;
-		git_oid_cpy(&ida, &a.id);
-		git_oid_cpy(&idb, &b.id);
-		while (i < j && !paths[order[i]][off + len])
-			i++;
-		if (i < j && (is_tree(&a) || is_tree(&b)))
-			error = diff_level(tr, ps, out, is_tree(&a) ? &ida : NULL,
-					   is_tree(&b) ? &idb : NULL, i, j,
-					   off + len + 1);
-		i = j;
-	}
-	return error;
-}
-
-/* ==================== the queue of commits ==================== */
-
-/*
- * A commit read from the packs: its tree, parents and committer time,
- * as libgit2 would give them. `parents` has `nr_parents` ids.
- */
-struct raw {
-	git_oid tree;
-	git_oid *parents;
-	size_t nr_parents;
-	int64_t time;
-};
-
-/*
- * A commit to walk; `in_graph` if the commit-graph has it, as `gc`; `c`
- * the commit if libgit2 read it, `raw` if the packs gave it (each the
- * queue's, until the item is walked).
- */
-struct qitem {
-	git_oid id;
-	int64_t time;		/* the committer's */
-	uint64_t seq;		/* insertion order: ties come out first in */
-	bool in_graph;
-	struct gm_graph_commit gc;
-	git_commit *c;
-	struct raw *raw;
-};
-
-/* Commits by time, newest first; `seen` (if any) the ids ever queued. */
-struct queue {
-	struct gm_pqueue heap;
-	uint64_t seq;
-	struct gm_strmap *seen;
-};
-
-static void raw_free(struct raw *r)
-{
-	if (r)
-		free(r->parents);
-	free(r);
-}
-
-static void item_release(struct qitem *it)
-{
-	git_commit_free(it->c);
-	raw_free(it->raw);
-	it->c = NULL;
-	it->raw = NULL;
-}
-
-/* Newest first; of equal times, the first queued. */
-static bool q_before(const void *x, const void *y)
-{
-	const struct qitem *a = x, *b = y;
-
-	return a->time != b->time ? a->time > b->time : a->seq < b->seq;
-}
-
-static void q_init(struct queue *q, struct gm_strmap *seen)
-{
-	gm_pqueue_init(&q->heap, sizeof(struct qitem), q_before);
-	q->seq = 0;
-	q->seen = seen;
-}
-
-static int q_push(struct queue *q, struct qitem it)
-{
-	it.seq = q->seq++;
-	return gm_pqueue_push(&q->heap, &it);
-}
-
-static bool q_pop(struct queue *q, struct qitem *out)
-{
-	return gm_pqueue_pop(&q->heap, out);
-}
-
-static struct qitem *q_at(struct queue *q, size_t i)
-{
-	return gm_pqueue_at(&q->heap, i);
-}
-
-/* The items released, the queue emptied. */
-static void q_release(struct queue *q)
-{
-	for (size_t i = 0; i < q->heap.nr; i++)
-		item_release(q_at(q, i));
-	gm_pqueue_release(&q->heap);
-}
-
-/*
- * Queue `it` (what was read with it going with it) unless `q` saw it
- * before; what is not queued is released.
- */
-static int enqueue(struct queue *q, struct qitem *it)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	int error = 0;
-
-	git_oid_tostr(hex, sizeof(hex), &it->id);
-	if (!q->seen || !gm_strmap_get(q->seen, hex, GIT_OID_HEXSZ, NULL)) {
-		if (q->seen)
-			error = gm_strmap_put(q->seen, hex, GIT_OID_HEXSZ, NULL);
-		if (!error && !(error = q_push(q, *it)))
-			it->c = NULL, it->raw = NULL;	/* the queue's now */
-	}
-	item_release(it);
-	return error;
-}
-
-/*
- * The items of `from` queued in `q`, emptying it: taken in its order, so
- * that those of equal times keep the order they were queued in, as if
- * queued in `q` in the first place.
- */
-static int q_move(struct queue *q, struct queue *from)
-{
-	struct qitem it;
-	int error = 0;
-
-	while (!error && q_pop(from, &it))
-		error = enqueue(q, &it);
-	return error;
-}
-
-/* Queue commit `gc` of the graph, unread. */
-static int enqueue_graph(const struct gm_graph *g, struct queue *q,
-			 struct gm_graph_commit gc)
-{
-	struct qitem it = { .in_graph = true, .gc = gc };
-
-	gm_graph_commit_id(g, gc, &it.id);
-	it.time = gm_graph_commit_time(g, gc);
-	return enqueue(q, &it);
-}
-
-/*
- * The parents of `it` queued from the graph, their number in `*n` (-1:
- * the graph cannot say); its tree in `tb`, its only parent's in `ta`.
- * @return 0 or GM_ERROR.
- */
-static int parents_from_graph(const struct gm_graph *g, struct queue *q,
-			      struct qitem *it, int *n, git_oid *ta,
-			      git_oid *tb)
-{
-	struct gm_graph_commit p[2];
-
-	*n = it->in_graph ? gm_graph_commit_parents(g, it->gc, p) : -1;
-	for (int i = 0; i < *n; i++)
-		if (enqueue_graph(g, q, p[i]) < 0)
-			return GM_ERROR;
-	if (*n == 1)
-		gm_graph_commit_tree(g, p[0], ta);
-	if (*n >= 0)
-		gm_graph_commit_tree(g, it->gc, tb);
-	return 0;
-}
-
-/* ==================== commits read from the packs ==================== */
-
-/* "<prefix><40 hex>\n" at `*p` into `id`, `*p` moved past it. */
-static bool raw_id_line(const char **p, const char *end, const char *prefix,
-			git_oid *id)
-{
-	size_t n = strlen(prefix);
-
-	if ((size_t)(end - *p) < n + GIT_OID_HEXSZ + 1 ||
-	    memcmp(*p, prefix, n) || (*p)[n + GIT_OID_HEXSZ] != '\n' ||
-	    git_oid_fromstrn(id, *p + n, GIT_OID_HEXSZ) < 0)
-		return false;
-	*p += n + GIT_OID_HEXSZ + 1;
-	return true;
-}
-
-/* The line at `*p` if it starts with `prefix`: its end; `*p` past it. */
-static const char *raw_line(const char **p, const char *end,
-			    const char *prefix)
-{
-	size_t n = strlen(prefix);
-	const char *nl;
-
-	if ((size_t)(end - *p) < n || memcmp(*p, prefix, n) ||
-	    !(nl = memchr(*p, '\n', (size_t)(end - *p))))
-		return NULL;
-	*p = nl + 1;
-	return nl;
-}
-
-/*
- * The time of a signature line ending at `nl`: the digits after its
- * last '>', followed by a time zone. false if it has none such.
- */
-static bool raw_time(const char *line, const char *nl, int64_t *out)
-{
-	const char *gt = NULL;
-	int64_t t = 0;
-
-	for (const char *s = line; s < nl; s++)
-		if (*s == '>')
-			gt = s;
-	if (!gt || ++gt >= nl || *gt++ != ' ' || gt >= nl || *gt < '0' ||
-	    *gt > '9')
-		return false;
-	for (; gt < nl && *gt >= '0' && *gt <= '9'; gt++) {
-		if (t > (INT64_MAX - 9) / 10)
-			return false;
-		t = t * 10 + (*gt - '0');
-	}
-	if (gt >= nl || *gt != ' ')
-		return false;
-	*out = t;
-	return true;
-}
-
-/*
- * Commit `buf` (`len` bytes) as libgit2 parses its header: the tree,
- * the parents, one or more author lines, the committer. false for
- * anything else, which libgit2 is left to read.
- */
-static bool raw_parse(struct raw *r, const char *buf, size_t len)
-{
-	const char *p = buf, *end = buf + len, *line, *nl;
-	size_t alloc = 0;
-	git_oid id;
-
-	if (!raw_id_line(&p, end, "tree ", &r->tree))
-		return false;
-	while (raw_id_line(&p, end, "parent ", &id)) {
-		if (GM_ARRAY_GROW(r->parents, r->nr_parents, alloc) < 0)
-			return false;
-		r->parents[r->nr_parents++] = id;
-	}
-	if (!raw_line(&p, end, "author "))
-		return false;
-	while (raw_line(&p, end, "author "))
-		;
-	line = p;
-	return (nl = raw_line(&p, end, "committer ")) &&
-	       raw_time(line, nl, &r->time);
-}
-
-/*
- * Commit `id` from the packs alone, into `*out` (the caller's).
- * @return 0, GM_ENOTFOUND (not there, or not as expected), GM_ERROR.
- */
-static int raw_read(struct raw **out, const struct gm_objects *objs,
-		    const git_oid *id)
-{
-	struct raw *r = calloc(1, sizeof(*r));
-	char *buf = NULL;
-	size_t len;
-	bool ok;
-
-	*out = NULL;
-	if (!r)
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (!gm_objects_read(objs, id, GIT_OBJECT_COMMIT, &buf, &len)) {
-		free(r);
-		return GM_ENOTFOUND;
-	}
-	ok = raw_parse(r, buf, len);
-	free(buf);
-	if (!ok) {
-		raw_free(r);
-		return GM_ENOTFOUND;
-	}
-	*out = r;
-	return 0;
-}
 
 /* ==================== the walk ==================== */
 
 /* A change of one file in one commit, its numstat still to count. */
 struct pending {
-	size_t file, touch;
-	struct entry a, b;	/* parent's, commit's */
+	size_t path, touch;
+	struct gm_commits_entry a, b;	/* parent's, commit's */
 };
-
-struct scout;
 
 struct walk {
 	git_repository *repo;
 	const struct gm_signers_options *opts;
+	struct gm_objects_rules *rules;	/* how git reads commits here */
+	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
-	struct trees trees;
 	char **paths;		/* per file: its current path, no final '/' */
-	struct gm_graph_path *keys;	/* per file: its path's filter keys */
-	bool *dir;		/* per file: a directory */
-	bool *moved;		/* per file: followed to another path */
-	struct pathset all;	/* every file */
-	struct pathset away;	/* the files moved (the scout's are stale) */
+	enum gm_commits_kind *kind;	/* per file: a file or a directory */
+	struct gm_commits_paths all;	/* every file */
 	struct gm_strmap seen;	/* hex ids of queued commits */
-	struct queue q;
-	struct changes ch;	/* the files the commit examined changed */
+	struct gm_commits_queue q;
+	struct gm_commits_changes ch;	/* the files the commit changed */
 	struct pending *pending;
 	size_t nr_pending, alloc_pending;
 	struct gm_follow *follow;	/* the copy searches' cache */
-	struct scout *scout;	/* NULL: the walk walks alone */
 };
 
-/* The commit of `it`: the one read with it, else read now. */
-static int item_commit(struct walk *w, struct qitem *it)
-{
-	if (!it->c && git_commit_lookup(&it->c, w->repo, &it->id) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
-	return 0;
-}
-
-/*
- * Queue commit `c` (which is the queue's from now on), found in the
- * graph with its own tree if there.
- */
-static int enqueue_commit(struct walk *w, struct queue *q, git_commit *c)
-{
-	struct qitem it = { .time = git_commit_time(c), .c = c };
-
-	git_oid_cpy(&it.id, git_commit_id(c));
-	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
-				    git_commit_tree_id(c), &it.gc);
-	return enqueue(q, &it);
-}
-
-/* File `f` now at `path` (the walk's): a path of the set `away`. */
-static int walk_move(struct walk *w, size_t f, char *path)
+/* File `f` now at `path` (the walk's). */
+static void walk_move(struct walk *w, size_t f, char *path)
 {
 	free(w->paths[f]);
 	w->paths[f] = path;
-	if (!w->moved[f]) {
-		w->moved[f] = true;
-		w->away.order[w->away.nr++] = f;
-	}
-	pathset_sort(&w->all);
-	pathset_sort(&w->away);
-	return gm_graph_path_set(&w->keys[f], path, strlen(path));
+	gm_commits_paths_sort(&w->all);
 }
 
-/* The touch of file `f` by commit `k`, and its numstat to count. */
-static int note_touch(struct walk *w, size_t k, const struct change *c,
-		      bool renamed)
+/* The touch of file `c->path` by commit `k`, and its numstat to count. */
+static int note_touch(struct walk *w, size_t k,
+		      const struct gm_commits_change *c, bool renamed)
 {
-	struct gm_signers_file *file = &w->s->files[c->file];
+	struct gm_signers_file *file = &w->s->files[c->path];
 	struct gm_signers_touch *t;
 	struct pending *p;
 
@@ -578,17 +68,17 @@ static int note_touch(struct walk *w, size_t k, const struct change *c,
 	memset(t, 0, sizeof(*t));
 	t->commit = k;
 	t->added = t->deleted = -1;
-	if (!w->dir[c->file] && !renamed &&
-	    !(t->path = strdup(w->paths[c->file])))
+	if (w->kind[c->path] == GM_COMMITS_FILE && !renamed &&
+	    !(t->path = strdup(w->paths[c->path])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p = &w->pending[w->nr_pending++];
-	*p = (struct pending){ c->file, file->nr_touches++, c->a, c->b };
+	*p = (struct pending){ c->path, file->nr_touches++, c->a, c->b };
 	return 0;
 }
 
 /* Record the changes `w->ch` of the commit examined, following renames. */
-static int record(struct walk *w, struct qitem *it, const git_oid *ta,
-		  const git_oid *tb)
+static int record(struct walk *w, struct gm_commits_item *it,
+		  const git_oid *ta, const git_oid *tb)
 {
 	struct gm_signers *s = w->s;
 	size_t k = s->nr_commits;
@@ -596,503 +86,59 @@ static int record(struct walk *w, struct qitem *it, const git_oid *ta,
 
 	if (GM_ARRAY_GROW(s->commits, s->nr_commits, s->alloc_commits) < 0)
 		return GM_ERROR;
-	if ((error = item_commit(w, it)) < 0 ||
+	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
 	    (error = gm_signers_commit_read(&s->commits[k], it->c,
 					    w->opts->all_signature_types)) < 0)
 		return error;
+	git_oid_cpy(&s->commits[k].id, &it->id);	/* not its replacement's */
 	s->nr_commits++;
 	for (size_t i = 0; i < w->ch.nr && !error; i++) {
-		const struct change *c = &w->ch.v[i];
+		const struct gm_commits_change *c = &w->ch.v[i];
 		char *source = NULL;
 
-		if (!w->dir[c->file] && !c->a.found && c->b.found &&
+		if (w->kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
+		    c->b.found &&
 		    (error = gm_follow_source(&source, w->follow, ta, tb,
-					      w->paths[c->file], &c->b.id,
+					      w->paths[c->path], &c->b.id,
 					      c->b.mode)) < 0)
 			break;
 		if ((error = note_touch(w, k, c, source != NULL)) < 0 ||
 		    (source && (error = gm_strvec_push(
-				&s->files[c->file].renamed_from, source)) < 0)) {
+				&s->files[c->path].renamed_from, source)) < 0)) {
 			free(source);
 			break;
 		}
 		if (source)
-			error = walk_move(w, c->file, source);
+			walk_move(w, c->path, source);
 	}
 	return error;
 }
 
-/* Whether the commit-graph's filter of `gc` rules out every file of `ps`. */
-static bool graph_unchanged(const struct walk *w, const struct pathset *ps,
-			    struct gm_graph_commit gc)
-{
-	for (size_t i = 0; i < ps->nr; i++)
-		if (gm_graph_may_change(w->opts->graph, gc,
-					&w->keys[ps->order[i]]))
-			return false;
-	return true;
-}
-
 /*
- * The parents of `it` from the commit read, queued. One that cannot be
- * read makes it a root, as a shallow clone's boundary is to git (its
- * parents grafted away: git log shows it adding its files), none queued.
+ * One commit of the window: its parents queued; a non-merge compared
+ * with its parent (or the empty tree) at every file's current path, and
+ * recorded if it changed any. No changed-path filter is asked: git log
+ * --follow asks none.
  */
-static int parents_from_commit(struct walk *w, struct queue *q,
-			       struct qitem *it, int *n, git_oid *ta,
-			       git_oid *tb)
+static int walk_commit(struct walk *w, struct gm_commits_item *it)
 {
-	git_commit **ps = NULL;
-	unsigned nr, i;
-	int error;
+	struct gm_commits_parents p;
+	const git_oid *ta;
+	int error = gm_commits_parents(&w->src, it, &p);
 
-	if ((error = item_commit(w, it)) < 0)
-		return error;
-	nr = git_commit_parentcount(it->c);
-	git_oid_cpy(tb, git_commit_tree_id(it->c));
-	if (nr && !(ps = calloc(nr, sizeof(*ps))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (i = 0; i < nr && git_commit_parent(&ps[i], it->c, i) == 0; i++)
-		;
-	w->s->shallow |= i < nr;
-	*n = i < nr ? 0 : (int)nr;
-	if (*n)
-		git_oid_cpy(ta, git_commit_tree_id(ps[0]));
-	for (i = 0; i < nr; i++) {
-		if (*n && !error)
-			error = enqueue_commit(w, q, ps[i]);	/* the queue's */
-		else
-			git_commit_free(ps[i]);
-	}
-	free(ps);
-	return error;
-}
-
-/*
- * Commit `it` compared with its parent's tree `ta` at the files of `ps`
- * (unless the commit-graph's filter rules them all out), the changes
- * added to those in `w->ch`, and recorded if there are any.
- */
-static int walk_compare(struct walk *w, struct qitem *it, const git_oid *ta,
-			const git_oid *tb, const struct pathset *ps)
-{
-	int error = 0;
-
-	if (ps->nr && !(it->in_graph && graph_unchanged(w, ps, it->gc)))
-		error = diff_level(&w->trees, ps, &w->ch, ta, tb, 0, ps->nr, 0);
-	if (!error && w->ch.nr)
-		error = record(w, it, ta, tb);
-	return error;
-}
-
-/*
- * One commit of the window, every file compared: its parents queued in
- * `q`; a non-merge examined.
- */
-static int walk_commit(struct walk *w, struct queue *q, struct qitem *it)
-{
-	git_oid ta, tb;
-	int n, error;
-
-	if ((error = parents_from_graph(w->opts->graph, q, it, &n, &ta,
-					&tb)) < 0 ||
-	    (n < 0 && (error = parents_from_commit(w, q, it, &n, &ta, &tb)) < 0))
-		return error;
-	if (n > 1)
-		return 0;
+	for (size_t i = 0; i < p.nr && !error; i++)
+		if (p.loaded[i])
+			error = gm_commits_queue_push(&w->q, &p.v[i]);
+	if (error || p.nr > 1 || !w->all.nr)
+		goto out;
+	ta = p.nr_loaded ? &p.trees[0] : NULL;
 	w->ch.nr = 0;
-	return walk_compare(w, it, n ? &ta : NULL, &tb, &w->all);
-}
-
-/* The walk alone, from the commits queued in `w->q`. */
-static int walk_alone(struct walk *w)
-{
-	struct qitem it;
-	int error = 0;
-
-	while (!error && q_pop(&w->q, &it)) {
-		if (it.time >= w->opts->since) {
-			w->s->walked++;
-			error = walk_commit(w, &w->q, &it);
-		}
-		item_release(&it);
-	}
+	if ((error = gm_commits_diff(&w->src, &w->all, ta, &p.tree,
+				     &w->ch)) == 0 && w->ch.nr)
+		error = record(w, it, ta, &p.tree);
+out:
+	gm_commits_parents_release(&p);
 	return error;
-}
-
-/* ==================== the scout ==================== */
-
-/*
- * The scout walks ahead of the walk, on a thread of its own: it pops the
- * commits in the walk's order, takes their parents and trees from the
- * commit-graph or reads them from the packs (a reader of its own; no
- * libgit2, whose objects are one thread's), and compares each non-merge
- * one with its parent at the files' first paths. The walk takes its
- * findings in that order and compares itself only the files it has
- * followed to other paths (`away`). While fewer than SCOUT_OPEN of its
- * findings wait for the walk uncompared, the scout leaves the next one
- * uncompared too: a walk that would wait compares those itself, at
- * every file, and the two share the comparing. A commit the scout
- * cannot read from the packs (a loose object, a parent missing) it
- * hands over: the walk walks that one as it walks alone and gives back
- * its parents.
- */
-struct finding {
-	struct qitem it;	/* nothing read with it */
-	bool handover;		/* the walk's to walk */
-	bool open;		/* not compared: the walk's to compare */
-	int parents;		/* 0 or 1 */
-	git_oid ta, tb;		/* the parent's tree, the commit's */
-	struct changes ch;	/* at the first paths */
-};
-
-struct scout {
-	/* the scout's thread's alone while it runs */
-	const struct gm_signers_options *opts;
-	struct trees trees;
-	struct pathset first;
-	struct gm_graph_path *keys;	/* per file: its first path's */
-	size_t nr_files;
-	struct gm_strmap seen;
-	struct queue q;
-	size_t walked;
-	/* shared, under `lock` */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct finding *v;
-	size_t nr, alloc, taken;
-	size_t open;		/* findings from `taken` on that are open */
-	struct queue reply;	/* the parents of a commit handed over */
-	bool replied, done, stop;
-	struct gm_job job;
-};
-
-static void finding_release(struct finding *f)
-{
-	item_release(&f->it);
-	free(f->ch.v);
-}
-
-/* Findings the scout may have ahead of the walk before it waits. */
-#define SCOUT_AHEAD 1024
-/* Open findings the scout leaves the walk before it compares again. */
-#define SCOUT_OPEN 16
-
-/* Hand `f` to the walk. @return 0 or GM_ERROR. */
-static int scout_publish(struct scout *sc, struct finding *f)
-{
-	int error = 0;
-
-	pthread_mutex_lock(&sc->lock);
-	while (sc->nr - sc->taken >= SCOUT_AHEAD && !sc->stop)
-		pthread_cond_wait(&sc->cond, &sc->lock);
-	if (GM_ARRAY_GROW(sc->v, sc->nr, sc->alloc) < 0) {
-		error = GM_ERROR;
-	} else {
-		sc->v[sc->nr++] = *f;
-		sc->open += f->open;
-	}
-	pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-	if (error)
-		finding_release(f);
-	return error;
-}
-
-/* Hand commit `it` over and queue the parents the walk gives back. */
-static int scout_hand_over(struct scout *sc, struct qitem *it)
-{
-	struct finding f = { .it = *it, .handover = true };
-	struct queue reply;
-	int error;
-
-	it->c = NULL, it->raw = NULL;
-	item_release(&f.it);
-	if ((error = scout_publish(sc, &f)) < 0)
-		return error;
-	pthread_mutex_lock(&sc->lock);
-	while (!sc->replied && !sc->stop)
-		pthread_cond_wait(&sc->cond, &sc->lock);
-	reply = sc->reply;
-	q_init(&sc->reply, NULL);
-	sc->replied = false;
-	pthread_mutex_unlock(&sc->lock);
-	error = q_move(&sc->q, &reply);
-	q_release(&reply);
-	return error;
-}
-
-/*
- * The parents of `it` read from the packs, into `parents` (not yet
- * queued); the trees as parents_from_graph().
- * @return 0, GM_ENOTFOUND (something not in the packs), GM_ERROR.
- */
-static int scout_parents(struct scout *sc, struct qitem *it,
-			 struct queue *parents, int *n, git_oid *ta,
-			 git_oid *tb)
-{
-	const struct gm_graph *g = sc->opts->graph;
-	int error;
-
-	if ((error = parents_from_graph(g, parents, it, n, ta, tb)) < 0 ||
-	    *n >= 0)
-		return error;
-	if (!it->raw &&
-	    (error = raw_read(&it->raw, &sc->trees.objs, &it->id)) < 0)
-		return error;
-	git_oid_cpy(tb, &it->raw->tree);
-	*n = (int)it->raw->nr_parents;
-	for (size_t i = 0; i < it->raw->nr_parents; i++) {
-		struct qitem p = { .id = it->raw->parents[i] };
-
-		if ((error = raw_read(&p.raw, &sc->trees.objs, &p.id)) < 0)
-			return error;
-		p.time = p.raw->time;
-		p.in_graph = gm_graph_find(g, &p.id, &p.raw->tree, &p.gc);
-		if (i == 0)
-			git_oid_cpy(ta, &p.raw->tree);
-		if ((error = q_push(parents, p)) < 0) {
-			item_release(&p);
-			return error;
-		}
-	}
-	return 0;
-}
-
-/* Whether the filter of `gc` rules out every first path. */
-static bool scout_unchanged(const struct scout *sc, struct gm_graph_commit gc)
-{
-	return !gm_graph_may_change_any(sc->opts->graph, gc, sc->keys,
-					sc->nr_files);
-}
-
-/* Whether the walk has fewer than SCOUT_OPEN open findings waiting. */
-static bool scout_leaves_open(struct scout *sc)
-{
-	bool few;
-
-	pthread_mutex_lock(&sc->lock);
-	few = sc->open < SCOUT_OPEN;
-	pthread_mutex_unlock(&sc->lock);
-	return few;
-}
-
-/* One commit of the window: its finding published, its parents queued. */
-static int scout_commit(struct scout *sc, struct qitem *it)
-{
-	struct finding f = { .it = *it };
-	struct queue parents;
-	int n, error;
-
-	q_init(&parents, NULL);
-	error = scout_parents(sc, it, &parents, &n, &f.ta, &f.tb);
-	f.parents = n;
-	if (!error && n <= 1 &&
-	    !(it->in_graph && scout_unchanged(sc, it->gc))) {
-		if (scout_leaves_open(sc))
-			f.open = true;
-		else
-			error = diff_level(&sc->trees, &sc->first, &f.ch,
-					   n ? &f.ta : NULL, &f.tb, 0,
-					   sc->first.nr, 0);
-	}
-	if (error == GM_ENOTFOUND) {
-		q_release(&parents);
-		free(f.ch.v);
-		return scout_hand_over(sc, it);
-	}
-	if (!error)
-		error = q_move(&sc->q, &parents);
-	q_release(&parents);
-	if (error || n > 1) {
-		free(f.ch.v);
-		return error;
-	}
-	f.it.c = NULL, f.it.raw = NULL;		/* `it`'s, released by the caller */
-	return scout_publish(sc, &f);
-}
-
-static bool scout_stopped(struct scout *sc)
-{
-	bool stop;
-
-	pthread_mutex_lock(&sc->lock);
-	stop = sc->stop;
-	pthread_mutex_unlock(&sc->lock);
-	return stop;
-}
-
-static void *scout_run(void *arg)
-{
-	struct scout *sc = arg;
-	struct qitem it;
-	int error = 0;
-
-	while (!error && !scout_stopped(sc) && q_pop(&sc->q, &it)) {
-		if (it.time >= sc->opts->since) {
-			sc->walked++;
-			error = scout_commit(sc, &it);
-		}
-		item_release(&it);
-	}
-	pthread_mutex_lock(&sc->lock);
-	sc->done = true;
-	pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-	gm_job_done(&sc->job, error);
-	return NULL;
-}
-
-static void scout_free(struct scout *sc)
-{
-	if (!sc)
-		return;
-	for (size_t i = sc->taken; i < sc->nr; i++)
-		finding_release(&sc->v[i]);
-	free(sc->v);
-	q_release(&sc->q);
-	q_release(&sc->reply);
-	gm_strmap_release(&sc->seen);
-	trees_release(&sc->trees);
-	for (size_t i = 0; i < sc->nr_files; i++) {
-		free(sc->first.paths[i]);
-		gm_graph_path_release(&sc->keys[i]);
-	}
-	free(sc->first.paths);
-	free(sc->first.order);
-	free(sc->keys);
-	pthread_cond_destroy(&sc->cond);
-	pthread_mutex_destroy(&sc->lock);
-	free(sc);
-}
-
-/* A scout for walk `w` (its files as they are now), not yet started. */
-static int scout_new(struct scout **out, const struct walk *w)
-{
-	struct scout *sc = calloc(1, sizeof(*sc));
-	size_t n = w->s->nr_files;
-
-	*out = NULL;
-	if (!sc)
-		return gm_error_set(GM_ERROR, "out of memory");
-	pthread_mutex_init(&sc->lock, NULL);
-	pthread_cond_init(&sc->cond, NULL);
-	sc->opts = w->opts;
-	sc->nr_files = n;
-	q_init(&sc->q, &sc->seen);
-	q_init(&sc->reply, NULL);
-	sc->trees.strict = true;
-	sc->first.dir = w->dir;	/* never written again */
-	sc->first.nr = n;
-	if (!(sc->first.paths = calloc(n + 1, sizeof(*sc->first.paths))) ||
-	    !(sc->first.order = calloc(n + 1, sizeof(*sc->first.order))) ||
-	    !(sc->keys = calloc(n + 1, sizeof(*sc->keys))) ||
-	    gm_pack_reader_new(&sc->trees.objs.pack, w->opts->packs, 0) < 0)
-		goto oom;
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(w->paths[i]);
-
-		sc->first.order[i] = w->all.order[i];
-		if (!(sc->first.paths[i] = strdup(w->paths[i])) ||
-		    gm_graph_path_set(&sc->keys[i], w->paths[i], len) < 0)
-			goto oom;
-	}
-	*out = sc;
-	return 0;
-oom:
-	scout_free(sc);
-	return gm_error_set(GM_ERROR, "out of memory");
-}
-
-/* The next finding, waited for; false once the scout is done. */
-static bool scout_next(struct scout *sc, struct finding *out)
-{
-	bool got;
-
-	pthread_mutex_lock(&sc->lock);
-	while (sc->taken == sc->nr && !sc->done)
-		pthread_cond_wait(&sc->cond, &sc->lock);
-	got = sc->taken < sc->nr;
-	if (got) {
-		*out = sc->v[sc->taken++];
-		sc->open -= out->open;
-	}
-	if (sc->nr - sc->taken == SCOUT_AHEAD / 2)	/* it may be waiting */
-		pthread_cond_broadcast(&sc->cond);
-	if (sc->taken == sc->nr)	/* all taken: the array again from 0 */
-		sc->taken = sc->nr = 0;
-	pthread_mutex_unlock(&sc->lock);
-	return got;
-}
-
-/* Give the scout `parents` (theirs from now on), nothing read with them. */
-static void scout_reply(struct scout *sc, struct queue *parents)
-{
-	for (size_t i = 0; i < parents->heap.nr; i++)
-		item_release(q_at(parents, i));
-	pthread_mutex_lock(&sc->lock);
-	sc->reply = *parents;
-	sc->replied = true;
-	pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-	q_init(parents, NULL);
-}
-
-/* Stop the scout and wait for it. @return its error, or 0. */
-static int scout_join(struct scout *sc)
-{
-	pthread_mutex_lock(&sc->lock);
-	sc->stop = true;
-	pthread_cond_broadcast(&sc->cond);
-	pthread_mutex_unlock(&sc->lock);
-	return gm_job_join(&sc->job);
-}
-
-/*
- * A commit the scout read: compared here at every file if it is open,
- * else the scout's comparison taken and the moved files compared here.
- */
-static int walk_finding(struct walk *w, struct finding *f)
-{
-	const git_oid *ta = f->parents ? &f->ta : NULL;
-	int error = 0;
-
-	w->ch.nr = 0;
-	if (f->open)
-		return walk_compare(w, &f->it, ta, &f->tb, &w->all);
-	for (size_t i = 0; i < f->ch.nr && !error; i++)
-		if (!w->moved[f->ch.v[i].file])
-			error = note_change(&w->ch, f->ch.v[i].file,
-					    &f->ch.v[i].a, &f->ch.v[i].b);
-	return error ? error : walk_compare(w, &f->it, ta, &f->tb, &w->away);
-}
-
-/* A commit handed over: walked here, its parents given back. */
-static int walk_handed(struct walk *w, struct qitem *it)
-{
-	struct queue parents;
-	int error;
-
-	q_init(&parents, NULL);
-	error = walk_commit(w, &parents, it);
-	scout_reply(w->scout, &parents);
-	return error;
-}
-
-/* The walk with its scout ahead, which is joined. */
-static int walk_scouted(struct walk *w)
-{
-	struct scout *sc = w->scout;
-	struct finding f;
-	int error = 0, scout_error;
-
-	while (!error && scout_next(sc, &f)) {
-		error = f.handover ? walk_handed(w, &f.it) : walk_finding(w, &f);
-		finding_release(&f);
-	}
-	scout_error = scout_join(sc);
-	w->s->walked += sc->walked;
-	return error ? error : scout_error;
 }
 
 /* ==================== numstat ==================== */
@@ -1140,21 +186,25 @@ static git_repository *attr_repo_open(git_repository *repo)
 	return r;
 }
 
-static int blob_of(git_blob **out, git_repository *repo, const struct entry *e)
+/* The blob of `e` (or its replacement), if a file's. */
+static int blob_of(git_blob **out, git_repository *repo,
+		   const struct gm_objects_rules *rules,
+		   const struct gm_commits_entry *e)
 {
 	*out = NULL;
 	if (!e->found || e->mode == GIT_FILEMODE_COMMIT ||
 	    e->mode == GIT_FILEMODE_TREE)
 		return 0;
-	return git_blob_lookup(out, repo, &e->id) < 0 ? -1 : 0;
+	return git_blob_lookup(out, repo, gm_objects_replaced(rules, &e->id)) <
+	       0 ? -1 : 0;
 }
 
-/* The numstat of `p`, through this thread's `repo` (attr_repo_open()). */
+/* The numstat of `p`, through `repo` (attr_repo_open()). */
 static void count_lines(struct walk *w, git_repository *repo,
 			const struct pending *p)
 {
 	struct gm_signers_touch *t =
-		&w->s->files[p->file].touches[p->touch];
+		&w->s->files[p->path].touches[p->touch];
 	git_diff_options o;
 	git_blob *a = NULL, *b = NULL;
 	git_patch *patch = NULL;
@@ -1163,8 +213,8 @@ static void count_lines(struct walk *w, git_repository *repo,
 	if (!t->path)
 		return;		/* never matched: not counted */
 	/* from `repo`: the diff of blobs asks it for their attributes */
-	if (blob_of(&a, repo, &p->a) < 0 ||
-	    blob_of(&b, repo, &p->b) < 0)
+	if (blob_of(&a, repo, w->rules, &p->a) < 0 ||
+	    blob_of(&b, repo, w->rules, &p->b) < 0)
 		goto out;
 	if ((a && gm_objects_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
 	    (b && gm_objects_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
@@ -1184,63 +234,18 @@ out:
 	git_blob_free(b);
 }
 
-/*
- * The line counts of the walk's touches, on two threads where there is
- * a second CPU: the other counts from the back through a repository of
- * its own while this one counts from the front.
- */
-struct counting {
-	struct walk *w;
-	git_repository *repo;	/* the other thread's */
-	struct gm_split split;
-	struct gm_job job;
-};
-
-static void count_share(struct walk *w, git_repository *repo,
-			struct gm_split *split, bool back)
-{
-	size_t from, to;
-
-	while (gm_split_take(split, back, &from, &to))
-		for (size_t i = from; i < to; i++)
-			count_lines(w, repo, &w->pending[i]);
-}
-
-static void *counting_thread(void *arg)
-{
-	struct counting *c = arg;
-
-	count_share(c->w, c->repo, &c->split, true);
-	gm_job_done(&c->job, 0);
-	return NULL;
-}
-
-static void count_repo_free(git_repository *r, git_repository *repo)
-{
-	if (r != repo)
-		git_repository_free(r);
-}
-
+/* The line counts of the walk's touches. */
 static int count_all(struct walk *w)
 {
-	struct counting c = { .w = w };
-	git_repository *mine;
-	bool two = false;
+	git_repository *repo;
 
 	if (!w->nr_pending)
 		return 0;
-	if (w->nr_pending > UINT32_MAX)
-		return gm_error_set(GM_ERROR, "too many changes to count");
-	gm_split_init(&c.split, w->nr_pending, 1);
-	mine = attr_repo_open(w->repo);
-	if (gm_thread_cpus() >= 2 && mine != w->repo && w->nr_pending > 1 &&
-	    (c.repo = attr_repo_open(w->repo)) != w->repo)
-		two = gm_job_start(&c.job, counting_thread, &c);
-	count_share(w, mine, &c.split, false);
-	if (two)
-		gm_job_join(&c.job);
-	count_repo_free(c.repo, w->repo);
-	count_repo_free(mine, w->repo);
+	repo = attr_repo_open(w->repo);
+	for (size_t i = 0; i < w->nr_pending; i++)
+		count_lines(w, repo, &w->pending[i]);
+	if (repo != w->repo)
+		git_repository_free(repo);
 	return 0;
 }
 
@@ -1253,17 +258,12 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 	s->files = calloc(n + 1, sizeof(*s->files));
 	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->keys = calloc(n + 1, sizeof(*w->keys));
-	w->dir = calloc(n + 1, sizeof(*w->dir));
-	w->moved = calloc(n + 1, sizeof(*w->moved));
+	w->kind = calloc(n + 1, sizeof(*w->kind));
 	w->all.order = calloc(n + 1, sizeof(*w->all.order));
-	w->away.order = calloc(n + 1, sizeof(*w->away.order));
-	if (!s->files || !w->paths || !w->keys || !w->dir || !w->moved ||
-	    !w->all.order || !w->away.order)
+	if (!s->files || !w->paths || !w->kind || !w->all.order)
 		return gm_error_set(GM_ERROR, "out of memory");
-	w->all.paths = w->away.paths = w->paths;
-	w->all.dir = w->away.dir = w->dir;
-	q_init(&w->q, &w->seen);
+	w->all.paths = w->paths;
+	w->all.kind = w->kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
 		size_t len = strlen(p);
@@ -1273,63 +273,50 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 			return gm_error_set(GM_ERROR, "out of memory");
 		while (len && p[len - 1] == '/')
 			len--;
-		w->dir[i] = len < strlen(p) || !len;
-		if (!(w->paths[i] = strndup(p, len)) ||
-		    gm_graph_path_set(&w->keys[i], p, len) < 0)
+		w->kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
+			     GM_COMMITS_FILE;
+		if (!(w->paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		w->all.order[w->all.nr++] = i;
 	}
-	pathset_sort(&w->all);
+	gm_commits_paths_sort(&w->all);
 	return 0;
 }
 
-/*
- * Queue the start commit `c` (the walk's from now on): for the scout,
- * started here, where there are packs and a second CPU, else for the
- * walk alone.
- */
-static int walk_start(struct walk *w, git_commit *c)
+/* The walk from `start`, over the commits of the window. */
+static int walk_run(struct walk *w, const git_oid *start)
 {
-	struct qitem it = { .time = git_commit_time(c) };
-	struct scout *sc;
-	int error;
+	struct gm_commits_item it;
+	int error = gm_commits_item(&w->src, start, &it);
 
-	if (!w->opts->packs || gm_thread_cpus() < 2 ||
-	    scout_new(&sc, w) < 0)
-		return enqueue_commit(w, &w->q, c);
-	git_oid_cpy(&it.id, git_commit_id(c));
-	it.in_graph = gm_graph_find(w->opts->graph, &it.id,
-				    git_commit_tree_id(c), &it.gc);
-	git_commit_free(c);	/* libgit2's objects stay on this thread */
-	if ((error = enqueue(&sc->q, &it)) < 0) {
-		scout_free(sc);
+	if (error < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
+	if (!w->all.nr)
+		gm_commits_item_release(&it);
+	else if ((error = gm_commits_queue_push(&w->q, &it)) < 0)
 		return error;
+	while (!error && gm_commits_queue_pop(&w->q, &it)) {
+		if (it.time >= w->opts->since) {
+			w->s->walked++;
+			error = walk_commit(w, &it);
+		}
+		gm_commits_item_release(&it);
 	}
-	if (gm_job_start(&sc->job, scout_run, sc)) {
-		w->scout = sc;
-		return 0;
-	}
-	while (!error && q_pop(&sc->q, &it))
-		error = enqueue(&w->q, &it);
-	scout_free(sc);
+	w->s->shallow |= w->src.shallow;
 	return error;
 }
 
 static void walk_release(struct walk *w)
 {
-	scout_free(w->scout);
-	q_release(&w->q);
-	trees_release(&w->trees);
+	gm_commits_queue_release(&w->q);
+	gm_commits_close(&w->src);
+	gm_objects_rules_free(w->rules);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
-	for (size_t i = 0; w->keys && i < w->s->nr_files; i++)
-		gm_graph_path_release(&w->keys[i]);
 	free(w->paths);
-	free(w->keys);
-	free(w->dir);
-	free(w->moved);
+	free(w->kind);
 	free(w->all.order);
-	free(w->away.order);
 	free(w->ch.v);
 	free(w->pending);
 	gm_strmap_release(&w->seen);
@@ -1341,35 +328,25 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		    const struct gm_signers_options *opts)
 {
 	struct walk w;
-	git_commit *c = NULL;
 	int error;
 
 	*out = NULL;
 	memset(&w, 0, sizeof(w));
 	w.repo = repo;
 	w.opts = opts;
+	gm_commits_queue_init(&w.q, &w.seen);
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (git_repository_odb(&w.trees.objs.odb, repo) < 0)
-		w.trees.objs.odb = NULL;
-	if ((opts->packs &&
-	     gm_pack_reader_new(&w.trees.objs.pack, opts->packs, 0) < 0) ||
-	    gm_follow_new(&w.follow, &w.trees.objs, opts->packs) < 0) {
-		free(w.s);
-		trees_release(&w.trees);
-		return GM_ERROR;
-	}
-	error = walk_prepare(&w, files);
-	if (!error && git_commit_lookup(&c, repo, start) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot read the start commit");
-	if (!error && files->nr)
-		error = walk_start(&w, c);
-	else
-		git_commit_free(c);
-	if (!error)
-		error = w.scout ? walk_scouted(&w) : walk_alone(&w);
+	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
+	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
+				     opts->graph)) < 0 ||
+	    (error = gm_follow_new(&w.follow, &w.src.objs)) < 0 ||
+	    (error = walk_prepare(&w, files)) < 0)
+		goto out;
+	error = walk_run(&w, start);
 	if (!error)
 		error = count_all(&w);
+out:
 	walk_release(&w);
 	if (error)
 		gm_signers_free(w.s);

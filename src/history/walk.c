@@ -56,7 +56,8 @@ static int walk_run(struct gm_walk *w, struct gm_repo *r)
 					gm_repo_tree(r))) < 0)
 		goto out;
 	ho.mailmap = w->mailmap;
-	if ((error = gm_repo_graph(&ho.graph, r)) < 0)
+	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
+	    (error = gm_repo_packs(&ho.packs, r)) < 0)
 		goto out;
 	error = gm_history_walk(&w->history, gm_repo_git(r),
 				gm_repo_commit_id(r), &paths, &ho);

@@ -681,6 +681,7 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 		goto out;
 	ho.mailmap = mm;
 	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
+	    (error = gm_repo_packs(&ho.packs, r)) < 0 ||
 	    (error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
 				       m, &uo, &ho)) < 0 ||
 	    (error = add_warnings(warnings, a)) < 0)
