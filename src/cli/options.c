@@ -178,6 +178,22 @@ static const char usage_text[] =
 	"    -v, --version         print the version\n"
 	"    -h, --help            print this help\n";
 
+bool gm_options_at(size_t i, struct gm_option_info *out)
+{
+	const struct opt_def *d;
+
+	if (i >= sizeof(opt_table) / sizeof(*opt_table))
+		return false;
+	d = &opt_table[i];
+	out->name = d->name;
+	out->negatable = d->kind == OPT_BOOL;
+	out->takes_value = d->kind == OPT_INT || d->kind == OPT_STRING ||
+			   d->kind == OPT_OPTSTRING;
+	out->optional_value = d->kind == OPT_OPTSTRING;
+	out->supported = d->kind != OPT_UNSUPPORTED;
+	return true;
+}
+
 const char *gm_options_usage(void)
 {
 	return usage_text;
