@@ -23,6 +23,8 @@ struct gm_mline {
 	size_t len;		/* strlen(value) */
 	const struct gm_glob *glob;	/* F:, X: */
 	const struct gm_regex *regex;	/* N:, K: */
+	uint32_t file;		/* which of the texts parsed, from 0 */
+	uint32_t lineno;	/* its line number in that text, from 1 */
 };
 
 struct gm_section {

@@ -76,6 +76,8 @@ struct gm_options {
 	int nul;		/* -z: NUL-terminated paths and records */
 	int jobs;		/* --jobs: --batch threads, 0 for one per CPU */
 
+	int progress;		/* --progress: 1, --no-progress: 0, else -1 */
+
 	int help;		/* 1 for --help, 2 for -h */
 	int version;
 };

@@ -37,6 +37,7 @@ struct gm_rank_entry {
 	char *role;	/* the roles joined by commas, "" for none */
 	struct gm_strvec roles;	/* the same, one by one */
 	const struct gm_history_person *history;	/* activity, or NULL */
+	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
 };
 
@@ -73,6 +74,8 @@ struct gm_rank {
 	struct gm_rank_memo *memo;		/* the caller's, or NULL */
 	struct gm_strvec warnings;		/* for stderr, in order */
 	unsigned kind;				/* of the entries being added */
+	const struct gm_maintainers *m;		/* of the last section added */
+	const struct gm_mline *line;		/* the line being added */
 };
 
 /**

@@ -1,9 +1,12 @@
 #include "gm/config.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
@@ -57,37 +60,94 @@ int gm_config_words(struct gm_strvec *out, const char *s)
 	return 0;
 }
 
+/* A git config key this program reads, and the values it accepts. */
+struct config_key {
+	const char *key;
+	size_t offset;		/* of the int or char * field in gm_options */
+	enum { CONFIG_BOOL, CONFIG_DATE, CONFIG_FORMAT } kind;
+};
+
+/*
+ * A bad value names the key, the value and what would be accepted, as
+ * one fatal line (no usage text: the command line is not at fault).
+ */
+static int config_bad(const struct config_key *k, const char *value,
+		      const char *accepted)
+{
+	return gm_error_set(GM_EINVALID,
+			    "bad value '%s' for git config %s: %s", value,
+			    k->key, accepted);
+}
+
+static int config_bool(struct gm_options *o, struct gm_repo *r,
+		       const struct config_key *k)
+{
+	char *value = NULL;
+	bool b;
+	int error = gm_repo_config_bool(r, k->key, &b);
+
+	if (!error)
+		*(int *)((char *)o + k->offset) = b;
+	else if (error != GM_ENOTFOUND) {
+		gm_repo_config_string(r, k->key, &value);
+		error = config_bad(k, value ? value : "",
+				   "a boolean is expected (true, false, yes, no, on, off, 1, 0)");
+		free(value);
+	}
+	return error;
+}
+
+static int config_string(struct gm_options *o, struct gm_repo *r,
+			 const struct config_key *k)
+{
+	char **field = (char **)((char *)o + k->offset);
+	char *value = NULL;
+	int64_t when;
+	int error = gm_repo_config_string(r, k->key, &value);
+
+	if (error)
+		return error;
+	if (k->kind == CONFIG_FORMAT && strcmp(value, "text") &&
+	    strcmp(value, "json"))
+		error = config_bad(k, value, "the accepted values are text and json");
+	else if (k->kind == CONFIG_DATE &&
+		 gm_date_parse(&when, value, time(NULL)) < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", gm_error_last());
+		error = gm_error_set(GM_EINVALID, "git config %s: %s", k->key,
+				     why);
+	}
+	if (error) {
+		free(value);
+		return error;
+	}
+	free(*field);
+	*field = value;
+	return 0;
+}
+
 /* Defaults from git config: maintainer.<key>, overridden by the options. */
 static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-		bool is_bool;
-	} keys[] = {
-		{ "maintainer.history", offsetof(struct gm_options, history), true },
+	static const struct config_key keys[] = {
+		{ "maintainer.history", offsetof(struct gm_options, history),
+		  CONFIG_BOOL },
 		{ "maintainer.keywordsInFile",
-		  offsetof(struct gm_options, keywords_in_file), true },
-		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
-		{ "maintainer.since", offsetof(struct gm_options, since), false },
-		{ "maintainer.format", offsetof(struct gm_options, format), false },
+		  offsetof(struct gm_options, keywords_in_file), CONFIG_BOOL },
+		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats),
+		  CONFIG_BOOL },
+		{ "maintainer.since", offsetof(struct gm_options, since),
+		  CONFIG_DATE },
+		{ "maintainer.format", offsetof(struct gm_options, format),
+		  CONFIG_FORMAT },
 	};
 	int error = 0;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
-		char *field = (char *)o + keys[i].offset;
-		char *value = NULL;
-		bool b;
-
-		if (keys[i].is_bool) {
-			error = gm_repo_config_bool(r, keys[i].key, &b);
-			if (!error)
-				*(int *)field = b;
-		} else if (!(error = gm_repo_config_string(r, keys[i].key,
-							   &value))) {
-			free(*(char **)field);
-			*(char **)field = value;
-		}
+		error = keys[i].kind == CONFIG_BOOL ?
+			config_bool(o, r, &keys[i]) :
+			config_string(o, r, &keys[i]);
 		if (error == GM_ENOTFOUND)
 			error = 0;
 	}

@@ -75,6 +75,7 @@ static const struct opt_def opt_table[] = {
 	{ "multiline", OPT_BOOL, OFF(multiline) },
 	{ "n", OPT_BOOL, OFF(usename) },
 	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
+	{ "progress", OPT_BOOL, OFF(progress) },
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
@@ -212,6 +213,7 @@ void gm_options_init(struct gm_options *o)
 	o->git_min_percent = 5;
 	o->multiline = 1;
 	o->tree = 0;
+	o->progress = -1;
 }
 
 static void set_string(char **field, const char *value)

@@ -68,6 +68,7 @@ struct walk {
 	struct gm_history *h;
 	struct gm_strmap seen;		/* hex ids of queued commits */
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
+	struct gm_strmap committers;	/* lc(email) of h->committers */
 	size_t *last_commit;		/* per person: last commit counted */
 	size_t alloc_people;
 	size_t alloc_last;
@@ -333,9 +334,31 @@ out:
 	return error;
 }
 
+/* The committer's address, once, in h->committers (not a person counted). */
+static int note_committer(struct walk *w, const git_signature *sig)
+{
+	const char *name = sig->name ? sig->name : "", *email = sig->email;
+
+	if (w->opts->mailmap &&
+	    git_mailmap_resolve(&name, &email, w->opts->mailmap, name,
+				email) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	gm_buf_reset(&w->lc);
+	for (const char *s = email; *s; s++)
+		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	if (gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL))
+		return 0;
+	if (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
+	    gm_strvec_push(&w->h->committers, w->lc.ptr) < 0)
+		return GM_ERROR;
+	return 0;
+}
+
 static int count_commit(struct walk *w, git_commit *c)
 {
 	const git_signature *author = git_commit_author(c);
+	const git_signature *committer = git_commit_committer(c);
 	const char *msg = git_commit_message_raw(c);
 	struct gm_history_person *p;
 	int error = 0;
@@ -343,6 +366,9 @@ static int count_commit(struct walk *w, git_commit *c)
 	w->h->commits++;
 	w->commit_no++;
 	w->nr_touched = 0;
+	if (committer && committer->email &&
+	    (error = note_committer(w, committer)) < 0)
+		return error;
 	if (author && author->email && gm_email_address_valid(author->email)) {
 		if ((error = identify(w, author->name ? author->name : "",
 				      author->email, &p)) < 0)
@@ -577,6 +603,7 @@ static void walk_release(struct walk *w, struct gm_pqueue *q)
 		git_tree_free(w->trees[i]);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
+	gm_strmap_release(&w->committers);
 	free(w->last_commit);
 	free(w->touched);
 	gm_strvec_release(&w->changed);
@@ -651,6 +678,7 @@ void gm_history_free(struct gm_history *h)
 		free(h->people[i].email);
 	}
 	free(h->people);
+	gm_strvec_release(&h->committers);
 	free(h);
 }
 

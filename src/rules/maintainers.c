@@ -49,6 +49,7 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 {
 	char *text = malloc(len + 1), *p, *end;
 	char **texts;
+	size_t lineno = 1;
 	bool nul;
 
 	if (!text)
@@ -63,15 +64,20 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	nul = memchr(text, '\0', len) != NULL;
-	for (p = text, end = text + len; p < end;) {
+	for (p = text, end = text + len; p < end; lineno++) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *eol = nl ? nl : end;
+		size_t before = m->nr_lines;
 
 		if (eol > p && eol[-1] == '\r')	/* CRLF: the CR is no value */
 			eol--;
 		*eol = '\0';
 		if (maintainers_add_line(m, p, eol, nul, alloc) < 0)
 			return GM_ERROR;
+		if (m->nr_lines > before) {	/* for messages naming it */
+			m->lines[before].file = (uint32_t)(m->nr_texts - 1);
+			m->lines[before].lineno = (uint32_t)lineno;
+		}
 		p = nl ? nl + 1 : end;
 	}
 	return 0;

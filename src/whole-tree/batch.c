@@ -12,6 +12,8 @@
 #include "gm/error.h"
 #include "gm/output.h"
 #include "gm/patch.h"
+#include "gm/progress.h"
+#include "gm/strmap.h"
 #include "gm/thread.h"
 
 /* Answers waiting to be written, at most, per thread. */
@@ -47,6 +49,8 @@ struct batch {
 	bool eof;
 	int error;		/* the first, with its message */
 	char message[1024];
+	struct gm_strmap said;	/* warnings written: each once a run */
+	struct gm_progress *progress;	/* or NULL */
 };
 
 /* One answering thread. */
@@ -122,10 +126,26 @@ out:
 	return error;
 }
 
-static void say_all(FILE *f, const struct gm_strvec *lines)
+/*
+ * The warnings not written before: a MAINTAINERS line that every path
+ * meets is reported once, not once a path. Under b->lock.
+ */
+static int say_all(struct batch *b, const struct gm_strvec *lines)
 {
-	for (size_t i = 0; i < lines->nr; i++)
-		gm_output_message(f, "warning: ", lines->v[i]);
+	if (lines->nr)
+		gm_progress_hold(b->progress);
+	for (size_t i = 0; i < lines->nr; i++) {
+		const char *w = lines->v[i];
+
+		if (gm_strmap_get(&b->said, w, strlen(w), NULL))
+			continue;
+		if (gm_strmap_put(&b->said, w, strlen(w), NULL) < 0)
+			return GM_ERROR;
+		gm_output_message(b->err, "warning: ", w);
+	}
+	if (lines->nr)
+		gm_progress_resume(b->progress);
+	return 0;
 }
 
 /* Write the answered jobs that are next in input order. Under b->lock. */
@@ -135,16 +155,19 @@ static int batch_drain(struct batch *b)
 	       b->ring[b->next_out % b->size].done) {
 		struct batch_job *j = &b->ring[b->next_out % b->size];
 
-		say_all(b->err, &j->before);
+		if (say_all(b, &j->before) < 0)
+			return GM_ERROR;
 		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
-		say_all(b->err, &j->after);
+		if (say_all(b, &j->after) < 0)
+			return GM_ERROR;
 		if (b->stream && fflush(b->out))
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
 		job_release(j);
 		b->next_out++;
+		gm_progress_set(b->progress, b->next_out);
 		if (b->reader_waits && b->next_in - b->next_out <= b->size / 2) {
 			b->reader_waits = false;
 			pthread_cond_signal(&b->room);
@@ -267,7 +290,7 @@ static int batch_read(struct batch_job *j, FILE *in, bool nul,
 	}
 	if (ferror(in))
 		return gm_error_set(GM_ERROR, "cannot read standard input");
-	return 1;
+	return 1;	/* the caller knows the total now */
 }
 
 /* The threads to answer on: `jobs`, or one per CPU this may use. */
@@ -293,6 +316,8 @@ static int batch_feed(struct batch *b, FILE *in, bool nul,
 		if (w && (taken = batch_take(b, false)) &&
 		    (error = batch_work(b, taken, w)) < 0)
 			break;
+	if (error == 1)		/* every path read: the total is known */
+		gm_progress_total(b->progress, b->next_in);
 	if (error < 0)
 		job_release(&j);
 	free(line);
@@ -344,6 +369,9 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);
 	b.size = (size_t)n * BATCH_AHEAD;
+	gm_progress_start(&b.progress,
+			  gm_progress_wanted(env->opts->progress), err,
+			  "Answering", "paths", 0);
 	if (!(b.ring = calloc(b.size, sizeof(*b.ring))) ||
 	    (n > 1 && !(t = calloc((size_t)n, sizeof(*t))))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
@@ -365,6 +393,8 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	else if (fflush(out))
 		error = gm_error_set(GM_ERROR, "write error on standard output");
 out:
+	gm_progress_stop(b.progress);
+	gm_strmap_release(&b.said);
 	for (size_t i = 0; b.ring && i < b.size; i++)
 		job_release(&b.ring[i]);
 	free(b.ring);
