@@ -1059,7 +1059,8 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 		    !(error = rank_where(&msg, rk, e->source)) &&
 		    !(error = gm_buf_printf(&msg, "dropped malformed address '%s'",
 					    addr.ptr)) &&
-		    e->source && !strstr(e->source->value, e->addr) &&
+		    e->source &&
+		    (!*e->addr || !strstr(e->source->value, e->addr)) &&
 		    !(error = escaped(&addr, e->source->value)))
 			error = gm_buf_printf(&msg, " (%c: %s)", e->source->tag,
 					      addr.ptr);
