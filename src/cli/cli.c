@@ -146,8 +146,8 @@ static bool stdout_is_stream(void)
 static int cli_self_test(struct cli *c)
 {
 	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
-	struct gm_progress *progress;
-	struct held out;
+	struct gm_progress *progress = NULL;
+	struct held out, notes;	/* notes: for stderr, once progress ends */
 	unsigned checks;
 	size_t found = 0;
 	int error;
@@ -157,17 +157,23 @@ static int cli_self_test(struct cli *c)
 	if ((error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
+	if ((error = held_open(&notes)) < 0)
+		goto out;
 	progress = cli_progress(c, "Checking MAINTAINERS");
 	if (!(error = gm_selftest_load(&in, c->repo, checks,
 				       c->opts.maintainer_path,
 				       c->opts.find_maintainer_files,
 				       c->opts.mailmap)))
-		error = gm_selftest_run(&in, checks, out.f, stderr, &found);
+		error = gm_selftest_run(&in, checks, out.f, notes.f, &found);
 	gm_progress_stop(progress);
 	gm_selftest_release(&in);
+	if (!fflush(notes.f) && notes.len)
+		fwrite(notes.buf, 1, notes.len, stderr);
 	c->status = found ? 1 : 0;
 	if (!error)
 		error = held_write(&out);
+out:
+	held_release(&notes);
 	held_release(&out);
 	return error;
 }
