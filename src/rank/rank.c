@@ -273,29 +273,21 @@ static int rank_mapped(struct gm_rank *rk, struct gm_buf *out, const char *s,
 /* push_email_addresses(): one address, a list of them, or the raw value. */
 /*
  * "FILE:LINE: " for a message about MAINTAINERS line `ml` (nothing
- * without one), into `out`. The file is named when it is the one
- * MAINTAINERS file read; a split one is named by the section instead.
+ * without one), into `out`. A model whose texts are not named is the
+ * top-level MAINTAINERS alone.
  */
 static int rank_where(struct gm_buf *out, const struct gm_rank *rk,
 		      const struct gm_mline *ml)
 {
 	const struct gm_maintainers *m = rk->m;
-	size_t i;
+	const char *name = "MAINTAINERS";
 
 	gm_buf_reset(out);
 	if (!ml || !m || ml < m->lines || ml >= m->lines + m->nr_lines)
 		return gm_buf_puts(out, "");
-	i = (size_t)(ml - m->lines);
-	if (m->nr_texts == 1 && !rk->opts->find_maintainer_files &&
-	    !rk->opts->maintainer_path)
-		return gm_buf_printf(out, "MAINTAINERS:%lu: ",
-				     (unsigned long)ml->lineno);
-	if (m->section_of[i] == SIZE_MAX)
-		return gm_buf_puts(out, "");
-	return gm_buf_printf(out, "MAINTAINERS file %lu, line %lu (%s): ",
-			     (unsigned long)ml->file + 1,
-			     (unsigned long)ml->lineno,
-			     m->sections[m->section_of[i]].name);
+	if (m->names && ml->file < m->nr_texts && m->names[ml->file])
+		name = m->names[ml->file];
+	return gm_buf_printf(out, "%s:%lu: ", name, (unsigned long)ml->lineno);
 }
 
 static int push_people(struct gm_rank *rk, const char *value, const char *role)

@@ -250,6 +250,31 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 	return 0;
 }
 
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int gm_maintainers_set_names(struct gm_maintainers *m,
+			     const char *const *names, size_t n)
+{
+	char **v = calloc(m->nr_texts ? m->nr_texts : 1, sizeof(*v));
+
+	if (!v)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < m->nr_texts && i < n; i++) {
+		if (!(v[i] = strdup(names[i]))) {
+			names_free(v, m->nr_texts);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+	}
+	names_free(m->names, m->nr_texts);
+	m->names = v;
+	return 0;
+}
+
 void gm_maintainers_free(struct gm_maintainers *m)
 {
 	if (!m)
@@ -265,6 +290,7 @@ void gm_maintainers_free(struct gm_maintainers *m)
 	for (size_t i = 0; i < m->nr_texts; i++)
 		free(m->texts[i]);
 	free(m->texts);
+	names_free(m->names, m->nr_texts);
 	free(m->lines);
 	free(m->sections);
 	free(m->section_of);

@@ -29,11 +29,13 @@ static int no_maintainers(const char *dir)
 			    *dir ? dir : ".");
 }
 
-/* The model of the `n` texts `bufs`/`lens`, in order. */
+/* The model of the `n` texts `bufs`/`lens`, in order, named `names`. */
 static int rules_parse(struct gm_rules *rl, const char **bufs,
-		       const size_t *lens, size_t n)
+		       const size_t *lens, const char *const *names, size_t n)
 {
-	return gm_maintainers_parse(&rl->m, bufs, lens, n);
+	int error = gm_maintainers_parse(&rl->m, bufs, lens, n);
+
+	return error ? error : gm_maintainers_set_names(rl->m, names, n);
 }
 
 /* The file `mpath`, or the files of the directory `mpath`. */
@@ -68,7 +70,8 @@ static int rules_read_listed(struct gm_rules *rl, struct gm_repo *r,
 		lens[i] = texts[i].len;
 	}
 	if (!error)
-		error = rules_parse(rl, bufs, lens, paths.nr);
+		error = rules_parse(rl, bufs, lens,
+				    (const char *const *)paths.v, paths.nr);
 out:
 	for (size_t i = 0; texts && i < paths.nr; i++)
 		gm_repo_text_release(&texts[i]);
@@ -84,7 +87,7 @@ static int rules_read_found(struct gm_rules *rl, struct gm_repo *r,
 			    const char *dir)
 {
 	struct gm_repo_file *files = NULL;
-	const char **bufs = NULL;
+	const char **bufs = NULL, **names = NULL;
 	size_t *lens = NULL, nr = 0;
 	int error = gm_repo_find(r, dir, "MAINTAINERS", &files, &nr);
 
@@ -93,18 +96,21 @@ static int rules_read_found(struct gm_rules *rl, struct gm_repo *r,
 	if (error)
 		goto out;
 	bufs = calloc(nr, sizeof(*bufs));
+	names = calloc(nr, sizeof(*names));
 	lens = calloc(nr, sizeof(*lens));
-	if (!bufs || !lens) {
+	if (!bufs || !names || !lens) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		bufs[i] = files[i].text.ptr;
 		lens[i] = files[i].text.len;
+		names[i] = files[i].path;
 	}
-	error = rules_parse(rl, bufs, lens, nr);
+	error = rules_parse(rl, bufs, lens, names, nr);
 out:
 	gm_repo_files_free(files, nr);
+	free(names);
 	free(bufs);
 	free(lens);
 	return error;
