@@ -247,16 +247,17 @@ static int cli_query(struct cli *c)
 	}
 	if ((error = gm_query_start(q)) < 0 ||
 	    (error = gm_query_env_load(&c->env, c->repo)) < 0 ||
-	    (error = gm_rules_finish(&c->rules)) < 0) {
-		gm_progress_stop(progress);
-		return error;
-	}
+	    (error = gm_rules_finish(&c->rules)) < 0)
+		goto out;
 	error = gm_query_run(q);
 	gm_progress_stop(progress);
+	progress = NULL;
 	say_all(c, "warning: ", &q->warnings);
-	if (error < 0)
-		return error;
-	return cli_write(q->out_buf, q->out_len);
+	if (error >= 0)
+		error = cli_write(q->out_buf, q->out_len);
+out:
+	gm_progress_stop(progress);
+	return error;
 }
 
 /*
