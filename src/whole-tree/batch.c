@@ -23,8 +23,9 @@
 /* One path and, once answered, what it prints. */
 struct batch_job {
 	char *path;		/* NULL: nothing to answer */
-	struct gm_strvec before;	/* warnings before its records */
-	struct gm_strvec after;		/* and after them */
+	struct gm_strvec before;	/* warnings about the path itself */
+	struct gm_strvec shared;	/* others before its records: once a run */
+	struct gm_strvec after;		/* after them (MAINTAINERS): once a run */
 	char *records;
 	size_t len;
 	bool done;
@@ -65,6 +66,7 @@ static void job_release(struct batch_job *j)
 {
 	free(j->path);
 	gm_strvec_release(&j->before);
+	gm_strvec_release(&j->shared);
 	gm_strvec_release(&j->after);
 	free(j->records);
 	memset(j, 0, sizeof(*j));
@@ -116,7 +118,7 @@ static int job_answer(struct batch_job *j, struct gm_query_worker *w)
 	if (error < 0 || (error = gm_query_start(&q)) < 0 ||
 	    (error = gm_query_run(&q)) < 0)
 		goto out;
-	if (push_all(&j->before, &q.warnings) < 0 ||
+	if (push_all(&j->shared, &q.warnings) < 0 ||
 	    push_all(&j->after, &q.rank.warnings) < 0)
 		error = GM_ERROR;
 	else
@@ -127,19 +129,21 @@ out:
 }
 
 /*
- * The warnings not written before: a MAINTAINERS line that every path
- * meets is reported once, not once a path. Under b->lock.
+ * The warnings, but with `once` those written before: a MAINTAINERS line
+ * that every path meets is reported once, not once a path; a warning
+ * about the path itself (not found) is the answer to that input line,
+ * given each time. Under b->lock.
  */
-static int say_all(struct batch *b, const struct gm_strvec *lines)
+static int say_all(struct batch *b, const struct gm_strvec *lines, bool once)
 {
 	if (lines->nr)
 		gm_progress_hold(b->progress);
 	for (size_t i = 0; i < lines->nr; i++) {
 		const char *w = lines->v[i];
 
-		if (gm_strmap_get(&b->said, w, strlen(w), NULL))
+		if (once && gm_strmap_get(&b->said, w, strlen(w), NULL))
 			continue;
-		if (gm_strmap_put(&b->said, w, strlen(w), NULL) < 0)
+		if (once && gm_strmap_put(&b->said, w, strlen(w), NULL) < 0)
 			return GM_ERROR;
 		gm_output_message(b->err, "warning: ", w);
 	}
@@ -155,12 +159,13 @@ static int batch_drain(struct batch *b)
 	       b->ring[b->next_out % b->size].done) {
 		struct batch_job *j = &b->ring[b->next_out % b->size];
 
-		if (say_all(b, &j->before) < 0)
+		if (say_all(b, &j->before, false) < 0 ||
+		    say_all(b, &j->shared, true) < 0)
 			return GM_ERROR;
 		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
-		if (say_all(b, &j->after) < 0)
+		if (say_all(b, &j->after, true) < 0)
 			return GM_ERROR;
 		if (b->stream && fflush(b->out))
 			return gm_error_set(GM_ERROR,
