@@ -371,7 +371,7 @@ START_TEST(test_rank_address_forms)
 		      "\"Quoted, Name\" <q@x> (reviewer:SEC)\n");
 	ck_assert_uint_eq(e.rk.warnings.nr, 1);
 	ck_assert_str_eq(e.rk.warnings.v[0],
-			 "Invalid MAINTAINERS address: 'not an address'");
+			 "MAINTAINERS:5: Invalid MAINTAINERS address: 'not an address'");
 	env_release(&e);
 }
 END_TEST

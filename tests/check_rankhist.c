@@ -31,8 +31,8 @@ static struct gm_history_type t_mix[] = {
 	{ k_rev, 1 }, { k_sob, 1 }
 };
 
-#define PERSON(types, authored) \
-	{ n_p, e_p, 1, (authored), (types), ARRAY_SIZE(types) }
+#define PERSON(types, history_authored) \
+	{ n_p, e_p, 1, (history_authored), (types), ARRAY_SIZE(types) }
 
 static const struct score_case {
 	enum gm_rank_scope scope;
@@ -118,7 +118,9 @@ static struct gm_history_person walked_people[] = {
 };
 
 static const struct gm_history walked = {
-	4, walked_people, ARRAY_SIZE(walked_people), false, 0, 0
+	.commits = 4,
+	.people = walked_people,
+	.nr_people = ARRAY_SIZE(walked_people),
 };
 
 struct env {
@@ -180,9 +182,9 @@ START_TEST(test_rankhist_default_budget)
 
 	env_run(&e, both, -1, 5);
 	assert_list(&e.rk.people,
-		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
-		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
 		    TOM " (maintainer:THE REST,inactive)\n");
 	assert_list(&e.rk.lists,
 		    "foo@lists.example.com (open list:FOO DRIVER)\n"
@@ -198,13 +200,13 @@ START_TEST(test_rankhist_no_cut)
 
 	env_run(&e, both, 0, 5);
 	assert_list(&e.rk.people,
-		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
-		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
 		    REX " (reviewer:FOO DRIVER,inactive)\n"
-		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n"
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
 		    TOM " (maintainer:THE REST,inactive)\n"
-		    TESS " (commit_signer:1/4=25%)\n");
+		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
@@ -231,7 +233,7 @@ START_TEST(test_rankhist_budget_three)
 
 	env_run(&e, both, 3, 5);
 	assert_list(&e.rk.people,
-		    RIA " (reviewer:FOO DRIVER,commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    TOM " (maintainer:THE REST,inactive)\n");
 	env_release(&e);
@@ -248,11 +250,11 @@ START_TEST(test_rankhist_catchall_alone)
 
 	env_run(&e, rest_only, 0, 5);
 	assert_list(&e.rk.people,
-		    RIA " (commit_signer:2/4=50%,reviewed:2/4=50%)\n"
+		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    TOM " (maintainer:THE REST,inactive)\n"
-		    VAL " (commit_signer:1/4=25%,reviewed:1/4=25%)\n"
-		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n"
-		    TESS " (commit_signer:1/4=25%)\n");
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
@@ -268,8 +270,8 @@ START_TEST(test_rankhist_no_sections)
 
 	env_run(&e, none, -1, 2);
 	assert_list(&e.rk.people,
-		    RIA " (commit_signer:2/4=50%,reviewed:2/4=50%)\n"
-		    SAM " (commit_signer:3/4=75%,authored:3/4=75%)\n");
+		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n");
 	env_release(&e);
 }
 END_TEST
@@ -328,7 +330,7 @@ START_TEST(test_rankhist_roles_without_stats)
 	e.m = gm_test_parse(fixture);
 	gm_rank_init(&e.rk, &e.opts, NULL);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
-	assert_list(&e.rk.people, RIA " (commit_signer,reviewed)\n");
+	assert_list(&e.rk.people, RIA " (history_commits,history_reviewed)\n");
 	env_release(&e);
 }
 END_TEST

@@ -12,31 +12,94 @@
 
 # Options taking a value end in '='. The words after "--" are the negated
 # forms, which git's __gitcomp offers only once "--no" has been typed.
+# The build replaces this list with one made from the option table of
+# src/cli/options.c (contrib/completion/generate.c), and installs that.
 __git_maintainer_options="
-	--file --rev= --mpath= --maintainer-path= --series= --find-maintainer-files --batch --jobs=
-	--email --moderated --keywords --keywords-in-file --file-emails
-	--remove-duplicates --mailmap --fixes --git-all-signature-types
-	--git-chief-penguins --pattern-depth= --tree
-	--history --since= --until= --git-min-signatures= --git-min-percent=
-	--git-max-maintainers= --git-fallback --max-recipients=
-	--unowned --activity
-	--to --cc --headers
-	--verbose --drop-the-rest-supporter --brace-patterns --reviewer-section
-	--section-name-max= --named-lists --patch-dev-null --git-author-roles
-	--tracked-paths
-	--roles --rolestats --format= --separator= --multiline
-	--scm --status --subsystem --web --bug --substatus --sections --letters=
-	--self-test --self-test= --links-insecure --version --help
+	--activity
+	--batch
+	--bug
+	--cc
+	--email
+	--fe
+	--file
+	--file-emails
+	--find-maintainer-files
+	--fixes
+	--format=
+	--git
+	--git-all-signature-types
+	--git-blame
+	--git-blame-signatures
+	--git-chief-penguins
+	--git-fallback
+	--git-max-maintainers=
+	--git-min-percent=
+	--git-min-signatures=
+	--git-since=
+	--headers
+	--help
+	--hg-since=
+	--history
+	--jobs=
+	--keywords
+	--keywords-in-file
+	--kf
+	--letters=
+	--mailmap
+	--maintainer-path=
+	--moderated
+	--mpath=
+	--multiline
+	--pattern-depth=
+	--remove-duplicates
+	--rev=
+	--roles
+	--rolestats
+	--scm
+	--sections
+	--self-test
+	--self-test=
+	--separator=
+	--series=
+	--since=
+	--status
+	--substatus
+	--subsystem
+	--to
+	--tree
+	--unowned
+	--until=
+	--version
+	--web
 	--
-	--no-email --no-moderated --no-keywords --no-keywords-in-file
-	--no-file-emails --no-remove-duplicates --no-mailmap --no-fixes
-	--no-git-all-signature-types --no-git-chief-penguins --no-tree
-	--no-verbose --no-drop-the-rest-supporter --no-brace-patterns
-	--no-reviewer-section --no-named-lists --no-patch-dev-null
-	--no-git-author-roles --no-tracked-paths
-	--no-history --no-git-fallback --no-roles --no-rolestats --no-multiline
-	--no-scm --no-status --no-subsystem --no-web --no-bug --no-substatus
-	--no-sections --no-links-insecure
+	--no-bug
+	--no-email
+	--no-fe
+	--no-file-emails
+	--no-fixes
+	--no-git
+	--no-git-all-signature-types
+	--no-git-blame
+	--no-git-blame-signatures
+	--no-git-chief-penguins
+	--no-git-fallback
+	--no-history
+	--no-keywords
+	--no-keywords-in-file
+	--no-kf
+	--no-mailmap
+	--no-moderated
+	--no-multiline
+	--no-remove-duplicates
+	--no-roles
+	--no-rolestats
+	--no-scm
+	--no-sections
+	--no-status
+	--no-substatus
+	--no-subsystem
+	--no-tree
+	--no-web
 "
 
 # The completions for the current word, in $cur, into COMPREPLY.

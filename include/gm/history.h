@@ -37,6 +37,9 @@ struct gm_history {
 	bool shallow;			/* the walk reached a shallow boundary */
 	size_t unreadable;		/* commits or trees that could not be read */
 	size_t rejected;		/* trailer values that were no address */
+	struct gm_strvec committers;	/* of the commits counted: lower-case
+					 * addresses after the mailmap, each
+					 * once, in the order first seen */
 };
 
 struct gm_graph;

@@ -23,6 +23,8 @@ struct gm_mline {
 	size_t len;		/* strlen(value) */
 	const struct gm_glob *glob;	/* F:, X: */
 	const struct gm_regex *regex;	/* N:, K: */
+	uint32_t file;		/* which of the texts parsed, from 0 */
+	uint32_t lineno;	/* its line number in that text, from 1 */
 };
 
 struct gm_section {
@@ -48,6 +50,7 @@ struct gm_maintainers {
 	size_t nr_globs, nr_regexes;
 	char **texts;			/* owned copies of the files */
 	size_t nr_texts;
+	char **names;			/* their paths, for messages, or NULL */
 };
 
 /**
@@ -70,6 +73,14 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 int gm_maintainers_braces(struct gm_maintainers *m);
 
 /** Free the model. NULL is a no-op. */
+/**
+ * Name the `n` texts parsed (their paths in the tree, copied), for
+ * messages that point at a line ("drivers/MAINTAINERS:12:").
+ * @return 0 or GM_ERROR (out of memory: then no text is named).
+ */
+int gm_maintainers_set_names(struct gm_maintainers *m,
+			     const char *const *names, size_t n);
+
 void gm_maintainers_free(struct gm_maintainers *m);
 
 #endif /* GM_MAINTAINERS_H */

@@ -2,6 +2,7 @@
 #define GM_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "gm/strvec.h"
@@ -91,6 +92,8 @@ struct gm_options {
 	int jobs;		/* --jobs: --batch threads, 0 for one per CPU */
 
 	int verbose;		/* --verbose: where the defaults came from */
+	int progress;		/* --progress: 1, --no-progress: 0, else -1 */
+
 	int help;		/* 1 for --help, 2 for -h */
 	int version;
 };
@@ -120,6 +123,22 @@ int gm_options_parse(struct gm_options *opts, int argc, const char **argv);
  * one output must be selected). @return 0 or GM_EUSAGE.
  */
 int gm_options_finish(struct gm_options *opts);
+
+/* One option of the command line, as the parser knows it. */
+struct gm_option_info {
+	const char *name;	/* without dashes: "git-since", "f" */
+	bool negatable;		/* --no-<name> and --no<name> exist */
+	bool takes_value;	/* --<name>=<v> or --<name> <v> */
+	bool optional_value;	/* --<name> alone, or --<name>=<v> */
+	bool supported;		/* false: known to get_maintainer.pl only */
+};
+
+/**
+ * The `i`-th option of the parser's table (alphabetical), into `*out`.
+ * For generated lists (the bash completion) and their tests.
+ * @return false once `i` is past the end.
+ */
+bool gm_options_at(size_t i, struct gm_option_info *out);
 
 /** Write the usage text, for -h and usage errors, to `f`. */
 void gm_options_usage_write(FILE *f);

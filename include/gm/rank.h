@@ -38,6 +38,7 @@ struct gm_rank_entry {
 	char *role;	/* the roles joined by commas, "" for none */
 	struct gm_strvec roles;	/* the same, one by one */
 	const struct gm_history_person *history;	/* activity, or NULL */
+	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
 };
 
@@ -76,6 +77,8 @@ struct gm_rank {
 	unsigned kind;				/* of the entries being added */
 	struct gm_strmap scopes;	/* --history: short section name ->
 					   1 (own part of the tree), 2 (all) */
+	const struct gm_maintainers *m;		/* of the last section added */
+	const struct gm_mline *line;		/* the line being added */
 };
 
 /**

@@ -46,10 +46,11 @@ bool gm_rules_is_default(const struct gm_rules_settings *s);
 
 /**
  * Parse the `n` MAINTAINERS texts `bufs`/`lens`, in order, into `rl->m`
- * (which must be NULL). @return 0 or the parser's error.
+ * (which must be NULL), each named by its path `names[i]` for messages.
+ * @return 0 or the parser's error.
  */
 int gm_rules_parse(struct gm_rules *rl, const char *const *bufs,
-		   const size_t *lens, size_t n);
+		   const size_t *lens, const char *const *names, size_t n);
 
 /** The error of a directory `dir` ("" for the top) with none in it. */
 int gm_rules_none_found(const char *dir);

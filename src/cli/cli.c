@@ -19,11 +19,13 @@
 #include "gm/inputs.h"
 #include "gm/options.h"
 #include "gm/output.h"
+#include "gm/progress.h"
 #include "gm/query.h"
 #include "gm/repo.h"
 #include "gm/rules.h"
 #include "gm/rules_read.h"
 #include "gm/selftest.h"
+#include "gm/strmap.h"
 #include "gm/strvec.h"
 #include "gm/unowned.h"
 
@@ -39,6 +41,7 @@ struct cli {
 	struct gm_query_worker worker;	/* the command line's question */
 	struct gm_query q;
 	int status;			/* the exit status of a success */
+	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
 /* A message line on stderr, control characters shown as \xHH. */
@@ -47,10 +50,28 @@ static void say(const char *prefix, const char *msg)
 	gm_output_message(stderr, prefix, msg);
 }
 
-static void say_all(const char *prefix, const struct gm_strvec *lines)
+/* Each line not said before in this run (out of memory: said again). */
+static void say_all(struct cli *c, const char *prefix,
+		    const struct gm_strvec *lines)
 {
-	for (size_t i = 0; i < lines->nr; i++)
-		say(prefix, lines->v[i]);
+	for (size_t i = 0; i < lines->nr; i++) {
+		const char *w = lines->v[i];
+
+		if (gm_strmap_get(&c->said, w, strlen(w), NULL))
+			continue;
+		gm_strmap_put(&c->said, w, strlen(w), NULL);
+		say(prefix, w);
+	}
+}
+
+/* A progress line for a mode that counts nothing: what it does, the time. */
+static struct gm_progress *cli_progress(struct cli *c, const char *title)
+{
+	struct gm_progress *p;
+
+	gm_progress_start(&p, gm_progress_wanted(c->opts.progress), stderr,
+			  title, NULL, 0);
+	return p;
 }
 
 /* --tree: the files and directories of a kernel source tree. */
@@ -127,7 +148,8 @@ static bool stdout_is_stream(void)
 static int cli_self_test(struct cli *c)
 {
 	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
-	struct held out;
+	struct gm_progress *progress = NULL;
+	struct held out, notes;	/* notes: for stderr, once progress ends */
 	unsigned checks;
 	size_t found = 0;
 	int error;
@@ -138,15 +160,23 @@ static int cli_self_test(struct cli *c)
 	    (error = held_open(&out)) < 0)
 		return error;
 	in.insecure = c->opts.links_insecure;
+	if ((error = held_open(&notes)) < 0)
+		goto out;
+	progress = cli_progress(c, "Checking MAINTAINERS");
 	if (!(error = gm_selftest_load(&in, c->repo, checks,
 				       c->opts.maintainer_path,
 				       c->opts.find_maintainer_files,
 				       c->opts.mailmap)))
-		error = gm_selftest_run(&in, checks, out.f, stderr, &found);
+		error = gm_selftest_run(&in, checks, out.f, notes.f, &found);
+	gm_progress_stop(progress);
 	gm_selftest_release(&in);
+	if (!fflush(notes.f) && notes.len)
+		fwrite(notes.buf, 1, notes.len, stderr);
 	c->status = found ? 1 : 0;
 	if (!error)
 		error = held_write(&out);
+out:
+	held_release(&notes);
 	held_release(&out);
 	return error;
 }
@@ -155,18 +185,23 @@ static int cli_self_test(struct cli *c)
 static int cli_tree_mode(struct cli *c)
 {
 	struct gm_strvec warnings = GM_STRVEC_INIT;
+	struct gm_progress *progress;
 	struct held out;
 	int error;
 
 	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
+	progress = cli_progress(c, c->opts.unowned ?
+				"Finding the files no section claims" :
+				"Counting the commits of each section");
 	if (c->opts.unowned)
 		error = gm_unowned_run(out.f, c->repo, c->rules.m, &c->opts);
 	else
 		error = gm_activity_run(out.f, &warnings, c->repo, c->rules.m,
 					&c->opts);
-	say_all("warning: ", &warnings);
+	gm_progress_stop(progress);
+	say_all(c, "warning: ", &warnings);
 	gm_strvec_release(&warnings);
 	if (!error)
 		error = held_write(&out);
@@ -198,6 +233,8 @@ static int cli_batch(struct cli *c)
 static int cli_query(struct cli *c)
 {
 	struct gm_query *q = &c->q;
+	const struct gm_options *o = &c->opts;
+	struct gm_progress *progress = NULL;
 	int error;
 
 	if ((error = gm_query_worker_init(&c->worker, &c->env, c->repo,
@@ -205,16 +242,57 @@ static int cli_query(struct cli *c)
 	    (error = gm_query_init(q, &c->worker, false)) < 0)
 		return error;
 	error = gm_inputs_read(&q->inputs, c->repo, &c->opts);
-	say_all("warning: ", &q->inputs.warnings);
-	if (error < 0 || (error = gm_query_start(q)) < 0 ||
-	    (error = gm_query_env_load(&c->env, c->repo)) < 0 ||
-	    (error = gm_rules_read_finish(&c->rules_read)) < 0)
-		return error;
-	error = gm_query_run(q);
-	say_all("warning: ", &q->warnings);
+	say_all(c, "warning: ", &q->inputs.warnings);
 	if (error < 0)
 		return error;
-	return cli_write(q->out_buf, q->out_len);
+	if (o->git || o->git_blame || o->git_fallback || o->history) {
+		char title[96];
+
+		snprintf(title, sizeof(title), "Reading the history of %zu file%s",
+			 q->inputs.files.nr, q->inputs.files.nr == 1 ? "" : "s");
+		progress = cli_progress(c, title);
+	}
+	if ((error = gm_query_start(q)) < 0 ||
+	    (error = gm_query_env_load(&c->env, c->repo)) < 0 ||
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0)
+		goto out;
+	error = gm_query_run(q);
+	gm_progress_stop(progress);
+	progress = NULL;
+	say_all(c, "warning: ", &q->warnings);
+	if (error >= 0)
+		error = cli_write(q->out_buf, q->out_len);
+out:
+	gm_progress_stop(progress);
+	return error;
+}
+
+/*
+ * A --batch run that .get_maintainer.conf makes read every path's history
+ * (--git and its kin, not asked for on the command line) is slow for a
+ * reason the user did not give: say so, once.
+ */
+static void cli_note_conf(const struct cli *c, int argc, const char **argv)
+{
+	struct gm_options cmdline;
+	const char *what = NULL;
+
+	if (!c->opts.batch)
+		return;
+	gm_options_init(&cmdline);
+	if (gm_options_parse(&cmdline, argc, argv) == 0) {
+		if (c->opts.git && !cmdline.git)
+			what = "--git";
+		else if (c->opts.git_blame && !cmdline.git_blame)
+			what = "--git-blame";
+		else if (c->opts.git_fallback && !cmdline.git_fallback)
+			what = "--git-fallback";
+	}
+	gm_options_release(&cmdline);
+	if (what)
+		fprintf(stderr, "note: .get_maintainer.conf turns on %s: every "
+			"path's history is read (--no%s on the command line "
+			"turns it off)\n", what, what + 2);
 }
 
 static int cli_execute(struct cli *c, int argc, const char **argv)
@@ -224,6 +302,7 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
+	cli_note_conf(c, argc, argv);
 	if (c->opts.self_test)
 		return cli_self_test(c);
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
@@ -250,6 +329,7 @@ static void cli_release(struct cli *c)
 	gm_rules_release(&c->rules);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);
+	gm_strmap_release(&c->said);
 }
 /* -h, --help, --version, and usage errors of argv alone. */
 static int cli_early(struct cli *c, int argc, const char **argv, int *status)
@@ -295,7 +375,7 @@ int gm_cli_run(int argc, const char **argv,
 		say("fatal: ", gm_error_last());
 		status = 128;
 	}
-	say_all("warning: ", &c.q.rank.warnings);
+	say_all(&c, "warning: ", &c.q.rank.warnings);
 out:
 	cli_release(&c);
 	return status;

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
@@ -58,39 +60,112 @@ int gm_config_words(struct gm_strvec *out, const char *s)
 	return 0;
 }
 
+/* A git config key this program reads, and the values it accepts. */
+struct config_key {
+	const char *key;
+	size_t offset;		/* of the int or char * field in gm_options */
+	enum { CONFIG_BOOL, CONFIG_DATE, CONFIG_FORMAT } kind;
+};
+
+/*
+ * A bad value names the key, the value and what would be accepted, as
+ * one fatal line (no usage text: the command line is not at fault).
+ */
+static int config_bad(const struct config_key *k, const char *value,
+		      const char *accepted)
+{
+	return gm_error_set(GM_EINVALID,
+			    "bad value '%s' for git config %s: %s", value,
+			    k->key, accepted);
+}
+
+static int config_bool(struct gm_options *o, struct gm_repo *r,
+		       const struct config_key *k)
+{
+	char *value = NULL;
+	bool b;
+	int error = gm_repo_config_bool(r, k->key, &b);
+
+	if (!error)
+		*(int *)((char *)o + k->offset) = b;
+	else if (error != GM_ENOTFOUND) {
+		gm_repo_config_string(r, k->key, &value);
+		error = config_bad(k, value ? value : "",
+				   "a boolean is expected (true, false, yes, no, on, off, 1, 0)");
+		free(value);
+	}
+	return error;
+}
+
+static int config_string(struct gm_options *o, struct gm_repo *r,
+			 const struct config_key *k)
+{
+	char **field = (char **)((char *)o + k->offset);
+	char *value = NULL;
+	int64_t when;
+	int error = gm_repo_config_string(r, k->key, &value);
+
+	if (error)
+		return error;
+	if (k->kind == CONFIG_FORMAT && strcmp(value, "text") &&
+	    strcmp(value, "json"))
+		error = config_bad(k, value, "the accepted values are text and json");
+	else if (k->kind == CONFIG_DATE &&
+		 gm_date_parse(&when, value, time(NULL)) < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", gm_error_last());
+		error = gm_error_set(GM_EINVALID, "git config %s: %s", k->key,
+				     why);
+	}
+	if (error) {
+		free(value);
+		return error;
+	}
+	free(*field);
+	*field = value;
+	return 0;
+}
+
 /* Defaults from git config: maintainer.<key>, overridden by the options. */
 static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-		bool is_bool;
-	} keys[] = {
-		{ "maintainer.history", offsetof(struct gm_options, history), true },
+	static const struct config_key keys[] = {
+		{ "maintainer.history", offsetof(struct gm_options, history),
+		  CONFIG_BOOL },
 		{ "maintainer.linksInsecure",
-		  offsetof(struct gm_options, links_insecure), true },
+		  offsetof(struct gm_options, links_insecure), CONFIG_BOOL },
+		{ "maintainer.gitFallback",
+		  offsetof(struct gm_options, git_fallback), CONFIG_BOOL },
+		{ "maintainer.dropTheRestSupporter",
+		  offsetof(struct gm_options, drop_rest_supporter), CONFIG_BOOL },
+		{ "maintainer.bracePatterns",
+		  offsetof(struct gm_options, brace_patterns), CONFIG_BOOL },
+		{ "maintainer.reviewerSection",
+		  offsetof(struct gm_options, reviewer_section), CONFIG_BOOL },
+		{ "maintainer.namedLists",
+		  offsetof(struct gm_options, named_lists), CONFIG_BOOL },
+		{ "maintainer.patchDevNull",
+		  offsetof(struct gm_options, patch_dev_null), CONFIG_BOOL },
+		{ "maintainer.gitAuthorRoles",
+		  offsetof(struct gm_options, git_author_roles), CONFIG_BOOL },
+		{ "maintainer.trackedPaths",
+		  offsetof(struct gm_options, tracked_paths), CONFIG_BOOL },
 		{ "maintainer.keywordsInFile",
-		  offsetof(struct gm_options, keywords_in_file), true },
-		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats), true },
-		{ "maintainer.since", offsetof(struct gm_options, since), false },
-		{ "maintainer.format", offsetof(struct gm_options, format), false },
+		  offsetof(struct gm_options, keywords_in_file), CONFIG_BOOL },
+		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats),
+		  CONFIG_BOOL },
+		{ "maintainer.since", offsetof(struct gm_options, since),
+		  CONFIG_DATE },
+		{ "maintainer.format", offsetof(struct gm_options, format),
+		  CONFIG_FORMAT },
 	};
 	int error = 0;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
-		char *field = (char *)o + keys[i].offset;
-		char *value = NULL;
-		bool b;
-
-		if (keys[i].is_bool) {
-			error = gm_repo_config_bool(r, keys[i].key, &b);
-			if (!error)
-				*(int *)field = b;
-		} else if (!(error = gm_repo_config_string(r, keys[i].key,
-							   &value))) {
-			free(*(char **)field);
-			*(char **)field = value;
-		}
+		error = keys[i].kind == CONFIG_BOOL ?
+			config_bool(o, r, &keys[i]) :
+			config_string(o, r, &keys[i]);
 		if (error == GM_ENOTFOUND)
 			error = 0;
 	}
@@ -108,7 +183,9 @@ static int config_int(struct gm_repo *r, const char *key, int *out)
 		v = strtol(value, &end, 10);
 		if (!*value || *end || v < 0 || v > 1000000)
 			error = gm_error_set(GM_EINVALID,
-					     "bad number '%s' for %s", value, key);
+					     "bad value '%s' for git config %s: "
+					     "a number from 0 to 1000000",
+					     value, key);
 		else
 			*out = (int)v;
 	}
@@ -116,43 +193,12 @@ static int config_int(struct gm_repo *r, const char *key, int *out)
 	return error;
 }
 
-/*
- * The keys of what a fork of the script does (treescript.h), above the
- * tree's script's family: booleans, and one number.
- */
+/* maintainer.sectionNameMax: a number, as Xen's --section-name-max. */
 static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-	} keys[] = {
-		{ "maintainer.gitFallback",
-		  offsetof(struct gm_options, git_fallback) },
-		{ "maintainer.dropTheRestSupporter",
-		  offsetof(struct gm_options, drop_rest_supporter) },
-		{ "maintainer.bracePatterns",
-		  offsetof(struct gm_options, brace_patterns) },
-		{ "maintainer.reviewerSection",
-		  offsetof(struct gm_options, reviewer_section) },
-		{ "maintainer.namedLists",
-		  offsetof(struct gm_options, named_lists) },
-		{ "maintainer.patchDevNull",
-		  offsetof(struct gm_options, patch_dev_null) },
-		{ "maintainer.gitAuthorRoles",
-		  offsetof(struct gm_options, git_author_roles) },
-		{ "maintainer.trackedPaths",
-		  offsetof(struct gm_options, tracked_paths) },
-	};
 	int error = config_int(r, "maintainer.sectionNameMax",
 			       &o->section_name_max);
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) &&
-			   (!error || error == GM_ENOTFOUND); i++) {
-		bool b;
-
-		if (!(error = gm_repo_config_bool(r, keys[i].key, &b)))
-			*(int *)((char *)o + keys[i].offset) = b;
-	}
 	return error == GM_ENOTFOUND ? 0 : error;
 }
 

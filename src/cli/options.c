@@ -83,6 +83,7 @@ static const struct opt_def opt_table[] = {
 	{ "named-lists", OPT_BOOL, OFF(named_lists) },
 	{ "patch-dev-null", OPT_BOOL, OFF(patch_dev_null) },
 	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
+	{ "progress", OPT_BOOL, OFF(progress) },
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
@@ -192,6 +193,22 @@ static const char *const usage_text[] = {
 	"    -h, --help            print this help\n",
 };
 
+bool gm_options_at(size_t i, struct gm_option_info *out)
+{
+	const struct opt_def *d;
+
+	if (i >= sizeof(opt_table) / sizeof(*opt_table))
+		return false;
+	d = &opt_table[i];
+	out->name = d->name;
+	out->negatable = d->kind == OPT_BOOL;
+	out->takes_value = d->kind == OPT_INT || d->kind == OPT_STRING ||
+			   d->kind == OPT_OPTSTRING;
+	out->optional_value = d->kind == OPT_OPTSTRING;
+	out->supported = d->kind != OPT_UNSUPPORTED;
+	return true;
+}
+
 void gm_options_usage_write(FILE *f)
 {
 	for (size_t i = 0; i < sizeof(usage_text) / sizeof(*usage_text); i++)
@@ -215,6 +232,7 @@ void gm_options_init(struct gm_options *o)
 	o->max_recipients = -1;
 	o->multiline = 1;
 	o->tree = 0;
+	o->progress = -1;
 }
 
 static void set_string(char **field, const char *value)

@@ -45,7 +45,8 @@ static int read_listed(struct gm_rules_read *rr, struct gm_repo *r,
 		lens[i] = texts[i].len;
 	}
 	if (!error)
-		error = gm_rules_parse(rr->rules, bufs, lens, paths.nr);
+		error = gm_rules_parse(rr->rules, bufs, lens,
+				       (const char *const *)paths.v, paths.nr);
 out:
 	for (size_t i = 0; texts && i < paths.nr; i++)
 		gm_repo_text_release(&texts[i]);
@@ -61,7 +62,7 @@ static int read_found(struct gm_rules_read *rr, struct gm_repo *r,
 		      const char *dir)
 {
 	struct gm_repo_file *files = NULL;
-	const char **bufs = NULL;
+	const char **bufs = NULL, **names = NULL;
 	size_t *lens = NULL, nr = 0;
 	int error = gm_repo_find(r, dir, "MAINTAINERS", &files, &nr);
 
@@ -70,18 +71,21 @@ static int read_found(struct gm_rules_read *rr, struct gm_repo *r,
 	if (error)
 		goto out;
 	bufs = calloc(nr, sizeof(*bufs));
+	names = calloc(nr, sizeof(*names));
 	lens = calloc(nr, sizeof(*lens));
-	if (!bufs || !lens) {
+	if (!bufs || !names || !lens) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nr; i++) {
 		bufs[i] = files[i].text.ptr;
 		lens[i] = files[i].text.len;
+		names[i] = files[i].path;
 	}
-	error = gm_rules_parse(rr->rules, bufs, lens, nr);
+	error = gm_rules_parse(rr->rules, bufs, lens, names, nr);
 out:
 	gm_repo_files_free(files, nr);
+	free(names);
 	free(bufs);
 	free(lens);
 	return error;

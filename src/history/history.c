@@ -28,6 +28,7 @@ struct walk {
 	struct gm_commits_changes ch;	/* the paths the commit changes */
 	struct gm_history *h;
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
+	struct gm_strmap committers;	/* lc(email) of h->committers */
 	size_t *last_commit;		/* per person: last commit counted */
 	size_t alloc_people;
 	size_t alloc_last;
@@ -170,9 +171,31 @@ out:
 	return error;
 }
 
+/* The committer's address, once, in h->committers (not a person counted). */
+static int note_committer(struct walk *w, const git_signature *sig)
+{
+	const char *name = sig->name ? sig->name : "", *email = sig->email;
+
+	if (w->opts->mailmap &&
+	    git_mailmap_resolve(&name, &email, w->opts->mailmap, name,
+				email) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
+	gm_buf_reset(&w->lc);
+	for (const char *s = email; *s; s++)
+		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	if (gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL))
+		return 0;
+	if (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
+	    gm_strvec_push(&w->h->committers, w->lc.ptr) < 0)
+		return GM_ERROR;
+	return 0;
+}
+
 static int count_commit(struct walk *w, git_commit *c)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
+	const git_signature *committer = git_commit_committer(c);
 	struct gm_history_person *p;
 	const char *msg;
 	int error;
@@ -180,6 +203,9 @@ static int count_commit(struct walk *w, git_commit *c)
 	w->h->commits++;
 	w->commit_no++;
 	w->nr_touched = 0;
+	if (committer && committer->email &&
+	    (error = note_committer(w, committer)) < 0)
+		return error;
 	if ((error = gm_commit_utf8(&u, c, git_commit_message_raw(c))) < 0)
 		return error;
 	msg = u.message;
@@ -297,6 +323,7 @@ static void walk_release(struct walk *w)
 	free(w->ch.v);
 	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
+	gm_strmap_release(&w->committers);
 	free(w->last_commit);
 	free(w->touched);
 	gm_strvec_release(&w->changed);
@@ -385,6 +412,7 @@ void gm_history_free(struct gm_history *h)
 		free(h->people[i].email);
 	}
 	free(h->people);
+	gm_strvec_release(&h->committers);
 	free(h);
 }
 

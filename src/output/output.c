@@ -346,6 +346,15 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 	return error;
 }
 
+/* Whether `role` is one of e's roles. */
+static bool has_role(const struct gm_rank_entry *e, const char *role)
+{
+	for (size_t i = 0; i < e->roles.nr; i++)
+		if (!strcmp(e->roles.v[i], role))
+			return true;
+	return false;
+}
+
 /* ==================== JSON ==================== */
 
 /* Length of the valid UTF-8 sequence at `s`, or 0. */
@@ -522,9 +531,9 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 		fprintf(f, ", \"maintainers\": %s",
 			e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
 			"true" : "false");
-		if (r->history)
+		if (r->history)	/* as the role says (gm_rank_add_history()) */
 			fprintf(f, ", \"inactive\": %s",
-				e->history ? "false" : "true");
+				has_role(e, "inactive") ? "true" : "false");
 		if (e->history)
 			json_history_person(f, e->history);
 		fputc('}', f);

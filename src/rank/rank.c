@@ -196,6 +196,7 @@ static int push_person(struct gm_rank *rk, const char *line, const char *role)
 		goto out;
 	}
 	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
+	rk->people.v[rk->people.nr - 1].source = rk->line;
 	if (rk->opts->remove_duplicates &&
 	    ((*name && gm_strmap_put(&rk->seen_name, lname, strlen(lname),
 				     NULL) < 0) ||
@@ -281,6 +282,25 @@ static int rank_mapped(struct gm_rank *rk, struct gm_buf *out, const char *s,
 }
 
 /* push_email_addresses(): one address, a list of them, or the raw value. */
+/*
+ * "FILE:LINE: " for a message about MAINTAINERS line `ml` (nothing
+ * without one), into `out`. A model whose texts are not named is the
+ * top-level MAINTAINERS alone.
+ */
+static int rank_where(struct gm_buf *out, const struct gm_rank *rk,
+		      const struct gm_mline *ml)
+{
+	const struct gm_maintainers *m = rk->m;
+	const char *name = "MAINTAINERS";
+
+	gm_buf_reset(out);
+	if (!ml || !m || ml < m->lines || ml >= m->lines + m->nr_lines)
+		return gm_buf_puts(out, "");
+	if (m->names && ml->file < m->nr_texts && m->names[ml->file])
+		name = m->names[ml->file];
+	return gm_buf_printf(out, "%s:%lu: ", name, (unsigned long)ml->lineno);
+}
+
 static int push_people(struct gm_rank *rk, const char *value, const char *role)
 {
 	struct gm_strvec list = GM_STRVEC_INIT;
@@ -296,7 +316,8 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 	} else if (error == 0) {
 		error = push_person(rk, value, role);
 		if (error == 0 &&
-		    (gm_buf_printf(&msg, "Invalid MAINTAINERS address: '%s'",
+		    (rank_where(&msg, rk, rk->line) < 0 ||
+		     gm_buf_printf(&msg, "Invalid MAINTAINERS address: '%s'",
 				   value) < 0 ||
 		     gm_strvec_push(&rk->warnings, msg.ptr) < 0))
 			error = GM_ERROR;
@@ -415,6 +436,8 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		error = gm_buf_puts(&role, kind);
 	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
 		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
+	if (!error)
+		rk->lists.v[rk->lists.nr - 1].source = rk->line;
 out:
 	gm_buf_release(&role);
 	gm_buf_release(&tmp);
@@ -499,11 +522,14 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 	int error;
 
 	error = gm_strvec_push(&rk->subsystem, sec->name);
+	rk->m = m;
 	for (size_t i = sec->start + 1; i < sec->end && !error; i++) {
 		rk->kind = m->lines[i].tag == 'M' ? GM_KIND_MAINTAINER :
 						    GM_KIND_REVIEWER;
+		rk->line = &m->lines[i];
 		error = add_tag(rk, sec, &m->lines[i], &role, &reviewer);
 	}
+	rk->line = NULL;
 	if (!error && rk->opts->substatus)
 		error = add_substatus(rk, sec);
 	if (!error && rk->opts->history)
@@ -1030,13 +1056,17 @@ static const char *const review_keys[] = { "Reviewed-by", "Acked-by" };
 static const char *const signoff_keys[] = { "Signed-off-by" };
 
 /*
- * "commit_signer:N/M=P%", "authored:..." and "reviewed:..." (review and
- * ack lines), names only without stats.
+ * "history_commits:N/M=P%" (the window's commits touching the files that
+ * name the person, of all of them), "history_authored:..." and
+ * "history_reviewed:..." (their review and ack lines); names only without
+ * stats. Labels of their own, never get_maintainer.pl's --git ones, which
+ * count per file and may be shown beside them.
  */
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 			 const struct gm_history_person *p, size_t total)
 {
-	const char *names[3] = { "commit_signer", "authored", "reviewed" };
+	const char *names[3] = { "history_commits", "history_authored",
+				 "history_reviewed" };
 	size_t counts[3] = { p->commits, p->authored,
 			     trailer_lines(p, review_keys, 2) };
 	struct gm_buf role = GM_BUF_INIT;
@@ -1319,6 +1349,26 @@ static bool history_qualifies(const struct gm_rank *rk,
 }
 
 /*
+ * Whether the person `addr` committed one of the window's commits (the
+ * history's lower-case committers): at work, even with no commit naming
+ * them (a maintainer who applies patches without signing them off).
+ */
+static bool committed(const struct gm_strvec *who, const char *addr,
+		      struct gm_buf *tmp)
+{
+	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
+	bool found = false;
+
+	if (who->nr && gm_email_parse(&name, &email, addr) == 0 &&
+	    lower(tmp, email.ptr) == 0)
+		for (size_t i = 0; i < who->nr && !found; i++)
+			found = !strcmp(who->v[i], tmp->ptr);
+	gm_buf_release(&name);
+	gm_buf_release(&email);
+	return found;
+}
+
+/*
  * The people a walk found: those not listed yet are added if they pass
  * the --git-min-* limits, most commits first, and score (with
  * --max-recipients=0, even if not).
@@ -1372,7 +1422,8 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	if (!error)
 		error = history_merge(rk, h);
 	for (size_t i = 0; i < rk->people.nr && !error; i++)
-		if (!rk->people.v[i].history)
+		if (!rk->people.v[i].history &&
+		    !committed(&h->committers, rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
 	if (!error)
 		error = people_merge(rk);
@@ -1422,12 +1473,18 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 			l->v[j++] = *e;
 			continue;
 		}
-		if (!error && !(error = escaped(&addr, e->addr))) {
-			gm_buf_reset(&msg);
-			if (!(error = gm_buf_printf(&msg, "dropped malformed address '%s'",
-						    addr.ptr)))
-				error = gm_strvec_push(&rk->warnings, msg.ptr);
-		}
+		/* the line itself too, when it says more than the address */
+		if (!error && !(error = escaped(&addr, e->addr)) &&
+		    !(error = rank_where(&msg, rk, e->source)) &&
+		    !(error = gm_buf_printf(&msg, "dropped malformed address '%s'",
+					    addr.ptr)) &&
+		    e->source &&
+		    (!*e->addr || !strstr(e->source->value, e->addr)) &&
+		    !(error = escaped(&addr, e->source->value)))
+			error = gm_buf_printf(&msg, " (%c: %s)", e->source->tag,
+					      addr.ptr);
+		if (!error)
+			error = gm_strvec_push(&rk->warnings, msg.ptr);
 		free(e->addr);
 		free(e->role);
 		gm_strvec_release(&e->roles);

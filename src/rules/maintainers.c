@@ -49,6 +49,7 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 {
 	char *text = malloc(len + 1), *p, *end;
 	char **texts;
+	size_t lineno = 1;
 	bool nul;
 
 	if (!text)
@@ -63,15 +64,20 @@ static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	nul = memchr(text, '\0', len) != NULL;
-	for (p = text, end = text + len; p < end;) {
+	for (p = text, end = text + len; p < end; lineno++) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *eol = nl ? nl : end;
+		size_t before = m->nr_lines;
 
 		if (eol > p && eol[-1] == '\r')	/* CRLF: the CR is no value */
 			eol--;
 		*eol = '\0';
 		if (maintainers_add_line(m, p, eol, nul, alloc) < 0)
 			return GM_ERROR;
+		if (m->nr_lines > before) {	/* for messages naming it */
+			m->lines[before].file = (uint32_t)(m->nr_texts - 1);
+			m->lines[before].lineno = (uint32_t)lineno;
+		}
 		p = nl ? nl + 1 : end;
 	}
 	return 0;
@@ -293,6 +299,31 @@ int gm_maintainers_braces(struct gm_maintainers *m)
 	return 0;
 }
 
+static void names_free(char **names, size_t n)
+{
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int gm_maintainers_set_names(struct gm_maintainers *m,
+			     const char *const *names, size_t n)
+{
+	char **v = calloc(m->nr_texts ? m->nr_texts : 1, sizeof(*v));
+
+	if (!v)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < m->nr_texts && i < n; i++) {
+		if (!(v[i] = strdup(names[i]))) {
+			names_free(v, m->nr_texts);
+			return gm_error_set(GM_ERROR, "out of memory");
+		}
+	}
+	names_free(m->names, m->nr_texts);
+	m->names = v;
+	return 0;
+}
+
 void gm_maintainers_free(struct gm_maintainers *m)
 {
 	if (!m)
@@ -308,6 +339,7 @@ void gm_maintainers_free(struct gm_maintainers *m)
 	for (size_t i = 0; i < m->nr_texts; i++)
 		free(m->texts[i]);
 	free(m->texts);
+	names_free(m->names, m->nr_texts);
 	free(m->lines);
 	free(m->sections);
 	free(m->section_of);

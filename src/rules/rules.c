@@ -32,9 +32,11 @@ bool gm_rules_is_default(const struct gm_rules_settings *s)
 }
 
 int gm_rules_parse(struct gm_rules *rl, const char *const *bufs,
-		   const size_t *lens, size_t n)
+		   const size_t *lens, const char *const *names, size_t n)
 {
-	return gm_maintainers_parse(&rl->m, bufs, lens, n);
+	int error = gm_maintainers_parse(&rl->m, bufs, lens, n);
+
+	return error ? error : gm_maintainers_set_names(rl->m, names, n);
 }
 
 int gm_rules_none_found(const char *dir)

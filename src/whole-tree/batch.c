@@ -12,6 +12,8 @@
 #include "gm/error.h"
 #include "gm/output.h"
 #include "gm/patch.h"
+#include "gm/progress.h"
+#include "gm/strmap.h"
 #include "gm/thread.h"
 
 /* Answers waiting to be written, at most, per thread. */
@@ -21,8 +23,9 @@
 /* One path and, once answered, what it prints. */
 struct batch_job {
 	char *path;		/* NULL: nothing to answer */
-	struct gm_strvec before;	/* warnings before its records */
-	struct gm_strvec after;		/* and after them */
+	struct gm_strvec before;	/* warnings about the path itself */
+	struct gm_strvec shared;	/* others before its records: once a run */
+	struct gm_strvec after;		/* after them (MAINTAINERS): once a run */
 	char *records;
 	size_t len;
 	bool done;
@@ -48,6 +51,8 @@ struct batch {
 	size_t unanswered;	/* paths that could not be read */
 	int error;		/* the first, with its message */
 	char message[1024];
+	struct gm_strmap said;	/* warnings written: each once a run */
+	struct gm_progress *progress;	/* or NULL */
 };
 
 /* One answering thread. */
@@ -62,6 +67,7 @@ static void job_release(struct batch_job *j)
 {
 	free(j->path);
 	gm_strvec_release(&j->before);
+	gm_strvec_release(&j->shared);
 	gm_strvec_release(&j->after);
 	free(j->records);
 	memset(j, 0, sizeof(*j));
@@ -113,7 +119,7 @@ static int job_answer(struct batch_job *j, struct gm_query_worker *w)
 	if (error < 0 || (error = gm_query_start(&q)) < 0 ||
 	    (error = gm_query_run(&q)) < 0)
 		goto out;
-	if (push_all(&j->before, &q.warnings) < 0 ||
+	if (push_all(&j->shared, &q.warnings) < 0 ||
 	    push_all(&j->after, &q.rank.warnings) < 0)
 		error = GM_ERROR;
 	else
@@ -123,10 +129,28 @@ out:
 	return error;
 }
 
-static void say_all(FILE *f, const struct gm_strvec *lines)
+/*
+ * The warnings, but with `once` those written before: a MAINTAINERS line
+ * that every path meets is reported once, not once a path; a warning
+ * about the path itself (not found) is the answer to that input line,
+ * given each time. Under b->lock.
+ */
+static int say_all(struct batch *b, const struct gm_strvec *lines, bool once)
 {
-	for (size_t i = 0; i < lines->nr; i++)
-		gm_output_message(f, "warning: ", lines->v[i]);
+	if (lines->nr)
+		gm_progress_hold(b->progress);
+	for (size_t i = 0; i < lines->nr; i++) {
+		const char *w = lines->v[i];
+
+		if (once && gm_strmap_get(&b->said, w, strlen(w), NULL))
+			continue;
+		if (once && gm_strmap_put(&b->said, w, strlen(w), NULL) < 0)
+			return GM_ERROR;
+		gm_output_message(b->err, "warning: ", w);
+	}
+	if (lines->nr)
+		gm_progress_resume(b->progress);
+	return 0;
 }
 
 /* Write the answered jobs that are next in input order. Under b->lock. */
@@ -136,16 +160,20 @@ static int batch_drain(struct batch *b)
 	       b->ring[b->next_out % b->size].done) {
 		struct batch_job *j = &b->ring[b->next_out % b->size];
 
-		say_all(b->err, &j->before);
+		if (say_all(b, &j->before, false) < 0 ||
+		    say_all(b, &j->shared, true) < 0)
+			return GM_ERROR;
 		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
-		say_all(b->err, &j->after);
+		if (say_all(b, &j->after, true) < 0)
+			return GM_ERROR;
 		if (b->stream && fflush(b->out))
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
 		job_release(j);
 		b->next_out++;
+		gm_progress_set(b->progress, b->next_out);
 		if (b->reader_waits && b->next_in - b->next_out <= b->size / 2) {
 			b->reader_waits = false;
 			pthread_cond_signal(&b->room);
@@ -281,7 +309,7 @@ static int batch_read(struct batch_job *j, FILE *in, bool nul,
 	}
 	if (ferror(in))
 		return gm_error_set(GM_ERROR, "cannot read standard input");
-	return 1;
+	return 1;	/* the caller knows the total now */
 }
 
 /* The threads to answer on: `jobs`, or one per CPU this may use. */
@@ -307,6 +335,8 @@ static int batch_feed(struct batch *b, FILE *in, bool nul,
 		if (w && (taken = batch_take(b, false)) &&
 		    (error = batch_work(b, taken, w)) < 0)
 			break;
+	if (error == 1)		/* every path read: the total is known */
+		gm_progress_total(b->progress, b->next_in);
 	if (error < 0)
 		job_release(&j);
 	free(line);
@@ -360,6 +390,9 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);
 	b.size = (size_t)n * BATCH_AHEAD;
+	gm_progress_start(&b.progress,
+			  gm_progress_wanted(env->opts->progress), err,
+			  "Answering", "paths", 0);
 	if (!(b.ring = calloc(b.size, sizeof(*b.ring))) ||
 	    (n > 1 && !(t = calloc((size_t)n, sizeof(*t))))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
@@ -382,6 +415,8 @@ int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
 	else if (fflush(out))
 		error = gm_error_set(GM_ERROR, "write error on standard output");
 out:
+	gm_progress_stop(b.progress);
+	gm_strmap_release(&b.said);
 	for (size_t i = 0; b.ring && i < b.size; i++)
 		job_release(&b.ring[i]);
 	free(b.ring);

@@ -4,15 +4,17 @@
 # <word><TAB>` and `git-maintainer <word><TAB>` offer. The words are set
 # up as readline would (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT) and
 # the function registered with `complete` for the command is called.
-# Also checks the option list against the option table in src/cli/options.c.
+# Also checks the option list against the option table in src/cli/options.c:
+# every option the program implements is offered, negated forms included.
 #
-# usage: tests/clients/completion.sh SOURCE_DIR
+# usage: tests/clients/completion.sh SOURCE_DIR COMPLETION
+# (COMPLETION: the file the build generates, which is the one installed)
 
 . "$(dirname -- "$0")/lib.sh"
 
-[ $# -eq 1 ] || { echo "usage: $0 SOURCE_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 SOURCE_DIR COMPLETION" >&2; exit 2; }
 SRC=$(cd "$1" && pwd -P) || exit 2
-OURS=$SRC/contrib/completion/git-maintainer.bash
+OURS=$2
 [ -f "$OURS" ] || { echo "$OURS not found" >&2; exit 2; }
 
 GITCOMP=
@@ -104,20 +106,27 @@ case $spec in
 esac
 
 # Every option offered is one the program knows, and every long option of
-# the program is offered but for the few kept only for get_maintainer.pl
-# command lines.
-table=$(sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", OPT_\([A-Z]*\),.*/\1 \2/p' \
+# the program is offered (--usage, the same as --help, aside), each
+# negatable one with its --no- form too.
+table=$(sed -n 's/^[[:space:]]*{ "\([a-z_-]*\)", OPT_\([A-Z]*\),.*/\1 \2/p' \
 	"$SRC/src/cli/options.c")
+check_eq "the option table of src/cli/options.c is read" 1 \
+	"$([ "$(printf '%s\n' "$table" | wc -l)" -gt 40 ] && echo 1)"
 known=$(printf '%s\n' "$table" | awk '$2 != "UNSUPPORTED" { print $1 }' | sort)
-offered=$(bash --norc --noprofile -c '. "$1"; printf "%s\n" $__git_maintainer_options' \
-	- "$OURS" 2>/dev/null | sed -e '/^--$/d' -e 's/=$//' -e 's/^--no-/--/' \
-	-e 's/^--//' | sort -u)
+words=$(bash --norc --noprofile -c '. "$1"; printf "%s\n" $__git_maintainer_options' \
+	- "$OURS" 2>/dev/null)
+offered=$(printf '%s\n' "$words" | sed -e '/^--$/d' -e 's/=$//' \
+	-e 's/^--no-//' -e 's/^--//' | sort -u)
 unknown=$(comm -13 <(printf '%s\n' "$known") <(printf '%s\n' "$offered"))
 check_eq "every option offered is in src/cli/options.c" "" "$unknown"
-compat='git git-blame git-blame-signatures git-since hg-since usage'
-missing=$(printf '%s\n' "$known" | awk -v skip="$compat" '
-	BEGIN { n = split(skip, s, " "); for (i = 1; i <= n; i++) no[s[i]] = 1 }
-	length($1) > 2 && !no[$1]' | comm -23 - <(printf '%s\n' "$offered"))
+missing=$(printf '%s\n' "$known" | awk 'length($1) > 1 && $1 != "usage"' |
+	comm -23 - <(printf '%s\n' "$offered"))
 check_eq "every long option of src/cli/options.c is offered" "" "$missing"
+bools=$(printf '%s\n' "$table" | awk '$2 == "BOOL" && length($1) > 1 { print "--no-" $1 }' | sort)
+negated=$(printf '%s\n' "$words" | grep '^--no-' | sort)
+check_eq "every negatable option is offered as --no-<option>" "$bools" "$negated"
+for o in --git --git-since= --git-blame --self-test --self-test=; do
+	check_contains "$o is offered" "$o" "$words"
+done
 
 t_done

@@ -1,0 +1,205 @@
+#include "gm/progress.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gm/error.h"
+
+/* Redraws a second: often enough to look alive, rarely enough to cost nothing. */
+#define PROGRESS_TICK_NS 250000000L
+
+struct gm_progress {
+	FILE *f;
+	char title[128];
+	const char *unit;
+	_Atomic uint64_t done, total;
+	struct timespec start;
+	pthread_t thread;
+	pthread_mutex_t lock;	/* the fields below */
+	pthread_cond_t wake;
+	bool stopping;
+	bool held;
+	bool shown;		/* drawn at least once */
+	char doing[128];
+	size_t drawn;		/* width of the line on the terminal */
+};
+
+bool gm_progress_wanted(int setting)
+{
+	return setting < 0 ? isatty(STDERR_FILENO) : setting > 0;
+}
+
+static double progress_elapsed(const struct gm_progress *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - p->start.tv_sec) +
+	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
+}
+
+/* The line as it stands, into buf; "done" at the end. Under p->lock. */
+static size_t progress_format(struct gm_progress *p, char *buf, size_t size,
+			      bool end)
+{
+	uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
+	double secs = progress_elapsed(p);
+	int n;
+
+	if (!p->unit)
+		n = snprintf(buf, size, "%s", p->title);
+	else if (total)
+		n = snprintf(buf, size, "%s: %llu/%llu %s (%d%%)", p->title,
+			     (unsigned long long)done,
+			     (unsigned long long)total, p->unit,
+			     (int)(done * 100 / total));
+	else
+		n = snprintf(buf, size, "%s: %llu %s", p->title,
+			     (unsigned long long)done, p->unit);
+	if (n >= 0 && (size_t)n < size && p->unit && done && secs > 0.05)
+		n += snprintf(buf + n, size - (size_t)n, ", %.0f/s",
+			      (double)done / secs);
+	if (n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, ", %.1f s", secs);
+	if (n >= 0 && (size_t)n < size && (end || p->doing[0]))
+		n += snprintf(buf + n, size - (size_t)n, ", %s",
+			      end ? "done" : p->doing);
+	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+/* Draw over the last line, blanking what it had more. Under p->lock. */
+static void progress_draw(struct gm_progress *p, bool end)
+{
+	char line[512];
+	size_t len = progress_format(p, line, sizeof(line), end);
+
+	fprintf(p->f, "\r%s", line);
+	for (size_t i = len; i < p->drawn; i++)
+		fputc(' ', p->f);
+	fputs(end ? "\n" : "\r", p->f);
+	fflush(p->f);
+	p->drawn = end ? 0 : len;
+	p->shown = true;
+}
+
+static void *progress_thread(void *arg)
+{
+	struct gm_progress *p = arg;
+	struct timespec at;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->stopping) {
+		clock_gettime(CLOCK_REALTIME, &at);
+		at.tv_nsec += PROGRESS_TICK_NS;
+		if (at.tv_nsec >= 1000000000L) {
+			at.tv_sec++;
+			at.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->wake, &p->lock, &at);
+		if (!p->stopping && !p->held)
+			progress_draw(p, false);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int gm_progress_start(struct gm_progress **out, bool on, FILE *f,
+		      const char *title, const char *unit, uint64_t total)
+{
+	struct gm_progress *p;
+
+	*out = NULL;
+	if (!on)
+		return 0;
+	if (!(p = calloc(1, sizeof(*p))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	p->f = f;
+	snprintf(p->title, sizeof(p->title), "%s", title);
+	p->unit = unit;
+	atomic_init(&p->done, 0);
+	atomic_init(&p->total, total);
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	if (pthread_create(&p->thread, NULL, progress_thread, p)) {
+		pthread_cond_destroy(&p->wake);
+		pthread_mutex_destroy(&p->lock);
+		free(p);
+		return gm_error_set(GM_ERROR, "cannot start a thread");
+	}
+	*out = p;
+	return 0;
+}
+
+void gm_progress_set(struct gm_progress *p, uint64_t done)
+{
+	if (p)
+		atomic_store(&p->done, done);
+}
+
+void gm_progress_add(struct gm_progress *p, uint64_t n)
+{
+	if (p)
+		atomic_fetch_add(&p->done, n);
+}
+
+void gm_progress_total(struct gm_progress *p, uint64_t total)
+{
+	if (p)
+		atomic_store(&p->total, total);
+}
+
+void gm_progress_doing(struct gm_progress *p, const char *what)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	snprintf(p->doing, sizeof(p->doing), "%s", what ? what : "");
+	pthread_mutex_unlock(&p->lock);
+}
+
+void gm_progress_hold(struct gm_progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (p->drawn) {
+		fputc('\r', p->f);
+		for (size_t i = 0; i < p->drawn; i++)
+			fputc(' ', p->f);
+		fputc('\r', p->f);
+		fflush(p->f);
+		p->drawn = 0;
+	}
+	p->held = true;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void gm_progress_resume(struct gm_progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->held = false;
+	pthread_mutex_unlock(&p->lock);
+}
+
+void gm_progress_stop(struct gm_progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stopping = true;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	if (p->shown)	/* a run too short to show progress ends silently */
+		progress_draw(p, true);
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
