@@ -17,6 +17,7 @@ __git_maintainer_options="
 	--email --moderated --keywords --keywords-in-file --file-emails
 	--remove-duplicates --mailmap --fixes --git-all-signature-types
 	--git-chief-penguins --pattern-depth= --tree
+	--maintainer-roles --keyword-roles --unicode-file-emails
 	--history --since= --until= --git-min-signatures= --git-min-percent=
 	--git-max-maintainers= --git-fallback
 	--unowned --activity
@@ -30,7 +31,8 @@ __git_maintainer_options="
 	--no-git-all-signature-types --no-git-chief-penguins --no-tree
 	--no-history --no-git-fallback --no-roles --no-rolestats --no-multiline
 	--no-scm --no-status --no-subsystem --no-web --no-bug --no-substatus
-	--no-sections
+	--no-sections --no-maintainer-roles --no-keyword-roles
+	--no-unicode-file-emails
 "
 
 # The completions for the current word, in $cur, into COMPREPLY.

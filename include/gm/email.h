@@ -61,7 +61,7 @@ int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		       int usename);
 
 /**
- * gm_email_scan_text() as Linux 6.7 and later do it (--utf8-file-emails):
+ * gm_email_scan_text() as Linux 6.7 and later do it (--unicode-file-emails):
  * the text read as UTF-8, names of Unicode letters, surrounding quotes
  * and stray punctuation dropped from them. @return 0 or GM_ERROR.
  */

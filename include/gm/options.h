@@ -28,7 +28,7 @@ struct gm_options {
 	/* behaviours of later Linux scripts (6.1's when 0) */
 	int maintainer_roles;	/* every M: is "maintainer:" but THE REST's */
 	int keyword_roles;	/* ":Keyword:<K>" after a K: section's roles */
-	int utf8_file_emails;	/* --fe names read as UTF-8, cleaned as 6.7 */
+	int unicode_file_emails;	/* --fe names read as UTF-8, cleaned as 6.7 */
 
 	/* history (read, validated; the walk itself is not in the core) */
 	int git;

@@ -73,8 +73,8 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		  offsetof(struct gm_options, maintainer_roles), true },
 		{ "maintainer.keywordRoles",
 		  offsetof(struct gm_options, keyword_roles), true },
-		{ "maintainer.utf8FileEmails",
-		  offsetof(struct gm_options, utf8_file_emails), true },
+		{ "maintainer.unicodeFileEmails",
+		  offsetof(struct gm_options, unicode_file_emails), true },
 		{ "maintainer.since", offsetof(struct gm_options, since), false },
 		{ "maintainer.format", offsetof(struct gm_options, format), false },
 	};

@@ -312,7 +312,7 @@ struct ts_marker {
  */
 static const struct ts_marker ts_linux_markers[] = {
 	{ OFF(keyword_roles), "\":Keyword:$keyword_hash{$line}\"", NULL },
-	{ OFF(utf8_file_emails), "split(/[^\\p{L}", NULL },
+	{ OFF(unicode_file_emails), "split(/[^\\p{L}", NULL },
 	{ OFF(maintainer_roles), "sub get_maintainer_role", "\"odd fixer\"" },
 };
 
