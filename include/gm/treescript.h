@@ -26,6 +26,12 @@
  * history switches (--git, --git-fallback, --git-blame, --tree) stay the
  * tool's own.
  *
+ * A copy of Linux's own script (its chief penguin is Linus, and it checks
+ * for a kernel tree by its Kbuild) later than 6.1 also turns on, each
+ * found by a line of its change, --keyword-roles (":Keyword:" roles,
+ * 6.12), --unicode-file-emails (names of \p{L} letters, 6.7) and
+ * --maintainer-roles (no S:-derived role names, 2025).
+ *
  * Both functions may run in any thread, on options of their own.
  */
 
