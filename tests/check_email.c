@@ -454,6 +454,53 @@ START_TEST(test_email_scan_text_name_rules)
 }
 END_TEST
 
+/*
+ * Linux 6.7's rules (--unicode-file-emails); the answers are the script's
+ * own (a later Linux get_maintainer.pl --fe on this text).
+ */
+START_TEST(test_email_scan_text_utf8)
+{
+	static const char text[] =
+		"Copyright (C) 2020 Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m <zoe@example.org>\n"
+		"Author: Remigiusz Ko\xc5\x82\xc5\x82\xc4\x85taj <remi@example.com>\n"
+		"- devicetree@vger.kernel.org\n"
+		" * \"Doe, Jane\" <jane@doe.org>\n"
+		"By: J. R. \xc5\x81ukasz <jrl@x.org>\n"
+		"Signed-off-by: Some Long Name Person <slnp@x.org>\n"
+		"x, . Name <dots@x.org>\n"
+		"MODULE_AUTHOR(\"J\xc3\xa9r\xc3\xb4me Pouiller <jerome@silabs.com>\");\n"
+		"\xc2\xab\xc3\x9cn\xc3\xaf" "code N\xc3\xa2me\xc2\xbb <u@x.org>\n";
+	static const char *const want[] = {
+		"\"Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m\" <zoe@example.org>",
+		"\"Remigiusz Ko\xc5\x82\xc5\x82\xc4\x85taj\" <remi@example.com>",
+		"devicetree@vger.kernel.org",
+		"\"Doe, Jane\" <jane@doe.org>",
+		"\"J. R. \xc5\x81ukasz\" <jrl@x.org>",
+		"Name Person <slnp@x.org>",
+		"\"x, Name\" <dots@x.org>",
+		"\"J\xc3\xa9r\xc3\xb4me Pouiller\" <jerome@silabs.com>",
+		"u@x.org",
+	};
+	struct gm_strvec sv = GM_STRVEC_INIT;
+
+	ck_assert_int_eq(gm_email_scan_text_utf8(&sv, text, strlen(text), 1), 0);
+	ck_assert_uint_eq(sv.nr, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
+		ck_assert_str_eq(sv.v[i], want[i]);
+	gm_strvec_release(&sv);
+	/* 6.1 cuts the Polish name mid-letter (0xC4, 0xC5 are no letters) */
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_str_eq(sv.v[1], "\"\x85" "taj\" <remi@example.com>");
+	gm_strvec_release(&sv);
+	/* invalid UTF-8 matches nothing around it, and fails nothing */
+	ck_assert_int_eq(gm_email_scan_text_utf8(&sv, "\xff\xfe <a@b.org>\n",
+						 11, 1), 0);
+	ck_assert_uint_eq(sv.nr, 1);
+	ck_assert_str_eq(sv.v[0], "a@b.org");
+	gm_strvec_release(&sv);
+}
+END_TEST
+
 START_TEST(test_email_scan_text_nothing)
 {
 	static const char text[] = "int main(void) { return a@b; }\n";
@@ -495,6 +542,7 @@ Suite *email_suite(void)
 	suite_add_tcase(s, rfc);
 
 	tcase_add_test(scan, test_email_scan_text_e22);
+	tcase_add_test(scan, test_email_scan_text_utf8);
 	tcase_add_test(scan, test_email_scan_text_without_names);
 	tcase_add_test(scan, test_email_scan_text_name_rules);
 	tcase_add_test(scan, test_email_scan_text_nothing);

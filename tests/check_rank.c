@@ -220,6 +220,151 @@ START_TEST(test_rank_maintainer_role_table)
 }
 END_TEST
 
+/* --maintainer-roles: later Linux scripts' role for the same sections. */
+static const struct role_case uniform_role_cases[] = {
+	{ "S:\tSupported\n", "maintainer:SEC" },
+	{ "S:\tMaintained\n", "maintainer:SEC" },
+	{ "S:\tOdd Fixes\n", "maintainer:SEC" },
+	{ "S:\tOrphan\n", "maintainer:SEC" },
+	{ "S:\tObsolete\n", "maintainer:SEC" },
+	{ "S:\tBuried alive in reporters\n", "chief penguin:SEC" },
+	{ "S:\tBURIED ALIVE IN REPORTERS\n", "chief penguin:SEC" },
+	{ "S:\tBuried alive in reporters \n", "maintainer:SEC" },
+	{ "S:\tOrphan / Obsolete\n", "maintainer:SEC" },
+	{ "S:\tBuried alive in reporters\nS:\tOdd Fixes\n", "maintainer:SEC" },
+	{ NULL, "maintainer:SEC" },
+};
+
+START_TEST(test_rank_maintainer_role_uniform)
+{
+	const struct role_case *c = &uniform_role_cases[_i];
+	static const char *const sec[] = { "SEC", NULL };
+	struct gm_buf text = GM_BUF_INIT;
+	struct rank_env e;
+
+	gm_buf_printf(&text, "SEC\nM:\tA <a@x>\nR:\tB <b@x>\n%sF:\tx/\n",
+		      c->status ? c->status : "");
+	env_init(&e, text.ptr, NULL);
+	e.opts.maintainer_roles = 1;
+	env_add(&e, sec);
+	ck_assert_uint_eq(e.rk.people.nr, 2);
+	ck_assert_str_eq(e.rk.people.v[0].role, c->role);
+	ck_assert_str_eq(e.rk.people.v[1].role, "reviewer:SEC");
+	env_release(&e);
+	gm_buf_release(&text);
+}
+END_TEST
+
+#define KW_MAINTAINERS \
+	"KW DRIVER\n" \
+	"M:\tKay Word <kay@example.com>\n" \
+	"R:\tRee View <ree@example.com>\n" \
+	"L:\tkw@lists.example.com\n" \
+	"L:\tmod@lists.example.com (moderated for non-subscribers)\n" \
+	"S:\tOdd Fixes\n" \
+	"W:\thttps://kw.example.com\n" \
+	"B:\thttps://kw.example.com/bugs\n" \
+	"T:\tgit git://kw.example.com/kw.git\n" \
+	"F:\tdrivers/kw/\n" \
+	"K:\t\\bkw_(?:magic|thing)\\b\n" \
+	"\n" \
+	"THE REST\n" \
+	"M:\tLinus Torvalds <torvalds@linux-foundation.org>\n" \
+	"L:\tlinux-kernel@vger.kernel.org\n" \
+	"S:\tBuried alive in reporters\n" \
+	"F:\t*\n" \
+	"K:\tanything\n"
+
+/* The K: line of `section`: its index in the retained lines. */
+static size_t kw_line(const struct gm_maintainers *m, const char *section)
+{
+	const struct gm_section *sec = &m->sections[gm_test_section(m, section)];
+
+	for (size_t i = sec->start + 1; i < sec->end; i++)
+		if (m->lines[i].tag == 'K')
+			return i;
+	ck_abort_msg("no K: in %s", section);
+	return 0;
+}
+
+/* Every group of a K: section with --keyword-roles, then without. */
+START_TEST(test_rank_keyword_roles)
+{
+	struct rank_env e;
+	char *s;
+
+	env_init(&e, KW_MAINTAINERS, NULL);
+	e.opts.keyword_roles = e.opts.maintainer_roles = e.opts.substatus = 1;
+	ck_assert_int_eq(gm_rank_add_keyword_section(&e.rk, e.m,
+			 kw_line(e.m, "KW DRIVER")), 0);
+	ck_assert_int_eq(gm_rank_add_keyword_section(&e.rk, e.m,
+			 kw_line(e.m, "THE REST")), 0);
+	assert_people(&e,
+		"Kay Word <kay@example.com> (maintainer:KW DRIVER"
+		":Keyword:\\bkw_(?:magic|thing)\\b)\n"
+		"Ree View <ree@example.com> (reviewer:KW DRIVER"
+		":Keyword:\\bkw_(?:magic|thing)\\b)\n"
+		LINUS " (chief penguin:THE REST:Keyword:anything)\n");
+	assert_lists(&e,
+		"kw@lists.example.com (open list:KW DRIVER"
+		":Keyword:\\bkw_(?:magic|thing)\\b)\n"
+		"mod@lists.example.com (moderated list:KW DRIVER"
+		":Keyword:\\bkw_(?:magic|thing)\\b)\n"
+		"linux-kernel@vger.kernel.org (open list:Keyword:anything)\n");
+	s = gm_test_join(&e.rk.scm, "|");
+	ck_assert_str_eq(s, "git git://kw.example.com/kw.git:Keyword:"
+			 "\\bkw_(?:magic|thing)\\b");
+	free(s);
+	s = gm_test_join(&e.rk.status, "|");
+	ck_assert_str_eq(s, "Odd Fixes:Keyword:\\bkw_(?:magic|thing)\\b|"
+			 "Buried alive in reporters:Keyword:anything");
+	free(s);
+	s = gm_test_join(&e.rk.web, "|");
+	ck_assert_str_eq(s, "https://kw.example.com:Keyword:"
+			 "\\bkw_(?:magic|thing)\\b");
+	free(s);
+	s = gm_test_join(&e.rk.bug, "|");
+	ck_assert_str_eq(s, "https://kw.example.com/bugs:Keyword:"
+			 "\\bkw_(?:magic|thing)\\b");
+	free(s);
+	s = gm_test_join(&e.rk.substatus, "|");
+	ck_assert_str_eq(s, "KW DRIVER status: Odd Fixes:Keyword:"
+			 "\\bkw_(?:magic|thing)\\b");
+	free(s);
+	s = gm_test_join(&e.rk.subsystem, "|");
+	ck_assert_str_eq(s, "KW DRIVER|THE REST");	/* never suffixed */
+	free(s);
+	env_release(&e);
+
+	/* 6.1: the same section, no suffix, the S:-derived role */
+	env_init(&e, KW_MAINTAINERS, NULL);
+	ck_assert_int_eq(gm_rank_add_keyword_section(&e.rk, e.m,
+			 kw_line(e.m, "KW DRIVER")), 0);
+	assert_people(&e,
+		"Kay Word <kay@example.com> (odd fixer:KW DRIVER)\n"
+		"Ree View <ree@example.com> (reviewer:KW DRIVER)\n");
+	s = gm_test_join(&e.rk.status, "|");
+	ck_assert_str_eq(s, "Odd Fixes");
+	free(s);
+	env_release(&e);
+}
+END_TEST
+
+/* A section matched by its files has no suffix even with the option. */
+START_TEST(test_rank_keyword_roles_file_match)
+{
+	static const char *const sec[] = { "KW DRIVER", NULL };
+	struct rank_env e;
+
+	env_init(&e, KW_MAINTAINERS, NULL);
+	e.opts.keyword_roles = 1;
+	env_add(&e, sec);
+	assert_people(&e, "Kay Word <kay@example.com> (odd fixer:KW DRIVER)\n"
+		      "Ree View <ree@example.com> (reviewer:KW DRIVER)\n");
+	env_release(&e);
+}
+END_TEST
+
 START_TEST(test_rank_other_groups)
 {
 	static const char *const secs[] = {
@@ -1088,6 +1233,10 @@ Suite *rank_suite(void)
 	tcase_add_test(sections, test_rank_gamma_alone_keeps_both);
 	tcase_add_loop_test(sections, test_rank_maintainer_role_table, 0,
 			    (int)ARRAY_SIZE(role_cases));
+	tcase_add_loop_test(sections, test_rank_maintainer_role_uniform, 0,
+			    (int)ARRAY_SIZE(uniform_role_cases));
+	tcase_add_test(sections, test_rank_keyword_roles);
+	tcase_add_test(sections, test_rank_keyword_roles_file_match);
 	tcase_add_test(sections, test_rank_other_groups);
 	tcase_add_test(sections, test_rank_lists_by_class);
 	tcase_add_test(sections, test_rank_lists_dedup);

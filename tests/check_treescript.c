@@ -6,6 +6,7 @@
 
 #include <git2.h>
 
+#include "gm/buf.h"
 #include "gm/config.h"
 #include "gm/error.h"
 #include "gm/options.h"
@@ -136,6 +137,71 @@ START_TEST(test_treescript_new_defaults)
 	ck_assert_int_eq(o.keywords, 1);
 	ck_assert_int_eq(o.email, 1);
 	gm_options_release(&o);
+}
+END_TEST
+
+/* Lines of Linux's own script, and of the changes that mark later ones. */
+#define LINUX_FAMILY \
+	"push(@penguin_chief, \"Linus Torvalds:torvalds\\@linux-foundation.org\");\n" \
+	"\t&& (-f \"${lk_path}Kbuild\")\n"
+#define LINUX_61_ROLES \
+	"sub get_maintainer_role {\n" \
+	"    } elsif ($role eq \"odd fixes\") {\n" \
+	"\t$role = \"odd fixer\";\n"
+#define LINUX_NEW_ROLES \
+	"sub get_maintainer_role {\n" \
+	"    my $role = \"maintainer\";\n"
+#define LINUX_KEYWORD \
+	"\t    add_categories($line, \":Keyword:$keyword_hash{$line}\");\n"
+#define LINUX_UTF8 \
+	"\tmy @nw = split(/[^\\p{L}\\'\\,\\.\\+-]/, $name);\n"
+
+struct linux_case {
+	const char *text;	/* appended to new_script */
+	int changed;		/* beyond the two of new_script */
+	int maintainer_roles, keyword_roles, unicode_file_emails;
+};
+
+static const struct linux_case linux_cases[] = {
+	/* 6.1 itself: the family, none of the changes */
+	{ LINUX_FAMILY LINUX_61_ROLES, 0, 0, 0, 0 },
+	/* 6.12: :Keyword: and UTF-8 names, still S:-derived roles */
+	{ LINUX_FAMILY LINUX_61_ROLES LINUX_KEYWORD LINUX_UTF8, 2, 0, 1, 1 },
+	/* 2025 and later: all three */
+	{ LINUX_FAMILY LINUX_NEW_ROLES LINUX_KEYWORD LINUX_UTF8, 3, 1, 1, 1 },
+	/* not Linux's: the same lines in a fork with another chief */
+	{ "push(@penguin_chief, \"Tom RINI:trini\\@konsulko.com\");\n"
+	  "\t&& (-f \"${lk_path}Kbuild\")\n"
+	  LINUX_NEW_ROLES LINUX_KEYWORD LINUX_UTF8, 0, 0, 0, 0 },
+	/* nor without the kernel tree check */
+	{ "push(@penguin_chief, \"Linus Torvalds:torvalds\\@linux-foundation.org\");\n"
+	  LINUX_NEW_ROLES LINUX_KEYWORD LINUX_UTF8, 0, 0, 0, 0 },
+	/* the role change needs the role function to be there */
+	{ LINUX_FAMILY LINUX_KEYWORD, 1, 0, 1, 0 },
+};
+
+START_TEST(test_treescript_linux_markers)
+{
+	const struct linux_case *c = &linux_cases[_i];
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_options o;
+
+	gm_buf_printf(&text, "%s%s", new_script, c->text);
+	ck_assert_int_eq(apply_exact(&o, text.ptr, text.len), 2 + c->changed);
+	ck_assert_int_eq(o.maintainer_roles, c->maintainer_roles);
+	ck_assert_int_eq(o.keyword_roles, c->keyword_roles);
+	ck_assert_int_eq(o.unicode_file_emails, c->unicode_file_emails);
+	ck_assert_int_eq(o.keywords_in_file, 0);
+	gm_options_release(&o);
+
+	/* one already on (git config, say) is left on and not counted */
+	gm_options_init(&o);
+	o.keyword_roles = 1;
+	ck_assert_int_eq(gm_treescript_apply(&o, text.ptr, text.len),
+			 2 + c->changed - c->keyword_roles);
+	ck_assert_int_eq(o.keyword_roles, 1);
+	gm_options_release(&o);
+	gm_buf_release(&text);
 }
 END_TEST
 
@@ -1037,6 +1103,8 @@ Suite *treescript_suite(void)
 	tcase_add_test(parse, test_treescript_61_keeps_every_default);
 	tcase_add_test(parse, test_treescript_new_defaults);
 	tcase_add_test(parse, test_treescript_other_defaults_follow);
+	tcase_add_loop_test(parse, test_treescript_linux_markers, 0,
+			    (int)ARRAY_SIZE(linux_cases));
 	tcase_add_test(parse, test_treescript_needs_variable_and_option);
 	tcase_add_test(parse, test_treescript_initialisers);
 	tcase_add_test(parse, test_treescript_hostile);

@@ -59,6 +59,14 @@ bool gm_email_isspace(int c);
  */
 int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		       int usename);
+
+/**
+ * gm_email_scan_text() as Linux 6.7 and later do it (--unicode-file-emails):
+ * the text read as UTF-8, names of Unicode letters, surrounding quotes
+ * and stray punctuation dropped from them. @return 0 or GM_ERROR.
+ */
+int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
+			    size_t len, int usename);
 /**
  * Whether `addr` can stand in a mail header as an address: an RFC 5322
  * addr-spec in its dot-atom form on both sides of one '@' (atext and

@@ -37,6 +37,10 @@ struct gm_options {
 	int git_author_roles;	/* --git-author-roles: authored, lines */
 	int tracked_paths;	/* --tracked-paths: a tracked file is -f */
 	struct gm_strvec penguins;	/* "Name:addr"; none: Linux's */
+	/* behaviours of later Linux scripts (6.1's when 0) */
+	int maintainer_roles;	/* every M: is "maintainer:" but THE REST's */
+	int keyword_roles;	/* ":Keyword:<K>" after a K: section's roles */
+	int unicode_file_emails;	/* --fe names read as UTF-8, cleaned as 6.7 */
 
 	/* history (read, validated; the walk itself is not in the core) */
 	int git;

@@ -110,6 +110,15 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 				const struct gm_maintainers *m,
 				const struct gm_matches *matches);
 
+/**
+ * gm_rank_add_section() for the section holding the K: line `line` that
+ * a keyword hit (R-46). With --keyword-roles, every role, T:, W:, B:, S:
+ * and status line it gives ends in ":Keyword:<the K: value>", as later
+ * Linux scripts print them. @return 0 or GM_ERROR.
+ */
+int gm_rank_add_keyword_section(struct gm_rank *rk,
+				const struct gm_maintainers *m, size_t line);
+
 /** Normalise every entry through .mailmap and the dedup tables. */
 int gm_rank_normalize(struct gm_rank *rk);
 

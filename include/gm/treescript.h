@@ -27,7 +27,13 @@
  * history switches (--git, --git-blame, --tree) stay the tool's own;
  * --git-fallback follows the script (gm_treescript_fork()).
  *
- * Every function here may run in any thread, on options of its own.
+ * A copy of Linux's own script (its chief penguin is Linus, and it checks
+ * for a kernel tree by its Kbuild) later than 6.1 also turns on, each
+ * found by a line of its change, --keyword-roles (":Keyword:" roles,
+ * 6.12), --unicode-file-emails (names of \p{L} letters, 6.7) and
+ * --maintainer-roles (no S:-derived role names, 2025).
+ *
+ * Every function here may run in any thread, on options of their own.
  */
 
 /* Where the script is, relative to the top of the tree. */

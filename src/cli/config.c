@@ -159,6 +159,12 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		  CONFIG_DATE },
 		{ "maintainer.format", offsetof(struct gm_options, format),
 		  CONFIG_FORMAT },
+		{ "maintainer.maintainerRoles",
+		  offsetof(struct gm_options, maintainer_roles), CONFIG_BOOL },
+		{ "maintainer.keywordRoles",
+		  offsetof(struct gm_options, keyword_roles), CONFIG_BOOL },
+		{ "maintainer.unicodeFileEmails",
+		  offsetof(struct gm_options, unicode_file_emails), CONFIG_BOOL },
 	};
 	int error = 0;
 

@@ -112,8 +112,9 @@ static int query_scan_file_emails(struct gm_query *q, const char *path)
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
-		error = gm_email_scan_text(&q->file_emails, text.ptr, text.len,
-					   o->usename);
+		error = (o->unicode_file_emails ? gm_email_scan_text_utf8 :
+			 gm_email_scan_text)(&q->file_emails, text.ptr,
+					     text.len, o->usename);
 	gm_buf_release(&text);
 	return error;
 }
@@ -203,8 +204,8 @@ static int query_add_sections(struct gm_query *q)
 		error = gm_keywords_finish(&q->keywords);
 	kw = q->keywords.hits;
 	for (size_t i = 0; !error && o->keywords && i < kw->nr_keywords; i++)
-		error = gm_rank_add_section(&q->rank, m,
-					    m->section_of[kw->keywords[i]]);
+		error = gm_rank_add_keyword_section(&q->rank, m,
+						    kw->keywords[i]);
 	return error;
 }
 

@@ -350,6 +350,28 @@ static int role_name(struct gm_buf *out, const struct gm_options *o,
 	return gm_buf_puts(out, "...");
 }
 
+/*
+ * The M: role (R-51) of later Linux scripts: "maintainer" whatever the
+ * status, but "chief penguin" where the last S: is "Buried alive in
+ * reporters" (any case).
+ */
+static int maintainer_role_uniform(struct gm_buf *out,
+				   const struct gm_options *o,
+				   const struct gm_section *sec)
+{
+	const char *st = sec->status ? sec->status : "";
+	struct gm_buf name = GM_BUF_INIT;
+	int error = role_name(&name, o, sec);
+
+	gm_buf_reset(out);
+	if (!error)
+		error = gm_buf_printf(out, "%s:%s",
+				      strcasecmp(st, "buried alive in reporters") ?
+				      "maintainer" : "chief penguin", name.ptr);
+	gm_buf_release(&name);
+	return error;
+}
+
 /* The M: role of 6.1: derived from the section's last S: (R-51). */
 static int maintainer_role(struct gm_buf *out, const struct gm_options *o,
 			   const struct gm_section *sec)
@@ -398,7 +420,7 @@ static void list_split(const char *v, size_t *addr_len, const char **extra)
 }
 
 static int add_list(struct gm_rank *rk, const struct gm_section *sec,
-		    const char *value)
+		    const char *value, const char *suffix)
 {
 	const struct gm_options *o = rk->opts;
 	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
@@ -431,9 +453,9 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 	if ((error = role_name(&name, o, sec)) < 0)
 		goto out;
 	if (strcmp(name.ptr, "THE REST"))
-		error = gm_buf_printf(&role, "%s:%s", kind, name.ptr);
+		error = gm_buf_printf(&role, "%s:%s%s", kind, name.ptr, suffix);
 	else
-		error = gm_buf_puts(&role, kind);
+		error = gm_buf_printf(&role, "%s%s", kind, suffix);
 	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
 		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
 	if (!error)
@@ -447,7 +469,8 @@ out:
 	return error;
 }
 
-static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
+static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
+			 const char *suffix)
 {
 	struct gm_buf line = GM_BUF_INIT;
 	const char *status = sec->status ? sec->status : "Unknown";
@@ -455,57 +478,92 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec)
 
 	if (!strcmp(sec->name, "THE REST") || !strcmp(status, "Maintained"))
 		return 0;
-	if (!(error = gm_buf_printf(&line, "%s status: %s", sec->name, status)))
+	if (!(error = gm_buf_printf(&line, "%s status: %s%s", sec->name, status,
+				    suffix)))
 		error = gm_strvec_push(&rk->substatus, line.ptr);
 	gm_buf_release(&line);
 	return error;
 }
 
-/* "reviewer:NAME", or "reviewer" alone with --no-reviewer-section. */
+/*
+ * "reviewer:NAME", or "reviewer" alone with --no-reviewer-section;
+ * `suffix` after it.
+ */
 static int reviewer_role(struct gm_buf *out, const struct gm_options *o,
-			 const struct gm_section *sec)
+			 const struct gm_section *sec, const char *suffix)
 {
 	struct gm_buf name = GM_BUF_INIT;
 	int error;
 
 	if (!o->reviewer_section)
-		return gm_buf_puts(out, "reviewer");
+		return gm_buf_printf(out, "reviewer%s", suffix);
 	if (!(error = role_name(&name, o, sec)))
-		error = gm_buf_printf(out, "reviewer:%s", name.ptr);
+		error = gm_buf_printf(out, "reviewer:%s%s", name.ptr, suffix);
 	gm_buf_release(&name);
 	return error;
 }
 
-/* One line of a section; `role` and `reviewer`: its roles, once made. */
+/* `value` and `suffix` joined, onto `v`. */
+static int push_suffixed(struct gm_strvec *v, const char *value,
+			 const char *suffix)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	int error;
+
+	if (!*suffix)
+		return gm_strvec_push(v, value);
+	if (!(error = gm_buf_printf(&b, "%s%s", value, suffix)))
+		error = gm_strvec_push(v, b.ptr);
+	gm_buf_release(&b);
+	return error;
+}
+
+/* The M: role of `sec` with `suffix`, as the options want it, into `out`. */
+static int make_maintainer_role(struct gm_buf *out,
+				const struct gm_options *o,
+				const struct gm_section *sec, const char *suffix)
+{
+	int error = o->maintainer_roles ?
+		    maintainer_role_uniform(out, o, sec) :
+		    maintainer_role(out, o, sec);
+
+	return error ? error : gm_buf_puts(out, suffix);
+}
+
+/*
+ * One line of a section; `role` and `reviewer`: its roles, once made;
+ * `suffix` ends every role and value taken ("" but for K: sections).
+ */
 static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   const struct gm_mline *ml, struct gm_buf *role,
-		   struct gm_buf *reviewer)
+		   struct gm_buf *reviewer, const char *suffix)
 {
 	const struct gm_options *o = rk->opts;
 
 	switch (ml->tag) {
 	case 'L':
-		return add_list(rk, sec, ml->value);
+		return add_list(rk, sec, ml->value, suffix);
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (!role->len && maintainer_role(role, o, sec) < 0)
+		if (!role->len && make_maintainer_role(role, o, sec, suffix) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
 		if (!o->reviewers)
 			return 0;
-		if (!reviewer->len && reviewer_role(reviewer, o, sec) < 0)
+		if (!reviewer->len &&
+		    reviewer_role(reviewer, o, sec, suffix) < 0)
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
-		return gm_strvec_push(&rk->scm, ml->value);
+		return push_suffixed(&rk->scm, ml->value, suffix);
 	case 'W':
-		return gm_strvec_push(&rk->web, ml->value);
+		return push_suffixed(&rk->web, ml->value, suffix);
 	case 'B':
-		return gm_strvec_push(&rk->bug, ml->value);
+		return push_suffixed(&rk->bug, ml->value, suffix);
 	case 'S':
-		return gm_strvec_push(&rk->status, ml->value);
+		return push_suffixed(&rk->status, ml->value, suffix);
 	default:
 		return 0;
 	}
@@ -514,8 +572,9 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
 		      const struct gm_section *sec);
 
-int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
-			size_t s)
+/* add_categories() of R-50..R-55: section `s`, `suffix` after its roles. */
+static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
+		       size_t s, const char *suffix)
 {
 	const struct gm_section *sec = &m->sections[s];
 	struct gm_buf role = GM_BUF_INIT, reviewer = GM_BUF_INIT;
@@ -527,11 +586,12 @@ int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 		rk->kind = m->lines[i].tag == 'M' ? GM_KIND_MAINTAINER :
 						    GM_KIND_REVIEWER;
 		rk->line = &m->lines[i];
-		error = add_tag(rk, sec, &m->lines[i], &role, &reviewer);
+		error = add_tag(rk, sec, &m->lines[i], &role, &reviewer,
+				suffix);
 	}
 	rk->line = NULL;
 	if (!error && rk->opts->substatus)
-		error = add_substatus(rk, sec);
+		error = add_substatus(rk, sec, suffix);
 	if (!error && rk->opts->history)
 		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
@@ -593,6 +653,27 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 	if (other)
 		l->nr = j;
 	return 0;
+}
+
+int gm_rank_add_section(struct gm_rank *rk, const struct gm_maintainers *m,
+			size_t s)
+{
+	return add_section(rk, m, s, "");
+}
+
+int gm_rank_add_keyword_section(struct gm_rank *rk,
+				const struct gm_maintainers *m, size_t line)
+{
+	struct gm_buf suffix = GM_BUF_INIT;
+	int error = 0;
+
+	if (rk->opts->keyword_roles)
+		error = gm_buf_printf(&suffix, ":Keyword:%s", m->lines[line].value);
+	if (!error)
+		error = add_section(rk, m, m->section_of[line],
+				    suffix.ptr ? suffix.ptr : "");
+	gm_buf_release(&suffix);
+	return error;
 }
 
 /* ==================== normalisation ==================== */

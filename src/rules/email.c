@@ -683,6 +683,233 @@ out:
 	return error;
 }
 
+/* ============ addresses in file text, as UTF-8 (Linux 6.7) ============ */
+
+/*
+ * Later scripts read files as UTF-8: a name is made of Unicode letters
+ * (\p{L}), and the cleaning strips surrounding quotes and drops stray
+ * punctuation. The text is matched as UTF-8; invalid sequences are
+ * passed over as matching nothing.
+ */
+#define SCAN8_CANDIDATE "[\\p{L}\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
+	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
+#define SCAN8_SEPARATOR "[^\\p{L}',.+-]"
+#define SCAN8_LETTER "^\\p{L}$"
+
+enum { SCAN8_CAND, SCAN8_SEP, SCAN8_LET, SCAN8_NR };
+
+static pcre2_code *scan8_re[SCAN8_NR];
+static pthread_once_t scan8_once = PTHREAD_ONCE_INIT;
+
+static void scan8_free(void)
+{
+	for (int i = 0; i < SCAN8_NR; i++)
+		pcre2_code_free(scan8_re[i]);
+}
+
+static void scan8_compile(void)
+{
+	static const char *const src[SCAN8_NR] = {
+		SCAN8_CANDIDATE, SCAN8_SEPARATOR, SCAN8_LETTER
+	};
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	for (int i = 0; i < SCAN8_NR; i++) {
+		scan8_re[i] = pcre2_compile((PCRE2_SPTR)src[i],
+					    PCRE2_ZERO_TERMINATED,
+					    PCRE2_UTF | PCRE2_UCP |
+					    PCRE2_MATCH_INVALID_UTF,
+					    &errcode, &erroff, NULL);
+		if (scan8_re[i])
+			pcre2_jit_compile(scan8_re[i], PCRE2_JIT_COMPLETE);
+	}
+	atexit(scan8_free);
+}
+
+/* Whether `re` matches s[0..len) somewhere. */
+static bool scan8_matches(pcre2_code *re, const char *s, size_t len)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	bool hit = md && pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md,
+				     NULL) > 0;
+
+	pcre2_match_data_free(md);
+	return hit;
+}
+
+/* Characters (not bytes) of a UTF-8 string. */
+static size_t scan8_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static bool scan8_is_particle(const char *f, size_t len)
+{
+	return len == 1 && strchr("',.+-", f[0]);
+}
+
+/*
+ * Perl's split of `s` on every separator character, leading empty fields
+ * kept and trailing ones dropped, then without the fields that are one
+ * punctuation mark.
+ */
+static int scan8_split(struct gm_strvec *fields, const char *s)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	size_t len = strlen(s), pos = 0, nonempty = 0;
+	int error = md ? 0 : gm_error_set(GM_ERROR, "out of memory");
+
+	while (!error) {
+		size_t end = len, next = len + 1;
+
+		if (pcre2_match(scan8_re[SCAN8_SEP], (PCRE2_SPTR)s, len, pos,
+				0, md, NULL) > 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+			end = ov[0];
+			next = ov[1];
+		}
+		/* a dropped particle still keeps the empty fields before it */
+		if (!scan8_is_particle(s + pos, end - pos))
+			error = gm_strvec_pushn(fields, s + pos, end - pos);
+		if (!error && end > pos)
+			nonempty = fields->nr;
+		if (next > len)
+			break;
+		pos = next;
+	}
+	while (fields->nr > nonempty) {
+		free(fields->v[--fields->nr]);
+		fields->v[fields->nr] = NULL;
+	}
+	pcre2_match_data_free(md);
+	return error;
+}
+
+/* The name rules of clean_file_emails() in Linux 6.7 and later. */
+static int scan8_clean_name(struct gm_buf *name)
+{
+	struct gm_strvec f = GM_STRVEC_INIT;
+	int error;
+
+	if (name->len >= 2 && name->ptr[0] == '"' &&
+	    name->ptr[name->len - 1] == '"' && !memchr(name->ptr, '\n',
+						       name->len)) {
+		memmove(name->ptr, name->ptr + 1, name->len - 2);
+		name->len -= 2;
+		name->ptr[name->len] = '\0';
+	}
+	if ((error = scan8_split(&f, name->ptr)) < 0)
+		goto out;
+	gm_buf_reset(name);
+	if (f.nr > 2) {
+		const char *first = f.v[f.nr - 3], *mid = f.v[f.nr - 2];
+		const char *last = f.v[f.nr - 1];
+		size_t fl = scan8_chars(first), ml = scan8_chars(mid);
+		bool keep = (fl == 1 && scan8_matches(scan8_re[SCAN8_LET], first,
+						      strlen(first))) ||
+			    (fl == 2 && first[strlen(first) - 1] == '.') ||
+			    ml == 1 || (ml == 2 && mid[strlen(mid) - 1] == '.');
+
+		error = keep ? gm_buf_printf(name, "%s %s %s", first, mid, last) :
+			       gm_buf_printf(name, "%s %s", mid, last);
+	} else {
+		for (size_t i = 0; i < f.nr && !error; i++)
+			error = gm_buf_printf(name, "%s%s", i ? " " : "", f.v[i]);
+	}
+	if (error)
+		goto out;
+	if (name->len && is_comma_or_dot(name->ptr[name->len - 1]))
+		name->ptr[--name->len] = '\0';
+	if (name->len && is_comma_or_dot(name->ptr[0]))
+		memmove(name->ptr, name->ptr + 1, name->len--);
+out:
+	gm_strvec_release(&f);
+	return error;
+}
+
+/* One candidate, as scan_candidate() with the later cleaning. */
+static int scan8_candidate(struct gm_strvec *out, pcre2_code *addr_re,
+			   const char *s, size_t len, int usename)
+{
+	struct gm_buf sub = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf fmt = GM_BUF_INIT;
+	PCRE2_SIZE outlen = len * 2 + 64;
+	int rc, error = GM_ERROR;
+
+	if (gm_buf_grow(&sub, outlen) < 0)
+		goto out;
+	rc = pcre2_substitute(addr_re, (PCRE2_SPTR)s, len, 0,
+			      PCRE2_SUBSTITUTE_GLOBAL, NULL, NULL,
+			      (PCRE2_SPTR) "<$1>", 4, (PCRE2_UCHAR *)sub.ptr,
+			      &outlen);
+	if (rc < 0)
+		goto out;
+	sub.len = outlen;
+	sub.ptr[outlen] = '\0';
+	if (gm_email_parse(&name, &addr, sub.ptr) < 0 ||
+	    scan8_clean_name(&name) < 0 ||
+	    gm_email_format(&fmt, name.ptr, addr.ptr, usename) < 0)
+		goto out;
+	error = gm_strvec_push(out, fmt.ptr);
+out:
+	gm_buf_release(&sub);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	gm_buf_release(&fmt);
+	return error;
+}
+
+int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
+			    size_t len, int usename)
+{
+	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
+	size_t pos = 0;
+	int error = 0;
+
+	pthread_once(&scan_once, scan_compile);
+	pthread_once(&scan8_once, scan8_compile);
+	for (int i = 0; i < SCAN8_NR; i++)
+		if (!scan8_re[i])
+			md = (pcre2_match_data_free(md), NULL);
+	if (!md || !scan_re[1]) {
+		pcre2_match_data_free(md);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	/* the windows of gm_email_scan_text(), any non-ASCII byte in them */
+	while (pos < len && !error) {
+		const char *at = memchr(text + pos, '@', len - pos);
+		size_t a, w, e;
+		PCRE2_SIZE *ov;
+
+		if (!at)
+			break;
+		a = (size_t)(at - text);
+		for (w = a; w > pos && (scan_before_at((unsigned char)text[w - 1]) ||
+					(unsigned char)text[w - 1] >= 0x80); w--)
+			;
+		for (e = a + 1; e < len && scan_domain_char((unsigned char)text[e]); e++)
+			;
+		e += e < len;
+		if (pcre2_match(scan8_re[SCAN8_CAND], (PCRE2_SPTR)text, e, w, 0,
+				md, gm_pattern_match_context()) <= 0) {
+			pos = a + 1;
+			continue;
+		}
+		ov = pcre2_get_ovector_pointer(md);
+		error = scan8_candidate(out, scan_re[1], text + ov[0],
+					ov[1] - ov[0], usename);
+		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+	}
+	pcre2_match_data_free(md);
+	return error;
+}
+
 /* A byte of RFC 5322 atext, or of RFC 6532's 8-bit text. */
 static bool is_atext(unsigned char c)
 {

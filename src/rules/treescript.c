@@ -1,3 +1,5 @@
+/* memmem() is a GNU and BSD extension, in every libc we build with. */
+#define _GNU_SOURCE
 #include "gm/treescript.h"
 
 #include <stdbool.h>
@@ -277,6 +279,67 @@ static void ts_read_initialiser(struct ts_var *vars, const char *p,
 	}
 }
 
+/* ==================== the Linux family ==================== */
+
+static bool ts_has(const char *text, size_t len, const char *needle)
+{
+	return memmem(text, len, needle, strlen(needle)) != NULL;
+}
+
+/*
+ * Whether `text` is Linux's own get_maintainer.pl (of any version): its
+ * chief penguin is Linus and it checks for a kernel tree by its Kbuild.
+ * Forks that renamed the chief or dropped the check are other families.
+ */
+static bool ts_is_linux(const char *text, size_t len)
+{
+	return ts_has(text, len,
+		      "push(@penguin_chief, \"Linus Torvalds:torvalds\\@") &&
+	       ts_has(text, len, "(-f \"${lk_path}Kbuild\")");
+}
+
+/* A behaviour of later Linux scripts, and the text that marks it. */
+struct ts_marker {
+	size_t offset;		/* of its int in struct gm_options */
+	const char *present;	/* text a script that has it holds */
+	const char *absent;	/* text only scripts without it hold, or NULL */
+};
+
+/*
+ * What later scripts changed, each found by a line of its change: roles
+ * of K:-matched sections end in ":Keyword:<K>" (6.12 has it); in-file
+ * names are Unicode letters, cleaned of stray punctuation (6.7); every
+ * M: is a "maintainer:" but THE REST's "chief penguin:" (2025: the S:
+ * derived names such as "supporter" are gone).
+ */
+static const struct ts_marker ts_linux_markers[] = {
+	{ OFF(keyword_roles), "\":Keyword:$keyword_hash{$line}\"", NULL },
+	{ OFF(unicode_file_emails), "split(/[^\\p{L}", NULL },
+	{ OFF(maintainer_roles), "sub get_maintainer_role", "\"odd fixer\"" },
+};
+
+/* Turn on the behaviours a later Linux script has. @return how many. */
+static int ts_apply_linux(struct gm_options *opts, const char *text,
+			  size_t len)
+{
+	int changed = 0;
+
+	if (!ts_is_linux(text, len))
+		return 0;
+	for (size_t i = 0; i < sizeof(ts_linux_markers) /
+			       sizeof(*ts_linux_markers); i++) {
+		const struct ts_marker *mk = &ts_linux_markers[i];
+		int *field = (int *)((char *)opts + mk->offset);
+
+		if (!ts_has(text, len, mk->present) ||
+		    (mk->absent && ts_has(text, len, mk->absent)) || *field)
+			continue;
+		*field = 1;
+		changed++;
+	}
+	return changed;
+}
+
 int gm_treescript_apply(struct gm_options *opts, const char *text,
 			size_t len)
 {
@@ -287,6 +350,7 @@ int gm_treescript_apply(struct gm_options *opts, const char *text,
 	memset(vars, 0, sizeof(vars));
 	if (!text || !(args = ts_find_getoptions(text, end, &line)))
 		return 0;
+	changed = ts_apply_linux(opts, text, len);
 	ts_read_entries(vars, args, end);
 	/* top-level lines only: column 0, before the call */
 	for (const char *p = text; p < line;) {
