@@ -583,9 +583,13 @@ static void scan_compile(void)
 	atexit(scan_free);
 }
 
-/* One candidate: every address-like part becomes "<addr>", then parsed. */
+/*
+ * One candidate: every address-like part becomes "<addr>", then parsed,
+ * its name cleaned by `clean`.
+ */
 static int scan_candidate(struct gm_strvec *out, pcre2_code *addr_re,
-			  const char *s, size_t len, int usename)
+			  const char *s, size_t len, int usename,
+			  int (*clean)(struct gm_buf *name))
 {
 	struct gm_buf sub = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf fmt = GM_BUF_INIT;
@@ -603,7 +607,7 @@ static int scan_candidate(struct gm_strvec *out, pcre2_code *addr_re,
 	sub.len = outlen;
 	sub.ptr[outlen] = '\0';
 	if (gm_email_parse(&name, &addr, sub.ptr) < 0 ||
-	    scan_clean_name(&name) < 0 ||
+	    clean(&name) < 0 ||
 	    gm_email_format(&fmt, name.ptr, addr.ptr, usename) < 0)
 		goto out;
 	error = gm_strvec_push(out, fmt.ptr);
@@ -675,7 +679,7 @@ int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
 		}
 		ov = pcre2_get_ovector_pointer(md);
 		error = scan_candidate(out, addr, text + ov[0], ov[1] - ov[0],
-				       usename);
+				       usename, scan_clean_name);
 		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 out:
@@ -833,38 +837,6 @@ out:
 	return error;
 }
 
-/* One candidate, as scan_candidate() with the later cleaning. */
-static int scan8_candidate(struct gm_strvec *out, pcre2_code *addr_re,
-			   const char *s, size_t len, int usename)
-{
-	struct gm_buf sub = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_buf fmt = GM_BUF_INIT;
-	PCRE2_SIZE outlen = len * 2 + 64;
-	int rc, error = GM_ERROR;
-
-	if (gm_buf_grow(&sub, outlen) < 0)
-		goto out;
-	rc = pcre2_substitute(addr_re, (PCRE2_SPTR)s, len, 0,
-			      PCRE2_SUBSTITUTE_GLOBAL, NULL, NULL,
-			      (PCRE2_SPTR) "<$1>", 4, (PCRE2_UCHAR *)sub.ptr,
-			      &outlen);
-	if (rc < 0)
-		goto out;
-	sub.len = outlen;
-	sub.ptr[outlen] = '\0';
-	if (gm_email_parse(&name, &addr, sub.ptr) < 0 ||
-	    scan8_clean_name(&name) < 0 ||
-	    gm_email_format(&fmt, name.ptr, addr.ptr, usename) < 0)
-		goto out;
-	error = gm_strvec_push(out, fmt.ptr);
-out:
-	gm_buf_release(&sub);
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
-	gm_buf_release(&fmt);
-	return error;
-}
-
 int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
 			    size_t len, int usename)
 {
@@ -902,8 +874,9 @@ int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
 			continue;
 		}
 		ov = pcre2_get_ovector_pointer(md);
-		error = scan8_candidate(out, scan_re[1], text + ov[0],
-					ov[1] - ov[0], usename);
+		error = scan_candidate(out, scan_re[1], text + ov[0],
+				       ov[1] - ov[0], usename,
+				       scan8_clean_name);
 		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 	pcre2_match_data_free(md);
