@@ -166,6 +166,17 @@ static void assert_list(const struct gm_rank_list *l, const char *want)
 	gm_buf_release(&b);
 }
 
+/* The people of `l`, one a line, without their roles. */
+static void assert_people(const struct gm_rank_list *l, const char *want)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	for (size_t i = 0; i < l->nr; i++)
+		gm_buf_printf(&b, "%s\n", l->v[i].addr);
+	ck_assert_str_eq(b.len ? b.ptr : "", want);
+	gm_buf_release(&b);
+}
+
 static const char *const both[] = { "FOO DRIVER", "THE REST", NULL };
 static const char *const rest_only[] = { "THE REST", NULL };
 static const char *const none[] = { NULL };
@@ -317,6 +328,148 @@ START_TEST(test_rankhist_one_entry_per_address)
 }
 END_TEST
 
+/*
+ * A walk without a review: Sam (three sign-offs, three commits written:
+ * 3) and Tess (a Tested-by: 0, not taken), four commits.
+ */
+static struct gm_history_person unreviewed_people[] = {
+	{ n_sam, e_sam, 3, 3, h_sam, 1 },
+	{ n_tess, e_tess, 1, 0, h_tess, 1 },
+};
+
+static const struct gm_history unreviewed = {
+	.commits = 4,
+	.people = unreviewed_people,
+	.nr_people = ARRAY_SIZE(unreviewed_people),
+};
+
+/* Sam as above, and Val (one Acked-by:, 6). */
+static struct gm_history_person some_reviewed_people[] = {
+	{ n_sam, e_sam, 3, 3, h_sam, 1 },
+	{ n_val, e_val, 1, 0, h_val, 1 },
+};
+
+static const struct gm_history some_reviewed = {
+	.commits = 4,
+	.people = some_reviewed_people,
+	.nr_people = ARRAY_SIZE(some_reviewed_people),
+};
+
+#define FAY "Fay File <fay@example.com>"
+#define GUS "Gus File <gus@example.com>"
+
+/*
+ * THE REST and addresses found in the file (`in_file`, NULL-terminated)
+ * listed, then the walk `h`.
+ */
+static void env_in_file(struct env *e, const char *const *in_file,
+			const struct gm_history *h, int max_recipients)
+{
+	struct gm_strvec v = GM_STRVEC_INIT;
+
+	memset(e, 0, sizeof(*e));
+	gm_options_init(&e->opts);
+	e->opts.rolestats = 1;
+	e->opts.history = 1;
+	e->opts.max_recipients = max_recipients;
+	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
+	e->m = gm_test_parse(fixture);
+	gm_rank_init(&e->rk, &e->opts, NULL);
+	ck_assert_int_eq(gm_rank_add_section(&e->rk, e->m,
+			 gm_test_section(e->m, "THE REST")), 0);
+	ck_assert_int_eq(gm_rank_normalize(&e->rk), 0);
+	for (; *in_file; in_file++)
+		ck_assert_int_eq(gm_strvec_push(&v, *in_file), 0);
+	ck_assert_int_eq(gm_rank_finish(&e->rk, &v), 0);
+	gm_strvec_release(&v);
+	ck_assert_int_eq(gm_rank_add_history(&e->rk, h), 0);
+}
+
+static const char *const fay[] = { FAY, NULL };
+static const char *const fay_gus[] = { FAY, GUS, NULL };
+
+/*
+ * Nobody reviewed in the window: Tom and Fay listed, a budget of 2. Tom
+ * (M: of THE REST, the only M:, 8) is kept; the place left goes to the
+ * best of the others, Sam (three sign-offs, three commits written: 3)
+ * over Fay (0) and Tess (not taken: a Tested-by: scores 0).
+ */
+START_TEST(test_rankhist_no_review_in_window)
+{
+	struct env e;
+
+	env_in_file(&e, fay, &unreviewed, -1);
+	assert_people(&e.rk.people,
+		    TOM "\n"
+		    SAM "\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * Val acked a commit: Tom, Fay and Gus listed, a budget of 3, two places
+ * after Tom. Val (6) takes one; Sam (3), Fay and Gus (0) show no sign of
+ * reviewing, so the other stays empty: Tom (8), Val.
+ */
+START_TEST(test_rankhist_place_needs_review)
+{
+	struct env e;
+
+	env_in_file(&e, fay_gus, &some_reviewed, -1);
+	assert_people(&e.rk.people,
+		    TOM "\n"
+		    VAL "\n");
+	env_release(&e);
+}
+END_TEST
+
+/* --max-recipients=3 asks for three: Sam takes the second place. */
+START_TEST(test_rankhist_place_asked_for)
+{
+	struct env e;
+
+	env_in_file(&e, fay_gus, &some_reviewed, 3);
+	assert_people(&e.rk.people,
+		    TOM "\n"
+		    VAL "\n"
+		    SAM "\n");
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * Roles as Xen's script shows them: section names cut to 8 bytes and R:
+ * lines as a bare "reviewer". The scopes are those of the full names:
+ * the ranking of test_rankhist_default_budget, Ria (R: of FOO) 16, Mae
+ * (M: of FOO, cut to "FOO D...") 8, Val 6, Tom (THE REST) 2.
+ */
+START_TEST(test_rankhist_short_roles)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.rolestats = 1;
+	e.opts.history = 1;
+	e.opts.section_name_max = 8;
+	e.opts.reviewer_section = 0;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(fixture);
+	gm_rank_init(&e.rk, &e.opts, NULL);
+	for (const char *const *s = both; *s; s++)
+		ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+				 gm_test_section(e.m, *s)), 0);
+	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
+	assert_people(&e.rk.people,
+		    RIA "\n"
+		    MAE "\n"
+		    VAL "\n"
+		    TOM "\n");
+	env_release(&e);
+}
+END_TEST
+
 /* Without stats the roles are names only. */
 START_TEST(test_rankhist_roles_without_stats)
 {
@@ -352,6 +505,10 @@ Suite *rankhist_suite(void)
 	tcase_add_test(cut, test_rankhist_no_sections);
 	tcase_add_test(cut, test_rankhist_roles_without_stats);
 	tcase_add_test(cut, test_rankhist_one_entry_per_address);
+	tcase_add_test(cut, test_rankhist_place_needs_review);
+	tcase_add_test(cut, test_rankhist_place_asked_for);
+	tcase_add_test(cut, test_rankhist_no_review_in_window);
+	tcase_add_test(cut, test_rankhist_short_roles);
 	suite_add_tcase(s, cut);
 	return s;
 }

@@ -156,7 +156,13 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * as were listed before (what get_maintainer.pl would name), or
  * --git-max-maintainers when none were. The To: recipients (M:, the
  * chief) and the signers of Fixes: commits are never cut; the best of
- * the others fill what they leave. Lists are not touched.
+ * the others fill what they leave. With the default budget from listed
+ * people, once anyone on the list has a Reviewed-by:/Acked-by: line in
+ * the window, only M:/R: people and reviewers fill it: sign-offs and
+ * authorship alone take no place (the list may come out shorter).
+ * Sections are known by their names as the roles show them (cut by
+ * --section-name-max; "reviewer" alone with --no-reviewer-section).
+ * Lists are not touched.
  * `h` must outlive `rk`. Trailer values the walk refused (h->rejected)
  * are reported in one warning. @return 0 or GM_ERROR.
  */

@@ -1220,21 +1220,46 @@ int gm_rank_history_score(enum gm_rank_scope scope,
 	       (int)(work < 3 ? work : 3);
 }
 
-/* Remember whether section `sec` is a catch-all (an F: of a lone star). */
+/* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
+#define BARE_REVIEWER "\n"
+
+/* Note `key` as a catch-all's (2) or an own section's (1): own wins. */
+static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
+{
+	void *old;
+
+	if (gm_strmap_get(&rk->scopes, key, strlen(key), &old) &&
+	    (uintptr_t)old <= v)
+		return 0;
+	return gm_strmap_put(&rk->scopes, key, strlen(key), (void *)v);
+}
+
+/*
+ * Remember whether section `sec` is a catch-all (an F: of a lone star),
+ * under its name as the roles show it; with --no-reviewer-section, its
+ * R: lines under BARE_REVIEWER.
+ */
 static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
 		      const struct gm_section *sec)
 {
 	uintptr_t catchall = 0;
-	const char *name = sec->short_name;
+	bool reviewers = false;
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
 
-	if (gm_strmap_get(&rk->scopes, name, strlen(name), NULL))
-		return 0;
-	for (size_t i = sec->start + 1; i < sec->end; i++)
+	for (size_t i = sec->start + 1; i < sec->end; i++) {
 		if (m->lines[i].tag == 'F' && (!strcmp(m->lines[i].value, "*") ||
 					       !strcmp(m->lines[i].value, "*/")))
 			catchall = 1;
-	return gm_strmap_put(&rk->scopes, name, strlen(name),
-			     (void *)(catchall + 1));
+		reviewers |= m->lines[i].tag == 'R';
+	}
+	error = role_name(&name, rk->opts, sec);
+	if (!error)
+		error = scope_put(rk, name.ptr, catchall + 1);
+	if (!error && reviewers && !rk->opts->reviewer_section)
+		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
+	gm_buf_release(&name);
+	return error;
 }
 
 /* Bits of where an entry's section roles come from. */
@@ -1248,12 +1273,14 @@ static unsigned entry_sections(const struct gm_rank *rk,
 	if (!(e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER)))
 		return 0;
 	for (size_t i = 0; i < e->roles.nr; i++) {
-		const char *colon = strchr(e->roles.v[i], ':');
-		bool reviewer = !strncmp(e->roles.v[i], "reviewer:", 9);
+		const char *role = e->roles.v[i], *colon = strchr(role, ':');
+		bool reviewer = !strncmp(role, "reviewer", 8) &&
+				(!role[8] || role[8] == ':');
+		const char *key = colon ? colon + 1 :
+				  reviewer ? BARE_REVIEWER : NULL;
 		void *v;
 
-		if (!colon || !gm_strmap_get(&rk->scopes, colon + 1,
-					     strlen(colon + 1), &v))
+		if (!key || !gm_strmap_get(&rk->scopes, key, strlen(key), &v))
 			continue;
 		if ((uintptr_t)v == 2)
 			bits |= reviewer ? R_ALL : M_ALL;
@@ -1351,6 +1378,7 @@ static size_t history_budget(const struct gm_rank *rk, size_t listed)
 struct ranked {
 	int score;
 	size_t index;
+	bool reviews;	/* a section role or a review line */
 };
 
 static int ranked_cmp(const void *a, const void *b)
@@ -1368,17 +1396,26 @@ static bool history_kept(const struct gm_rank_entry *e)
 	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF | GM_KIND_FIXES);
 }
 
+/* Whether `p` (NULL: no activity) has a Reviewed-by: or Acked-by: line. */
+static bool history_reviewed(const struct gm_history_person *p)
+{
+	return p && trailer_lines(p, review_keys, 2) > 0;
+}
+
 /*
  * Order the people by score (ties in list order) and keep `budget` of
  * them: everyone history_kept() holds, then the best of the others.
+ * With `reviewers_only`, once anyone on the list reviewed in the window,
+ * a place goes only to an M: or R: person or to someone who reviewed:
+ * sign-offs and authorship alone then rank but take no place.
  */
-static int history_cut(struct gm_rank *rk, size_t budget)
+static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 {
 	struct gm_rank_list *l = &rk->people;
 	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
-	bool own = false;
+	bool own = false, any_review = false;
 
 	if (!r || !v) {
 		free(r);
@@ -1393,6 +1430,9 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 
 		r[i].score = gm_rank_history_score(s, l->v[i].history);
 		r[i].index = i;
+		r[i].reviews = s != GM_SCOPE_NONE ||
+			       history_reviewed(l->v[i].history);
+		any_review |= history_reviewed(l->v[i].history);
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
 	for (size_t i = 0; i < l->nr; i++)
@@ -1401,7 +1441,9 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[r[i].index];
 
-		if (history_kept(e) || (room && room--))
+		if (history_kept(e) ||
+		    ((r[i].reviews || !reviewers_only || !any_review) &&
+		     room && room--))
 			v[j++] = *e;
 		else
 			entry_free(e);
@@ -1509,7 +1551,8 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	if (!error)
 		error = people_merge(rk);
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed));
+		error = history_cut(rk, history_budget(rk, listed),
+				    rk->opts->max_recipients < 0 && listed);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
