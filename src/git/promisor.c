@@ -208,7 +208,8 @@ static bool no_lazy_fetch(void)
 
 /*
  * Fetch the `nr` objects `ids` lists that `odb` lacks (it re-scans its
- * packs before it says so), remote after remote, until none is missing. @return 0, GM_ENOTFOUND
+ * packs before it says so), remote after remote, until none is missing.
+ * @return 0, GM_ENOTFOUND
  * with the message naming `what`, the first missing id and how to fetch
  * it, or GM_ERROR.
  */
@@ -362,18 +363,20 @@ int gm_repo_git_lazy_fetch(git_repository *repo)
 int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 			  const char *what)
 {
-	git_odb *odb = NULL;
+	struct promisor *p = (struct promisor *)r->promisor;
 	int error = 0;
 
-	if (!r->promisor || !nr)
+	if (!p || !nr)
 		return 0;
-	if (git_repository_odb(&odb, r->repo) < 0)
-		return gm_error_from_git(-1, "cannot open the object directory");
+	/*
+	 * Asked of the promisor's own database, as a miss is: the
+	 * repository's is locked while a read of it misses, so taking
+	 * fetch_lock and then its lock would be the other order.
+	 */
 	for (size_t i = 0; !error && i < nr; i += FETCH_BATCH)
-		error = promisor_fetch((struct promisor *)r->promisor, odb,
-				       ids + i, nr - i < FETCH_BATCH ? nr - i :
+		error = promisor_fetch(p, p->fresh, ids + i,
+				       nr - i < FETCH_BATCH ? nr - i :
 				       FETCH_BATCH, what);
-	git_odb_free(odb);
 	if (error == GM_ENOTFOUND)
 		promisor_die();	/* as a read of one of them would */
 	return error;
