@@ -13,12 +13,11 @@
 /*
  * The history walk of a run, as the command line asks for it (the
  * history stage itself, history.h, takes only its own settings): with
- * --history every path as given, in a
- * thread of its own (on a repository of its own) from gm_walk_start()
- * on, since the paths are known before MAINTAINERS is read; with only
- * --git-fallback the files no maintained section claims exactly (R-71),
- * walked in gm_walk_finish(). All calls are made by the thread that
- * started.
+ * --history every path as given, in a thread of its own (on a repository
+ * of its own) from gm_walk_start() on, since the paths are known before
+ * MAINTAINERS is read; with only --git-fallback the files no maintained
+ * section claims exactly (R-71), walked in gm_walk_finish(). All calls
+ * are made by the thread that started.
  */
 struct gm_walk {
 	struct gm_history *history;	/* after gm_walk_finish() */
