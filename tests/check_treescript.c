@@ -512,7 +512,7 @@ START_TEST(test_treescript_load_follows_the_commit)
 					    old_script), 0);
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
-	ck_assert_int_eq(gm_treescript_load(&o, r, NULL), 2);
+	ck_assert_int_eq(gm_config_treescript(&o, r, NULL), 2);
 	ck_assert_int_eq(o.keywords_in_file, 0);
 	gm_repo_free(r);
 	gm_options_release(&o);
@@ -1066,7 +1066,7 @@ START_TEST(test_treescript_load_named_script)
 					       "scripts/get_maintainer.pl"), 0);
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
-	gm_treescript_load(&o, r, &notes);
+	gm_config_treescript(&o, r, &notes);
 	ck_assert_int_eq(o.drop_rest_supporter, 0);
 	gm_repo_free(r);
 	gm_options_release(&o);
@@ -1079,7 +1079,7 @@ START_TEST(test_treescript_load_named_script)
 			 0);
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
-	gm_treescript_load(&o, r, &notes);
+	gm_config_treescript(&o, r, &notes);
 	ck_assert_int_eq(o.drop_rest_supporter, 1);
 	joined = gm_test_join(&notes, "\n");
 	ck_assert_msg(strstr(joined, "xen.pl:2: family Xen"), "%s", joined);

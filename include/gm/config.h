@@ -28,6 +28,19 @@ int gm_config_read_file(struct gm_repo *r, const char *name,
 int gm_config_words(struct gm_strvec *out, const char *text);
 
 /**
+ * gm_treescript_apply() and gm_treescript_fork() with the script at
+ * GM_TREESCRIPT_PATH, or at the path git config maintainer.script names,
+ * in the tree of `r`'s commit (never the work tree's copy); a
+ * maintainer.script path not in that tree is read as a file. No script,
+ * or one that cannot be read, leaves `opts` as it is. `notes` (or NULL)
+ * as gm_treescript_fork().
+ * @return the number of options gm_treescript_apply() changed (0 or
+ * more); never an error.
+ */
+int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
+			 struct gm_strvec *notes);
+
+/**
  * Fill `opts` (released and made anew) for the `argc` words `argv`, as
  * the run sees them: defaults, the tree script's, git config, the conf
  * file's words, argv; then gm_options_finish().

@@ -19,8 +19,9 @@ struct gm_keywords_text {
 };
 
 /*
- * The keyword pass (R-33, R-46): the K: lines hit by the contents of the
- * -f files and by the patches' lines. The -f files are read in a thread
+ * The keyword pass of a run (R-33, R-46), as the command line asks for
+ * it: the K: lines hit by the contents of the -f files and by the
+ * patches' lines, matched by the match stage (gm_match_keywords_*()). The -f files are read in a thread
  * of its own, on a repository of its own, while MAINTAINERS is read; the
  * pass runs in another while the main thread matches the file rules.
  * All calls are made by the thread that started; between a start and

@@ -4,7 +4,6 @@
 #include <stddef.h>
 
 #include "gm/options.h"
-#include "gm/repo.h"
 #include "gm/strvec.h"
 
 /*
@@ -103,18 +102,5 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
  */
 int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
 		       const char *path, struct gm_strvec *notes);
-
-/**
- * gm_treescript_apply() and gm_treescript_fork() with the script at
- * GM_TREESCRIPT_PATH, or at the path git config maintainer.script names,
- * in the tree of `r`'s commit (never the work tree's copy); a
- * maintainer.script path not in that tree is read as a file. No script,
- * or one that cannot be read, leaves `opts` as it is. `notes` (or NULL)
- * as gm_treescript_fork().
- * @return the number of options gm_treescript_apply() changed (0 or
- * more); never an error.
- */
-int gm_treescript_load(struct gm_options *opts, struct gm_repo *r,
-		       struct gm_strvec *notes);
 
 #endif /* GM_TREESCRIPT_H */

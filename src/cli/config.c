@@ -208,6 +208,52 @@ static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
 	return error == GM_ENOTFOUND ? 0 : error;
 }
 
+/*
+ * The script's text: at `path` in the commit's tree; else, for a path
+ * git config named (`named`), the file at `path`.
+ */
+static int treescript_read(struct gm_repo *r, const char *path, bool named,
+			   struct gm_buf *out)
+{
+	struct gm_repo_text t = GM_REPO_TEXT_INIT;
+	int error = gm_repo_text(r, path, NULL, &t);
+
+	if (!error)
+		error = gm_buf_put(out, t.ptr, t.len);
+	gm_repo_text_release(&t);
+	if (error && named)
+		error = gm_buf_read_file(out, path);
+	return error;
+}
+
+int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
+			 struct gm_strvec *notes)
+{
+	struct gm_buf text = GM_BUF_INIT;
+	const char *path = GM_TREESCRIPT_PATH;
+	char *named = NULL;
+	int changed = 0;
+
+	if (!gm_repo_config_string(r, "maintainer.script", &named) && named)
+		path = named;
+	gm_error_clear();
+	/* a missing blob (a partial clone, say) is no script either */
+	if (treescript_read(r, path, named != NULL, &text) < 0) {
+		gm_error_clear();
+		if (notes)
+			gm_strvec_pushf(notes, "%s: no such script: Linux 6.1's "
+					"defaults, --git-fallback off", path);
+		goto out;
+	}
+	changed = gm_treescript_apply(opts, text.ptr, text.len);
+	if (gm_treescript_fork(opts, text.ptr, text.len, path, notes) < 0)
+		gm_error_clear();	/* out of memory: 6.1's penguins */
+out:
+	gm_buf_release(&text);
+	free(named);
+	return changed;
+}
+
 int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		   const char **argv)
 {
@@ -222,7 +268,7 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		goto out;
 	gm_options_release(opts);
 	gm_options_init(opts);
-	gm_treescript_load(opts, r, &notes);
+	gm_config_treescript(opts, r, &notes);
 	if ((error = config_apply_git(opts, r)) < 0 ||
 	    (error = config_apply_fork(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
