@@ -20,16 +20,20 @@
 
 /*
  * What the copy searches of one walk keep: the parents' trees, and per
- * blob its size and (up to a bound) its fingerprint. Used by one thread.
+ * blob its size and (up to a bound) its fingerprint. Used by one thread;
+ * with packs and a second CPU a search shares its reading and scoring
+ * with a helper thread of its own.
  */
 struct gm_follow;
 
 /**
- * A cache reading through `objs` (borrowed, the caller's thread's). The
- * caller owns `*out` (gm_follow_free()).
+ * A cache reading through `objs` (borrowed, the caller's thread's), and,
+ * on a helper thread, through a reader of its own of `packs` (NULL:
+ * none). The caller owns `*out` (gm_follow_free()).
  * @return 0 or GM_ERROR.
  */
-int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs);
+int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
+		  const struct gm_packs *packs);
 void gm_follow_free(struct gm_follow *f);
 
 /**

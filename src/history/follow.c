@@ -8,6 +8,7 @@
 #include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/strvec.h"
+#include "gm/thread.h"
 
 #define MAX_SCORE 60000
 #define MIN_SCORE 30000			/* -M50% */
@@ -157,7 +158,7 @@ struct fentry {
 	uint32_t id4;		/* its id's first four bytes (id_head()) */
 };
 
-/* The tables a fingerprint is counted in. */
+/* The tables a fingerprint is counted in: one set per thread. */
 struct fp_scratch {
 	uint32_t *acc;		/* HASHBASE: zero between uses */
 	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
@@ -179,8 +180,8 @@ struct blob_want {
 };
 
 /*
- * Memory taken for the whole walk, in blocks freed together: the
- * fingerprints kept and the blobs' facts.
+ * Memory one thread takes for the whole walk, in blocks freed together:
+ * the fingerprints kept (and, the walk's thread's, the blobs' facts).
  */
 struct arena {
 	char **blocks;
@@ -215,6 +216,40 @@ static void arena_release(struct arena *a)
 		free(a->blocks[i]);
 	free(a->blocks);
 }
+
+/* What a task works with: the pack reader, its rules, tables and arena. */
+struct worker {
+	struct gm_pack_reader *pack;
+	const struct gm_objects_rules *rules;
+	struct fp_scratch *scratch;
+	struct arena *arena;
+};
+
+/*
+ * Work on items [0, n) that the calling thread and the helper share as
+ * they go (gm_split): fn(ctx, i, worker) does item i, writing only what
+ * is item i's.
+ */
+struct task {
+	int (*fn)(void *ctx, size_t i, const struct worker *wk);
+	void *ctx;
+	size_t step;
+	struct gm_split split;
+};
+
+/*
+ * The second thread of the copy search, where there is a second CPU and
+ * there are packs: a reader and tables of its own, working on one task
+ * at a time, which the search waits for before it reads the results.
+ */
+struct follow_helper {
+	struct gm_pack_reader *pack;
+	const struct gm_objects_rules *rules;
+	struct fp_scratch scratch;
+	struct arena arena;
+	struct task *task;
+	struct gm_job job;
+};
 
 /*
  * A destination's fingerprint, spread for scoring: its bytes by hash
@@ -323,9 +358,10 @@ struct gm_follow {
 	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
 	struct oidmap blobs;	/* id -> struct blobinfo * */
 	size_t spans;		/* fingerprint words kept, in all */
-	struct arena arena;	/* blobs, fingerprints kept */
+	struct arena arena;	/* this thread's: blobs, fingerprints kept */
 	struct blobinfo once;	/* one not kept, until the next */
-	struct fp_scratch scratch;
+	struct fp_scratch scratch;	/* this thread's */
+	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
 	struct dst_table dst;	/* the search's destination */
@@ -410,7 +446,39 @@ static void scratch_release(struct fp_scratch *sc)
 	free(sc->touched);
 }
 
-int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs)
+static void follow_helper_free(struct follow_helper *h)
+{
+	if (!h)
+		return;
+	gm_pack_reader_free(h->pack);
+	scratch_release(&h->scratch);
+	arena_release(&h->arena);
+	free(h);
+}
+
+/*
+ * A helper reading `packs` under `rules`; NULL if there are no packs,
+ * or one CPU.
+ */
+static struct follow_helper *follow_helper_new(const struct gm_packs *packs,
+					       const struct gm_objects_rules *rules)
+{
+	struct follow_helper *h;
+
+	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
+	    !(h = calloc(1, sizeof(*h))))
+		return NULL;
+	if (scratch_init(&h->scratch) < 0 ||
+	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
+		follow_helper_free(h);
+		return NULL;
+	}
+	h->rules = rules;
+	return h;
+}
+
+int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
+		  const struct gm_packs *packs)
 {
 	struct gm_follow *fc = calloc(1, sizeof(*fc));
 
@@ -424,6 +492,7 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs)
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
+	fc->helper = follow_helper_new(packs, objs->rules);
 	*out = fc;
 	return 0;
 }
@@ -442,6 +511,7 @@ void gm_follow_free(struct gm_follow *fc)
 	free(fc->temps);
 	arena_release(&fc->arena);
 	scratch_release(&fc->scratch);
+	follow_helper_free(fc->helper);
 	dst_table_release(&fc->dst);
 	free(fc->cand);
 	listing_release(&fc->ls);
@@ -599,6 +669,57 @@ static const struct blobinfo *follow_fp(struct gm_follow *fc,
 	return b;
 }
 
+/* ==================== work on two threads ==================== */
+
+/* Items of `t` done by `wk` from one end until none is left or one fails. */
+static int task_work(struct task *t, const struct worker *wk, bool back)
+{
+	size_t from, to;
+	int error = 0;
+
+	while (!error && gm_split_take(&t->split, back, &from, &to))
+		for (size_t i = from; i < to && !error; i++)
+			error = t->fn(t->ctx, i, wk);
+	if (error)
+		gm_split_stop(&t->split);
+	return error;
+}
+
+static void *helper_thread(void *arg)
+{
+	struct follow_helper *h = arg;
+	const struct worker wk = { h->pack, h->rules, &h->scratch, &h->arena };
+
+	gm_job_done(&h->job, task_work(h->task, &wk, true));
+	return NULL;
+}
+
+/*
+ * Task `t` done on items [0, n): with the helper, where there is one
+ * and enough to share, else by this thread alone.
+ * @return 0, or an error of either thread.
+ */
+static int follow_run(struct gm_follow *fc, struct task *t, size_t n)
+{
+	const struct worker me = { fc->objs->pack, fc->objs->rules,
+				   &fc->scratch, &fc->arena };
+	struct follow_helper *h = fc->helper;
+	bool shared = h && n >= 2 * t->step;
+	int error, helper_error = 0;
+
+	if (n > UINT32_MAX)
+		return gm_error_set(GM_ERROR, "too many files to compare");
+	gm_split_init(&t->split, n, t->step);
+	if (shared) {
+		h->task = t;
+		shared = gm_job_start(&h->job, helper_thread, h);
+	}
+	error = task_work(t, &me, false);
+	if (shared)
+		helper_error = gm_job_join(&h->job);
+	return error ? error : helper_error;
+}
+
 /* ==================== reading blobs ==================== */
 
 /* Blobs to read, and what reading them gave. */
@@ -613,20 +734,21 @@ struct reads {
  * type is not looked for (a delta's would be at the end of its chain):
  * an object the tree wrongly calls a blob is found out when read.
  */
-static void read_size(struct gm_follow *fc, const struct reads *r, size_t i)
+static int read_size(void *ctx, size_t i, const struct worker *wk)
 {
+	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
 
-	g->state = gm_pack_header(fc->objs->pack,
-				  gm_objects_replaced(fc->objs->rules,
-						      &r->want[i].id),
-				  NULL, &g->size) ? GOT_MISS : GOT_OK;
+	g->state = gm_pack_header(wk->pack, gm_objects_replaced(wk->rules,
+				  &r->want[i].id), NULL, &g->size) ?
+		   GOT_MISS : GOT_OK;
+	return 0;
 }
 
 /* The fingerprint of blob i from the packs; a miss is left for libgit2. */
-static int read_fingerprint(struct gm_follow *fc, const struct reads *r,
-			    size_t i)
+static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 {
+	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
 	struct blobinfo v = { 0, false, false, false, NULL, 0 };
 	git_object_t type;
@@ -634,15 +756,14 @@ static int read_fingerprint(struct gm_follow *fc, const struct reads *r,
 	size_t len = 0;
 	int error;
 
-	error = gm_pack_read(fc->objs->pack,
-			     gm_objects_replaced(fc->objs->rules, &r->want[i].id),
-			     &type, &data, &len);
+	error = gm_pack_read(wk->pack, gm_objects_replaced(wk->rules,
+			     &r->want[i].id), &type, &data, &len);
 	g->state = error == GM_ENOTFOUND ? GOT_MISS : GOT_NONE;
 	if (error == GM_ENOTFOUND)
 		return 0;
 	if (!error && type == GIT_OBJECT_BLOB &&
-	    !(error = follow_fingerprint(&fc->scratch, &v, data, len,
-					 r->keep ? &fc->arena : NULL))) {
+	    !(error = follow_fingerprint(wk->scratch, &v, data, len,
+					 r->keep ? wk->arena : NULL))) {
 		g->state = GOT_OK;
 		g->size = len;
 		g->fp = v.fp;
@@ -693,8 +814,8 @@ static int blobs_read_misses(struct gm_follow *fc,
 
 /*
  * The sizes (or fingerprints, in the arenas if `keep`) of blobs `want`,
- * into `got`: from the packs (follow_run()), then what they missed from
- * libgit2.
+ * into `got`: from the packs on both threads (follow_run()), then what
+ * they missed from libgit2.
  * @return 0 or GM_ERROR.
  */
 static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
@@ -702,14 +823,9 @@ static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
 		      struct blob_got *got)
 {
 	struct reads r = { want, got, keep };
-	int error = 0;
-
-	for (size_t i = 0; i < n && !error; i++) {
-		if (fingerprints)
-			error = read_fingerprint(fc, &r, i);
-		else
-			read_size(fc, &r, i);
-	}
+	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
+			  .ctx = &r, .step = fingerprints ? 1 : 16 };
+	int error = follow_run(fc, &t, n);
 
 	if (!error)
 		error = blobs_read_misses(fc, want, n, fingerprints, keep, got);
@@ -845,8 +961,8 @@ static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 }
 
 /*
- * The sizes of the files of the listing not known yet, read
- * (blobs_read()) and noted in the listing and its trees.
+ * The sizes of the files of the listing not known yet, read (two
+ * threads, blobs_read()) and noted in the listing and its trees.
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
@@ -883,7 +999,7 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 /*
  * Before a search: the files of the listing whose size may match
  * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (blobs_read()). Fingerprints past the cache's
+ * kept read (two threads, blobs_read()). Fingerprints past the cache's
  * bound are kept until follow_done().
  */
 static int follow_candidates(struct gm_follow *fc, size_t dsize)
@@ -1168,16 +1284,31 @@ static int fp_score(const struct dst_table *dst, const uint32_t *fp,
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
 }
 
+/* The scoring of the candidates of a search, against fc->dst. */
+struct scoring {
+	struct gm_follow *fc;
+	size_t dsize;
+};
+
+static int score_one(void *ctx, size_t i, const struct worker *wk)
+{
+	const struct scoring *sc = ctx;
+	struct candidate *c = &sc->fc->cand[i];
+	const struct fentry *f = &sc->fc->ls.v[c->src];
+
+	(void)wk;
+	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
+			    sc->dsize);
+	return 0;
+}
+
 /* The scores of the candidates (fc->cand) against a blob of `dsize` bytes. */
 static int follow_score(struct gm_follow *fc, size_t dsize)
 {
-	for (size_t i = 0; i < fc->nr_cand; i++) {
-		struct candidate *c = &fc->cand[i];
+	struct scoring sc = { fc, dsize };
+	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
 
-		c->score = fp_score(&fc->dst, c->fp, c->nr,
-				    (size_t)fc->ls.v[c->src].size, dsize);
-	}
-	return 0;
+	return follow_run(fc, &t, fc->nr_cand);
 }
 
 int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,

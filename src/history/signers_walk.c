@@ -12,6 +12,7 @@
 #include "gm/pack.h"
 #include "gm/repo.h"
 #include "gm/strmap.h"
+#include "gm/thread.h"
 
 /*
  * gm_signers_walk(): the commits of the window, and for each non-merge
@@ -199,7 +200,7 @@ static int blob_of(git_blob **out, git_repository *repo,
 	       0 ? -1 : 0;
 }
 
-/* The numstat of `p`, through `repo` (attr_repo_open()). */
+/* The numstat of `p`, through this thread's `repo` (attr_repo_open()). */
 static void count_lines(struct walk *w, git_repository *repo,
 			const struct pending *p)
 {
@@ -234,18 +235,63 @@ out:
 	git_blob_free(b);
 }
 
-/* The line counts of the walk's touches. */
+/*
+ * The line counts of the walk's touches, on two threads where there is
+ * a second CPU: the other counts from the back through a repository of
+ * its own while this one counts from the front.
+ */
+struct counting {
+	struct walk *w;
+	git_repository *repo;	/* the other thread's */
+	struct gm_split split;
+	struct gm_job job;
+};
+
+static void count_share(struct walk *w, git_repository *repo,
+			struct gm_split *split, bool back)
+{
+	size_t from, to;
+
+	while (gm_split_take(split, back, &from, &to))
+		for (size_t i = from; i < to; i++)
+			count_lines(w, repo, &w->pending[i]);
+}
+
+static void *counting_thread(void *arg)
+{
+	struct counting *c = arg;
+
+	count_share(c->w, c->repo, &c->split, true);
+	gm_job_done(&c->job, 0);
+	return NULL;
+}
+
+static void count_repo_free(git_repository *r, git_repository *repo)
+{
+	if (r != repo)
+		git_repository_free(r);
+}
+
 static int count_all(struct walk *w)
 {
-	git_repository *repo;
+	struct counting c = { .w = w };
+	git_repository *mine;
+	bool two = false;
 
 	if (!w->nr_pending)
 		return 0;
-	repo = attr_repo_open(w->repo);
-	for (size_t i = 0; i < w->nr_pending; i++)
-		count_lines(w, repo, &w->pending[i]);
-	if (repo != w->repo)
-		git_repository_free(repo);
+	if (w->nr_pending > UINT32_MAX)
+		return gm_error_set(GM_ERROR, "too many changes to count");
+	gm_split_init(&c.split, w->nr_pending, 1);
+	mine = attr_repo_open(w->repo);
+	if (gm_thread_cpus() >= 2 && mine != w->repo && w->nr_pending > 1 &&
+	    (c.repo = attr_repo_open(w->repo)) != w->repo)
+		two = gm_job_start(&c.job, counting_thread, &c);
+	count_share(w, mine, &c.split, false);
+	if (two)
+		gm_job_join(&c.job);
+	count_repo_free(c.repo, w->repo);
+	count_repo_free(mine, w->repo);
 	return 0;
 }
 
@@ -340,7 +386,7 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
 	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
 				     opts->graph)) < 0 ||
-	    (error = gm_follow_new(&w.follow, &w.src.objs)) < 0 ||
+	    (error = gm_follow_new(&w.follow, &w.src.objs, opts->packs)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
 	error = walk_run(&w, start);
