@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gm/blame.h"
 #include "gm/follow.h"
 #include "gm/graph.h"
 #include "gm/pack.h"
+#include "gm/repo.h"
 #include "gm/signers.h"
 #include "gm_testutil.h"
 #include "gm_tests.h"
@@ -169,15 +171,41 @@ static void assert_same_walk(const struct gm_signers *a,
 }
 
 /*
+ * The walk `so` of `files` again with its threads (the commits found
+ * ahead through a repository opened again), which must agree with `s`.
+ */
+static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
+		       struct gm_signers_options *so, const struct gm_signers *s)
+{
+	struct gm_signers *ahead = NULL;
+	struct gm_repo *repo = NULL;
+	char cwd[4096];
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	ck_assert_int_eq(chdir(r->dir), 0);
+	ck_assert_int_eq(gm_test_repo_open(&repo, NULL), 0);
+	ck_assert_int_eq(chdir(cwd), 0);
+	so->reopen = repo;
+	ck_assert_int_eq(gm_signers_walk(&ahead, r->repo, &r->head, files, so),
+			 0);
+	so->reopen = NULL;
+	assert_same_walk(s, ahead);
+	ck_assert_int_eq(ahead->shallow, s->shallow);
+	gm_signers_free(ahead);
+	gm_repo_free(repo);
+}
+
+/*
  * The walk of `paths`, through libgit2 alone; and the same again with
  * all but the newest commit packed (read through pack.c, the loose one
  * through libgit2), with the repository packed, and then with a
- * commit-graph (graph.c) giving parents and trees, which must all agree.
+ * commit-graph (graph.c) giving parents and trees, and on threads
+ * (walk_ahead()) with and without it, which must all agree.
  */
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
 {
-	struct gm_signers_options so = { since, false, NULL, NULL };
+	struct gm_signers_options so = { since, false, NULL, NULL, NULL };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *s = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
@@ -226,10 +254,13 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 					 &so), 0);
 	assert_same_walk(s, packed);
 	gm_signers_free(packed);
+	walk_ahead(r, &files, &so, s);
 	gm_graph_free(graph);
 	snprintf(cmd, sizeof(cmd), "rm -f '%s/.git/objects/info/commit-graph'",
 		 r->dir);
 	ck_assert_int_eq(system(cmd), 0);
+	so.graph = NULL;
+	walk_ahead(r, &files, &so, s);
 	gm_packs_free(ps);
 	gm_strvec_release(&files);
 	return s;
@@ -421,7 +452,7 @@ START_TEST(test_signers_shallow_packed)
 		{ "Dee <dee@x.org>", "four\n\nSigned-off-by: Dee <dee@x.org>\n",
 		  T0 + 3 * DAY, { { "f.c", "1\n2\n3\n4\n" } } },
 	};
-	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL };
+	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL, NULL };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *alone = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;

@@ -62,12 +62,17 @@ struct gm_signers {
 
 struct gm_packs;
 struct gm_graph;
+struct gm_repo;
 
 struct gm_signers_options {
 	int64_t since;			/* oldest committer time */
 	bool all_signature_types;	/* --git-all-signature-types */
 	const struct gm_packs *packs;	/* read first, if not NULL */
 	const struct gm_graph *graph;	/* parents and trees, if git reads it */
+	/* the repository, opened again for threads of the walk's own
+	   (the commits found ahead, the copy search's and the line counts'
+	   second thread) where there is a second CPU; NULL: one thread */
+	const struct gm_repo *reopen;
 };
 
 /**
@@ -148,6 +153,7 @@ struct gm_signers_request {
 	size_t nr_ranges;
 	const struct gm_packs *packs;	/* its packs, or NULL */
 	const struct gm_graph *graph;	/* its commit-graph, or NULL */
+	const struct gm_repo *reopen;	/* as gm_signers_options's */
 };
 
 /* What it found: the walk and each walked file's facts. */

@@ -217,7 +217,7 @@ static int query_add_git(struct gm_query *q)
 	struct gm_signers_request req = {
 		gm_repo_git(r), gm_repo_commit_id(r), gm_repo_workdir(r),
 		&q->inputs.files, q->matches, q->inputs.ranges,
-		q->inputs.nr_ranges, NULL, NULL,
+		q->inputs.nr_ranges, NULL, NULL, q->walk.serial ? NULL : r,
 	};
 	int error;
 

@@ -399,7 +399,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 		       struct gm_strvec *paths, size_t *index)
 {
 	const struct gm_options *o = rk->opts;
-	struct gm_signers_options so = { 0, false, NULL, NULL };
+	struct gm_signers_options so = { 0, false, NULL, NULL, NULL };
 	const char *since = o->git_since ? o->git_since : "1-year-ago";
 	int error = 0;
 
@@ -418,6 +418,7 @@ static int report_walk(struct gm_signers_report *r, struct gm_rank *rk,
 	so.all_signature_types = o->git_all_signature_types;
 	so.packs = req->packs;
 	so.graph = req->graph;
+	so.reopen = req->reopen;
 	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
 }
 

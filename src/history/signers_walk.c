@@ -13,6 +13,7 @@
 #include "gm/repo.h"
 #include "gm/strmap.h"
 #include "gm/thread.h"
+#include "gm/window.h"
 
 /*
  * gm_signers_walk(): the commits of the window, and for each non-merge
@@ -37,20 +38,32 @@ struct walk {
 	char **paths;		/* per file: its current path, no final '/' */
 	enum gm_commits_kind *kind;	/* per file: a file or a directory */
 	struct gm_commits_paths all;	/* every file */
-	struct gm_strmap seen;	/* hex ids of queued commits */
-	struct gm_commits_queue q;
+	struct gm_window *win;	/* the commits of the window, compared */
+	bool *moved;		/* per file: not where the window compares it */
+	struct gm_commits_paths away;	/* the files moved */
 	struct gm_commits_changes ch;	/* the files the commit changed */
 	struct pending *pending;
 	size_t nr_pending, alloc_pending;
 	struct gm_follow *follow;	/* the copy searches' cache */
 };
 
-/* File `f` now at `path` (the walk's). */
+/*
+ * File `f` now at `path` (the walk's). Alone, the window compares the
+ * walk's paths; ahead, their first ones, and the walk those moved since.
+ */
 static void walk_move(struct walk *w, size_t f, char *path)
 {
 	free(w->paths[f]);
 	w->paths[f] = path;
-	gm_commits_paths_sort(&w->all);
+	if (!gm_window_ahead(w->win)) {
+		gm_commits_paths_sort(&w->all);
+		return;
+	}
+	if (!w->moved[f]) {
+		w->moved[f] = true;
+		w->away.order[w->away.nr++] = f;
+	}
+	gm_commits_paths_sort(&w->away);
 }
 
 /* The touch of file `c->path` by commit `k`, and its numstat to count. */
@@ -77,9 +90,10 @@ static int note_touch(struct walk *w, size_t k,
 	return 0;
 }
 
-/* Record the changes `w->ch` of the commit examined, following renames. */
+/* Record the changes `ch` of the commit examined, following renames. */
 static int record(struct walk *w, struct gm_commits_item *it,
-		  const git_oid *ta, const git_oid *tb)
+		  const struct gm_commits_changes *ch, const git_oid *ta,
+		  const git_oid *tb)
 {
 	struct gm_signers *s = w->s;
 	size_t k = s->nr_commits;
@@ -93,8 +107,8 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		return error;
 	git_oid_cpy(&s->commits[k].id, &it->id);	/* not its replacement's */
 	s->nr_commits++;
-	for (size_t i = 0; i < w->ch.nr && !error; i++) {
-		const struct gm_commits_change *c = &w->ch.v[i];
+	for (size_t i = 0; i < ch->nr && !error; i++) {
+		const struct gm_commits_change *c = &ch->v[i];
 		char *source = NULL;
 
 		if (w->kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
@@ -116,29 +130,42 @@ static int record(struct walk *w, struct gm_commits_item *it,
 }
 
 /*
- * One commit of the window: its parents queued; a non-merge compared
- * with its parent (or the empty tree) at every file's current path, and
- * recorded if it changed any. No changed-path filter is asked: git log
- * --follow asks none.
+ * One commit of the window: a non-merge one that changed a file at its
+ * current path recorded. Unless compared at the current paths, the
+ * window's changes stand for the files not moved; those moved are
+ * compared here. No changed-path filter is
+ * asked: git log --follow asks none.
  */
-static int walk_commit(struct walk *w, struct gm_commits_item *it)
+static int walk_commit(struct walk *w, const struct gm_window_commit *wc)
 {
-	struct gm_commits_parents p;
-	const git_oid *ta;
-	int error = gm_commits_parents(&w->src, it, &p);
+	const struct gm_commits_changes *ch = &wc->ch;
+	const git_oid *ta = wc->has_parent ? &wc->ta : NULL;
+	struct gm_commits_item it;
+	int error = 0;
 
-	for (size_t i = 0; i < p.nr && !error; i++)
-		if (p.loaded[i])
-			error = gm_commits_queue_push(&w->q, &p.v[i]);
-	if (error || p.nr > 1 || !w->all.nr)
-		goto out;
-	ta = p.nr_loaded ? &p.trees[0] : NULL;
-	w->ch.nr = 0;
-	if ((error = gm_commits_diff(&w->src, &w->all, ta, &p.tree,
-				     &w->ch)) == 0 && w->ch.nr)
-		error = record(w, it, ta, &p.tree);
-out:
-	gm_commits_parents_release(&p);
+	w->s->walked++;
+	if (wc->merge)
+		return 0;
+	if (w->away.nr && !wc->current) {
+		w->ch.nr = 0;
+		for (size_t i = 0; i < wc->ch.nr && !error; i++) {
+			if (w->moved[wc->ch.v[i].path])
+				continue;
+			if (GM_ARRAY_GROW(w->ch.v, w->ch.nr, w->ch.alloc) < 0)
+				return GM_ERROR;
+			w->ch.v[w->ch.nr++] = wc->ch.v[i];
+		}
+		if ((error = gm_commits_diff(&w->src, &w->away, ta, &wc->tb,
+					     &w->ch)) < 0)
+			return error;
+		ch = &w->ch;
+	}
+	if (!ch->nr)
+		return 0;
+	memset(&it, 0, sizeof(it));
+	git_oid_cpy(&it.id, &wc->id);
+	error = record(w, &it, ch, ta, &wc->tb);
+	gm_commits_item_release(&it);
 	return error;
 }
 
@@ -284,7 +311,8 @@ static int count_all(struct walk *w)
 		return gm_error_set(GM_ERROR, "too many changes to count");
 	gm_split_init(&c.split, w->nr_pending, 1);
 	mine = attr_repo_open(w->repo);
-	if (gm_thread_cpus() >= 2 && mine != w->repo && w->nr_pending > 1 &&
+	if (w->opts->reopen && gm_thread_cpus() >= 2 && mine != w->repo &&
+	    w->nr_pending > 1 &&
 	    (c.repo = attr_repo_open(w->repo)) != w->repo)
 		two = gm_job_start(&c.job, counting_thread, &c);
 	count_share(w, mine, &c.split, false);
@@ -306,10 +334,13 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 	w->paths = calloc(n + 1, sizeof(*w->paths));
 	w->kind = calloc(n + 1, sizeof(*w->kind));
 	w->all.order = calloc(n + 1, sizeof(*w->all.order));
-	if (!s->files || !w->paths || !w->kind || !w->all.order)
+	w->away.order = calloc(n + 1, sizeof(*w->away.order));
+	w->moved = calloc(n + 1, sizeof(*w->moved));
+	if (!s->files || !w->paths || !w->kind || !w->all.order ||
+	    !w->away.order || !w->moved)
 		return gm_error_set(GM_ERROR, "out of memory");
-	w->all.paths = w->paths;
-	w->all.kind = w->kind;
+	w->all.paths = w->away.paths = w->paths;
+	w->all.kind = w->away.kind = w->kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
 		size_t len = strlen(p);
@@ -332,30 +363,23 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 /* The walk from `start`, over the commits of the window. */
 static int walk_run(struct walk *w, const git_oid *start)
 {
-	struct gm_commits_item it;
-	int error = gm_commits_item(&w->src, start, &it);
+	const struct gm_window_options o = {
+		&w->src, &w->all, start, w->opts->since, w->opts->reopen,
+		w->opts->packs, w->rules, w->opts->graph,
+	};
+	const struct gm_window_commit *wc;
+	int error = gm_window_start(&w->win, &o);
 
-	if (error < 0)
-		return error == GM_ERROR ? error :
-			gm_error_set(GM_ERROR, "cannot read the start commit");
-	if (!w->all.nr)
-		gm_commits_item_release(&it);
-	else if ((error = gm_commits_queue_push(&w->q, &it)) < 0)
-		return error;
-	while (!error && gm_commits_queue_pop(&w->q, &it)) {
-		if (it.time >= w->opts->since) {
-			w->s->walked++;
-			error = walk_commit(w, &it);
-		}
-		gm_commits_item_release(&it);
-	}
-	w->s->shallow |= w->src.shallow;
+	while (!error && (error = gm_window_next(w->win, &wc)) > 0)
+		error = walk_commit(w, wc);
+	if (!error)
+		w->s->shallow |= gm_window_shallow(w->win) || w->src.shallow;
 	return error;
 }
 
 static void walk_release(struct walk *w)
 {
-	gm_commits_queue_release(&w->q);
+	gm_window_free(w->win);
 	gm_commits_close(&w->src);
 	gm_objects_rules_free(w->rules);
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
@@ -363,9 +387,10 @@ static void walk_release(struct walk *w)
 	free(w->paths);
 	free(w->kind);
 	free(w->all.order);
+	free(w->moved);
+	free(w->away.order);
 	free(w->ch.v);
 	free(w->pending);
-	gm_strmap_release(&w->seen);
 	gm_follow_free(w->follow);
 }
 
@@ -380,13 +405,13 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	memset(&w, 0, sizeof(w));
 	w.repo = repo;
 	w.opts = opts;
-	gm_commits_queue_init(&w.q, &w.seen);
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
 	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
 				     opts->graph)) < 0 ||
-	    (error = gm_follow_new(&w.follow, &w.src.objs, opts->packs)) < 0 ||
+	    (error = gm_follow_new(&w.follow, &w.src.objs,
+				     opts->reopen ? opts->packs : NULL)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
 	error = walk_run(&w, start);
