@@ -80,6 +80,14 @@ int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
  */
 int gm_repo_git_lazy_fetch(git_repository *repo);
 
+/**
+ * gm_repo_fetch_missing() for `repo`, opened by gm_repo_open() or given
+ * the fetch by gm_repo_git_lazy_fetch(); nothing for another repository.
+ * @return 0 or GM_ERROR.
+ */
+int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
+			      size_t nr, const char *what);
+
 /** The work tree's top with a final '/', or NULL if bare. */
 const char *gm_repo_workdir(const struct gm_repo *r);
 

@@ -360,10 +360,10 @@ int gm_repo_git_lazy_fetch(git_repository *repo)
 	return error;
 }
 
-int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
-			  const char *what)
+/* The `nr` objects `ids` that `p` lacks fetched, in batches; or the end. */
+static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
+			 const char *what)
 {
-	struct promisor *p = (struct promisor *)r->promisor;
 	int error = 0;
 
 	if (!p || !nr)
@@ -380,4 +380,32 @@ int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 	if (error == GM_ENOTFOUND)
 		promisor_die();	/* as a read of one of them would */
 	return error;
+}
+
+int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
+			  const char *what)
+{
+	return fetch_missing((struct promisor *)r->promisor, ids, nr, what);
+}
+
+int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
+			      size_t nr, const char *what)
+{
+	git_odb_backend *b;
+	git_odb *odb;
+	size_t n;
+
+	if (!nr || git_repository_odb(&odb, repo) < 0)
+		return 0;
+	n = git_odb_num_backends(odb);
+	for (size_t i = 0; i < n; i++) {
+		if (git_odb_get_backend(&b, odb, i) == 0 &&
+		    b->read == promisor_read) {
+			git_odb_free(odb);
+			return fetch_missing((struct promisor *)b, ids, nr,
+					     what);
+		}
+	}
+	git_odb_free(odb);
+	return 0;
 }

@@ -299,16 +299,48 @@ static void count_repo_free(git_repository *r, git_repository *repo)
 		git_repository_free(r);
 }
 
+/*
+ * The blobs the line counts read, those a partial clone lacks fetched in
+ * one go, as git log --numstat fetches them.
+ */
+static int count_fetch(struct walk *w)
+{
+	git_oid *ids = malloc(2 * w->nr_pending * sizeof(*ids));
+	size_t nr = 0;
+	int error;
+
+	if (!ids)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+		const struct gm_commits_entry *e[] = { &p->a, &p->b };
+
+		if (!w->s->files[p->path].touches[p->touch].path)
+			continue;	/* not counted */
+		for (size_t k = 0; k < 2; k++)
+			if (e[k]->found && e[k]->mode != GIT_FILEMODE_COMMIT &&
+			    e[k]->mode != GIT_FILEMODE_TREE)
+				git_oid_cpy(&ids[nr++], gm_objects_replaced(
+					w->rules, &e[k]->id));
+	}
+	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
+	free(ids);
+	return error;
+}
+
 static int count_all(struct walk *w)
 {
 	struct counting c = { .w = w };
 	git_repository *mine;
 	bool two = false;
+	int error;
 
 	if (!w->nr_pending)
 		return 0;
 	if (w->nr_pending > UINT32_MAX)
 		return gm_error_set(GM_ERROR, "too many changes to count");
+	if ((error = count_fetch(w)) < 0)
+		return error;
 	gm_split_init(&c.split, w->nr_pending, 1);
 	mine = attr_repo_open(w->repo);
 	if (w->opts->reopen && gm_thread_cpus() >= 2 && mine != w->repo &&
