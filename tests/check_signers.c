@@ -543,6 +543,45 @@ START_TEST(test_signers_rename_followed)
 END_TEST
 
 /* a file added in the window; numstat counts, percentages. */
+/*
+ * A file renamed into a path that sorts before a directory walked with
+ * it, from under that directory: once followed, its old path sorts after
+ * the directory's, and every comparison at the paths (on threads or
+ * not) must see them in that order.
+ */
+START_TEST(test_signers_rename_under_dir)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "add\n\nSigned-off-by: Ann <ann@x.org>\n",
+		  T0, { { "z/old.c", "1\n2\n3\n4\n5\n6\n7\n8\n" },
+			{ "z/keep.c", "k\n" } } },
+		{ "Bob <bob@x.org>", "keep\n\nSigned-off-by: Bob <bob@x.org>\n",
+		  T0 + DAY, { { "z/keep.c", "k\nk\n" } } },
+		{ "Cy <cy@x.org>", "move\n\nSigned-off-by: Cy <cy@x.org>\n",
+		  T0 + 2 * DAY, { { "z/old.c", NULL },
+				  { "a/new.c", "1\n2\n3\n4\n5\n6\n7\n8\n" } } },
+		{ "Dee <dee@x.org>", "edit\n\nSigned-off-by: Dee <dee@x.org>\n",
+		  T0 + 3 * DAY, { { "a/new.c", "1\n2\n3\n4\n5\n6\n7\n8\n9\n" } } },
+		{ "Eve <eve@x.org>", "keep\n\nSigned-off-by: Eve <eve@x.org>\n",
+		  T0 + 4 * DAY, { { "z/keep.c", "k\nk\nk\n" },
+				  { "a/new.c", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n" } } },
+	};
+	static const char *const paths[] = { "a/new.c", "z/", NULL };
+	struct trepo r;
+	struct gm_signers *s;
+
+	trepo_build(&r, c, ARRAY_SIZE(c));
+	s = walk(&r, T0 - DAY, paths);
+	ck_assert_uint_eq(s->files[0].nr_touches, 4);
+	ck_assert_uint_eq(s->files[0].renamed_from.nr, 1);
+	ck_assert_str_eq(s->files[0].renamed_from.v[0], "z/old.c");
+	assert_same_as_git(&r, T0 - DAY, s, 0);
+	ck_assert_uint_eq(s->files[1].nr_touches, 4);	/* 0, 1, 2 and 4 */
+	gm_signers_free(s);
+	trepo_free(&r);
+}
+END_TEST
+
 START_TEST(test_signers_added_in_window)
 {
 	static const struct tcommit c[] = {
@@ -1106,6 +1145,7 @@ Suite *signers_suite(void)
 	tcase_add_test(tc, test_signers_is_signature);
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
+	tcase_add_test(tc, test_signers_rename_under_dir);
 	tcase_add_test(tc, test_signers_long_history_moved);
 	tcase_add_test(tc, test_signers_shallow_packed);
 	tcase_add_test(tc, test_signers_added_in_window);
