@@ -10,7 +10,6 @@
 
 #include "gm/history.h"
 #include "gm/maintainers.h"
-#include "gm/options.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
 #include "gm/unowned.h"
@@ -87,16 +86,27 @@ int gm_activity_write(FILE *f, const struct gm_activity *a,
 		      const struct gm_maintainers *m, const char *rev,
 		      int64_t since, int64_t until, bool json);
 
+/* What --activity takes from the command line. */
+struct gm_activity_settings {
+	const struct gm_strvec *args;	/* the paths, as given */
+	const char *since;		/* --since; NULL: 12.months.ago */
+	const char *until;		/* --until; NULL: no limit */
+	int pattern_depth;		/* --pattern-depth, 0: no limit */
+	bool mailmap;			/* --mailmap */
+	bool json;			/* --format=json */
+};
+
 /**
- * --activity: the window from `o->since` (default 12.months.ago) to
- * `o->until`, the sections covering the paths `o->args` (those that claim
- * a file at or below one of them, as gm_unowned_select() reads them; all
- * sections without), the mailmap unless `o->mailmap` is off, printed to
- * `out` as `o->format` says. Warnings (a shallow history, unreadable
- * objects) are appended to `warnings`.
+ * --activity: the window from `s->since` to `s->until`, the sections
+ * covering the paths `s->args` (those that claim a file at or below one
+ * of them, as gm_unowned_select() reads them; all sections without), the
+ * mailmap unless `s->mailmap` is off, printed to `out`, as JSON with
+ * `s->json`. Warnings (a shallow history, unreadable objects) are
+ * appended to `warnings`.
  * @return 0, GM_EUSAGE for a date that does not parse, or GM_ERROR.
  */
 int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
-		    const struct gm_maintainers *m, const struct gm_options *o);
+		    const struct gm_maintainers *m,
+		    const struct gm_activity_settings *s);
 
 #endif /* GM_ACTIVITY_H */

@@ -4,13 +4,24 @@
 #include <stdbool.h>
 
 #include "gm/buf.h"
-#include "gm/options.h"
 #include "gm/patch.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
 
 /* The name R-30 gives standard input in the file list. */
 #define GM_INPUTS_STDIN "&STDIN"
+
+/* What the inputs take from the command line. */
+struct gm_inputs_settings {
+	const struct gm_strvec *args;	/* the arguments, in order */
+	const char *series;	/* --series: a format-patch directory */
+	bool from_filename;	/* -f: the arguments are paths */
+	bool tracked_paths;	/* --tracked-paths: a tracked file is -f */
+	bool patch_dev_null;	/* --patch-dev-null: /dev/null a file */
+	bool fixes;		/* --fixes: collect the Fixes: ids */
+	bool keywords;		/* -k: keep the patches for K: */
+	bool keywords_in_file;	/* --kf: K: sees the -f files' content */
+};
 
 /* A patch kept for the keyword pass, which needs MAINTAINERS. */
 struct gm_inputs_patch {
@@ -36,26 +47,26 @@ struct gm_inputs {
 
 	/* private */
 	struct gm_repo *repo;
-	const struct gm_options *opts;
+	struct gm_inputs_settings set;
 	int series_depth;
 };
 
 /**
- * Read the inputs `o` names, paths taken relative to `r`'s current
+ * Read the inputs `s` names, paths taken relative to `r`'s current
  * directory, into the zeroed `in` (released by gm_inputs_release() even
  * on failure; its warnings are those before the failure).
  * @return 0, GM_EUSAGE (no input and stdin a terminal), GM_ENOTFOUND (a
  * file not found), or another error.
  */
 int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
-		   const struct gm_options *o);
+		   const struct gm_inputs_settings *s);
 
 /**
- * The same for the one argument `path` instead of the command line's
- * (--batch, where `o` has -f).
+ * The same for the one argument `path` instead of `s->args` (--batch,
+ * where `s` has -f).
  */
 int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
-			const struct gm_options *o, const char *path);
+			const struct gm_inputs_settings *s, const char *path);
 
 void gm_inputs_release(struct gm_inputs *in);
 

@@ -30,6 +30,7 @@
 /* What every question of a run shares. */
 struct gm_query_env {
 	const struct gm_options *opts;
+	struct gm_inputs_settings inputs;	/* opts' for the inputs */
 	struct gm_rules *rules;		/* finished before gm_query_run() */
 	struct gm_prefetch *prefetch;	/* may be NULL */
 	struct gm_strvec ignore;	/* .get_maintainer.ignore */

@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "gm/maintainers.h"
-#include "gm/options.h"
 #include "gm/pattern.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
@@ -100,12 +99,20 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 		      struct gm_strvec *all, const struct gm_strvec *args);
 
+/* What --unowned takes from the command line. */
+struct gm_unowned_settings {
+	const struct gm_strvec *args;	/* the paths, as given */
+	int pattern_depth;		/* --pattern-depth, 0: no limit */
+	bool json;			/* --format=json */
+};
+
 /**
- * --unowned: the files of `r`'s tree under `o->args` that no maintainer
- * claims, printed to `out` as `o->format` says (gm_unowned_write()).
+ * --unowned: the files of `r`'s tree under `s->args` that no maintainer
+ * claims, printed to `out`, as JSON with `s->json` (gm_unowned_write()).
  * @return 0, or an error of the steps above.
  */
 int gm_unowned_run(FILE *out, struct gm_repo *r,
-		   const struct gm_maintainers *m, const struct gm_options *o);
+		   const struct gm_maintainers *m,
+		   const struct gm_unowned_settings *s);
 
 #endif /* GM_UNOWNED_H */

@@ -181,6 +181,47 @@ out:
 	return error;
 }
 
+/* Whether the answer is JSON (--format=json). */
+static bool cli_json(const struct gm_options *o)
+{
+	return o->format && !strcmp(o->format, "json");
+}
+
+/* --unowned's settings, from the command line's. */
+static void cli_unowned_settings(struct gm_unowned_settings *s,
+				 const struct gm_options *o)
+{
+	s->args = &o->args;
+	s->pattern_depth = o->pattern_depth;
+	s->json = cli_json(o);
+}
+
+/* --activity's settings, from the command line's. */
+static void cli_activity_settings(struct gm_activity_settings *s,
+				  const struct gm_options *o)
+{
+	s->args = &o->args;
+	s->since = o->since;
+	s->until = o->until;
+	s->pattern_depth = o->pattern_depth;
+	s->mailmap = o->mailmap;
+	s->json = cli_json(o);
+}
+
+/* The inputs' settings, from the command line's. */
+static void cli_inputs_settings(struct gm_inputs_settings *s,
+				const struct gm_options *o)
+{
+	s->args = &o->args;
+	s->series = o->series;
+	s->from_filename = o->from_filename;
+	s->tracked_paths = o->tracked_paths;
+	s->patch_dev_null = o->patch_dev_null;
+	s->fixes = o->fixes;
+	s->keywords = o->keywords;
+	s->keywords_in_file = o->keywords_in_file;
+}
+
 /* --unowned, --activity: the whole tree against MAINTAINERS alone. */
 static int cli_tree_mode(struct cli *c)
 {
@@ -195,11 +236,18 @@ static int cli_tree_mode(struct cli *c)
 	progress = cli_progress(c, c->opts.unowned ?
 				"Finding the files no section claims" :
 				"Counting the commits of each section");
-	if (c->opts.unowned)
-		error = gm_unowned_run(out.f, c->repo, c->rules.m, &c->opts);
-	else
+	if (c->opts.unowned) {
+		struct gm_unowned_settings us;
+
+		cli_unowned_settings(&us, &c->opts);
+		error = gm_unowned_run(out.f, c->repo, c->rules.m, &us);
+	} else {
+		struct gm_activity_settings as;
+
+		cli_activity_settings(&as, &c->opts);
 		error = gm_activity_run(out.f, &warnings, c->repo, c->rules.m,
-					&c->opts);
+					&as);
+	}
 	gm_progress_stop(progress);
 	say_all(c, "warning: ", &warnings);
 	gm_strvec_release(&warnings);
@@ -241,7 +289,7 @@ static int cli_query(struct cli *c)
 					  false)) < 0 ||
 	    (error = gm_query_init(q, &c->worker, false)) < 0)
 		return error;
-	error = gm_inputs_read(&q->inputs, c->repo, &c->opts);
+	error = gm_inputs_read(&q->inputs, c->repo, &c->env.inputs);
 	say_all(c, "warning: ", &q->inputs.warnings);
 	if (error < 0)
 		return error;
@@ -310,6 +358,7 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	gm_rules_read_start(&c->rules_read, &c->rules, c->repo, &c->opts,
 			    c->prefetch);
 	c->env.opts = &c->opts;
+	cli_inputs_settings(&c->env.inputs, &c->opts);
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);

@@ -59,7 +59,7 @@ static int inputs_add_source(struct gm_inputs *in, const char *path, int kind)
 	    (kind == 2 && *path && (error = gm_buf_putc(&name, '/')) < 0) ||
 	    (error = gm_strvec_push(&in->files, name.ptr)) < 0)
 		goto out;
-	if (kind == 1 && in->opts->keywords && in->opts->keywords_in_file &&
+	if (kind == 1 && in->set.keywords && in->set.keywords_in_file &&
 	    !gm_inputs_is_maintainers_r30(path))
 		error = gm_strvec_push(&in->keyword_files, path);
 out:
@@ -164,14 +164,14 @@ static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
 
 	for (size_t i = 0; i < p->files.nr && !error; i++) {
 		/* --no-patch-dev-null: a new or deleted file's other side */
-		if (!in->opts->patch_dev_null &&
+		if (!in->set.patch_dev_null &&
 		    !strcmp(p->files.v[i], "dev/null"))
 			continue;
 		if (!(error = gm_strvec_push(&in->files, p->files.v[i])))
 			error = gm_strvec_push(&in->walk_paths, p->files.v[i]);
 	}
 	for (size_t i = 0; i < p->fixes.nr && !error; i++)
-		if (in->opts->fixes &&
+		if (in->set.fixes &&
 		    !gm_strvec_contains(&in->fixes, p->fixes.v[i]))
 			error = gm_strvec_push(&in->fixes, p->fixes.v[i]);
 	for (size_t i = 0; i < p->nr_ranges; i++) {	/* taken over */
@@ -182,7 +182,7 @@ static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
 			free(p->ranges[i].file);
 	}
 	p->nr_ranges = 0;
-	if (!error && in->opts->keywords)
+	if (!error && in->set.keywords)
 		error = inputs_keep_patch(in, text, p);
 	gm_strvec_sort_uniq(&in->files);
 	return error;
@@ -241,7 +241,7 @@ static int inputs_add_path(struct gm_inputs *in, const char *arg,
 
 static int inputs_add_arg(struct gm_inputs *in, const char *arg)
 {
-	bool from_filename = in->opts->from_filename, tracked = false;
+	bool from_filename = in->set.from_filename, tracked = false;
 	struct gm_buf rel = GM_BUF_INIT;
 	int kind = 0, error;
 
@@ -256,7 +256,7 @@ static int inputs_add_arg(struct gm_inputs *in, const char *arg)
 	else if (from_filename)
 		goto out;
 	/* --no-tracked-paths: without -f, every argument is a patch */
-	if (from_filename || (tracked && in->opts->tracked_paths))
+	if (from_filename || (tracked && in->set.tracked_paths))
 		error = inputs_add_path(in, arg, rel.ptr, kind, tracked);
 	else if (access(arg, R_OK))
 		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", arg);
@@ -268,16 +268,16 @@ out:
 }
 
 int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
-		   const struct gm_options *o)
+		   const struct gm_inputs_settings *s)
 {
-	const struct gm_strvec *args = &o->args;
+	const struct gm_strvec *args = s->args;
 	int error = 0;
 
 	in->repo = r;
-	in->opts = o;
-	if (o->series && (error = inputs_add_series(in, o->series)) < 0)
+	in->set = *s;
+	if (s->series && (error = inputs_add_series(in, s->series)) < 0)
 		return error;
-	if (!args->nr && o->series)
+	if (!args->nr && s->series)
 		return 0;
 	if (!args->nr) {
 		if (isatty(0))
@@ -291,10 +291,10 @@ int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
 }
 
 int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
-			const struct gm_options *o, const char *path)
+			const struct gm_inputs_settings *s, const char *path)
 {
 	in->repo = r;
-	in->opts = o;
+	in->set = *s;
 	return inputs_add_arg(in, path);
 }
 

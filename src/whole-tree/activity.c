@@ -660,7 +660,8 @@ static int add_warnings(struct gm_strvec *warnings,
 }
 
 int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
-		    const struct gm_maintainers *m, const struct gm_options *o)
+		    const struct gm_maintainers *m,
+		    const struct gm_activity_settings *s)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
@@ -671,12 +672,12 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 
 	uo.isdir = repo_isdir;
 	uo.payload = r;
-	uo.pattern_depth = o->pattern_depth;
-	if ((error = gm_history_window(&ho.since, &ho.until, o->since,
-				       o->until, "12.months.ago",
+	uo.pattern_depth = s->pattern_depth;
+	if ((error = gm_history_window(&ho.since, &ho.until, s->since,
+				       s->until, "12.months.ago",
 				       time(NULL))) < 0 ||
-	    (o->args.nr && (error = covering(&uo, r, m, &o->args)) < 0) ||
-	    (o->mailmap && (error = gm_history_mailmap(&mm, gm_repo_git(r),
+	    (s->args->nr && (error = covering(&uo, r, m, s->args)) < 0) ||
+	    (s->mailmap && (error = gm_history_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
@@ -687,8 +688,7 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 	    (error = add_warnings(warnings, a)) < 0)
 		goto out;
 	gm_repo_commit_hex(r, rev);
-	error = gm_activity_write(out, a, m, rev, ho.since, ho.until,
-				  o->format && !strcmp(o->format, "json"));
+	error = gm_activity_write(out, a, m, rev, ho.since, ho.until, s->json);
 out:
 	gm_activity_free(a);
 	git_mailmap_free(mm);

@@ -107,7 +107,8 @@ static int job_answer(struct batch_job *j, struct gm_query_worker *w)
 
 	if ((error = gm_query_init(&q, w, true)) < 0)
 		goto out;
-	error = gm_inputs_read_path(&q.inputs, w->repo, o, j->path);
+	error = gm_inputs_read_path(&q.inputs, w->repo, &w->env->inputs,
+				    j->path);
 	if (push_all(&j->before, &q.inputs.warnings) < 0) {
 		error = GM_ERROR;
 		goto out;

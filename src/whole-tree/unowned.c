@@ -616,7 +616,8 @@ static bool repo_isdir(const char *path, void *payload)
 }
 
 int gm_unowned_run(FILE *out, struct gm_repo *r,
-		   const struct gm_maintainers *m, const struct gm_options *o)
+		   const struct gm_maintainers *m,
+		   const struct gm_unowned_settings *s)
 {
 	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	struct gm_strvec all = GM_STRVEC_INIT;
@@ -628,9 +629,9 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 
 	uo.isdir = repo_isdir;
 	uo.payload = r;
-	uo.pattern_depth = o->pattern_depth;
+	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_repo_files(r, &all)) < 0 ||
-	    (error = gm_unowned_select(&files, &nr, r, &all, &o->args)) < 0)
+	    (error = gm_unowned_select(&files, &nr, r, &all, s->args)) < 0)
 		goto out;
 	if (!(owned = malloc(nr ? nr : 1))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
@@ -639,8 +640,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) < 0)
 		goto out;
 	gm_repo_commit_hex(r, rev);
-	error = gm_unowned_write(out, files, nr, owned, rev,
-				 o->format && !strcmp(o->format, "json"));
+	error = gm_unowned_write(out, files, nr, owned, rev, s->json);
 out:
 	free(owned);
 	free(files);
