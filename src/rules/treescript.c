@@ -24,8 +24,8 @@ struct ts_option {
 };
 
 /*
- * 6.1's defaults, which the tool's own also are. An option 6.1 does
- * not have gets the value that describes what 6.1 does without it.
+ * 6.1's defaults, the tool's own too. An option 6.1 does not have
+ * gets the value that describes what 6.1 does without it.
  */
 static const struct ts_option ts_options[] = {
 	{ "email", NULL, GM_TS_EMAIL, 1, false, false },
@@ -95,6 +95,16 @@ static const char *ts_eol(const char *p, const char *end)
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 	return nl ? nl : end;
+}
+
+/* The 1-based number of the line that `p` is on. */
+static size_t ts_lineno(const char *text, const char *p)
+{
+	size_t n = 1;
+
+	for (const char *q = text; q < p; q++)
+		n += *q == '\n';
+	return n;
 }
 
 static bool ts_isident(int c, bool first)
@@ -292,8 +302,6 @@ static bool ts_has(const char *text, size_t len, const char *needle)
 	return memmem(text, len, needle, strlen(needle)) != NULL;
 }
 
-static size_t ts_lineno(const char *text, const char *p);
-
 /*
  * Whether `text` is Linux's own get_maintainer.pl (of any version): its
  * chief penguin is Linus and it checks for a kernel tree by its Kbuild.
@@ -407,16 +415,6 @@ const char *gm_treescript_family_name(enum gm_ts_family f)
 {
 	return (size_t)f < sizeof(ts_family_names) / sizeof(*ts_family_names) ?
 	       ts_family_names[f] : "unknown";
-}
-
-/* The 1-based number of the line that `p` is on. */
-static size_t ts_lineno(const char *text, const char *p)
-{
-	size_t n = 1;
-
-	for (const char *q = text; q < p; q++)
-		n += *q == '\n';
-	return n;
 }
 
 /* The first line at column 0 that starts with `prefix`, or NULL. */
