@@ -69,9 +69,31 @@ static const char new_script[] =
 	SCRIPT_TAIL;
 
 /*
- * gm_treescript_apply() on a copy of `text` in a buffer of exactly its
- * length (no NUL after it: ASan sees any read past the end), to options
- * fresh from gm_options_init().
+ * gm_treescript_read() of `text`, at "s.pl", applied to `o` as it is by
+ * gm_config_treescript_apply(); the notes appended to `notes` and the
+ * family put in `*family`, each unless NULL. @return the options changed.
+ */
+static int read_apply(struct gm_options *o, const char *text, size_t len,
+		      struct gm_strvec *notes, int *family)
+{
+	struct gm_treescript ts = GM_TREESCRIPT_INIT;
+	int f = gm_treescript_read(&ts, text, len, "s.pl");
+	int n;
+
+	ck_assert_int_ge(f, 0);
+	n = gm_config_treescript_apply(o, &ts);
+	for (size_t i = 0; notes && i < ts.notes.nr; i++)
+		ck_assert_int_eq(gm_strvec_push(notes, ts.notes.v[i]), 0);
+	if (family)
+		*family = f;
+	gm_treescript_release(&ts);
+	return n;
+}
+
+/*
+ * read_apply() on a copy of `text` in a buffer of exactly its length (no
+ * NUL after it: ASan sees any read past the end), to options fresh from
+ * gm_options_init().
  */
 static int apply_exact(struct gm_options *o, const char *text, size_t len)
 {
@@ -81,7 +103,7 @@ static int apply_exact(struct gm_options *o, const char *text, size_t len)
 	ck_assert_ptr_nonnull(copy);
 	memcpy(copy, text, len);
 	gm_options_init(o);
-	n = gm_treescript_apply(o, copy, len);
+	n = read_apply(o, copy, len, NULL, NULL);
 	free(copy);
 	return n;
 }
@@ -120,7 +142,7 @@ START_TEST(test_treescript_61_keeps_every_default)
 	assert_defaults(&o);
 	gm_options_release(&o);
 	gm_options_init(&o);
-	ck_assert_int_eq(gm_treescript_apply(&o, NULL, 0), 0);
+	ck_assert_int_eq(read_apply(&o, NULL, 0, NULL, NULL), 0);
 	assert_defaults(&o);
 	gm_options_release(&o);
 }
@@ -197,7 +219,7 @@ START_TEST(test_treescript_linux_markers)
 	/* one already on (git config, say) is left on and not counted */
 	gm_options_init(&o);
 	o.keyword_roles = 1;
-	ck_assert_int_eq(gm_treescript_apply(&o, text.ptr, text.len),
+	ck_assert_int_eq(read_apply(&o, text.ptr, text.len, NULL, NULL),
 			 2 + c->changed - c->keyword_roles);
 	ck_assert_int_eq(o.keyword_roles, 1);
 	gm_options_release(&o);
@@ -712,12 +734,15 @@ START_TEST(test_treescript_penguins)
 }
 END_TEST
 
-/* gm_treescript_fork() on fresh options. */
+/* read_apply() on fresh options. @return the family. */
 static int fork_on(struct gm_options *o, const char *text,
 		   struct gm_strvec *notes)
 {
+	int family = -1;
+
 	gm_options_init(o);
-	return gm_treescript_fork(o, text, strlen(text), "s.pl", notes);
+	read_apply(o, text, strlen(text), notes, &family);
+	return family;
 }
 
 START_TEST(test_treescript_fork_fallback_and_penguins)
@@ -802,11 +827,144 @@ START_TEST(test_treescript_fork_xen)
 	gm_strvec_release(&notes);
 	gm_options_release(&o);
 
-	/* the duplicates: gm_treescript_apply()'s, from the same text */
-	gm_options_init(&o);
-	ck_assert_int_eq(gm_treescript_apply(&o, xen_script,
-					     strlen(xen_script)), 1);
+	/* the duplicates: an option default, from the same text */
 	ck_assert_int_eq(o.remove_duplicates, 0);
+	gm_options_release(&o);
+}
+END_TEST
+
+/* ts's setting `key`: set or not, and if so to `value` at `line`. */
+static void assert_setting(const struct gm_treescript *ts,
+			   enum gm_ts_key key, bool set, int value,
+			   size_t line)
+{
+	const struct gm_ts_setting *st = &ts->settings[key];
+
+	ck_assert_msg(st->set == set, "key %d: set %d", (int)key, st->set);
+	if (!set)
+		return;
+	ck_assert_msg(st->value == value, "key %d: value %d", (int)key,
+		      st->value);
+	ck_assert_msg(st->line == line, "key %d: line %zu", (int)key,
+		      st->line);
+}
+
+/* What gm_treescript_read() found, and on which line, without options. */
+START_TEST(test_treescript_read_settings)
+{
+	struct gm_treescript ts = GM_TREESCRIPT_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+
+	/* new_script: kf off on line 10, substatus undef on line 11 */
+	ck_assert_int_eq(gm_treescript_read(&ts, new_script,
+					    strlen(new_script), "s.pl"),
+			 GM_TS_UNKNOWN);
+	assert_setting(&ts, GM_TS_KEYWORDS_IN_FILE, true, 0, 10);
+	assert_setting(&ts, GM_TS_SUBSTATUS, true, -1, 11);
+	assert_setting(&ts, GM_TS_KEYWORDS, false, 0, 0);	/* as 6.1 */
+	assert_setting(&ts, GM_TS_GIT_FALLBACK, true, 0, 0);	/* none */
+	assert_setting(&ts, GM_TS_DROP_REST_SUPPORTER, false, 0, 0);
+	ck_assert_uint_eq(ts.penguins.nr, 0);
+	ck_assert_str_eq(ts.notes.v[0], "s.pl:0: family unknown (taken as "
+			 "Linux 6.1)");
+	gm_treescript_release(&ts);
+
+	/* Xen: the family's line tells its behaviours; its own defaults */
+	ck_assert_int_eq(gm_treescript_read(&ts, xen_script,
+					    strlen(xen_script), "s.pl"),
+			 GM_TS_XEN);
+	ck_assert_uint_eq(ts.family_line, 2);
+	assert_setting(&ts, GM_TS_GIT_FALLBACK, true, 0, 3);
+	assert_setting(&ts, GM_TS_REMOVE_DUPLICATES, true, 0, 4);
+	assert_setting(&ts, GM_TS_DROP_REST_SUPPORTER, true, 1, 2);
+	assert_setting(&ts, GM_TS_SECTION_NAME_MAX, true, 20, 2);
+	assert_setting(&ts, GM_TS_REVIEWER_SECTION, true, 0, 2);
+	assert_setting(&ts, GM_TS_FIXES, true, 0, 2);
+	assert_setting(&ts, GM_TS_MODERATED, false, 0, 0);
+	ck_assert_uint_eq(ts.penguins.nr, 1);
+	ck_assert_uint_eq(ts.penguins_line, 8);
+	gm_treescript_release(&ts);
+
+	/* a later Linux script: each behaviour at the line of its change */
+	gm_buf_printf(&text, "%s%s", new_script,
+		      LINUX_FAMILY LINUX_NEW_ROLES LINUX_KEYWORD LINUX_UTF8);
+	ck_assert_int_eq(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"),
+			 GM_TS_UNKNOWN);
+	assert_setting(&ts, GM_TS_MAINTAINER_ROLES, true, 1, 30);
+	assert_setting(&ts, GM_TS_KEYWORD_ROLES, true, 1, 32);
+	assert_setting(&ts, GM_TS_UNICODE_FILE_EMAILS, true, 1, 33);
+	gm_treescript_release(&ts);
+	gm_treescript_release(NULL);
+	gm_buf_release(&text);
+}
+END_TEST
+
+/* Each setting lands in the field of gm_options named after it. */
+START_TEST(test_treescript_apply_fields)
+{
+	struct gm_treescript ts = GM_TREESCRIPT_INIT;
+	struct gm_options o;
+	const int *fields[GM_TS_KEYS];
+	size_t nr = 0;
+
+	gm_options_init(&o);
+	fields[nr++] = &o.email;
+	fields[nr++] = &o.maintainers;
+	fields[nr++] = &o.reviewers;
+	fields[nr++] = &o.usename;
+	fields[nr++] = &o.lists;
+	fields[nr++] = &o.subscriber_lists;
+	fields[nr++] = &o.moderated;
+	fields[nr++] = &o.keywords;
+	fields[nr++] = &o.keywords_in_file;
+	fields[nr++] = &o.file_emails;
+	fields[nr++] = &o.remove_duplicates;
+	fields[nr++] = &o.mailmap;
+	fields[nr++] = &o.fixes;
+	fields[nr++] = &o.git_all_signature_types;
+	fields[nr++] = &o.git_blame_signatures;
+	fields[nr++] = &o.git_chief_penguins;
+	fields[nr++] = &o.git_min_signatures;
+	fields[nr++] = &o.git_max_maintainers;
+	fields[nr++] = &o.git_min_percent;
+	fields[nr++] = &o.pattern_depth;
+	fields[nr++] = &o.scm;
+	fields[nr++] = &o.status;
+	fields[nr++] = &o.subsystem;
+	fields[nr++] = &o.web;
+	fields[nr++] = &o.bug;
+	fields[nr++] = &o.substatus;
+	fields[nr++] = &o.keyword_roles;
+	fields[nr++] = &o.unicode_file_emails;
+	fields[nr++] = &o.maintainer_roles;
+	fields[nr++] = &o.git_fallback;
+	fields[nr++] = &o.drop_rest_supporter;
+	fields[nr++] = &o.brace_patterns;
+	fields[nr++] = &o.reviewer_section;
+	fields[nr++] = &o.section_name_max;
+	fields[nr++] = &o.named_lists;
+	fields[nr++] = &o.patch_dev_null;
+	fields[nr++] = &o.git_author_roles;
+	fields[nr++] = &o.tracked_paths;
+	ck_assert_uint_eq(nr, GM_TS_KEYS);
+
+	/* none set: nothing changes */
+	ck_assert_int_eq(gm_config_treescript_apply(&o, &ts), 0);
+	for (size_t i = 0; i < GM_TS_KEYS; i++) {
+		ts.settings[i].set = true;
+		ts.settings[i].value = 1000 + (int)i;
+	}
+	ts.settings[GM_TS_EMAIL].value = o.email;	/* as it is: not counted */
+	ck_assert_int_eq(gm_config_treescript_apply(&o, &ts), GM_TS_KEYS - 1);
+	for (size_t i = 0; i < GM_TS_KEYS; i++)
+		ck_assert_msg(*fields[i] == ts.settings[i].value, "key %zu: %d",
+			      i, *fields[i]);
+	/* the penguins replace the tool's, a copy of the script's */
+	ck_assert_int_eq(gm_strvec_push(&ts.penguins, "A B:a@b"), 0);
+	gm_config_treescript_apply(&o, &ts);
+	gm_treescript_release(&ts);
+	ck_assert_uint_eq(o.penguins.nr, 1);
+	ck_assert_str_eq(o.penguins.v[0], "A B:a@b");
 	gm_options_release(&o);
 }
 END_TEST
@@ -1124,6 +1282,8 @@ Suite *treescript_suite(void)
 	tcase_add_test(forks, test_treescript_penguins);
 	tcase_add_test(forks, test_treescript_fork_fallback_and_penguins);
 	tcase_add_test(forks, test_treescript_fork_xen);
+	tcase_add_test(forks, test_treescript_read_settings);
+	tcase_add_test(forks, test_treescript_apply_fields);
 	tcase_add_test(forks, test_treescript_penguin_tests);
 	tcase_add_test(forks, test_treescript_xen_tree);
 	tcase_add_test(forks, test_treescript_worktree_script_ignored);

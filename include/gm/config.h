@@ -4,6 +4,7 @@
 #include "gm/buf.h"
 #include "gm/options.h"
 #include "gm/repo.h"
+#include "gm/treescript.h"
 
 /*
  * Where a run's options come from, lowest first: the built-in defaults
@@ -28,14 +29,22 @@ int gm_config_read_file(struct gm_repo *r, const char *name,
 int gm_config_words(struct gm_strvec *out, const char *text);
 
 /**
- * gm_treescript_apply() and gm_treescript_fork() with the script at
- * GM_TREESCRIPT_PATH, or at the path git config maintainer.script names,
- * in the tree of `r`'s commit (never the work tree's copy); a
- * maintainer.script path not in that tree is read as a file. No script,
- * or one that cannot be read, leaves `opts` as it is. `notes` (or NULL)
- * as gm_treescript_fork().
- * @return the number of options gm_treescript_apply() changed (0 or
- * more); never an error.
+ * Set in `opts` what the tree's script `ts` gives (gm_treescript_read()):
+ * each setting it gives, and its chief penguins when it names any.
+ * @return the number of options whose value it changed.
+ */
+int gm_config_treescript_apply(struct gm_options *opts,
+			       const struct gm_treescript *ts);
+
+/**
+ * gm_treescript_read() on the script at GM_TREESCRIPT_PATH, or at the
+ * path git config maintainer.script names, in the tree of `r`'s commit
+ * (never the work tree's copy), applied to `opts` by
+ * gm_config_treescript_apply(); a maintainer.script path not in that tree
+ * is read as a file. No script, or one that cannot be read, leaves
+ * `opts` as it is. The script's notes (or the one that says there is
+ * none) are appended to `notes` when it is not NULL, for --verbose.
+ * @return the number of options changed (0 or more); never an error.
  */
 int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 			 struct gm_strvec *notes);

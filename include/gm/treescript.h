@@ -1,9 +1,9 @@
 #ifndef GM_TREESCRIPT_H
 #define GM_TREESCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-#include "gm/options.h"
 #include "gm/strvec.h"
 
 /*
@@ -24,7 +24,7 @@
  * information lines are followed; layout (--multiline, --roles,
  * --rolestats, --separator), modes (--sections, --letters, -f) and the
  * history switches (--git, --git-blame, --tree) stay the tool's own;
- * --git-fallback follows the script (gm_treescript_fork()).
+ * --git-fallback follows the script (gm_treescript_read()).
  *
  * A copy of Linux's own script (its chief penguin is Linus, and it checks
  * for a kernel tree by its Kbuild) later than 6.1 also turns on, each
@@ -32,21 +32,11 @@
  * 6.12), --unicode-file-emails (names of \p{L} letters, 6.7) and
  * --maintainer-roles (no S:-derived role names, 2025).
  *
- * Every function here may run in any thread, on options of their own.
+ * Every function here may run in any thread, on a struct of its own.
  */
 
 /* Where the script is, relative to the top of the tree. */
 #define GM_TREESCRIPT_PATH "scripts/get_maintainer.pl"
-
-/**
- * Set in `opts` every default that the script `text` (`len` bytes, no
- * terminating NUL needed) gives differently from 6.1. `--substatus`
- * declared `undef` sets `opts->substatus` to -1: decided by
- * gm_options_finish() as that script decides it.
- * @return the number of options changed.
- */
-int gm_treescript_apply(struct gm_options *opts, const char *text,
-			size_t len);
 
 /*
  * Which get_maintainer.pl it is, read from its text:
@@ -84,23 +74,107 @@ enum gm_ts_family gm_treescript_family(const char *text, size_t len,
 int gm_treescript_penguins(struct gm_strvec *out, const char *text,
 			   size_t len, size_t *first_line);
 
+/*
+ * The settings the script gives, one per option or behaviour of the tool
+ * it changes. First the defaults the script starts elsewhere than 6.1
+ * (the initialiser of the variable its GetOptions entry binds), then the
+ * behaviours of later Linux scripts, then what a fork does.
+ */
+enum gm_ts_key {
+	GM_TS_EMAIL,			/* --email */
+	GM_TS_MAINTAINERS,		/* -m */
+	GM_TS_REVIEWERS,		/* -r */
+	GM_TS_USENAME,			/* -n */
+	GM_TS_LISTS,			/* -l */
+	GM_TS_SUBSCRIBER_LISTS,		/* -s */
+	GM_TS_MODERATED,		/* --moderated */
+	GM_TS_KEYWORDS,			/* -k */
+	GM_TS_KEYWORDS_IN_FILE,		/* --kf */
+	GM_TS_FILE_EMAILS,		/* --fe */
+	GM_TS_REMOVE_DUPLICATES,	/* --remove-duplicates */
+	GM_TS_MAILMAP,			/* --mailmap */
+	GM_TS_FIXES,			/* --fixes (Xen: off) */
+	GM_TS_GIT_ALL_SIGNATURE_TYPES,	/* --git-all-signature-types */
+	GM_TS_GIT_BLAME_SIGNATURES,	/* --git-blame-signatures */
+	GM_TS_GIT_CHIEF_PENGUINS,	/* --git-chief-penguins */
+	GM_TS_GIT_MIN_SIGNATURES,	/* --git-min-signatures */
+	GM_TS_GIT_MAX_MAINTAINERS,	/* --git-max-maintainers */
+	GM_TS_GIT_MIN_PERCENT,		/* --git-min-percent */
+	GM_TS_PATTERN_DEPTH,		/* --pattern-depth */
+	GM_TS_SCM,			/* --scm */
+	GM_TS_STATUS,			/* --status */
+	GM_TS_SUBSYSTEM,		/* --subsystem */
+	GM_TS_WEB,			/* --web */
+	GM_TS_BUG,			/* --bug */
+	GM_TS_SUBSTATUS,		/* --substatus; -1: decided when run */
+	/* later Linux scripts */
+	GM_TS_KEYWORD_ROLES,		/* ":Keyword:<K>" roles */
+	GM_TS_UNICODE_FILE_EMAILS,	/* --fe names of \p{L} letters */
+	GM_TS_MAINTAINER_ROLES,		/* no S:-derived role names */
+	/* what a fork does */
+	GM_TS_GIT_FALLBACK,		/* --git-fallback */
+	GM_TS_DROP_REST_SUPPORTER,	/* --drop-the-rest-supporter */
+	GM_TS_BRACE_PATTERNS,		/* --brace-patterns */
+	GM_TS_REVIEWER_SECTION,		/* --reviewer-section */
+	GM_TS_SECTION_NAME_MAX,		/* --section-name-max */
+	GM_TS_NAMED_LISTS,		/* --named-lists */
+	GM_TS_PATCH_DEV_NULL,		/* --patch-dev-null */
+	GM_TS_GIT_AUTHOR_ROLES,		/* --git-author-roles */
+	GM_TS_TRACKED_PATHS,		/* --tracked-paths */
+	GM_TS_KEYS
+};
+
+/* One setting: whether the script gives it, to what, and where. */
+struct gm_ts_setting {
+	bool set;	/* the script gives it; else the tool's stays */
+	int value;	/* a switch 0 or 1, a number, or -1 (--substatus) */
+	size_t line;	/* the line that tells, 0 when none does */
+};
+
+/*
+ * What the tree's script says, as gm_treescript_read() found it. The
+ * caller applies it at its place in the order of precedence.
+ */
+struct gm_treescript {
+	enum gm_ts_family family;
+	size_t family_line;	/* the line that told, 0 when unknown */
+	struct gm_ts_setting settings[GM_TS_KEYS];	/* by enum gm_ts_key */
+	struct gm_strvec penguins;	/* "Name:addr"; none: 6.1's */
+	size_t penguins_line;	/* the first one's */
+	struct gm_strvec notes;	/* "PATH:LINE: what", for --verbose */
+};
+
+#define GM_TREESCRIPT_INIT { GM_TS_NONE, 0, { { false, 0, 0 } }, \
+			     GM_STRVEC_INIT, 0, GM_STRVEC_INIT }
+
 /**
- * What the script `text` (found at `path`, for the notes) does apart
- * from gm_treescript_apply()'s option defaults, set in `opts`:
+ * Read the script `text` (`len` bytes, no terminating NUL needed; found
+ * at `path`, which only the notes name) into `out`, which must be
+ * GM_TREESCRIPT_INIT or released; free it with gm_treescript_release().
+ * Set in `out->settings`:
+ * - every option default the script gives differently from 6.1;
+ *   `--substatus` declared `undef` is -1: decided by gm_options_finish()
+ *   as that script decides it;
+ * - a later Linux script's behaviours, each found by a line of its
+ *   change;
  * - --git-fallback: the script's default, even where it is 6.1's (the
  *   tool alone, without a script, keeps it off); a script without the
  *   option: off;
- * - its chief penguins (opts->penguins), when it names any;
  * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
  *   --section-name-max=20, --named-lists, --no-patch-dev-null,
  *   --no-git-author-roles, --no-tracked-paths and --no-fixes (its
  *   script has no Fixes: step).
- * --rolestats is read for the notes only: the layout stays the tool's.
- * When `notes` is not NULL, one line per setting taken, "PATH:LINE:
- * what", is appended to it, for --verbose.
- * @return the family (enum gm_ts_family), or GM_ERROR.
+ * Its chief penguins go to `out->penguins`, when it names any. --rolestats
+ * is read for the notes only: the layout stays the tool's. One note per
+ * setting taken, "PATH:LINE: what", goes to `out->notes` (one that cannot
+ * be stored is only lost).
+ * @return the family (enum gm_ts_family), or GM_ERROR (out of memory:
+ * what was read before stays in `out`, the penguins are none).
  */
-int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
-		       const char *path, struct gm_strvec *notes);
+int gm_treescript_read(struct gm_treescript *out, const char *text,
+		       size_t len, const char *path);
+
+/** Free what gm_treescript_read() stored; `ts` may be NULL. */
+void gm_treescript_release(struct gm_treescript *ts);
 
 #endif /* GM_TREESCRIPT_H */

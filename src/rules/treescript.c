@@ -11,54 +11,55 @@
 #include "gm/error.h"
 #include "gm/strvec.h"
 
-#define OFF(field) offsetof(struct gm_options, field)
 #define TS_NAME_MAX 64	/* longer variable names are not read */
 
 /* An option whose default the tree's copy of the script may change. */
 struct ts_option {
 	const char *name;	/* a name of its GetOptions entry */
 	const char *alias;	/* another one, or NULL */
-	size_t offset;		/* of its int in struct gm_options */
+	enum gm_ts_key key;	/* the setting it gives */
 	int linux61;		/* its default in 6.1 (or 6.1's behaviour) */
 	bool number;		/* an integer, not a switch */
 	bool can_auto;		/* `undef` means: decided when run */
 };
 
 /*
- * 6.1's defaults, which gm_options_init() also gives. An option 6.1 does
- * not have gets the value that describes what 6.1 does without it.
+ * 6.1's defaults, the tool's own too. An option 6.1 does not have
+ * gets the value that describes what 6.1 does without it.
  */
 static const struct ts_option ts_options[] = {
-	{ "email", NULL, OFF(email), 1, false, false },
-	{ "m", NULL, OFF(maintainers), 1, false, false },
-	{ "r", NULL, OFF(reviewers), 1, false, false },
-	{ "n", NULL, OFF(usename), 1, false, false },
-	{ "l", NULL, OFF(lists), 1, false, false },
-	{ "s", NULL, OFF(subscriber_lists), 0, false, false },
-	{ "moderated", NULL, OFF(moderated), 1, false, false },
-	{ "keywords", "k", OFF(keywords), 1, false, false },
+	{ "email", NULL, GM_TS_EMAIL, 1, false, false },
+	{ "m", NULL, GM_TS_MAINTAINERS, 1, false, false },
+	{ "r", NULL, GM_TS_REVIEWERS, 1, false, false },
+	{ "n", NULL, GM_TS_USENAME, 1, false, false },
+	{ "l", NULL, GM_TS_LISTS, 1, false, false },
+	{ "s", NULL, GM_TS_SUBSCRIBER_LISTS, 0, false, false },
+	{ "moderated", NULL, GM_TS_MODERATED, 1, false, false },
+	{ "keywords", "k", GM_TS_KEYWORDS, 1, false, false },
 	/* not in 6.1, which always matches K: against -f files */
-	{ "keywords-in-file", "kf", OFF(keywords_in_file), 1, false, false },
-	{ "file-emails", "fe", OFF(file_emails), 0, false, false },
-	{ "remove-duplicates", NULL, OFF(remove_duplicates), 1, false, false },
-	{ "mailmap", NULL, OFF(mailmap), 1, false, false },
-	{ "fixes", NULL, OFF(fixes), 1, false, false },
-	{ "git-all-signature-types", NULL, OFF(git_all_signature_types), 0,
+	{ "keywords-in-file", "kf", GM_TS_KEYWORDS_IN_FILE, 1, false, false },
+	{ "file-emails", "fe", GM_TS_FILE_EMAILS, 0, false, false },
+	{ "remove-duplicates", NULL, GM_TS_REMOVE_DUPLICATES, 1, false, false },
+	{ "mailmap", NULL, GM_TS_MAILMAP, 1, false, false },
+	{ "fixes", NULL, GM_TS_FIXES, 1, false, false },
+	{ "git-all-signature-types", NULL, GM_TS_GIT_ALL_SIGNATURE_TYPES, 0,
 	  false, false },
-	{ "git-blame-signatures", NULL, OFF(git_blame_signatures), 1,
+	{ "git-blame-signatures", NULL, GM_TS_GIT_BLAME_SIGNATURES, 1,
 	  false, false },
-	{ "git-chief-penguins", NULL, OFF(git_chief_penguins), 0, false, false },
-	{ "git-min-signatures", NULL, OFF(git_min_signatures), 1, true, false },
-	{ "git-max-maintainers", NULL, OFF(git_max_maintainers), 5, true,
+	{ "git-chief-penguins", NULL, GM_TS_GIT_CHIEF_PENGUINS, 0, false,
 	  false },
-	{ "git-min-percent", NULL, OFF(git_min_percent), 5, true, false },
-	{ "pattern-depth", NULL, OFF(pattern_depth), 0, true, false },
-	{ "scm", NULL, OFF(scm), 0, false, false },
-	{ "status", NULL, OFF(status), 0, false, false },
-	{ "subsystem", NULL, OFF(subsystem), 0, false, false },
-	{ "web", NULL, OFF(web), 0, false, false },
-	{ "bug", NULL, OFF(bug), 0, false, false },		/* not in 6.1 */
-	{ "substatus", NULL, OFF(substatus), 0, false, true },	/* nor this */
+	{ "git-min-signatures", NULL, GM_TS_GIT_MIN_SIGNATURES, 1, true,
+	  false },
+	{ "git-max-maintainers", NULL, GM_TS_GIT_MAX_MAINTAINERS, 5, true,
+	  false },
+	{ "git-min-percent", NULL, GM_TS_GIT_MIN_PERCENT, 5, true, false },
+	{ "pattern-depth", NULL, GM_TS_PATTERN_DEPTH, 0, true, false },
+	{ "scm", NULL, GM_TS_SCM, 0, false, false },
+	{ "status", NULL, GM_TS_STATUS, 0, false, false },
+	{ "subsystem", NULL, GM_TS_SUBSYSTEM, 0, false, false },
+	{ "web", NULL, GM_TS_WEB, 0, false, false },
+	{ "bug", NULL, GM_TS_BUG, 0, false, false },		/* not in 6.1 */
+	{ "substatus", NULL, GM_TS_SUBSTATUS, 0, false, true },	/* nor this */
 };
 
 #define TS_NR (sizeof(ts_options) / sizeof(*ts_options))
@@ -74,6 +75,7 @@ struct ts_var {
 	char name[TS_NAME_MAX];	/* the variable its entry binds, or "" */
 	enum ts_state state;
 	long value;
+	size_t line;		/* of its initialiser */
 };
 
 static bool ts_isblank(int c)
@@ -93,6 +95,16 @@ static const char *ts_eol(const char *p, const char *end)
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 	return nl ? nl : end;
+}
+
+/* The 1-based number of the line that `p` is on. */
+static size_t ts_lineno(const char *text, const char *p)
+{
+	size_t n = 1;
+
+	for (const char *q = text; q < p; q++)
+		n += *q == '\n';
+	return n;
 }
 
 static bool ts_isident(int c, bool first)
@@ -253,9 +265,12 @@ static enum ts_state ts_read_value(const char *p, const char *eol,
 	return p < eol && *p == ';' ? state : TS_UNKNOWN;
 }
 
-/* A line `my $name = VALUE;` (or `my $name;`): what it says of `name`. */
+/*
+ * A line `my $name = VALUE;` (or `my $name;`), line `lineno`: what it
+ * says of `name`.
+ */
 static void ts_read_initialiser(struct ts_var *vars, const char *p,
-				const char *eol)
+				const char *eol, size_t lineno)
 {
 	char name[TS_NAME_MAX];
 	enum ts_state state = TS_UNKNOWN;
@@ -275,6 +290,7 @@ static void ts_read_initialiser(struct ts_var *vars, const char *p,
 		if (!strcmp(vars[i].name, name)) {
 			vars[i].state = state;	/* the last one counts */
 			vars[i].value = value;
+			vars[i].line = lineno;
 		}
 	}
 }
@@ -300,7 +316,7 @@ static bool ts_is_linux(const char *text, size_t len)
 
 /* A behaviour of later Linux scripts, and the text that marks it. */
 struct ts_marker {
-	size_t offset;		/* of its int in struct gm_options */
+	enum gm_ts_key key;	/* the setting it turns on */
 	const char *present;	/* text a script that has it holds */
 	const char *absent;	/* text only scripts without it hold, or NULL */
 };
@@ -313,55 +329,62 @@ struct ts_marker {
  * derived names such as "supporter" are gone).
  */
 static const struct ts_marker ts_linux_markers[] = {
-	{ OFF(keyword_roles), "\":Keyword:$keyword_hash{$line}\"", NULL },
-	{ OFF(unicode_file_emails), "split(/[^\\p{L}", NULL },
-	{ OFF(maintainer_roles), "sub get_maintainer_role", "\"odd fixer\"" },
+	{ GM_TS_KEYWORD_ROLES, "\":Keyword:$keyword_hash{$line}\"", NULL },
+	{ GM_TS_UNICODE_FILE_EMAILS, "split(/[^\\p{L}", NULL },
+	{ GM_TS_MAINTAINER_ROLES, "sub get_maintainer_role", "\"odd fixer\"" },
 };
 
-/* Turn on the behaviours a later Linux script has. @return how many. */
-static int ts_apply_linux(struct gm_options *opts, const char *text,
+static void ts_set(struct gm_treescript *ts, enum gm_ts_key key, int value,
+		   size_t line)
+{
+	ts->settings[key].set = true;
+	ts->settings[key].value = value;
+	ts->settings[key].line = line;
+}
+
+/* The behaviours a later Linux script has, turned on in `ts`. */
+static void ts_read_linux(struct gm_treescript *ts, const char *text,
 			  size_t len)
 {
-	int changed = 0;
-
 	if (!ts_is_linux(text, len))
-		return 0;
+		return;
 	for (size_t i = 0; i < sizeof(ts_linux_markers) /
 			       sizeof(*ts_linux_markers); i++) {
 		const struct ts_marker *mk = &ts_linux_markers[i];
-		int *field = (int *)((char *)opts + mk->offset);
+		const char *at = memmem(text, len, mk->present,
+					strlen(mk->present));
 
-		if (!ts_has(text, len, mk->present) ||
-		    (mk->absent && ts_has(text, len, mk->absent)) || *field)
+		if (!at || (mk->absent && ts_has(text, len, mk->absent)))
 			continue;
-		*field = 1;
-		changed++;
+		ts_set(ts, mk->key, 1, ts_lineno(text, at));
 	}
-	return changed;
 }
 
-int gm_treescript_apply(struct gm_options *opts, const char *text,
-			size_t len)
+/*
+ * The option defaults the script gives differently from 6.1, and the
+ * behaviours of a later Linux script: none without a GetOptions call.
+ */
+static void ts_read_defaults(struct gm_treescript *ts, const char *text,
+			     size_t len)
 {
 	struct ts_var vars[TS_NR];
 	const char *end = text + len, *line = NULL, *args;
-	int changed = 0;
+	size_t lineno = 1;
 
 	memset(vars, 0, sizeof(vars));
 	if (!text || !(args = ts_find_getoptions(text, end, &line)))
-		return 0;
-	changed = ts_apply_linux(opts, text, len);
+		return;
+	ts_read_linux(ts, text, len);
 	ts_read_entries(vars, args, end);
 	/* top-level lines only: column 0, before the call */
-	for (const char *p = text; p < line;) {
+	for (const char *p = text; p < line; lineno++) {
 		const char *eol = ts_eol(p, line);
 
-		ts_read_initialiser(vars, p, eol);
+		ts_read_initialiser(vars, p, eol, lineno);
 		p = eol < line ? eol + 1 : line;
 	}
 	for (size_t i = 0; i < TS_NR; i++) {
 		const struct ts_option *o = &ts_options[i];
-		int *field = (int *)((char *)opts + o->offset);
 		int v;
 
 		if (!vars[i].name[0])
@@ -372,12 +395,9 @@ int gm_treescript_apply(struct gm_options *opts, const char *text,
 			v = -1;
 		else
 			continue;
-		if (v == o->linux61)
-			continue;
-		*field = v;
-		changed++;
+		if (v != o->linux61)
+			ts_set(ts, o->key, v, vars[i].line);
 	}
-	return changed;
 }
 
 /* ==================== the script's family ==================== */
@@ -395,16 +415,6 @@ const char *gm_treescript_family_name(enum gm_ts_family f)
 {
 	return (size_t)f < sizeof(ts_family_names) / sizeof(*ts_family_names) ?
 	       ts_family_names[f] : "unknown";
-}
-
-/* The 1-based number of the line that `p` is on. */
-static size_t ts_lineno(const char *text, const char *p)
-{
-	size_t n = 1;
-
-	for (const char *q = text; q < p; q++)
-		n += *q == '\n';
-	return n;
 }
 
 /* The first line at column 0 that starts with `prefix`, or NULL. */
@@ -585,7 +595,7 @@ static int ts_initialiser_of(const char *p, const char *eol, const char *var,
 /*
  * The default of the option `name` (one of its names in its GetOptions
  * spec): the last top-level initialiser of the variable it binds, as
- * gm_treescript_apply() reads them. *line gets that initialiser's line
+ * ts_read_defaults() reads them. *line gets that initialiser's line
  * (0 for none). @return TS_VALUE, TS_UNDEF (no initialiser, or undef),
  * TS_UNKNOWN (an expression), or -1: the script has no such option.
  */
@@ -626,45 +636,49 @@ static int ts_default_of(const char *text, size_t len, const char *name,
 
 /* ==================== what a family does ==================== */
 
-/* Xen's 0.26-xen, against 6.1 (gm_treescript_fork()). */
-static void ts_xen(struct gm_options *o)
+/* Xen's 0.26-xen against 6.1, told by the family's line `line`. */
+static void ts_xen(struct gm_treescript *ts, size_t line)
 {
-	o->drop_rest_supporter = 1;
-	o->brace_patterns = 1;
-	o->reviewer_section = 0;
-	o->section_name_max = 20;
-	o->named_lists = 1;
-	o->patch_dev_null = 0;
-	o->git_author_roles = 0;
-	o->fixes = 0;
-	o->tracked_paths = 0;
+	static const struct {
+		enum gm_ts_key key;
+		int value;
+	} xen[] = {
+		{ GM_TS_DROP_REST_SUPPORTER, 1 }, { GM_TS_BRACE_PATTERNS, 1 },
+		{ GM_TS_REVIEWER_SECTION, 0 }, { GM_TS_SECTION_NAME_MAX, 20 },
+		{ GM_TS_NAMED_LISTS, 1 }, { GM_TS_PATCH_DEV_NULL, 0 },
+		{ GM_TS_GIT_AUTHOR_ROLES, 0 }, { GM_TS_FIXES, 0 },
+		{ GM_TS_TRACKED_PATHS, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(xen) / sizeof(*xen); i++)
+		ts_set(ts, xen[i].key, xen[i].value, line);
 }
 
 /* A note for --verbose; a failed one is only a note lost. */
-#define TS_NOTE(notes, ...) \
-	((void)((notes) && gm_strvec_pushf((notes), __VA_ARGS__)))
+#define TS_NOTE(notes, ...) ((void)gm_strvec_pushf((notes), __VA_ARGS__))
 
 /* --git-fallback: the script's default, whatever 6.1's is. */
-static void ts_follow_fallback(struct gm_options *o, const char *text,
-			       size_t len, const char *path,
-			       struct gm_strvec *notes)
+static void ts_follow_fallback(struct gm_treescript *ts, const char *text,
+			       size_t len, const char *path)
 {
 	size_t line;
 	long v = 1;
 	int state = ts_default_of(text, len, "git-fallback", &v, &line);
+	int on;
 
 	if (state == -1) {
-		o->git_fallback = 0;
-		TS_NOTE(notes, "%s: no --git-fallback: off", path);
+		ts_set(ts, GM_TS_GIT_FALLBACK, 0, 0);
+		TS_NOTE(&ts->notes, "%s: no --git-fallback: off", path);
 		return;
 	}
 	/* undef is false; an expression not understood: 6.1's value */
-	o->git_fallback = state == TS_VALUE ? v != 0 : state != TS_UNDEF;
-	TS_NOTE(notes, "%s:%zu: --git-fallback default %d", path, line,
-		o->git_fallback);
+	on = state == TS_VALUE ? v != 0 : state != TS_UNDEF;
+	ts_set(ts, GM_TS_GIT_FALLBACK, on, line);
+	TS_NOTE(&ts->notes, "%s:%zu: --git-fallback default %d", path, line,
+		on);
 }
 
-/* Notes of the defaults gm_treescript_apply() followed, and --rolestats. */
+/* Notes of the defaults ts_read_defaults() followed, and --rolestats. */
 static void ts_note_defaults(const char *text, size_t len, const char *path,
 			     struct gm_strvec *notes)
 {
@@ -675,7 +689,7 @@ static void ts_note_defaults(const char *text, size_t len, const char *path,
 	size_t line;
 	long v;
 
-	for (size_t i = 0; notes && i < sizeof(names) / sizeof(*names); i++) {
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
 		int state = ts_default_of(text, len, names[i], &v, &line);
 
 		if (state == -1)
@@ -690,33 +704,44 @@ static void ts_note_defaults(const char *text, size_t len, const char *path,
 	}
 }
 
-int gm_treescript_fork(struct gm_options *opts, const char *text, size_t len,
-		       const char *path, struct gm_strvec *notes)
+int gm_treescript_read(struct gm_treescript *out, const char *text,
+		       size_t len, const char *path)
 {
-	struct gm_strvec penguins = GM_STRVEC_INIT;
-	size_t line, pline;
-	enum gm_ts_family f = gm_treescript_family(text, len, &line);
+	struct gm_strvec *notes = &out->notes;
+	size_t line;
 	int n;
 
+	ts_read_defaults(out, text, len);
+	out->family = gm_treescript_family(text, len, &line);
+	out->family_line = line;
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
-		gm_treescript_family_name(f));
-	ts_follow_fallback(opts, text, len, path, notes);
+		gm_treescript_family_name(out->family));
+	ts_follow_fallback(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);
-	if ((n = gm_treescript_penguins(&penguins, text, len, &pline)) < 0)
+	n = gm_treescript_penguins(&out->penguins, text, len,
+				   &out->penguins_line);
+	if (n < 0) {
+		gm_strvec_release(&out->penguins);
 		return n;
-	if (n > 0) {
-		gm_strvec_release(&opts->penguins);
-		opts->penguins = penguins;
-		for (size_t i = 0; i < penguins.nr; i++)
-			TS_NOTE(notes, "%s:%zu: chief penguin %s", path, pline,
-				penguins.v[i]);
 	}
-	if (f == GM_TS_XEN) {
-		ts_xen(opts);
+	for (size_t i = 0; i < out->penguins.nr; i++)
+		TS_NOTE(notes, "%s:%zu: chief penguin %s", path,
+			out->penguins_line, out->penguins.v[i]);
+	if (out->family == GM_TS_XEN) {
+		ts_xen(out, line);
 		TS_NOTE(notes, "%s:%zu: Xen's behaviours: --drop-the-rest-supporter"
 			" --brace-patterns --no-reviewer-section --section-name-max=20"
 			" --named-lists --no-patch-dev-null --no-git-author-roles"
 			" --no-tracked-paths --no-fixes", path, line);
 	}
-	return (int)f;
+	return (int)out->family;
+}
+
+void gm_treescript_release(struct gm_treescript *ts)
+{
+	if (!ts)
+		return;
+	gm_strvec_release(&ts->penguins);
+	gm_strvec_release(&ts->notes);
+	memset(ts, 0, sizeof(*ts));
 }
