@@ -189,6 +189,7 @@ START_TEST(test_blame_run_ranges)
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_blame_request req;
 	struct gm_blame *b = NULL;
+	const struct gm_blame_file *bf;
 	git_repository *repo = NULL;
 	char *dir = NULL, head[GIT_OID_HEXSZ + 1], *got, *want, *workdir;
 	git_oid id;
@@ -232,6 +233,20 @@ START_TEST(test_blame_run_ranges)
 	ck_assert_uint_eq(gm_blame_ids(b, 0)->nr, 3);
 	ck_assert_uint_eq(gm_blame_ids(b, 1)->nr, 1);
 	ck_assert_uint_eq(gm_blame_ids(b, 2)->nr, 0);
+
+	/* B d of HEAD, X not committed: each commit once, the zero id unread */
+	ck_assert_int_eq(gm_blame_read_commits(b, &req), 0);
+	bf = gm_blame_file_at(b, 0);
+	ck_assert_uint_eq(bf->ids.nr, 2);
+	ck_assert_str_eq(bf->ids.v[0], head);
+	ck_assert_str_eq(bf->ids.v[1], Z);
+	ck_assert(git_oid_equal(&bf->commits[0].id, &id));
+	ck_assert_ptr_nonnull(bf->commits[0].author);
+	ck_assert_uint_eq(bf->commits[0].commit_lines, 1);
+	ck_assert_ptr_null(bf->commits[1].author);
+	ck_assert_uint_eq(bf->commits[1].commit_lines, 0);
+	ck_assert_uint_eq(gm_blame_file_at(b, 2)->ids.nr, 0);
+	ck_assert_ptr_null(gm_blame_file_at(b, 2)->commits);
 	gm_blame_free(b);
 
 	gm_strvec_release(&files);

@@ -7,7 +7,7 @@
 #include <git2.h>
 
 #include "gm/patch.h"
-#include "gm/rank.h"
+#include "gm/signers_commit.h"
 #include "gm/strvec.h"
 
 /*
@@ -22,6 +22,8 @@
  * per range gives them), as many at a time as there are CPUs; its output
  * is read here. A range git refuses (line 0, past the end of the file)
  * gives no line, and git's message reaches stderr as the script lets it.
+ * The roles the script derives from the commits read are the rank's
+ * (gm_rank_add_blame()).
  */
 
 /**
@@ -47,47 +49,58 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 		   const git_oid *newest, const char *workdir,
 		   const char *path, long start, long len);
 
-/* What the blames of a run need besides the rank. All borrowed. */
+/* What the blames of a run need. All borrowed. */
 struct gm_blame_request {
 	git_repository *repo;
 	const git_oid *newest;		/* HEAD's commit, or --rev's */
 	const char *workdir;		/* with a final '/', or NULL */
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
 	size_t nr_ranges;
-	bool from_filename;		/* -f */
-	bool all_signature_types;
+	bool all_signature_types;	/* of the commits read */
 };
 
 /* The blamed lines of each file of a run. */
 struct gm_blame;
+
+/* What vcs_file_blame() counts of one file of a run. */
+struct gm_blame_file {
+	struct gm_strvec lines;		/* each line's commit (hex), in order */
+	struct gm_strvec ids;		/* the same once each, first seen first */
+	struct gm_signers_commit *commits;	/* per id, as `git log -1`
+						   gives it; zeroed if git
+						   cannot read it */
+};
 
 /**
  * Blame each of `files` (paths from the top) as vcs_blame() does
  * (R-76): a regular file of the work tree (of the commit's tree if there
  * is none), whole with no ranges at all, else each range of its own, in
  * order; "&STDIN" and other files give no line. All the blames run
- * before this returns, side by side. `req` must outlive `*out`, which is
- * the caller's (gm_blame_free()).
+ * before this returns, side by side. `*out` is the caller's
+ * (gm_blame_free()).
  * @return 0 or GM_ERROR.
  */
 int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files);
 
 /**
- * The ids of the lines of file `file` of gm_blame_run(), in order, what
- * gm_blame_assign() counts. Owned by `b`.
+ * The ids of the lines of file `file` of gm_blame_run(), in order.
+ * Owned by `b`.
  */
 const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file);
 
 /**
- * vcs_file_blame() of the script for file `file` of gm_blame_run()
- * (R-76): with --git-blame-signatures the signers of each blamed commit,
- * then "authored lines" (with -f and --rolestats) and "commits", or in
- * patch mode "modified commits", given to `rk`.
- * @return 0 or GM_ERROR.
+ * Read the commits of every file's lines of `b` (gm_blame_run() with the
+ * same `req`), each once, as vcs_file_blame() reads each with
+ * `git log -1` (gm_signers_commit_read()): the ids and commits of
+ * gm_blame_file_at(). @return 0 or GM_ERROR.
  */
-int gm_blame_assign(struct gm_rank *rk, const struct gm_blame *b,
-		    size_t file);
+int gm_blame_read_commits(struct gm_blame *b,
+			  const struct gm_blame_request *req);
+
+/** File `file` of gm_blame_run(), its commits once read. Owned by `b`. */
+const struct gm_blame_file *gm_blame_file_at(const struct gm_blame *b,
+					     size_t file);
 
 void gm_blame_free(struct gm_blame *b);
 

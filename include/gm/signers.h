@@ -9,7 +9,6 @@
 
 #include "gm/match.h"
 #include "gm/patch.h"
-#include "gm/rank.h"
 #include "gm/signers_commit.h"
 #include "gm/strvec.h"
 
@@ -30,7 +29,7 @@
  * "-" for binary files).
  *
  * What the script then does with the output (counts, thresholds, roles,
- * R-74) is gm_signers_assign(), which appends to a gm_rank.
+ * R-74) is the rank's: gm_rank_add_signoffs(), gm_rank_add_git().
  */
 
 /* One commit in one file's log. */
@@ -99,24 +98,13 @@ struct gm_signers_role {
 	size_t nr;
 };
 
-/* What one file's history gave, for --format=json. */
+/* What one file's history gave, for --format=json (the rank fills it). */
 struct gm_signers_facts {
 	const char *path;
 	struct gm_strvec commits;	/* hex ids, in log order */
 	struct gm_signers_role roles[7];
 	size_t nr_roles;
 };
-
-/**
- * vcs_file_signoffs() of the script (R-73..R-75) for file `f` of `s`:
- * the signer, author and line counts, normalised through rk's mailmap
- * and dedup tables in the script's order, given to rk as the roles
- * commit_signer, authored, added_lines and removed_lines. `facts`, if
- * not NULL, receives what was counted (gm_signers_facts_release()).
- * @return 0 or GM_ERROR.
- */
-int gm_signers_assign(struct gm_rank *rk, const struct gm_signers *s,
-		      size_t f, struct gm_signers_facts *facts);
 
 /**
  * The script's extraction of a person from a signature or author line
@@ -133,16 +121,13 @@ const char *gm_signers_value(const char *line);
  */
 bool gm_signers_is_signature(const char *line, bool all_types);
 
-/**
- * Whether a line names the chief penguin as the script tests it,
- * /(Linus Torvalds)/i (gm_rank_is_chief_penguin_line()).
- */
-bool gm_signers_names_chief(const char *s);
-
 void gm_signers_facts_release(struct gm_signers_facts *facts);
 void gm_signers_free(struct gm_signers *s);
 
-/* What a run's history is asked of. Everything is borrowed. */
+/*
+ * What a run's history (R-71, R-76) is asked of, and the few settings it
+ * takes from the command line. Everything is borrowed.
+ */
 struct gm_signers_request {
 	git_repository *repo;
 	const git_oid *start;		/* HEAD's commit, or --rev's */
@@ -154,26 +139,45 @@ struct gm_signers_request {
 	const struct gm_packs *packs;	/* its packs, or NULL */
 	const struct gm_graph *graph;	/* its commit-graph, or NULL */
 	const struct gm_repo *reopen;	/* as gm_signers_options's */
+	bool git;			/* --git: every file's signoffs */
+	bool git_fallback;		/* --git-fallback */
+	bool blame;			/* --git-blame */
+	bool all_signature_types;	/* --git-all-signature-types */
+	const char *since;		/* --git-since; NULL: a year ago */
 };
 
-/* What it found: the walk and each walked file's facts. */
+/* One file of the run: which of the history steps it gets. */
+struct gm_signers_step {
+	size_t walked;		/* its index in walk->files and facts, or
+				   SIZE_MAX: no signoffs */
+	bool blamed;		/* its blame counts (--git-blame) */
+};
+
+struct gm_blame;
+
+/* What it found: the walk, the blames, and each walked file's facts. */
 struct gm_signers_report {
 	struct gm_signers *walk;	/* NULL if no file was walked */
-	struct gm_signers_facts *facts;	/* per walked file */
-	size_t nr_facts;
+	struct gm_signers_facts *facts;	/* per walked file, zeroed until
+					   gm_rank_add_git() */
+	size_t nr_facts;		/* how many it filled */
 	int64_t since;			/* the window: --git-since */
+	struct gm_signers_step *steps;	/* per file of the request */
+	size_t nr_steps;
+	struct gm_blame *blame;		/* with --git-blame, its commits read;
+					   else NULL */
 };
 
 /**
- * The script's history steps for every file of the run, in file order
- * (R-71, R-78): with --git every file, with --git-fallback those no
- * maintained section claims exactly (and not MAINTAINERS), their
- * signoffs from one walk; with --git-blame each file's blame after its
- * signoffs. Call after gm_rank_normalize() and before gm_rank_finish().
- * On success `*out` belongs to the caller (gm_signers_report_free()).
+ * What the script's history steps for the files of the run read (R-71,
+ * R-76): with --git every file, with --git-fallback those no maintained
+ * section claims exactly (and not MAINTAINERS), their signoffs from one
+ * walk; with --git-blame each file's blame (but "&STDIN"'s). The rank
+ * takes them in file order (gm_rank_add_git()). On success `*out`
+ * belongs to the caller (gm_signers_report_free()).
  * @return 0, GM_EUSAGE for a --git-since that is no date, or GM_ERROR.
  */
-int gm_signers_collect(struct gm_signers_report **out, struct gm_rank *rk,
+int gm_signers_collect(struct gm_signers_report **out,
 		       const struct gm_signers_request *req);
 void gm_signers_report_free(struct gm_signers_report *r);
 

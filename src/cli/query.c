@@ -12,6 +12,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/output.h"
+#include "gm/rank_git.h"
 
 int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r)
 {
@@ -218,15 +219,18 @@ static int query_add_git(struct gm_query *q)
 		gm_repo_git(r), gm_repo_commit_id(r), gm_repo_workdir(r),
 		&q->inputs.files, q->matches, q->inputs.ranges,
 		q->inputs.nr_ranges, NULL, NULL, q->walk.serial ? NULL : r,
+		o->git, o->git_fallback, o->git_blame,
+		o->git_all_signature_types, o->git_since,
 	};
 	int error;
 
 	if (!o->email || (!o->git && !o->git_fallback && !o->git_blame))
 		return 0;
 	if ((error = gm_repo_packs(&req.packs, r)) < 0 ||
-	    (error = gm_repo_graph(&req.graph, r)) < 0)
+	    (error = gm_repo_graph(&req.graph, r)) < 0 ||
+	    (error = gm_signers_collect(&q->git, &req)) < 0)
 		return error;
-	return gm_signers_collect(&q->git, &q->rank, &req);
+	return gm_rank_add_git(&q->rank, q->git);
 }
 
 /* The answer, text or JSON, into q->out. */

@@ -14,11 +14,9 @@
 #include <unistd.h>
 
 #include "gm/buf.h"
-#include "gm/email.h"
 #include "gm/error.h"
 #include "gm/signers_commit.h"
 #include "gm/thread.h"
-#include "gm/trailer.h"
 
 extern char **environ;
 
@@ -382,8 +380,7 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 /* ==================== a run's blames ==================== */
 
 struct gm_blame {
-	const struct gm_blame_request *req;
-	struct gm_strvec *lines;	/* per file: its lines' commits */
+	struct gm_blame_file *files;	/* per file: its lines' commits */
 	size_t nr_files;
 };
 
@@ -476,9 +473,9 @@ static int retry(struct blame_job **v, size_t *nr, size_t *alloc,
  * Every file's jobs run, those git refused run again a range at a time,
  * and each file's lines read from them in order.
  */
-static int blame_all(struct gm_blame *b, const struct gm_strvec *files)
+static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
+		     const struct gm_strvec *files)
 {
-	const struct gm_blame_request *req = b->req;
 	struct blame_job *v = NULL;
 	size_t nr = 0, alloc = 0, first;
 	int error = 0;
@@ -498,7 +495,7 @@ static int blame_all(struct gm_blame *b, const struct gm_strvec *files)
 		error = jobs_run(v + first, nr - first);
 	for (size_t k = 0; k < nr && !error; k++)
 		if (v[k].ok)
-			error = job_lines(&b->lines[v[k].file], &v[k]);
+			error = job_lines(&b->files[v[k].file].lines, &v[k]);
 	for (size_t k = 0; k < nr; k++)
 		job_release(&v[k]);
 	free(v);
@@ -512,13 +509,12 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	int error;
 
 	*out = NULL;
-	if (!b || !(b->lines = calloc(files->nr + 1, sizeof(*b->lines)))) {
+	if (!b || !(b->files = calloc(files->nr + 1, sizeof(*b->files)))) {
 		free(b);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	b->req = req;
 	b->nr_files = files->nr;
-	if ((error = blame_all(b, files)) < 0)
+	if ((error = blame_all(b, req, files)) < 0)
 		gm_blame_free(b);
 	else
 		*out = b;
@@ -527,148 +523,64 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 
 const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
 {
-	return &b->lines[file];
+	return &b->files[file].lines;
+}
+
+/* The commits of file `f`'s lines, each once, read as `git log -1` does. */
+static int read_commits(struct gm_blame_file *f,
+			const struct gm_blame_request *req)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < f->lines.nr && !error; i++)
+		if (!gm_strvec_contains(&f->ids, f->lines.v[i]))
+			error = gm_strvec_push(&f->ids, f->lines.v[i]);
+	if (!error && f->ids.nr &&
+	    !(f->commits = calloc(f->ids.nr, sizeof(*f->commits))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t k = 0; k < f->ids.nr && !error; k++) {
+		git_commit *c = NULL;
+		git_oid id;
+
+		if (git_oid_fromstr(&id, f->ids.v[k]) < 0 ||
+		    git_commit_lookup(&c, req->repo, &id) < 0)
+			continue;	/* git log fails: nothing */
+		error = gm_signers_commit_read(&f->commits[k], c,
+					       req->all_signature_types);
+		git_commit_free(c);
+	}
+	return error;
+}
+
+int gm_blame_read_commits(struct gm_blame *b,
+			  const struct gm_blame_request *req)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < b->nr_files && !error; i++)
+		error = read_commits(&b->files[i], req);
+	return error;
+}
+
+const struct gm_blame_file *gm_blame_file_at(const struct gm_blame *b,
+					     size_t file)
+{
+	return &b->files[file];
 }
 
 void gm_blame_free(struct gm_blame *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->nr_files; i++)
-		gm_strvec_release(&b->lines[i]);
-	free(b->lines);
+	for (size_t i = 0; i < b->nr_files; i++) {
+		struct gm_blame_file *f = &b->files[i];
+
+		for (size_t k = 0; f->commits && k < f->ids.nr; k++)
+			gm_signers_commit_release(&f->commits[k]);
+		free(f->commits);
+		gm_strvec_release(&f->ids);
+		gm_strvec_release(&f->lines);
+	}
+	free(b->files);
 	free(b);
-}
-
-/* ==================== what the script makes of them ==================== */
-
-/* deduplicate_email() of `s` pushed on `out`. */
-static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
-		      const char *s)
-{
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = gm_rank_dedup(rk, &tmp, s);
-
-	if (!error)
-		error = gm_strvec_push(out, tmp.ptr);
-	gm_buf_release(&tmp);
-	return error;
-}
-
-/* The person of a signature or author line: it runs to the end. */
-static const char *person(const char *line)
-{
-	const char *v;
-	size_t len;
-
-	gm_trailer_signature_value(line, strlen(line), &v, &len);
-	return v;
-}
-
-/*
- * vcs_find_signers() on `git log -1 <commit>`: the signers of the
- * commit, penguin-filtered, each normalised (its authors too, for the
- * side effects on the tables the script has).
- */
-static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
-			  struct gm_strvec *out)
-{
-	struct gm_strvec unused = GM_STRVEC_INIT;
-	int error = 0;
-
-	if (!c->signatures.nr)
-		return 0;
-	for (size_t i = 0; i < c->authors.nr && !error; i++)
-		error = push_dedup(rk, &unused, person(c->authors.v[i]));
-	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
-		const char *s = c->signatures.v[i];
-		bool chief = gm_rank_is_penguin_line(rk->opts, s, strlen(s));
-
-		if (!chief || rk->opts->git_chief_penguins)
-			error = push_dedup(rk, out, person(s));
-	}
-	gm_strvec_release(&unused);
-	return error;
-}
-
-/* The "authored lines" of -f: each commit's author once per line. */
-static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
-			  const struct gm_strvec *ids,
-			  const struct gm_signers_commit *commits,
-			  struct gm_strvec *out)
-{
-	struct gm_buf fmt = GM_BUF_INIT, who = GM_BUF_INIT;
-	int error = 0;
-
-	for (size_t k = 0; k < ids->nr && !error; k++) {
-		const struct gm_signers_commit *c = &commits[k];
-		size_t count = 0;
-
-		if (!c->author ||
-		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_penguin_line(rk->opts, c->author,
-					     strlen(c->author))))
-			continue;
-		gm_buf_reset(&fmt);
-		if ((error = gm_email_normalize(&fmt, c->author, 1)) < 0 ||
-		    (error = gm_rank_dedup(rk, &who, fmt.ptr)) < 0)
-			break;
-		for (size_t i = 0; i < all->nr; i++)
-			count += !strcmp(all->v[i], ids->v[k]);
-		for (size_t i = 0; i < count && !error; i++)
-			error = gm_strvec_push(out, who.ptr);
-	}
-	gm_buf_release(&fmt);
-	gm_buf_release(&who);
-	return error;
-}
-
-int gm_blame_assign(struct gm_rank *rk, const struct gm_blame *b,
-		    size_t file)
-{
-	const struct gm_blame_request *req = b->req;
-	const struct gm_strvec *all = gm_blame_ids(b, file);
-	struct gm_strvec ids = GM_STRVEC_INIT;
-	struct gm_strvec signers = GM_STRVEC_INIT, norm = GM_STRVEC_INIT;
-	struct gm_strvec lines = GM_STRVEC_INIT;
-	struct gm_signers_commit *commits = NULL;
-	int error = 0;
-
-	for (size_t i = 0; i < all->nr && !error; i++)
-		if (!gm_strvec_contains(&ids, all->v[i]))
-			error = gm_strvec_push(&ids, all->v[i]);
-	if (!error && ids.nr && !(commits = calloc(ids.nr, sizeof(*commits))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < ids.nr && !error; k++) {
-		git_commit *c = NULL;
-		git_oid id;
-
-		if (git_oid_fromstr(&id, ids.v[k]) < 0 ||
-		    git_commit_lookup(&c, req->repo, &id) < 0)
-			continue;	/* git log fails: nothing */
-		error = gm_signers_commit_read(&commits[k], c,
-					       req->all_signature_types);
-		git_commit_free(c);
-		if (!error && rk->opts->git_blame_signatures)
-			error = commit_signers(rk, &commits[k], &signers);
-	}
-	if (!error && req->from_filename && rk->opts->rolestats)
-		error = authored_lines(rk, all, &ids, commits, &lines);
-	if (!error && lines.nr)
-		error = gm_rank_assign(rk, "authored lines", (int)all->nr, &lines,
-				       GM_KIND_HISTORY);
-	for (size_t i = 0; i < signers.nr && !error; i++)
-		error = push_dedup(rk, &norm, signers.v[i]);
-	if (!error)
-		error = gm_rank_assign(rk, req->from_filename ? "commits" :
-				       "modified commits", (int)ids.nr, &norm,
-				       GM_KIND_HISTORY);
-	for (size_t k = 0; commits && k < ids.nr; k++)
-		gm_signers_commit_release(&commits[k]);
-	free(commits);
-	gm_strvec_release(&ids);
-	gm_strvec_release(&signers);
-	gm_strvec_release(&norm);
-	gm_strvec_release(&lines);
-	return error;
 }
