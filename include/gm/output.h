@@ -30,7 +30,8 @@ struct gm_output_settings {
  * Print the groups of R-84 that `s` asks for, in order: people and lists
  * (identical strings merged, R-82), then scm, substatus, status,
  * subsystem, web, bug, one item per line or joined by the separator
- * (R-83); with s->headers, only the To: and Cc: lines.
+ * (R-83); with s->headers, only the To: and Cc: lines (their roles too,
+ * if s->roles: the command line turns roles off for headers).
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_output_write(FILE *f, const struct gm_rank *rk,
