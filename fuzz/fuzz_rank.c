@@ -175,6 +175,7 @@ static void run_rank(const struct gm_maintainers *m,
 					    "--status", "--subsystem", "--web",
 					    "--bug" };
 	struct gm_options o;
+	struct gm_output_settings os;
 	struct gm_rank rk;
 	struct gm_matches *kw = calloc(1, sizeof(*kw));
 	struct gm_match_ctx *ctx = NULL;
@@ -214,13 +215,17 @@ static void run_rank(const struct gm_maintainers *m,
 	check_entries(&rk.people);
 	check_entries(&rk.lists);
 	/* people and lists with their roles, for check_output() */
-	o.scm = o.status = o.subsystem = o.web = o.bug = 0;
-	if (gm_output_write(people, &rk, &o) == 0) {
+	os = (struct gm_output_settings){
+		.email = o.email, .lists = o.lists, .roles = o.roles,
+		.multiline = o.multiline, .separator = o.separator,
+		.substatus = o.substatus,
+	};
+	if (gm_output_write(people, &rk, &os) == 0) {
 		fflush(people);
 		check_output(out, len);
 	}
-	o.scm = o.status = o.subsystem = o.web = o.bug = 1;
-	gm_output_write(f, &rk, &o);
+	os.scm = os.status = os.subsystem = os.web = os.bug = true;
+	gm_output_write(f, &rk, &os);
 out:
 	fclose(people);
 	free(out);

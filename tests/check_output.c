@@ -60,14 +60,37 @@ static void out_collect(struct out_env *e, const char *path)
 	ck_assert_int_eq(gm_rank_finish(&e->rk, NULL), 0);
 }
 
-/* Print with gm_output_write() into e->text. */
-static void out_write(struct out_env *e)
+/* The output's settings from the finished e->opts, as src/cli makes them. */
+static void out_settings(struct gm_output_settings *s,
+			 const struct gm_options *o)
+{
+	*s = (struct gm_output_settings){
+		.email = o->email, .lists = o->lists, .roles = o->roles,
+		.to = o->to, .cc = o->cc, .headers = o->headers,
+		.multiline = o->multiline, .separator = o->separator,
+		.scm = o->scm, .substatus = o->substatus, .status = o->status,
+		.subsystem = o->subsystem, .web = o->web, .bug = o->bug,
+	};
+}
+
+/* Print with gm_output_write() into e->text, with settings `s`. */
+static void out_write_with(struct out_env *e,
+			   const struct gm_output_settings *s)
 {
 	FILE *f = open_memstream(&e->text, &e->len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(gm_output_write(f, &e->rk, &e->opts), 0);
+	ck_assert_int_eq(gm_output_write(f, &e->rk, s), 0);
 	fclose(f);
+}
+
+/* Print with the settings of e->opts. */
+static void out_write(struct out_env *e)
+{
+	struct gm_output_settings s;
+
+	out_settings(&s, &e->opts);
+	out_write_with(e, &s);
 }
 
 static void out_run(struct out_env *e, const char *path)
@@ -330,6 +353,74 @@ START_TEST(test_output_substatus_without_roles)
 }
 END_TEST
 
+/* The people and lists of E1 printed with settings `s` alone. */
+static char *out_with_settings(const struct gm_output_settings *s)
+{
+	struct out_env e;
+	char *text;
+
+	out_init(&e, NULL);
+	out_collect(&e, "drivers/net/foo/a.c");
+	out_write_with(&e, s);
+	text = strdup(e.text);
+	out_release(&e);
+	ck_assert_ptr_nonnull(text);
+	return text;
+}
+
+START_TEST(test_output_settings_to_cc)
+{
+	struct gm_output_settings s = {
+		.email = true, .lists = true, .multiline = true,
+		.separator = ", ",
+	};
+	char *to, *cc, *both;
+
+	/* the settings alone choose: e.opts has neither --to nor --cc */
+	s.to = true;
+	to = out_with_settings(&s);
+	s.to = false;
+	s.cc = true;
+	cc = out_with_settings(&s);
+	s.to = true;
+	both = out_with_settings(&s);
+	ck_assert_str_eq(to,
+			 "\"Bob O'Neil\" <bob@example.com>\n"
+			 "\"Carol, Jr.\" <carol@example.com>\n"
+			 "Alice Example <alice@example.com>\n"
+			 "beta@lists.example.com\n"
+			 "alpha@lists.example.com\n"
+			 "gamma@lists.example.com\n"
+			 "linux-kernel@vger.kernel.org\n");
+	ck_assert_str_eq(cc, "Rob Reviewer <rob@example.com>\n");
+	ck_assert_int_eq(strlen(both), strlen(to) + strlen(cc));
+	free(to);
+	free(cc);
+	free(both);
+}
+END_TEST
+
+START_TEST(test_output_settings_headers)
+{
+	struct gm_output_settings s = {
+		.email = true, .lists = true, .headers = true,
+		.separator = " | ", .scm = true, .status = true,
+	};
+	char *text = out_with_settings(&s);
+
+	/* headers: no groups, no separator; folded before 78 columns */
+	ck_assert_str_eq(text,
+			 "To: \"Bob O'Neil\" <bob@example.com>, "
+			 "\"Carol, Jr.\" <carol@example.com>,\n"
+			 " Alice Example <alice@example.com>, "
+			 "beta@lists.example.com,\n"
+			 " alpha@lists.example.com, gamma@lists.example.com,\n"
+			 " linux-kernel@vger.kernel.org\n"
+			 "Cc: Rob Reviewer <rob@example.com>\n");
+	free(text);
+}
+END_TEST
+
 /* ==================== --sections (R-85) ==================== */
 
 /* Print the sections matched by the only file into e->text. */
@@ -459,6 +550,8 @@ Suite *output_suite(void)
 	tcase_add_test(write, test_output_merges_identical_strings);
 	tcase_add_test(write, test_output_substatus_after_scm);
 	tcase_add_test(write, test_output_substatus_without_roles);
+	tcase_add_test(write, test_output_settings_to_cc);
+	tcase_add_test(write, test_output_settings_headers);
 	suite_add_tcase(s, write);
 
 	tcase_add_test(sections, test_output_sections_letters);

@@ -10,18 +10,32 @@
 #include "gm/history.h"
 #include "gm/maintainers.h"
 #include "gm/match.h"
-#include "gm/options.h"
 #include "gm/rank.h"
 #include "gm/signers.h"
 
+/* What the text output takes from the command line. */
+struct gm_output_settings {
+	bool email;		/* --email: the people */
+	bool lists;		/* -l: the lists */
+	bool roles;		/* each address with its role in brackets */
+	bool to;		/* --to: maintainers and lists only, */
+	bool cc;		/* --cc: everybody else only; both: all */
+	bool headers;		/* --headers: To: and Cc: lines instead */
+	bool multiline;		/* one item a line, else joined by: */
+	const char *separator;	/* --separator, never NULL */
+	bool scm, substatus, status, subsystem, web, bug;	/* the groups */
+};
+
 /**
- * Print the groups of R-84 in order: people and lists (identical strings
- * merged, R-82), then scm, substatus, status, subsystem, web, bug, each
- * when asked for, one item per line or joined by the separator (R-83).
+ * Print the groups of R-84 that `s` asks for, in order: people and lists
+ * (identical strings merged, R-82), then scm, substatus, status,
+ * subsystem, web, bug, one item per line or joined by the separator
+ * (R-83); with s->headers, only the To: and Cc: lines (their roles too,
+ * if s->roles: the command line turns roles off for headers).
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_output_write(FILE *f, const struct gm_rank *rk,
-		    const struct gm_options *o);
+		    const struct gm_output_settings *s);
 
 /**
  * Print, for `--sections`, every section matched by file `i` of `mt` with

@@ -8,6 +8,7 @@
 #include "gm/keywords.h"
 #include "gm/match.h"
 #include "gm/options.h"
+#include "gm/output.h"
 #include "gm/prefetch.h"
 #include "gm/rank.h"
 #include "gm/repo.h"
@@ -31,6 +32,7 @@
 struct gm_query_env {
 	const struct gm_options *opts;
 	struct gm_inputs_settings inputs;	/* opts' for the inputs */
+	struct gm_output_settings output;	/* opts' for the text output */
 	struct gm_rules *rules;		/* finished before gm_query_run() */
 	struct gm_prefetch *prefetch;	/* may be NULL */
 	struct gm_strvec ignore;	/* .get_maintainer.ignore */

@@ -222,6 +222,26 @@ static void cli_inputs_settings(struct gm_inputs_settings *s,
 	s->keywords_in_file = o->keywords_in_file;
 }
 
+/* The text output's settings, from the command line's. */
+static void cli_output_settings(struct gm_output_settings *s,
+				const struct gm_options *o)
+{
+	s->email = o->email;
+	s->lists = o->lists;
+	s->roles = o->roles;
+	s->to = o->to;
+	s->cc = o->cc;
+	s->headers = o->headers;
+	s->multiline = o->multiline;
+	s->separator = o->separator;
+	s->scm = o->scm;
+	s->substatus = o->substatus;
+	s->status = o->status;
+	s->subsystem = o->subsystem;
+	s->web = o->web;
+	s->bug = o->bug;
+}
+
 /* --unowned, --activity: the whole tree against MAINTAINERS alone. */
 static int cli_tree_mode(struct cli *c)
 {
@@ -359,6 +379,7 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 			    c->prefetch);
 	c->env.opts = &c->opts;
 	cli_inputs_settings(&c->env.inputs, &c->opts);
+	cli_output_settings(&c->env.output, &c->opts);
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);

@@ -244,7 +244,7 @@ static int query_output(struct gm_query *q)
 	};
 
 	if (!o->format || strcmp(o->format, "json"))
-		return gm_output_write(q->out, &q->rank, o);
+		return gm_output_write(q->out, &q->rank, &q->w->env->output);
 	gm_repo_commit_hex(q->w->repo, rev);
 	return gm_output_json(q->out, &r);
 }

@@ -37,16 +37,16 @@ static void output_text(FILE *f, const char *s)
 }
 
 static int output_items(FILE *f, const char *const *items, size_t nr,
-			const struct gm_options *o)
+			const struct gm_output_settings *s)
 {
 	for (size_t i = 0; i < nr; i++) {
-		if (!o->multiline && i)
-			output_text(f, o->separator);
+		if (!s->multiline && i)
+			output_text(f, s->separator);
 		output_text(f, items[i]);
-		if (o->multiline)
+		if (s->multiline)
 			fputc('\n', f);
 	}
-	if (!o->multiline)
+	if (!s->multiline)
 		fputc('\n', f);
 	return ferror(f) ? gm_error_set(GM_ERROR, "write error: %s",
 					strerror(errno)) : 0;
@@ -77,14 +77,14 @@ static int uniq_items(const struct gm_strvec *sv, const char ***out,
 }
 
 static int output_group(FILE *f, const struct gm_strvec *sv,
-			const struct gm_options *o)
+			const struct gm_output_settings *s)
 {
 	const char **items = NULL;
 	size_t nr;
 	int error = uniq_items(sv, &items, &nr);
 
 	if (!error)
-		error = output_items(f, items, nr, o);
+		error = output_items(f, items, nr, s);
 	free(items);
 	return error;
 }
@@ -99,10 +99,10 @@ static bool is_to(const struct gm_rank_entry *e)
  * one of --to and --cc (`which` 1 or 2), just those recipients.
  */
 static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
-			const struct gm_options *o, int which)
+			const struct gm_output_settings *s, int which)
 {
 	const struct gm_rank_list *lists[2] = { &rk->people, &rk->lists };
-	bool use[2] = { o->email, o->lists };
+	bool use[2] = { s->email, s->lists };
 	struct gm_strmap seen = GM_STRMAP_INIT;
 	struct gm_buf line = GM_BUF_INIT;
 	int error = 0;
@@ -116,7 +116,7 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
 				continue;
 			gm_buf_reset(&line);
-			error = o->roles ?
+			error = s->roles ?
 				gm_buf_printf(&line, "%s (%s)", e->addr, e->role) :
 				gm_buf_puts(&line, e->addr);
 			if (!error)
@@ -132,14 +132,14 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 }
 
 static int output_people(FILE *f, const struct gm_rank *rk,
-			 const struct gm_options *o)
+			 const struct gm_output_settings *s)
 {
 	struct gm_strvec lines = GM_STRVEC_INIT;
-	int which = o->to == o->cc ? 0 : o->to ? 1 : 2;
-	int error = people_lines(&lines, rk, o, which);
+	int which = s->to == s->cc ? 0 : s->to ? 1 : 2;
+	int error = people_lines(&lines, rk, s, which);
 
 	if (!error && lines.nr)
-		error = output_items(f, (const char *const *)lines.v, lines.nr, o);
+		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
 	gm_strvec_release(&lines);
 	return error;
 }
@@ -170,13 +170,13 @@ static void output_header(FILE *f, const char *name,
 
 /* --headers: "To:" and "Cc:" lines for sendemail.headerCmd. */
 static int output_headers(FILE *f, const struct gm_rank *rk,
-			  const struct gm_options *o)
+			  const struct gm_output_settings *s)
 {
 	struct gm_strvec to = GM_STRVEC_INIT, cc = GM_STRVEC_INIT;
-	int error = people_lines(&to, rk, o, 1);
+	int error = people_lines(&to, rk, s, 1);
 
 	if (!error)
-		error = people_lines(&cc, rk, o, 2);
+		error = people_lines(&cc, rk, s, 2);
 	if (!error) {
 		output_header(f, "To", &to);
 		output_header(f, "Cc", &cc);
@@ -187,26 +187,26 @@ static int output_headers(FILE *f, const struct gm_rank *rk,
 }
 
 int gm_output_write(FILE *f, const struct gm_rank *rk,
-		    const struct gm_options *o)
+		    const struct gm_output_settings *s)
 {
 	int error = 0;
 
-	if (o->headers)
-		return output_headers(f, rk, o);
-	if (o->email || o->lists)
-		error = output_people(f, rk, o);
-	if (!error && o->scm)
-		error = output_group(f, &rk->scm, o);
-	if (!error && o->substatus)
-		error = output_group(f, &rk->substatus, o);
-	if (!error && o->status)
-		error = output_group(f, &rk->status, o);
-	if (!error && o->subsystem)
-		error = output_group(f, &rk->subsystem, o);
-	if (!error && o->web)
-		error = output_group(f, &rk->web, o);
-	if (!error && o->bug)
-		error = output_group(f, &rk->bug, o);
+	if (s->headers)
+		return output_headers(f, rk, s);
+	if (s->email || s->lists)
+		error = output_people(f, rk, s);
+	if (!error && s->scm)
+		error = output_group(f, &rk->scm, s);
+	if (!error && s->substatus)
+		error = output_group(f, &rk->substatus, s);
+	if (!error && s->status)
+		error = output_group(f, &rk->status, s);
+	if (!error && s->subsystem)
+		error = output_group(f, &rk->subsystem, s);
+	if (!error && s->web)
+		error = output_group(f, &rk->web, s);
+	if (!error && s->bug)
+		error = output_group(f, &rk->bug, s);
 	return error;
 }
 
