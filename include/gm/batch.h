@@ -30,8 +30,9 @@ struct gm_batch_answer {
 
 /**
  * Make in `*out` what one thread keeps from path to path, answering in
- * `repo` (which outlives it). `payload` is shared by every thread: only
- * read it. @return 0, or an error (the run stops with it).
+ * `repo` (which outlives it). `payload` is the same for every thread,
+ * which may call this at once. @return 0, or an error (the run stops
+ * with it).
  */
 typedef int (*gm_batch_worker_new_fn)(void **out, struct gm_repo *repo,
 				      void *payload);
