@@ -45,7 +45,8 @@ typedef void (*gm_batch_worker_free_fn)(void *worker);
  * the answer's text (text, or JSON with settings.json) in out->text; a
  * path not in the tree gets a warning in out->before and no text.
  * @return 0, or an error: the path "cannot be answered", with the
- * message set, and the run goes on.
+ * message set (out->text and out->after are dropped, out->before and
+ * out->shared still given), and the run goes on.
  */
 typedef int (*gm_batch_answer_fn)(struct gm_batch_answer *out,
 				  const char *path, void *worker);
