@@ -25,7 +25,7 @@ static Suite *(*const suites[])(void) = {
 	selftest_suite, net_suite,
 	unowned_suite, activity_suite, signers_suite, blame_suite, pack_suite,
 	graph_suite,
-	treescript_suite, pqueue_suite, rankhist_suite,
+	treescript_suite, pqueue_suite, rankhist_suite, batch_suite,
 };
 
 /*

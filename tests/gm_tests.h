@@ -37,5 +37,6 @@ Suite *blame_suite(void);
 Suite *pack_suite(void);
 Suite *graph_suite(void);
 Suite *treescript_suite(void);
+Suite *batch_suite(void);
 
 #endif /* GM_TESTS_H */

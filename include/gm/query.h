@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "gm/batch.h"
 #include "gm/inputs.h"
 #include "gm/keywords.h"
 #include "gm/match.h"
@@ -108,5 +109,14 @@ int gm_query_run(struct gm_query *q);
 
 /** Free everything but the worker; `q` may be initialised again. */
 void gm_query_release(struct gm_query *q);
+
+/**
+ * The callbacks with which gm_batch_run() answers each path as `-f PATH`
+ * is answered, into `*out`: a worker of `env` (gm_query_worker_init(),
+ * shared) per thread, and a question per path. The rules of `env` must
+ * be finished, and `env` must outlive the run.
+ */
+void gm_query_batch_answerer(struct gm_batch_answerer *out,
+			     struct gm_query_env *env);
 
 #endif /* GM_QUERY_H */

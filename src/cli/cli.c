@@ -280,12 +280,18 @@ static int cli_tree_mode(struct cli *c)
 /* --batch: every path of stdin, as -f PATH. */
 static int cli_batch(struct cli *c)
 {
+	const struct gm_options *o = &c->opts;
+	struct gm_batch_settings s = {
+		o->jobs, o->nul, o->format && !strcmp(o->format, "json"),
+		stdout_is_stream(), gm_progress_wanted(o->progress),
+	};
+	struct gm_batch_answerer a;
 	int error = gm_rules_read_finish(&c->rules_read);
 	size_t unanswered = 0;
 
+	gm_query_batch_answerer(&a, &c->env);
 	if (!error)
-		error = gm_batch_run(&c->env, c->repo, stdin, stdout, stderr,
-				     c->opts.jobs, stdout_is_stream(),
+		error = gm_batch_run(&s, &a, c->repo, stdin, stdout, stderr,
 				     &unanswered);
 	if (unanswered)
 		c->status = 1;	/* some paths got a warning, not an answer */

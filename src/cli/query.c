@@ -287,3 +287,89 @@ void gm_query_release(struct gm_query *q)
 	free(q->out_buf);
 	memset(q, 0, sizeof(*q));
 }
+
+/* A --batch thread's worker, with the contexts of all its questions. */
+static int query_batch_worker_new(void **out, struct gm_repo *repo,
+				  void *payload)
+{
+	struct gm_query_worker *w = malloc(sizeof(*w));
+	int error;
+
+	*out = NULL;
+	if (!w)
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = gm_query_worker_init(w, payload, repo, true)) < 0) {
+		free(w);
+		return error;
+	}
+	*out = w;
+	return 0;
+}
+
+static void query_batch_worker_free(void *worker)
+{
+	if (worker)
+		gm_query_worker_release(worker);
+	free(worker);
+}
+
+static int query_push_all(struct gm_strvec *to, const struct gm_strvec *from)
+{
+	for (size_t i = 0; i < from->nr; i++)
+		if (gm_strvec_push(to, from->v[i]) < 0)
+			return GM_ERROR;
+	return 0;
+}
+
+/* The answer of the run `q`, copied into `a`. */
+static int query_batch_text(struct gm_batch_answer *a, const struct gm_query *q)
+{
+	if (!(a->text = malloc(q->out_len + 1)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (q->out_len)
+		memcpy(a->text, q->out_buf, q->out_len);
+	a->text[q->out_len] = '\0';
+	a->len = q->out_len;
+	return 0;
+}
+
+/* One --batch path, as -f PATH is answered (gm_batch_answer_fn). */
+static int query_batch_answer(struct gm_batch_answer *a, const char *path,
+			      void *worker)
+{
+	struct gm_query_worker *w = worker;
+	struct gm_query q;
+	int error;
+
+	if ((error = gm_query_init(&q, w, true)) < 0)
+		goto out;
+	error = gm_inputs_read_path(&q.inputs, w->repo, &w->env->inputs, path);
+	if (query_push_all(&a->before, &q.inputs.warnings) < 0) {
+		error = GM_ERROR;
+		goto out;
+	}
+	if (error == GM_ENOTFOUND) {	/* not in the tree: no answer */
+		error = gm_strvec_push(&a->before, gm_error_last());
+		goto out;
+	}
+	if (error < 0 || (error = gm_query_start(&q)) < 0 ||
+	    (error = gm_query_run(&q)) < 0)
+		goto out;
+	if (query_push_all(&a->shared, &q.warnings) < 0 ||
+	    query_push_all(&a->after, &q.rank.warnings) < 0)
+		error = GM_ERROR;
+	else
+		error = query_batch_text(a, &q);
+out:
+	gm_query_release(&q);
+	return error;
+}
+
+void gm_query_batch_answerer(struct gm_batch_answerer *out,
+			     struct gm_query_env *env)
+{
+	out->worker_new = query_batch_worker_new;
+	out->worker_free = query_batch_worker_free;
+	out->answer = query_batch_answer;
+	out->payload = env;
+}

@@ -23,9 +23,7 @@
 /* One path and, once answered, what it prints. */
 struct batch_job {
 	char *path;		/* NULL: nothing to answer */
-	struct gm_strvec before;	/* warnings about the path itself */
-	struct gm_strvec shared;	/* others before its records: once a run */
-	struct gm_strvec after;		/* after them (MAINTAINERS): once a run */
+	struct gm_batch_answer a;	/* its warnings; no text once written */
 	char *records;
 	size_t len;
 	bool done;
@@ -37,9 +35,9 @@ struct batch_job {
  * thread (next_take) to being written (next_out). Under `lock`.
  */
 struct batch {
-	const struct gm_query_env *env;
+	const struct gm_batch_settings *s;
+	const struct gm_batch_answerer *a;
 	FILE *out, *err;
-	bool stream;
 	pthread_mutex_t lock;
 	pthread_cond_t queued;	/* a job read, the end, or an error */
 	pthread_cond_t room;	/* half the ring free, or an error */
@@ -66,68 +64,40 @@ struct batch_thread {
 static void job_release(struct batch_job *j)
 {
 	free(j->path);
-	gm_strvec_release(&j->before);
-	gm_strvec_release(&j->shared);
-	gm_strvec_release(&j->after);
+	gm_strvec_release(&j->a.before);
+	gm_strvec_release(&j->a.shared);
+	gm_strvec_release(&j->a.after);
+	free(j->a.text);
 	free(j->records);
 	memset(j, 0, sizeof(*j));
 }
 
-static int push_all(struct gm_strvec *to, const struct gm_strvec *from)
-{
-	for (size_t i = 0; i < from->nr; i++)
-		if (gm_strvec_push(to, from->v[i]) < 0)
-			return GM_ERROR;
-	return 0;
-}
-
-/* The records of q's answer, as the options want them, into j. */
-static int job_records(struct batch_job *j, const struct gm_query *q,
-		       const struct gm_options *o)
+/* The records of j's answer, as the settings want them; its text freed. */
+static int job_records(struct batch_job *j, const struct gm_batch_settings *s)
 {
 	struct gm_buf records = GM_BUF_INIT;
 	int error;
 
-	if (o->format && !strcmp(o->format, "json"))
-		error = gm_output_batch_json(&records, j->path, q->out_buf,
-					     q->out_len);
+	if (s->json)
+		error = gm_output_batch_json(&records, j->path, j->a.text,
+					     j->a.len);
 	else
-		error = gm_output_batch_text(&records, j->path, q->out_buf,
-					     q->out_len, o->nul);
+		error = gm_output_batch_text(&records, j->path, j->a.text,
+					     j->a.len, s->nul);
 	j->records = gm_buf_detach(&records, &j->len);
+	free(j->a.text);
+	j->a.text = NULL;
 	return error;
 }
 
-/* Answer j->path as -f PATH is answered, on w. */
-static int job_answer(struct batch_job *j, struct gm_query_worker *w)
+/* Answer j->path with the caller's worker `w`, into records. */
+static int job_answer(struct batch_job *j, const struct batch *b, void *w)
 {
-	const struct gm_options *o = w->env->opts;
-	struct gm_query q;
-	int error;
+	int error = b->a->answer(&j->a, j->path, w);
 
-	if ((error = gm_query_init(&q, w, true)) < 0)
-		goto out;
-	error = gm_inputs_read_path(&q.inputs, w->repo, &w->env->inputs,
-				    j->path);
-	if (push_all(&j->before, &q.inputs.warnings) < 0) {
-		error = GM_ERROR;
-		goto out;
-	}
-	if (error == GM_ENOTFOUND) {
-		error = gm_strvec_push(&j->before, gm_error_last());
-		goto out;
-	}
-	if (error < 0 || (error = gm_query_start(&q)) < 0 ||
-	    (error = gm_query_run(&q)) < 0)
-		goto out;
-	if (push_all(&j->shared, &q.warnings) < 0 ||
-	    push_all(&j->after, &q.rank.warnings) < 0)
-		error = GM_ERROR;
-	else
-		error = job_records(j, &q, o);
-out:
-	gm_query_release(&q);
-	return error;
+	if (error < 0 || !j->a.text)
+		return error;
+	return job_records(j, b->s);
 }
 
 /*
@@ -161,15 +131,15 @@ static int batch_drain(struct batch *b)
 	       b->ring[b->next_out % b->size].done) {
 		struct batch_job *j = &b->ring[b->next_out % b->size];
 
-		if (say_all(b, &j->before, false) < 0 ||
-		    say_all(b, &j->shared, true) < 0)
+		if (say_all(b, &j->a.before, false) < 0 ||
+		    say_all(b, &j->a.shared, true) < 0)
 			return GM_ERROR;
 		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
-		if (say_all(b, &j->after, true) < 0)
+		if (say_all(b, &j->a.after, true) < 0)
 			return GM_ERROR;
-		if (b->stream && fflush(b->out))
+		if (b->s->stream && fflush(b->out))
 			return gm_error_set(GM_ERROR,
 					    "write error on standard output");
 		job_release(j);
@@ -219,18 +189,19 @@ static struct batch_job *batch_take(struct batch *b, bool wait)
  * cannot be read or answered is a warning naming it, and counted; the
  * others are answered.
  */
-static int batch_work(struct batch *b, struct batch_job *j,
-		      struct gm_query_worker *w)
+static int batch_work(struct batch *b, struct batch_job *j, void *w)
 {
-	int error = j->path ? job_answer(j, w) : 0;
+	int error = j->path ? job_answer(j, b, w) : 0;
 	bool failed = error < 0;
 
 	if (failed) {
+		free(j->a.text);
+		j->a.text = NULL;
 		free(j->records);
 		j->records = NULL;
 		j->len = 0;
-		gm_strvec_release(&j->after);
-		if (gm_strvec_pushf(&j->before, "cannot answer '%s': %s",
+		gm_strvec_release(&j->a.after);
+		if (gm_strvec_pushf(&j->a.before, "cannot answer '%s': %s",
 				    j->path, gm_error_last()) < 0)
 			return GM_ERROR;
 	}
@@ -245,15 +216,18 @@ static int batch_work(struct batch *b, struct batch_job *j,
 static void *batch_thread(void *payload)
 {
 	struct batch_thread *t = payload;
-	struct gm_query_worker w;
+	const struct gm_batch_answerer *a = t->b->a;
 	struct batch_job *j;
-	int error = gm_query_worker_init(&w, t->b->env, t->repo, true);
+	void *w = NULL;
+	int error = a->worker_new(&w, t->repo, a->payload);
+	bool made = !error;
 
 	while (!error && (j = batch_take(t->b, true)))
-		error = batch_work(t->b, j, &w);
+		error = batch_work(t->b, j, w);
 	if (error < 0)
 		batch_fail(t->b, error);
-	gm_query_worker_release(&w);
+	if (made)
+		a->worker_free(w);
 	return NULL;
 }
 
@@ -302,7 +276,7 @@ static int batch_read(struct batch_job *j, FILE *in, bool nul,
 				return GM_ERROR;
 		}
 		if (memchr(path->ptr, '\0', path->len))
-			return gm_strvec_push(&j->before,
+			return gm_strvec_push(&j->a.before,
 					      "a path with a NUL byte is skipped");
 		if (path->len)
 			return (j->path = strdup(path->ptr)) ? 0 :
@@ -321,9 +295,8 @@ static int batch_jobs(int jobs)
 	return jobs < 1 ? 1 : jobs > BATCH_MAX_JOBS ? BATCH_MAX_JOBS : jobs;
 }
 
-/* Read every path; with `w`, answer each here, as soon as it is read. */
-static int batch_feed(struct batch *b, FILE *in, bool nul,
-		      struct gm_query_worker *w)
+/* Read every path; with `here`, answer each on `w`, as soon as it is read. */
+static int batch_feed(struct batch *b, FILE *in, bool here, void *w)
 {
 	struct gm_buf path = GM_BUF_INIT;
 	struct batch_job j, *taken;
@@ -331,9 +304,10 @@ static int batch_feed(struct batch *b, FILE *in, bool nul,
 	size_t alloc = 0;
 	int error;
 
-	while (!(error = batch_read(&j, in, nul, &path, &line, &alloc)) &&
+	while (!(error = batch_read(&j, in, b->s->nul, &path, &line,
+				   &alloc)) &&
 	       !(error = batch_queue(b, &j)))
-		if (w && (taken = batch_take(b, false)) &&
+		if (here && (taken = batch_take(b, false)) &&
 		    (error = batch_work(b, taken, w)) < 0)
 			break;
 	if (error == 1)		/* every path read: the total is known */
@@ -376,36 +350,34 @@ static void batch_stop(struct batch *b, struct batch_thread *t, int n)
 	}
 }
 
-int gm_batch_run(const struct gm_query_env *env, struct gm_repo *repo,
-		 FILE *in, FILE *out, FILE *err, int jobs, bool stream,
-		 size_t *unanswered)
+int gm_batch_run(const struct gm_batch_settings *s,
+		 const struct gm_batch_answerer *a, struct gm_repo *repo,
+		 FILE *in, FILE *out, FILE *err, size_t *unanswered)
 {
-	struct batch b = { .env = env, .out = out, .err = err,
-			   .stream = stream };
+	struct batch b = { .s = s, .a = a, .out = out, .err = err };
 	struct batch_thread *t = NULL;
-	struct gm_query_worker w;
-	int n = batch_jobs(jobs), error;
+	void *w = NULL;
+	int n = batch_jobs(s->jobs), error;
 
 	*unanswered = 0;
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);
 	b.size = (size_t)n * BATCH_AHEAD;
-	gm_progress_start(&b.progress,
-			  gm_progress_wanted(env->opts->progress), err,
-			  "Answering", "paths", 0);
+	gm_progress_start(&b.progress, s->progress, err, "Answering", "paths",
+			  0);
 	if (!(b.ring = calloc(b.size, sizeof(*b.ring))) ||
 	    (n > 1 && !(t = calloc((size_t)n, sizeof(*t))))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
 	if (n == 1) {
-		if (!(error = gm_query_worker_init(&w, env, repo, true))) {
-			error = batch_feed(&b, in, env->opts->nul, &w);
-			gm_query_worker_release(&w);
+		if (!(error = a->worker_new(&w, repo, a->payload))) {
+			error = batch_feed(&b, in, true, w);
+			a->worker_free(w);
 		}
 	} else if (!(error = batch_start(&b, t, n, repo))) {
-		error = batch_feed(&b, in, env->opts->nul, NULL);
+		error = batch_feed(&b, in, false, NULL);
 	}
 	if (error < 0)
 		batch_fail(&b, error);
