@@ -21,6 +21,7 @@
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/output.h"
+#include "gm/query.h"
 #include "gm/rank.h"
 
 static const char *const paths[] = {
@@ -176,6 +177,7 @@ static void run_rank(const struct gm_maintainers *m,
 					    "--bug" };
 	struct gm_options o;
 	struct gm_output_settings os;
+	struct gm_rank_settings rs;
 	struct gm_rank rk;
 	struct gm_matches *kw = calloc(1, sizeof(*kw));
 	struct gm_match_ctx *ctx = NULL;
@@ -189,7 +191,8 @@ static void run_rank(const struct gm_maintainers *m,
 			     (const char **)argv) < 0 ||
 	    gm_options_finish(&o) < 0)
 		abort();
-	gm_rank_init(&rk, &o, NULL);
+	gm_query_rank_settings(&rs, &o);
+	gm_rank_init(&rk, &rs, NULL);
 	for (size_t i = 0; i < mt->nr_files; i++) {
 		const struct gm_match_file *mf = &mt->files[i];
 

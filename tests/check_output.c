@@ -5,6 +5,7 @@
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/output.h"
+#include "gm/query.h"
 #include "gm/rank.h"
 
 #include "gm_tests.h"
@@ -23,6 +24,7 @@
  */
 struct out_env {
 	struct gm_options opts;
+	struct gm_rank_settings rank_set;	/* opts' for the rank */
 	struct gm_test_dirs dirs;
 	struct gm_maintainers *m;
 	struct gm_strvec files;
@@ -52,7 +54,8 @@ static void out_collect(struct out_env *e, const char *path)
 	gm_strvec_push(&e->files, path);
 	ck_assert_int_eq(gm_match_files(&e->mt, e->m, e->ctx, &e->files,
 					e->opts.pattern_depth), 0);
-	gm_rank_init(&e->rk, &e->opts, NULL);
+	gm_query_rank_settings(&e->rank_set, &e->opts);
+	gm_rank_init(&e->rk, &e->rank_set, NULL);
 	for (k = 0; k < e->mt->files[0].nr_sections; k++)
 		ck_assert_int_eq(gm_rank_add_section(&e->rk, e->m,
 				 e->mt->files[0].sections[k]), 0);

@@ -4,6 +4,7 @@
 #include "gm/buf.h"
 #include "gm/mailmap.h"
 #include "gm/options.h"
+#include "gm/query.h"
 #include "gm/rank.h"
 
 #include "gm_tests.h"
@@ -17,6 +18,7 @@
 /* Everything one ranking needs; set up and torn down by each test. */
 struct rank_env {
 	struct gm_options opts;
+	struct gm_rank_settings set;	/* from opts; tests change it */
 	struct gm_test_dirs dirs;
 	struct gm_maintainers *m;
 	struct gm_mailmap *mailmap;
@@ -37,7 +39,8 @@ static void env_init(struct rank_env *e, const char *maintainers,
 	if (mailmap)
 		ck_assert_int_eq(gm_mailmap_from_buffer(&e->mailmap, mailmap,
 							strlen(mailmap)), 0);
-	gm_rank_init(&e->rk, &e->opts, e->mailmap);
+	gm_query_rank_settings(&e->set, &e->opts);
+	gm_rank_init(&e->rk, &e->set, e->mailmap);
 }
 
 static void env_release(struct rank_env *e)
@@ -139,7 +142,7 @@ START_TEST(test_rank_finish_keeps_chief_penguin)
 	struct rank_env e;
 
 	env_init(&e, NULL, NULL);
-	e.opts.git_chief_penguins = 1;
+	e.set.git_chief_penguins = 1;
 	env_add(&e, e1_sections);
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
 	ck_assert_uint_eq(e.rk.people.nr, 6);
@@ -155,7 +158,7 @@ START_TEST(test_rank_without_names)
 	struct rank_env e;
 
 	env_init(&e, NULL, NULL);
-	e.opts.usename = 0;
+	e.set.usename = 0;
 	env_add(&e, e1_sections);
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
 	/* E8; under --non the chief penguin is matched by address */
@@ -245,7 +248,7 @@ START_TEST(test_rank_maintainer_role_uniform)
 	gm_buf_printf(&text, "SEC\nM:\tA <a@x>\nR:\tB <b@x>\n%sF:\tx/\n",
 		      c->status ? c->status : "");
 	env_init(&e, text.ptr, NULL);
-	e.opts.maintainer_roles = 1;
+	e.set.maintainer_roles = 1;
 	env_add(&e, sec);
 	ck_assert_uint_eq(e.rk.people.nr, 2);
 	ck_assert_str_eq(e.rk.people.v[0].role, c->role);
@@ -294,7 +297,7 @@ START_TEST(test_rank_keyword_roles)
 	char *s;
 
 	env_init(&e, KW_MAINTAINERS, NULL);
-	e.opts.keyword_roles = e.opts.maintainer_roles = e.opts.substatus = 1;
+	e.set.keyword_roles = e.set.maintainer_roles = e.set.substatus = 1;
 	ck_assert_int_eq(gm_rank_add_keyword_section(&e.rk, e.m,
 			 kw_line(e.m, "KW DRIVER")), 0);
 	ck_assert_int_eq(gm_rank_add_keyword_section(&e.rk, e.m,
@@ -357,7 +360,7 @@ START_TEST(test_rank_keyword_roles_file_match)
 	struct rank_env e;
 
 	env_init(&e, KW_MAINTAINERS, NULL);
-	e.opts.keyword_roles = 1;
+	e.set.keyword_roles = 1;
 	env_add(&e, sec);
 	assert_people(&e, "Kay Word <kay@example.com> (odd fixer:KW DRIVER)\n"
 		      "Ree View <ree@example.com> (reviewer:KW DRIVER)\n");
@@ -374,7 +377,7 @@ START_TEST(test_rank_other_groups)
 	char *s;
 
 	env_init(&e, NULL, NULL);
-	e.opts.substatus = 1;
+	e.set.substatus = 1;
 	env_add(&e, secs);
 	s = gm_test_join(&e.rk.scm, "|");
 	ck_assert_str_eq(s, "git git://example.com/ext4.git|"
@@ -408,8 +411,8 @@ START_TEST(test_rank_lists_by_class)
 
 	/* E12: --nomoderated -s */
 	env_init(&e, NULL, NULL);
-	e.opts.moderated = 0;
-	e.opts.subscriber_lists = 1;
+	e.set.moderated = 0;
+	e.set.subscriber_lists = 1;
 	env_add(&e, beta);
 	assert_lists(&e, "beta-sub@lists.example.com "
 		     "(subscriber list:BETA DRIVER)\n");
@@ -417,8 +420,8 @@ START_TEST(test_rank_lists_by_class)
 
 	/* --nol drops open and moderated lists, not subscriber lists */
 	env_init(&e, NULL, NULL);
-	e.opts.lists = 0;
-	e.opts.subscriber_lists = 1;
+	e.set.lists = 0;
+	e.set.subscriber_lists = 1;
 	env_add(&e, beta);
 	assert_lists(&e, "beta-sub@lists.example.com "
 		     "(subscriber list:BETA DRIVER)\n");
@@ -441,7 +444,7 @@ START_TEST(test_rank_lists_dedup)
 	struct rank_env e;
 
 	env_init(&e, text, NULL);
-	e.opts.moderated = 0;
+	e.set.moderated = 0;
 	env_add(&e, secs);
 	/*
 	 * R-53: the first section fixes a list's role, by lc(address); a
@@ -484,7 +487,7 @@ START_TEST(test_rank_people_without_dedup)
 	struct rank_env e;
 
 	env_init(&e, NULL, NULL);
-	e.opts.remove_duplicates = 0;
+	e.set.remove_duplicates = 0;
 	env_add(&e, e1_sections);
 	ck_assert_uint_eq(e.rk.people.nr, 7);
 	ck_assert_str_eq(e.rk.people.v[4].addr,
@@ -526,14 +529,14 @@ START_TEST(test_rank_selection_options)
 	struct rank_env e;
 
 	env_init(&e, NULL, NULL);
-	e.opts.maintainers = 0;
+	e.set.maintainers = 0;
 	env_add(&e, e1_sections);
 	assert_people(&e, "Rob Reviewer <rob@example.com> (reviewer:"
 		      ALPHA_SHORT ")\n");
 	env_release(&e);
 
 	env_init(&e, NULL, NULL);
-	e.opts.reviewers = 0;
+	e.set.reviewers = 0;
 	env_add(&e, e1_sections);
 	ck_assert_uint_eq(e.rk.people.nr, 4);
 	ck_assert_str_eq(e.rk.people.v[3].addr, LINUS);
@@ -568,7 +571,7 @@ START_TEST(test_rank_normalize_names_come_back)
 
 	/* Q-12 and E21: --non, yet the mailmap name comes back */
 	env_init(&e, NULL, gm_test_mailmap_e21);
-	e.opts.usename = 0;
+	e.set.usename = 0;
 	env_add(&e, ext4);
 	ck_assert_str_eq(e.rk.people.v[0].addr, "ted@example.com");
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
@@ -577,7 +580,7 @@ START_TEST(test_rank_normalize_names_come_back)
 	env_release(&e);
 
 	env_init(&e, NULL, gm_test_mailmap_e21);
-	e.opts.usename = 0;
+	e.set.usename = 0;
 	env_add(&e, e1_sections);
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
@@ -612,7 +615,7 @@ START_TEST(test_rank_dedup_rewrites_to_first_seen)
 	env_release(&e);
 
 	env_init(&e, NULL, NULL);
-	e.opts.remove_duplicates = 0;
+	e.set.remove_duplicates = 0;
 	env_add(&e, ext4);
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	ck_assert_int_eq(gm_rank_dedup(&e.rk, &out, "TED <ted3@other>"), 0);
@@ -702,9 +705,9 @@ START_TEST(test_rank_signers_table)
 
 	env_init(&e, fixture_b, NULL);
 	if (c->min_percent)
-		e.opts.git_min_percent = c->min_percent;
+		e.set.git_min_percent = c->min_percent;
 	if (c->max_maintainers)
-		e.opts.git_max_maintainers = c->max_maintainers;
+		e.set.git_max_maintainers = c->max_maintainers;
 	env_add(&e, core_sections);
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
@@ -720,7 +723,7 @@ START_TEST(test_rank_signers_min_signatures)
 	struct rank_env e;
 
 	env_init(&e, fixture_b, NULL);
-	e.opts.git_min_signatures = 3;
+	e.set.git_min_signatures = 3;
 	add_lines(&lines, MARK, 5);
 	add_lines(&lines, RITA, 2);
 	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
@@ -792,8 +795,7 @@ START_TEST(test_rank_signers_role_names_without_stats)
 	struct rank_env e;
 
 	env_init(&e, fixture_b, NULL);
-	e.opts.rolestats = 0;
-	e.opts.roles = 1;
+	e.set.rolestats = 0;
 	add_lines(&lines, MARK, 2);
 	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
 			 0);
@@ -867,7 +869,7 @@ START_TEST(test_rank_signers_identity_merge)
 
 	for (int dedup = 1; dedup >= 0; dedup--) {
 		env_init(&e, text, NULL);
-		e.opts.remove_duplicates = dedup;
+		e.set.remove_duplicates = dedup;
 		env_add(&e, x86);
 		ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 		ck_assert_int_eq(gm_rank_signers(&e.rk, &signers, body,
@@ -940,7 +942,7 @@ START_TEST(test_rank_ignore_list)
 	ck_assert_str_eq(ignored.v[1], RITA "   ");
 	ck_assert_str_eq(ignored.v[2], "bare@example.com");
 	e.rk.ignore = &ignored;
-	e.opts.git_max_maintainers = 1;
+	e.set.git_max_maintainers = 1;
 	add_lines(&lines, MARK, 5);
 	add_lines(&lines, ANN, 4);
 	add_lines(&lines, RITA, 2);
@@ -984,7 +986,7 @@ START_TEST(test_rank_finish_without_email)
 	struct rank_env e;
 
 	env_init(&e, NULL, NULL);
-	e.opts.email = 0;
+	e.set.email = 0;
 	env_add(&e, e1_sections);
 	gm_strvec_push(&file_emails, "Jane Doe <jane@doe.org>");
 	ck_assert_int_eq(gm_rank_finish(&e.rk, &file_emails), 0);
@@ -1062,8 +1064,8 @@ START_TEST(test_rank_chief_penguin_added_as_formatted)
 
 	/* R-79 with --git-chief-penguins and --non: the bare address */
 	env_init(&e, fixture_b, NULL);
-	e.opts.git_chief_penguins = 1;
-	e.opts.usename = 0;
+	e.set.git_chief_penguins = 1;
+	e.set.usename = 0;
 	ck_assert_int_eq(gm_rank_finish(&e.rk, NULL), 0);
 	assert_people(&e, "torvalds@linux-foundation.org (chief penguin)\n");
 	env_release(&e);
@@ -1156,8 +1158,8 @@ START_TEST(test_rank_signers_of_a_body)
 	char *got;
 
 	env_init(&e, NULL, NULL);
-	e.opts.git_all_signature_types = c->all_types;
-	e.opts.git_chief_penguins = c->chief;
+	e.set.git_all_signature_types = c->all_types;
+	e.set.git_chief_penguins = c->chief;
 	env_add(&e, ext4);
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	gm_strvec_push(&out, "kept");		/* appended to */

@@ -7,6 +7,7 @@
 
 #include "gm/buf.h"
 #include "gm/options.h"
+#include "gm/query.h"
 #include "gm/rank.h"
 
 #include "gm_tests.h"
@@ -125,9 +126,17 @@ static const struct gm_history walked = {
 
 struct env {
 	struct gm_options opts;
+	struct gm_rank_settings set;
 	struct gm_maintainers *m;
 	struct gm_rank rk;
 };
+
+/* Start e->rk with the settings of e->opts, finished. */
+static void env_rank_init(struct env *e)
+{
+	gm_query_rank_settings(&e->set, &e->opts);
+	gm_rank_init(&e->rk, &e->set, NULL);
+}
 
 /* The ranking of `sections` (NULL-terminated) and `walked`. */
 static void env_run(struct env *e, const char *const *sections,
@@ -141,7 +150,7 @@ static void env_run(struct env *e, const char *const *sections,
 	e->opts.git_max_maintainers = max_maintainers;
 	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
 	e->m = gm_test_parse(fixture);
-	gm_rank_init(&e->rk, &e->opts, NULL);
+	env_rank_init(e);
 	for (; *sections; sections++)
 		ck_assert_int_eq(gm_rank_add_section(&e->rk, e->m,
 				 gm_test_section(e->m, *sections)), 0);
@@ -314,7 +323,7 @@ START_TEST(test_rankhist_one_entry_per_address)
 	e.opts.remove_duplicates = 0;
 	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
 	e.m = gm_test_parse(twice);
-	gm_rank_init(&e.rk, &e.opts, NULL);
+	env_rank_init(&e);
 	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
 			 gm_test_section(e.m, "FOO DRIVER")), 0);
 	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
@@ -374,7 +383,7 @@ static void env_in_file(struct env *e, const char *const *in_file,
 	e->opts.max_recipients = max_recipients;
 	ck_assert_int_eq(gm_options_finish(&e->opts), 0);
 	e->m = gm_test_parse(fixture);
-	gm_rank_init(&e->rk, &e->opts, NULL);
+	env_rank_init(e);
 	ck_assert_int_eq(gm_rank_add_section(&e->rk, e->m,
 			 gm_test_section(e->m, "THE REST")), 0);
 	ck_assert_int_eq(gm_rank_normalize(&e->rk), 0);
@@ -455,7 +464,7 @@ START_TEST(test_rankhist_short_roles)
 	e.opts.reviewer_section = 0;
 	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
 	e.m = gm_test_parse(fixture);
-	gm_rank_init(&e.rk, &e.opts, NULL);
+	env_rank_init(&e);
 	for (const char *const *s = both; *s; s++)
 		ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
 				 gm_test_section(e.m, *s)), 0);
@@ -481,7 +490,7 @@ START_TEST(test_rankhist_roles_without_stats)
 	e.opts.max_recipients = 1;
 	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
 	e.m = gm_test_parse(fixture);
-	gm_rank_init(&e.rk, &e.opts, NULL);
+	env_rank_init(&e);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_list(&e.rk.people, RIA " (history_commits,history_reviewed)\n");
 	env_release(&e);

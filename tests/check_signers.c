@@ -11,7 +11,9 @@
 #include "gm/blame.h"
 #include "gm/follow.h"
 #include "gm/graph.h"
+#include "gm/options.h"
 #include "gm/pack.h"
+#include "gm/query.h"
 #include "gm/rank_git.h"
 #include "gm/repo.h"
 #include "gm/signers.h"
@@ -308,11 +310,13 @@ static char *people(const struct gm_rank *rk)
 static char *assign(const struct gm_signers *s, size_t f,
 		    struct gm_options *o, struct gm_strvec *warnings)
 {
+	struct gm_rank_settings set;
 	struct gm_rank rk;
 	char *out;
 
 	o->rolestats = o->roles = 1;
-	gm_rank_init(&rk, o, NULL);
+	gm_query_rank_settings(&set, o);
+	gm_rank_init(&rk, &set, NULL);
 	ck_assert_int_eq(gm_rank_add_signoffs(&rk, s, f, NULL), 0);
 	out = people(&rk);
 	for (size_t i = 0; warnings && i < rk.warnings.nr; i++)

@@ -973,25 +973,31 @@ START_TEST(test_treescript_penguin_tests)
 {
 	static const char *const argv[] = { "--git-chief-penguins" };
 	struct gm_options o;
+	struct gm_rank_settings s = { .penguins = &o.penguins };
+	struct gm_rank_settings none = { .penguins = NULL };	/* Linux's */
 
 	gm_options_init(&o);
 	ck_assert_int_eq(gm_strvec_push(&o.penguins,
 					"Tom RINI:trini@konsulko.com"), 0);
 	/* signatures: the name, any ASCII case */
-	ck_assert(gm_rank_is_penguin_line(&o,
+	ck_assert(gm_rank_is_penguin_line(&s,
 		"Signed-off-by: Tom Rini <trini@konsulko.com>", 44));
-	ck_assert(!gm_rank_is_penguin_line(&o,
+	ck_assert(!gm_rank_is_penguin_line(&s,
 		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
 	ck_assert(gm_rank_is_penguin_line(NULL,
 		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
+	ck_assert(gm_rank_is_penguin_line(&none,
+		"Signed-off-by: Linus Torvalds <torvalds@x.org>", 46));
+	ck_assert(!gm_rank_is_penguin_line(&none,
+		"Signed-off-by: Tom Rini <trini@konsulko.com>", 44));
 	/* entries: "Tom RINI <trini@konsulko.com>" as written, '.' any */
-	ck_assert(!gm_rank_is_penguin_entry(&o,
+	ck_assert(!gm_rank_is_penguin_entry(&s,
 		"Tom Rini <trini@konsulko.com>", 1));
-	ck_assert(gm_rank_is_penguin_entry(&o,
+	ck_assert(gm_rank_is_penguin_entry(&s,
 		"x Tom RINI <trini@konsulkoXcom>", 1));
-	ck_assert(gm_rank_is_penguin_entry(&o,
+	ck_assert(gm_rank_is_penguin_entry(&s,
 		"Tom Rini <trini@konsulko.com>", 0));
-	ck_assert(!gm_rank_is_penguin_entry(&o,
+	ck_assert(!gm_rank_is_penguin_entry(&s,
 		"Linus Torvalds <torvalds@linux-foundation.org>", 1));
 	ck_assert_int_eq(gm_options_parse(&o, 1, (const char **)argv), 0);
 	gm_options_release(&o);

@@ -34,6 +34,7 @@ struct gm_query_env {
 	const struct gm_options *opts;
 	struct gm_inputs_settings inputs;	/* opts' for the inputs */
 	struct gm_output_settings output;	/* opts' for the text output */
+	struct gm_rank_settings rank;	/* opts' for the rank */
 	struct gm_rules *rules;		/* finished before gm_query_run() */
 	struct gm_prefetch *prefetch;	/* may be NULL */
 	struct gm_strvec ignore;	/* .get_maintainer.ignore */
@@ -71,6 +72,13 @@ struct gm_query {
  * @return 0 or an error.
  */
 int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r);
+
+/**
+ * The rank's settings from the command line's `o` (gm_options_finish()
+ * done), for env->rank; s->penguins points into `o`.
+ */
+void gm_query_rank_settings(struct gm_rank_settings *s,
+			    const struct gm_options *o);
 
 void gm_query_env_release(struct gm_query_env *env);
 

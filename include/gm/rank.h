@@ -9,9 +9,50 @@
 #include "gm/maintainers.h"
 #include "gm/match.h"
 #include "gm/mailmap.h"
-#include "gm/options.h"
 #include "gm/strmap.h"
 #include "gm/strvec.h"
+
+/*
+ * What the rank takes from the command line: src/cli fills it from its
+ * options, whose names (get_maintainer.pl's long options) it keeps.
+ * Rankings only read it, so one may serve the rankings of all threads.
+ */
+struct gm_rank_settings {
+	/* whom to name, and how */
+	bool email;		/* --email: people at all */
+	bool maintainers;	/* -m: M: entries */
+	bool reviewers;		/* -r: R: entries */
+	bool usename;		/* -n: names in addresses */
+	bool lists;		/* -l: open (and moderated) lists */
+	bool subscriber_lists;	/* -s: subscribers-only lists */
+	bool moderated;		/* --moderated */
+	bool remove_duplicates;	/* --remove-duplicates */
+	bool rolestats;		/* --rolestats: roles with their counts */
+	bool substatus;		/* --substatus, its default resolved */
+
+	/* what forks of the script and later Linux scripts do (6.1: off) */
+	bool drop_rest_supporter;	/* --drop-the-rest-supporter */
+	bool reviewer_section;	/* --reviewer-section: "reviewer:NAME" */
+	int section_name_max;	/* --section-name-max: role names cut */
+	bool named_lists;	/* --named-lists: L: as "Name <addr>" */
+	bool git_author_roles;	/* --git-author-roles: authored, lines */
+	bool maintainer_roles;	/* every M: is "maintainer:" but THE REST's */
+	bool keyword_roles;	/* ":Keyword:<K>" after a K: section's roles */
+	const struct gm_strvec *penguins;	/* "Name:addr"; NULL or none:
+						   Linux's */
+
+	/* the history's people */
+	bool from_filename;	/* -f: the arguments are paths */
+	bool git_blame_signatures;	/* --git-blame-signatures */
+	bool git_all_signature_types;	/* --git-all-signature-types */
+	bool git_chief_penguins;	/* --git-chief-penguins */
+	int git_min_signatures;	/* --git-min-signatures */
+	int git_max_maintainers;	/* --git-max-maintainers */
+	int git_min_percent;	/* --git-min-percent */
+	bool history;		/* --history */
+	int max_recipients;	/* --max-recipients: -1 as many as the
+				   sections give, 0 all */
+};
 
 /*
  * The recipients, built the way get_maintainer.pl builds them: people and
@@ -61,7 +102,7 @@ struct gm_rank_memo {
 };
 
 struct gm_rank {
-	const struct gm_options *opts;
+	const struct gm_rank_settings *opts;	/* the output reads it too */
 	const struct gm_mailmap *mailmap;	/* may be NULL */
 	struct gm_rank_list people;
 	struct gm_rank_list lists;
@@ -82,12 +123,12 @@ struct gm_rank {
 };
 
 /**
- * Start an empty ranking; `opts` and `mailmap` must outlive it. A caller
- * may then set `ignore` (gm_rank_parse_ignore()'s list) and `memo`, kept
- * across the rankings one thread makes with the same options and
- * .mailmap (gm_rank_memo_release() frees it).
+ * Start an empty ranking with settings `opts`; they and `mailmap` must
+ * outlive it. A caller may then set `ignore` (gm_rank_parse_ignore()'s
+ * list) and `memo`, kept across the rankings one thread makes with the
+ * same settings and .mailmap (gm_rank_memo_release() frees it).
  */
-void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
+void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *opts,
 		  const struct gm_mailmap *mailmap);
 void gm_rank_release(struct gm_rank *rk);
 
@@ -217,12 +258,12 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
 /**
  * R-73's chief-penguin line filter, `/(Linus Torvalds)/i` in Linux:
  * whether `line` (`len` bytes) contains a chief penguin's name, ASCII
- * case ignored. The penguins are o->penguins (the tree's script's), or
- * Linux's Linus Torvalds when there are none or `o` is NULL.
+ * case ignored. The penguins are s->penguins (the tree's script's), or
+ * Linux's Linus Torvalds when there are none or `s` is NULL.
  * Signature lines that match are no signers unless --git-chief-penguins.
  */
-bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
-			     size_t len);
+bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
+			     const char *line, size_t len);
 
 /**
  * R-79's removal test: whether the person string `entry` matches a chief
@@ -231,8 +272,8 @@ bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
  * `usename` is 0), as the script's unanchored regex does: anywhere in
  * it, case-sensitive, each '.' any byte. Penguins as above.
  */
-bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
-			      int usename);
+bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
+			      const char *entry, int usename);
 
 /** gm_rank_is_penguin_line() of Linux's penguin alone. */
 bool gm_rank_is_chief_penguin_line(const char *line, size_t len);

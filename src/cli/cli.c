@@ -386,6 +386,7 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	c->env.opts = &c->opts;
 	cli_inputs_settings(&c->env.inputs, &c->opts);
 	cli_output_settings(&c->env.output, &c->opts);
+	gm_query_rank_settings(&c->env.rank, &c->opts);
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);

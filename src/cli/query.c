@@ -26,6 +26,40 @@ int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r)
 	return error;
 }
 
+void gm_query_rank_settings(struct gm_rank_settings *s,
+			    const struct gm_options *o)
+{
+	*s = (struct gm_rank_settings){
+		.email = o->email,
+		.maintainers = o->maintainers,
+		.reviewers = o->reviewers,
+		.usename = o->usename,
+		.lists = o->lists,
+		.subscriber_lists = o->subscriber_lists,
+		.moderated = o->moderated,
+		.remove_duplicates = o->remove_duplicates,
+		.rolestats = o->rolestats,
+		.substatus = o->substatus,
+		.drop_rest_supporter = o->drop_rest_supporter,
+		.reviewer_section = o->reviewer_section,
+		.section_name_max = o->section_name_max,
+		.named_lists = o->named_lists,
+		.git_author_roles = o->git_author_roles,
+		.maintainer_roles = o->maintainer_roles,
+		.keyword_roles = o->keyword_roles,
+		.penguins = &o->penguins,
+		.from_filename = o->from_filename,
+		.git_blame_signatures = o->git_blame_signatures,
+		.git_all_signature_types = o->git_all_signature_types,
+		.git_chief_penguins = o->git_chief_penguins,
+		.git_min_signatures = o->git_min_signatures,
+		.git_max_maintainers = o->git_max_maintainers,
+		.git_min_percent = o->git_min_percent,
+		.history = o->history,
+		.max_recipients = o->max_recipients,
+	};
+}
+
 void gm_query_env_release(struct gm_query_env *env)
 {
 	gm_strvec_release(&env->ignore);
@@ -75,7 +109,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 	q->w = w;
 	q->keywords.serial = q->walk.serial = serial;
 	q->keywords.shared_ctx = w->keyword_ctx;
-	gm_rank_init(&q->rank, w->env->opts, NULL);
+	gm_rank_init(&q->rank, &w->env->rank, NULL);
 	q->rank.ignore = &w->env->ignore;
 	q->rank.memo = &w->memo;
 	if (!(q->out = open_memstream(&q->out_buf, &q->out_len)))

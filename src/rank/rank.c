@@ -13,24 +13,25 @@
 
 /*
  * The chief penguin of R-73 and R-79 when the tree's script names none
- * (opts->penguins empty): Linux's @penguin_chief, "Name:addr".
+ * (no settings' penguins): Linux's @penguin_chief, "Name:addr".
  */
 #define CHIEF_LINUX "Linus Torvalds:torvalds@linux-foundation.org"
 
 static const char *const chief_linux[] = { CHIEF_LINUX };
 
 /* The chief penguins, "Name:addr" each; `*nr` gets how many. */
-static const char *const *chiefs(const struct gm_options *o, size_t *nr)
+static const char *const *chiefs(const struct gm_rank_settings *s,
+				 size_t *nr)
 {
-	if (!o || !o->penguins.nr) {
+	if (!s || !s->penguins || !s->penguins->nr) {
 		*nr = 1;
 		return chief_linux;
 	}
-	*nr = o->penguins.nr;
-	return (const char *const *)o->penguins.v;
+	*nr = s->penguins->nr;
+	return (const char *const *)s->penguins->v;
 }
 
-void gm_rank_init(struct gm_rank *rk, const struct gm_options *opts,
+void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *opts,
 		  const struct gm_mailmap *mailmap)
 {
 	memset(rk, 0, sizeof(*rk));
@@ -332,7 +333,7 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
  * bytes, the last three "...", blanks before them dropped; 0: not cut.
  * Linux's 50 is the rules stage's sec->short_name.
  */
-static int role_name(struct gm_buf *out, const struct gm_options *o,
+static int role_name(struct gm_buf *out, const struct gm_rank_settings *o,
 		     const struct gm_section *sec)
 {
 	size_t len = strlen(sec->name), max = (size_t)o->section_name_max;
@@ -356,7 +357,7 @@ static int role_name(struct gm_buf *out, const struct gm_options *o,
  * reporters" (any case).
  */
 static int maintainer_role_uniform(struct gm_buf *out,
-				   const struct gm_options *o,
+				   const struct gm_rank_settings *o,
 				   const struct gm_section *sec)
 {
 	const char *st = sec->status ? sec->status : "";
@@ -373,7 +374,7 @@ static int maintainer_role_uniform(struct gm_buf *out,
 }
 
 /* The M: role of 6.1: derived from the section's last S: (R-51). */
-static int maintainer_role(struct gm_buf *out, const struct gm_options *o,
+static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 			   const struct gm_section *sec)
 {
 	static const char *const map[][2] = {
@@ -422,7 +423,7 @@ static void list_split(const char *v, size_t *addr_len, const char **extra)
 static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		    const char *value, const char *suffix)
 {
-	const struct gm_options *o = rk->opts;
+	const struct gm_rank_settings *o = rk->opts;
 	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
@@ -489,7 +490,7 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
  * "reviewer:NAME", or "reviewer" alone with --no-reviewer-section;
  * `suffix` after it.
  */
-static int reviewer_role(struct gm_buf *out, const struct gm_options *o,
+static int reviewer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 			 const struct gm_section *sec, const char *suffix)
 {
 	struct gm_buf name = GM_BUF_INIT;
@@ -520,7 +521,7 @@ static int push_suffixed(struct gm_strvec *v, const char *value,
 
 /* The M: role of `sec` with `suffix`, as the options want it, into `out`. */
 static int make_maintainer_role(struct gm_buf *out,
-				const struct gm_options *o,
+				const struct gm_rank_settings *o,
 				const struct gm_section *sec, const char *suffix)
 {
 	int error = o->maintainer_roles ?
@@ -538,7 +539,7 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   const struct gm_mline *ml, struct gm_buf *role,
 		   struct gm_buf *reviewer, const char *suffix)
 {
-	const struct gm_options *o = rk->opts;
+	const struct gm_rank_settings *o = rk->opts;
 
 	switch (ml->tag) {
 	case 'L':
@@ -834,7 +835,7 @@ static int strp_cmp(const void *a, const void *b)
 static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
 			  struct signer_count *c, size_t nr)
 {
-	const struct gm_options *o = rk->opts;
+	const struct gm_rank_settings *o = rk->opts;
 	struct gm_buf r = GM_BUF_INIT;
 	int n = 0, error = 0;
 
@@ -950,11 +951,11 @@ static bool contains_ci(const char *line, size_t len, const char *name,
 	return false;
 }
 
-bool gm_rank_is_penguin_line(const struct gm_options *o, const char *line,
-			     size_t len)
+bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
+			     const char *line, size_t len)
 {
 	size_t nr;
-	const char *const *v = chiefs(o, &nr);
+	const char *const *v = chiefs(s, &nr);
 
 	for (size_t i = 0; i < nr; i++) {
 		const char *colon = strrchr(v[i], ':');
@@ -981,12 +982,12 @@ static int chief_format(struct gm_buf *out, const char *chief, int usename)
 	return error;
 }
 
-bool gm_rank_is_penguin_entry(const struct gm_options *o, const char *entry,
-			      int usename)
+bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
+			      const char *entry, int usename)
 {
 	struct gm_buf fmt = GM_BUF_INIT;
 	size_t nr;
-	const char *const *v = chiefs(o, &nr);
+	const char *const *v = chiefs(s, &nr);
 	bool found = false;
 
 	for (size_t i = 0; i < nr && !found; i++)
@@ -1008,7 +1009,7 @@ bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
 
 static int drop_chief(struct gm_rank *rk)
 {
-	const struct gm_options *o = rk->opts;
+	const struct gm_rank_settings *o = rk->opts;
 	struct gm_buf fmt = GM_BUF_INIT;
 	size_t nr, j = 0;
 	const char *const *v = chiefs(o, &nr);
@@ -1461,7 +1462,7 @@ static bool history_qualifies(const struct gm_rank *rk,
 			      const struct gm_history_person *p, size_t total,
 			      int *taken)
 {
-	const struct gm_options *o = rk->opts;
+	const struct gm_rank_settings *o = rk->opts;
 
 	if ((int)p->commits < o->git_min_signatures ||
 	    p->commits * 100.0 / total < o->git_min_percent ||
