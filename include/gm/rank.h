@@ -102,7 +102,7 @@ struct gm_rank_memo {
 };
 
 struct gm_rank {
-	const struct gm_rank_settings *opts;	/* the output reads it too */
+	const struct gm_rank_settings *set;	/* the output reads it too */
 	const struct gm_mailmap *mailmap;	/* may be NULL */
 	struct gm_rank_list people;
 	struct gm_rank_list lists;
@@ -123,12 +123,12 @@ struct gm_rank {
 };
 
 /**
- * Start an empty ranking with settings `opts`; they and `mailmap` must
+ * Start an empty ranking with settings `set`; they and `mailmap` must
  * outlive it. A caller may then set `ignore` (gm_rank_parse_ignore()'s
  * list) and `memo`, kept across the rankings one thread makes with the
  * same settings and .mailmap (gm_rank_memo_release() frees it).
  */
-void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *opts,
+void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 		  const struct gm_mailmap *mailmap);
 void gm_rank_release(struct gm_rank *rk);
 

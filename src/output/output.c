@@ -515,7 +515,7 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 	const struct gm_rank_list *l = &r->rank->people;
 
 	fputs("  \"people\": [", f);
-	for (size_t i = 0; r->rank->opts->email && i < l->nr; i++) {
+	for (size_t i = 0; r->rank->set->email && i < l->nr; i++) {
 		const struct gm_rank_entry *e = &l->v[i];
 
 		gm_email_parse(&name, &addr, e->addr);
@@ -538,7 +538,7 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 			json_history_person(f, e->history);
 		fputc('}', f);
 	}
-	fputs(l->nr && r->rank->opts->email ? "\n  ],\n" : "],\n", f);
+	fputs(l->nr && r->rank->set->email ? "\n  ],\n" : "],\n", f);
 	gm_buf_release(&name);
 	gm_buf_release(&addr);
 }
@@ -546,7 +546,7 @@ static void json_people(FILE *f, const struct gm_output_report *r)
 static void json_lists(FILE *f, const struct gm_output_report *r)
 {
 	const struct gm_rank_list *l = &r->rank->lists;
-	bool show = r->rank->opts->lists;
+	bool show = r->rank->set->lists;
 
 	fputs("  \"lists\": [", f);
 	for (size_t i = 0; show && i < l->nr; i++) {

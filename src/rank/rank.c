@@ -31,11 +31,11 @@ static const char *const *chiefs(const struct gm_rank_settings *s,
 	return (const char *const *)s->penguins->v;
 }
 
-void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *opts,
+void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 		  const struct gm_mailmap *mailmap)
 {
 	memset(rk, 0, sizeof(*rk));
-	rk->opts = opts;
+	rk->set = set;
 	rk->mailmap = mailmap;
 }
 
@@ -162,7 +162,7 @@ static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
 	*own = !memo;
 	if (memo && gm_strmap_get(&memo->persons, line, len, &v))
 		return v;
-	if (!(p = person_parse(line, rk->opts->usename)))
+	if (!(p = person_parse(line, rk->set->usename)))
 		return NULL;
 	if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
 		*own = true;	/* not remembered: only time lost */
@@ -187,7 +187,7 @@ static int push_person(struct gm_rank *rk, const char *line, const char *role)
 	if (!*addr)
 		goto out;
 	error = 1;
-	if (rk->opts->remove_duplicates &&
+	if (rk->set->remove_duplicates &&
 	    ((*name && gm_strmap_get(&rk->seen_name, lname, strlen(lname),
 				     NULL)) ||
 	     gm_strmap_get(&rk->seen_addr, laddr, strlen(laddr), NULL)))
@@ -198,7 +198,7 @@ static int push_person(struct gm_rank *rk, const char *line, const char *role)
 	}
 	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
 	rk->people.v[rk->people.nr - 1].source = rk->line;
-	if (rk->opts->remove_duplicates &&
+	if (rk->set->remove_duplicates &&
 	    ((*name && gm_strmap_put(&rk->seen_name, lname, strlen(lname),
 				     NULL) < 0) ||
 	     gm_strmap_put(&rk->seen_addr, laddr, strlen(laddr), NULL) < 0))
@@ -423,7 +423,7 @@ static void list_split(const char *v, size_t *addr_len, const char **extra)
 static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		    const char *value, const char *suffix)
 {
-	const struct gm_rank_settings *o = rk->opts;
+	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
@@ -539,7 +539,7 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   const struct gm_mline *ml, struct gm_buf *role,
 		   struct gm_buf *reviewer, const char *suffix)
 {
-	const struct gm_rank_settings *o = rk->opts;
+	const struct gm_rank_settings *o = rk->set;
 
 	switch (ml->tag) {
 	case 'L':
@@ -591,9 +591,9 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 				suffix);
 	}
 	rk->line = NULL;
-	if (!error && rk->opts->substatus)
+	if (!error && rk->set->substatus)
 		error = add_substatus(rk, sec, suffix);
-	if (!error && rk->opts->history)
+	if (!error && rk->set->history)
 		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
 	gm_buf_release(&reviewer);
@@ -617,7 +617,7 @@ static int files_have_own_section(const struct gm_rank *rk,
 		bool found = false;
 
 		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
-			if (!(error = maintainer_role(&role, rk->opts,
+			if (!(error = maintainer_role(&role, rk->set,
 						      &m->sections[f->sections[k]])))
 				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
 		*own = found;
@@ -635,7 +635,7 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 	size_t j = 0;
 	int error;
 
-	if (!rk->opts->drop_rest_supporter || l->nr < 2)
+	if (!rk->set->drop_rest_supporter || l->nr < 2)
 		return 0;
 	if ((error = files_have_own_section(rk, m, matches, &own)) < 0 || !own)
 		return error;
@@ -668,7 +668,7 @@ int gm_rank_add_keyword_section(struct gm_rank *rk,
 	struct gm_buf suffix = GM_BUF_INIT;
 	int error = 0;
 
-	if (rk->opts->keyword_roles)
+	if (rk->set->keyword_roles)
 		error = gm_buf_printf(&suffix, ":Keyword:%s", m->lines[line].value);
 	if (!error)
 		error = add_section(rk, m, m->section_of[line],
@@ -707,7 +707,7 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 	int error;
 
 	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
-	    !rk->opts->remove_duplicates)
+	    !rk->set->remove_duplicates)
 		return error;
 	if (!(p = person_of(rk, out->ptr, &own)))
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -785,13 +785,13 @@ static int add_role(struct gm_rank *rk, const char *line, const char *role)
 
 	if ((error = gm_email_parse(&name, &addr, line)) < 0 ||
 	    (error = gm_email_format(&fmt, name.ptr, addr.ptr,
-				     rk->opts->usename)) < 0)
+				     rk->set->usename)) < 0)
 		goto out;
 	for (size_t i = 0; i < rk->people.nr && !error; i++) {
 		struct gm_rank_entry *e = &rk->people.v[i];
 		bool same;
 
-		if (rk->opts->remove_duplicates) {
+		if (rk->set->remove_duplicates) {
 			if ((error = gm_email_parse(&en, &ea, e->addr)) < 0)
 				break;
 			same = !strcmp(name.ptr, en.ptr) || !strcmp(addr.ptr, ea.ptr);
@@ -835,7 +835,7 @@ static int strp_cmp(const void *a, const void *b)
 static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
 			  struct signer_count *c, size_t nr)
 {
-	const struct gm_rank_settings *o = rk->opts;
+	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf r = GM_BUF_INIT;
 	int n = 0, error = 0;
 
@@ -1009,7 +1009,7 @@ bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
 
 static int drop_chief(struct gm_rank *rk)
 {
-	const struct gm_rank_settings *o = rk->opts;
+	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf fmt = GM_BUF_INIT;
 	size_t nr, j = 0;
 	const char *const *v = chiefs(o, &nr);
@@ -1044,14 +1044,14 @@ int gm_rank_signers(struct gm_rank *rk, struct gm_strvec *out,
 	struct gm_buf value = GM_BUF_INIT, once = GM_BUF_INIT;
 	struct gm_buf twice = GM_BUF_INIT;
 	const char *pos = text, *end = text + len, *line, *v;
-	bool all = rk->opts->git_all_signature_types;
+	bool all = rk->set->git_all_signature_types;
 	size_t n, vlen;
 	int error = 0;
 
 	while (!error && gm_trailer_next_line(&pos, end, &line, &n)) {
 		if (!gm_trailer_is_signature(line, n, all) ||
-		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_penguin_line(rk->opts, line, n)))
+		    (!rk->set->git_chief_penguins &&
+		     gm_rank_is_penguin_line(rk->set, line, n)))
 			continue;
 		gm_trailer_signature_value(line, n, &v, &vlen);
 		gm_buf_reset(&value);
@@ -1071,7 +1071,7 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 	struct gm_buf mapped = GM_BUF_INIT, fmt = GM_BUF_INIT;
 	int error;
 
-	if (!rk->opts->email)
+	if (!rk->set->email)
 		return 0;
 	error = drop_chief(rk);
 	rk->kind = GM_KIND_IN_FILE;
@@ -1079,7 +1079,7 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 		if ((error = gm_mailmap_apply(&mapped, rk->mailmap,
 					      file_emails->v[i])) < 0 ||
 		    (error = gm_email_normalize(&fmt, mapped.ptr,
-						rk->opts->usename)) < 0 ||
+						rk->set->usename)) < 0 ||
 		    (error = push_person(rk, fmt.ptr, "")) < 0)
 			break;
 		error = add_role(rk, fmt.ptr, "in file");
@@ -1158,7 +1158,7 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 		if (!counts[k])
 			continue;
 		gm_buf_reset(&role);
-		if (rk->opts->rolestats)
+		if (rk->set->rolestats)
 			error = gm_buf_printf(&role, "%s:%zu/%zu=%.0f%%", names[k],
 					      counts[k], total,
 					      counts[k] * 100.0 / total);
@@ -1254,10 +1254,10 @@ static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
 			catchall = 1;
 		reviewers |= m->lines[i].tag == 'R';
 	}
-	error = role_name(&name, rk->opts, sec);
+	error = role_name(&name, rk->set, sec);
 	if (!error)
 		error = scope_put(rk, name.ptr, catchall + 1);
-	if (!error && reviewers && !rk->opts->reviewer_section)
+	if (!error && reviewers && !rk->set->reviewer_section)
 		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
 	gm_buf_release(&name);
 	return error;
@@ -1366,14 +1366,14 @@ static int people_merge(struct gm_rank *rk)
 /* The number of people --history may name; `listed` came from sections. */
 static size_t history_budget(const struct gm_rank *rk, size_t listed)
 {
-	int max = rk->opts->max_recipients;
+	int max = rk->set->max_recipients;
 
 	if (max > 0)
 		return (size_t)max;
 	if (max == 0)
 		return SIZE_MAX;
-	return listed ? listed : (size_t)(rk->opts->git_max_maintainers > 0 ?
-					  rk->opts->git_max_maintainers : 0);
+	return listed ? listed : (size_t)(rk->set->git_max_maintainers > 0 ?
+					  rk->set->git_max_maintainers : 0);
 }
 
 struct ranked {
@@ -1462,7 +1462,7 @@ static bool history_qualifies(const struct gm_rank *rk,
 			      const struct gm_history_person *p, size_t total,
 			      int *taken)
 {
-	const struct gm_rank_settings *o = rk->opts;
+	const struct gm_rank_settings *o = rk->set;
 
 	if ((int)p->commits < o->git_min_signatures ||
 	    p->commits * 100.0 / total < o->git_min_percent ||
@@ -1509,14 +1509,14 @@ static int history_merge(struct gm_rank *rk, const struct gm_history *h)
 		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
 							&tmp);
 
-		if (!e && ((rk->opts->max_recipients &&
+		if (!e && ((rk->set->max_recipients &&
 			    !gm_rank_history_score(GM_SCOPE_NONE, p)) ||
 			   !history_qualifies(rk, p, h->commits, &taken)))
 			continue;
 		if (!e) {
 			gm_buf_reset(&fmt);
 			if ((error = gm_email_format(&fmt, p->name, p->email,
-						     rk->opts->usename)) < 0 ||
+						     rk->set->usename)) < 0 ||
 			    (error = list_push(&rk->people, fmt.ptr, fmt.len,
 					       "")) < 0 ||
 			    (error = index_by_email(rk, rk->people.nr - 1,
@@ -1553,7 +1553,7 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		error = people_merge(rk);
 	if (!error)
 		error = history_cut(rk, history_budget(rk, listed),
-				    rk->opts->max_recipients < 0 && listed);
+				    rk->set->max_recipients < 0 && listed);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "

@@ -298,8 +298,8 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 			error = gm_strvec_push(&authors, l.authors.v[i]);
 	} else {
 		for (size_t i = 0; i < l.signatures.nr && !error; i++)
-			if (rk->opts->git_chief_penguins ||
-			    !gm_rank_is_penguin_line(rk->opts, l.signatures.v[i],
+			if (rk->set->git_chief_penguins ||
+			    !gm_rank_is_penguin_line(rk->set, l.signatures.v[i],
 						     strlen(l.signatures.v[i])))
 				error = gm_strvec_push(&kept, l.signatures.v[i]);
 		if (!error)
@@ -311,9 +311,9 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 		error = dedup_all(rk, &signers, &once, false);
 	if (!error)
 		error = assign(rk, facts, "commit_signer", l.commits, &signers);
-	if (!error && rk->opts->git_author_roles)
+	if (!error && rk->set->git_author_roles)
 		error = assign(rk, facts, "authored", l.commits, &authors);
-	if (!error && rk->opts->git_author_roles && authors.nr == l.nr_stats)
+	if (!error && rk->set->git_author_roles && authors.nr == l.nr_stats)
 		error = assign_lines(rk, facts, &l, &authors);
 out:
 	stat_re_release(&re);
@@ -370,9 +370,9 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 		error = push_dedup(rk, &unused, person(c->authors.v[i]));
 	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
 		const char *s = c->signatures.v[i];
-		bool chief = gm_rank_is_penguin_line(rk->opts, s, strlen(s));
+		bool chief = gm_rank_is_penguin_line(rk->set, s, strlen(s));
 
-		if (!chief || rk->opts->git_chief_penguins)
+		if (!chief || rk->set->git_chief_penguins)
 			error = push_dedup(rk, out, person(s));
 	}
 	gm_strvec_release(&unused);
@@ -393,8 +393,8 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 		size_t count = 0;
 
 		if (!c->author ||
-		    (!rk->opts->git_chief_penguins &&
-		     gm_rank_is_penguin_line(rk->opts, c->author,
+		    (!rk->set->git_chief_penguins &&
+		     gm_rank_is_penguin_line(rk->set, c->author,
 					     strlen(c->author))))
 			continue;
 		gm_buf_reset(&fmt);
@@ -415,15 +415,15 @@ int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
 		      size_t file)
 {
 	const struct gm_blame_file *f = gm_blame_file_at(b, file);
-	bool from_filename = rk->opts->from_filename;
+	bool from_filename = rk->set->from_filename;
 	struct gm_strvec signers = GM_STRVEC_INIT, norm = GM_STRVEC_INIT;
 	struct gm_strvec lines = GM_STRVEC_INIT;
 	int error = 0;
 
-	if (rk->opts->git_blame_signatures)
+	if (rk->set->git_blame_signatures)
 		for (size_t k = 0; k < f->ids.nr && !error; k++)
 			error = commit_signers(rk, &f->commits[k], &signers);
-	if (!error && from_filename && rk->opts->rolestats)
+	if (!error && from_filename && rk->set->rolestats)
 		error = authored_lines(rk, &f->lines, &f->ids, f->commits,
 				       &lines);
 	if (!error && lines.nr)
