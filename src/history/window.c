@@ -209,8 +209,8 @@ static void ahead_free(struct ahead *a)
 	finder_release(&a->fd);
 	gm_commits_close(&a->src);
 	gm_repo_free(a->repo);
-	for (size_t i = 0; i < a->paths.nr; i++)
-		free(a->paths.paths[i]);
+	for (size_t i = 0; a->paths.paths && i < a->paths.nr; i++)
+		free(a->paths.paths[a->paths.order[i]]);
 	free(a->paths.paths);
 	free(a->paths.order);
 	for (size_t i = 0; i < AHEAD_RING; i++)
@@ -230,10 +230,10 @@ static int paths_copy(struct gm_commits_paths *to,
 		if (from->order[i] + 1 > n)
 			n = from->order[i] + 1;
 	to->kind = from->kind;
-	to->nr = from->nr;
-	if (!(to->paths = calloc(n + 1, sizeof(*to->paths))) ||
-	    !(to->order = calloc(from->nr + 1, sizeof(*to->order))))
+	if (!(to->order = calloc(from->nr + 1, sizeof(*to->order))) ||
+	    !(to->paths = calloc(n + 1, sizeof(*to->paths))))
 		return GM_ERROR;
+	to->nr = from->nr;
 	memcpy(to->order, from->order, from->nr * sizeof(*to->order));
 	for (size_t i = 0; i < from->nr; i++) {
 		size_t k = from->order[i];
