@@ -9,9 +9,7 @@
 #include "gm/error.h"
 #include "gm/follow.h"
 #include "gm/objects.h"
-#include "gm/pack.h"
 #include "gm/repo.h"
-#include "gm/strmap.h"
 #include "gm/thread.h"
 #include "gm/window.h"
 
