@@ -9,6 +9,7 @@
 #include "gm/maintainers.h"
 #include "gm/match.h"
 #include "gm/mailmap.h"
+#include "gm/signers.h"
 #include "gm/strmap.h"
 #include "gm/strvec.h"
 
@@ -177,6 +178,21 @@ int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
  */
 int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
 		   const struct gm_strvec *lines, unsigned kind);
+
+/**
+ * `lines` through the .mailmap, each distinct one counted, into `*out`
+ * (`*nr` of them, NULL if none): most first, then by string, as
+ * vcs_assign() takes them. The caller frees it with gm_rank_counts_free().
+ * @return 0 or GM_ERROR.
+ */
+int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
+		  struct gm_signers_count **out, size_t *nr);
+void gm_rank_counts_free(struct gm_signers_count *c, size_t nr);
+
+/** gm_rank_assign() of lines gm_rank_count() counted. @return 0 or GM_ERROR. */
+int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
+			  const struct gm_signers_count *c, size_t nr,
+			  unsigned kind);
 
 /**
  * Last steps for people (R-79): drop (or keep) the chief penguin, then add

@@ -812,18 +812,14 @@ out:
 	return error;
 }
 
-struct signer_count {
-	const char *line;
-	int count;
-};
-
-static int signer_cmp(const void *a, const void *b)
+/* Most first, then by string. */
+static int count_cmp(const void *a, const void *b)
 {
-	const struct signer_count *x = a, *y = b;
+	const struct gm_signers_count *x = a, *y = b;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return strcmp(x->line, y->line);
+	return strcmp(x->who, y->who);
 }
 
 static int strp_cmp(const void *a, const void *b)
@@ -831,26 +827,80 @@ static int strp_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* vcs_assign() of R-74 over mailmapped, sorted lines. */
-static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
-			  struct signer_count *c, size_t nr)
+int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
+		  struct gm_signers_count **out, size_t *nr)
+{
+	struct gm_strvec mapped = GM_STRVEC_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
+	struct gm_signers_count *c = NULL;
+	size_t n = 0;
+	int error = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < lines->nr && !error; i++)
+		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))
+			error = gm_strvec_push(&mapped, tmp.ptr);
+	if (!error && mapped.nr && !(c = calloc(mapped.nr, sizeof(*c))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (!error && mapped.nr) {
+		qsort(mapped.v, mapped.nr, sizeof(*mapped.v), strp_cmp);
+		for (size_t i = 0; i < mapped.nr; i++) {
+			if (n && !strcmp(c[n - 1].who, mapped.v[i])) {
+				c[n - 1].count++;
+				continue;
+			}
+			c[n].who = mapped.v[i];	/* the count's now */
+			mapped.v[i] = NULL;
+			c[n++].count = 1;
+		}
+		qsort(c, n, sizeof(*c), count_cmp);
+		*out = c;
+		*nr = n;
+		c = NULL;
+	}
+	free(c);
+	gm_strvec_release(&mapped);
+	gm_buf_release(&tmp);
+	return error;
+}
+
+void gm_rank_counts_free(struct gm_signers_count *c, size_t nr)
+{
+	for (size_t i = 0; c && i < nr; i++)
+		free(c[i].who);
+	free(c);
+}
+
+int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
+			  const struct gm_signers_count *c, size_t nr,
+			  unsigned kind)
 {
 	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf r = GM_BUF_INIT;
 	int n = 0, error = 0;
 
-	qsort(c, nr, sizeof(*c), signer_cmp);
+	rk->kind = kind;
+	if (!nr)
+		return 0;
+	if (divisor <= 0) {
+		error = gm_buf_printf(&r, "Bad divisor in main::vcs_assign: %d",
+				      divisor);
+		if (!error)
+			error = gm_strvec_push(&rk->warnings, r.ptr);
+		divisor = 1;
+	}
 	for (size_t i = 0; i < nr && !error; i++) {
 		double pct = c[i].count * 100.0 / divisor;
 
 		if (pct > 100)
 			pct = 100;
-		if (rk->ignore && gm_strvec_contains(rk->ignore, c[i].line))
+		if (rk->ignore && gm_strvec_contains(rk->ignore, c[i].who))
 			continue;
 		if (c[i].count < o->git_min_signatures ||
 		    ++n > o->git_max_maintainers || pct < o->git_min_percent)
 			break;
-		if ((error = push_person(rk, c[i].line, "")) < 0)
+		if ((error = push_person(rk, c[i].who, "")) < 0)
 			break;
 		gm_buf_reset(&r);
 		if (o->rolestats)
@@ -859,7 +909,7 @@ static int assign_counted(struct gm_rank *rk, const char *role, int divisor,
 		else
 			error = gm_buf_puts(&r, role);
 		if (!error)
-			error = add_role(rk, c[i].line, r.ptr);
+			error = add_role(rk, c[i].who, r.ptr);
 	}
 	gm_buf_release(&r);
 	return error;
@@ -874,42 +924,17 @@ int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
 int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
 		   const struct gm_strvec *lines, unsigned kind)
 {
-	struct gm_strvec mapped = GM_STRVEC_INIT;
-	struct gm_buf tmp = GM_BUF_INIT;
-	struct signer_count *c = NULL;
-	size_t nr = 0;
-	int error = 0;
+	struct gm_signers_count *c;
+	size_t nr;
+	int error;
 
 	rk->kind = kind;
 	if (!lines->nr)
 		return 0;
-	if (divisor <= 0) {
-		error = gm_buf_printf(&tmp, "Bad divisor in main::vcs_assign: %d",
-				      divisor);
-		if (!error)
-			error = gm_strvec_push(&rk->warnings, tmp.ptr);
-		divisor = 1;
-	}
-	for (size_t i = 0; i < lines->nr && !error; i++)
-		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))
-			error = gm_strvec_push(&mapped, tmp.ptr);
-	if (!error && !(c = calloc(mapped.nr, sizeof(*c))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	if (!error) {
-		qsort(mapped.v, mapped.nr, sizeof(*mapped.v), strp_cmp);
-		for (size_t i = 0; i < mapped.nr; i++) {
-			if (nr && !strcmp(c[nr - 1].line, mapped.v[i])) {
-				c[nr - 1].count++;
-				continue;
-			}
-			c[nr].line = mapped.v[i];
-			c[nr++].count = 1;
-		}
-		error = assign_counted(rk, role, divisor, c, nr);
-	}
-	free(c);
-	gm_strvec_release(&mapped);
-	gm_buf_release(&tmp);
+	if ((error = gm_rank_count(rk, lines, &c, &nr)) < 0)
+		return error;
+	error = gm_rank_assign_counts(rk, role, divisor, c, nr, kind);
+	gm_rank_counts_free(c, nr);
 	return error;
 }
 

@@ -83,64 +83,28 @@ static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
 	return error;
 }
 
-static int count_cmp(const void *a, const void *b)
-{
-	const struct gm_signers_count *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return strcmp(x->who, y->who);
-}
-
-/* The counts vcs_assign() sees for a role, kept for the JSON facts. */
-static int facts_role(struct gm_rank *rk, struct gm_signers_facts *facts,
-		      const char *name, int divisor,
-		      const struct gm_strvec *lines)
-{
-	struct gm_signers_role *r;
-	struct gm_strmap idx = GM_STRMAP_INIT;
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = 0;
-
-	if (!facts || !lines->nr ||
-	    facts->nr_roles >= sizeof(facts->roles) / sizeof(*facts->roles))
-		return 0;
-	r = &facts->roles[facts->nr_roles++];
-	r->name = name;
-	r->divisor = divisor;
-	if (!(r->v = calloc(lines->nr, sizeof(*r->v))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < lines->nr && !error; i++) {
-		void *at;
-
-		if ((error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])) < 0)
-			break;
-		if (gm_strmap_get(&idx, tmp.ptr, tmp.len, &at)) {
-			r->v[(size_t)at - 1].count++;
-			continue;
-		}
-		if (!(r->v[r->nr].who = strdup(tmp.ptr))) {
-			error = gm_error_set(GM_ERROR, "out of memory");
-			break;
-		}
-		r->v[r->nr++].count = 1;
-		error = gm_strmap_put(&idx, tmp.ptr, tmp.len,
-				      (void *)(uintptr_t)r->nr);
-	}
-	if (r->nr)
-		qsort(r->v, r->nr, sizeof(*r->v), count_cmp);
-	gm_strmap_release(&idx);
-	gm_buf_release(&tmp);
-	return error;
-}
-
+/*
+ * vcs_assign() of a role of a file's history, its counts kept in the
+ * file's JSON facts (where there is room).
+ */
 static int assign(struct gm_rank *rk, struct gm_signers_facts *facts,
 		  const char *role, int divisor, const struct gm_strvec *lines)
 {
-	int error = facts_role(rk, facts, role, divisor, lines);
+	struct gm_signers_count *c;
+	size_t nr;
+	int error = gm_rank_count(rk, lines, &c, &nr);
 
-	return error ? error : gm_rank_assign(rk, role, divisor, lines,
+	if (!error)
+		error = gm_rank_assign_counts(rk, role, divisor, c, nr,
 					      GM_KIND_HISTORY);
+	if (!error && nr && facts &&
+	    facts->nr_roles < sizeof(facts->roles) / sizeof(*facts->roles)) {
+		facts->roles[facts->nr_roles++] =
+			(struct gm_signers_role){ role, divisor, c, nr };
+		return 0;	/* the facts' now */
+	}
+	gm_rank_counts_free(c, nr);
+	return error;
 }
 
 /* The per-file lines of vcs_find_signers(): all of the file's commits. */
