@@ -208,8 +208,12 @@ static void mixed_expected(struct gm_buf *out, struct gm_buf *err, bool nul)
 			gm_buf_printf(err, "warning: cannot answer '%s': "
 				      "broken\n", p);
 		} else {
-			gm_buf_printf(out, "%s\tone %s%c%s\ttwo%c", p, p, end,
-				      p, end);
+			/* a record's path is C-quoted, but with -z */
+			const char *q = nul || !strchr(p, '\t') ? p :
+					"\"p\\t4\"";
+
+			gm_buf_printf(out, "%s\tone %s%c%s\ttwo%c", q, p, end,
+				      q, end);
 			if (i == 0)
 				gm_buf_puts(err, "warning: shared warning\n"
 					    "warning: after warning\n");
