@@ -142,14 +142,9 @@ static int batch_drain(struct batch *b)
 		if (say_all(b, &j->a.before, false) < 0 ||
 		    say_all(b, &j->a.shared, true) < 0)
 			return GM_ERROR;
-		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
-			return gm_error_set(GM_ERROR,
-					    "write error on standard output");
-		if (say_all(b, &j->a.after, true) < 0)
+		if (gm_error_write_records(b->out, j->records, j->len) < 0 ||
+		    say_all(b, &j->a.after, true) < 0)
 			return GM_ERROR;
-		if (b->s->stream && fflush(b->out))
-			return gm_error_set(GM_ERROR,
-					    "write error on standard output");
 		job_release(j);
 		b->next_out++;
 		gm_progress_set(b->progress, b->next_out);
