@@ -1,6 +1,9 @@
 #ifndef GM_ERROR_H
 #define GM_ERROR_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #if defined(__GNUC__) || defined(__clang__)
 #define GM_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -38,5 +41,19 @@ const char *gm_error_last(void);
 
 /** Forget the last message. */
 void gm_error_clear(void);
+
+/**
+ * Write `len` bytes of whole records to `f` and flush them: whatever
+ * thread calls gm_error_die(), stdout (on a pipe or a file) then holds
+ * whole records only. @return 0, or GM_ERROR on a write error.
+ */
+int gm_error_write_records(FILE *f, const void *buf, size_t len);
+
+/**
+ * End the process as git's die() does, from any thread: "fatal: " and
+ * the message set on stderr, exit status 128, once no write of
+ * gm_error_write_records() is under way (what stdout's own buffer holds is dropped).
+ */
+_Noreturn void gm_error_die(void);
 
 #endif /* GM_ERROR_H */

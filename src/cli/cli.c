@@ -96,15 +96,6 @@ fail:
 			    "the tree does not appear to be a linux kernel source tree");
 }
 
-static int cli_write(const void *p, size_t n)
-{
-	if (n && fwrite(p, 1, n, stdout) != n)
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	if (fflush(stdout) || ferror(stdout))
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	return 0;
-}
-
 /* An answer held in memory until it is whole, then written. */
 struct held {
 	FILE *f;
@@ -124,7 +115,7 @@ static int held_write(struct held *h)
 {
 	if (fflush(h->f) || ferror(h->f))
 		return gm_error_set(GM_ERROR, "out of memory");
-	return cli_write(h->buf, h->len);
+	return gm_error_write_records(stdout, h->buf, h->len);
 }
 
 static void held_release(struct held *h)
@@ -132,14 +123,6 @@ static void held_release(struct held *h)
 	if (h->f)
 		fclose(h->f);
 	free(h->buf);
-}
-
-/* Whether answers go to a pipe or socket, where a reader may wait for each. */
-static bool stdout_is_stream(void)
-{
-	struct stat st;
-
-	return !fstat(1, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 /* ==================== the modes ==================== */
@@ -283,7 +266,7 @@ static int cli_batch(struct cli *c)
 	const struct gm_options *o = &c->opts;
 	struct gm_batch_settings s = {
 		o->jobs, o->nul, o->format && !strcmp(o->format, "json"),
-		stdout_is_stream(), gm_progress_wanted(o->progress),
+		gm_progress_wanted(o->progress),
 	};
 	struct gm_batch_answerer a;
 	int error = gm_rules_read_finish(&c->rules_read);
@@ -335,7 +318,8 @@ static int cli_query(struct cli *c)
 	progress = NULL;
 	say_all(c, "warning: ", &q->warnings);
 	if (error >= 0)
-		error = cli_write(q->out_buf, q->out_len);
+		error = gm_error_write_records(stdout, q->out_buf,
+					       q->out_len);
 out:
 	gm_progress_stop(progress);
 	return error;

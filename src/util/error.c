@@ -1,7 +1,9 @@
 #include "gm/error.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -35,4 +37,26 @@ const char *gm_error_last(void)
 void gm_error_clear(void)
 {
 	last_message[0] = '\0';
+}
+
+/* Held while stdout is written; taken for good by the thread that dies. */
+static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int gm_error_write_records(FILE *f, const void *buf, size_t len)
+{
+	int error = 0;
+
+	pthread_mutex_lock(&stdout_lock);
+	if ((len && fwrite(buf, 1, len, f) != len) || fflush(f))
+		error = gm_error_set(GM_ERROR, "write error on standard output");
+	pthread_mutex_unlock(&stdout_lock);
+	return error;
+}
+
+_Noreturn void gm_error_die(void)
+{
+	pthread_mutex_lock(&stdout_lock);
+	fprintf(stderr, "fatal: %s\n", gm_error_last());
+	fflush(stderr);
+	_exit(128);
 }
