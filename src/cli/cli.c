@@ -14,6 +14,7 @@
 #include "gm/activity.h"
 #include "gm/batch.h"
 #include "gm/buf.h"
+#include "gm/check_run.h"
 #include "gm/config.h"
 #include "gm/error.h"
 #include "gm/inputs.h"
@@ -298,6 +299,28 @@ static int cli_batch(struct cli *c)
 	return error;
 }
 
+/* --check: status 1 if anything is missing. */
+static int cli_check(struct cli *c)
+{
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	size_t missing = 0;
+	struct held out;
+	int error;
+
+	if ((error = gm_query_env_load(&c->env, c->repo)) < 0 ||
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	    (error = held_open(&out)) < 0)
+		return error;
+	error = gm_check_run(out.f, &warnings, &c->env, c->repo, &missing);
+	say_all(c, "warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	c->status = missing ? 1 : 0;
+	if (!error)
+		error = held_write(&out);
+	held_release(&out);
+	return error;
+}
+
 /*
  * The question of the command line. MAINTAINERS is read in a thread of
  * its own while the inputs, the ignore list and the .mailmap are read,
@@ -390,6 +413,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);
+	if (c->opts.check)
+		return cli_check(c);
 	if (c->opts.batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);
