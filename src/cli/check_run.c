@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "gm/check.h"
+#include "gm/commits.h"
 #include "gm/error.h"
 #include "gm/patch.h"
 
@@ -23,6 +24,8 @@ struct run {
 	struct gm_buf **texts;		/* kept while their mails are */
 	size_t nr_texts, alloc_texts;
 	struct gm_check_mail cover;	/* .text NULL: none */
+	struct gm_objects_rules *rules;	/* for commits: NULL until read */
+	struct gm_commits commits;
 	struct gm_buf name;
 };
 
@@ -68,11 +71,8 @@ static int run_patch(struct run *r, const char *name,
 					 &r->env->inputs, m->text,
 					 m->len)) < 0)
 		goto out;
-	if (!q.inputs.files.nr) {
-		error = gm_strvec_pushf(r->warnings, "'%s' has no patch",
-					name);
+	if (!q.inputs.files.nr)	/* a reply, a note: nothing to judge */
 		goto out;
-	}
 	if ((error = gm_query_start(&q)) < 0 ||
 	    (error = gm_query_run(&q)) < 0)
 		goto out;
@@ -189,32 +189,80 @@ static int run_files(struct run *r, const struct gm_strvec *paths)
 	return error;
 }
 
-/* One commit, as format-patch would write it; merges are skipped. */
-static int run_commit(struct run *r, git_commit *commit)
+/* The reading of commits for ranges, opened on first use. */
+static int commits_open(struct run *r)
 {
-	git_email_create_options opts;
-	struct gm_strvec committer = GM_STRVEC_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	git_buf text = { NULL, 0, 0 };
-	struct gm_check_mail m;
-	size_t pos = 0;
-	int error = 0;
+	struct gm_repo *repo = r->w.repo;
+	const struct gm_packs *packs;
+	const struct gm_graph *graph;
+	int error;
 
-	if (git_commit_parentcount(commit) > 1)
+	if (r->rules)
 		return 0;
-	memset(&opts, 0, sizeof(opts));
-	opts.version = GIT_EMAIL_CREATE_OPTIONS_VERSION;
-	git_diff_options_init(&opts.diff_opts, GIT_DIFF_OPTIONS_VERSION);
-	git_diff_find_options_init(&opts.diff_find_opts,
-				   GIT_DIFF_FIND_OPTIONS_VERSION);
-	git_oid_tostr(hex, 13, git_commit_id(commit));
-	if (git_email_create_from_commit(&text, commit, &opts) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot format a commit");
-	else if (!(error = put_signature(&committer,
-					 git_commit_committer(commit))) &&
-		 gm_check_next_mail(&m, text.ptr, text.size, &pos))
-		error = run_patch(r, hex, &m, committer.v[0]);
-	git_buf_dispose(&text);
+	if ((error = gm_objects_rules_load(&r->rules, gm_repo_git(repo))) < 0 ||
+	    (error = gm_repo_packs(&packs, repo)) < 0 ||
+	    (error = gm_repo_graph(&graph, repo)) < 0)
+		return error;
+	return gm_commits_open(&r->commits, gm_repo_git(repo), packs, r->rules,
+			       graph);
+}
+
+/*
+ * The mail of a commit as far as the check reads it: the author, the
+ * subject, the message, then a "--- a/X" / "+++ b/X" pair for each file
+ * it changes against its parent (names with a TAB, a newline or a quote
+ * are left out).
+ */
+static int commit_mail(struct gm_buf *out, git_commit *commit,
+		       const struct gm_strvec *files)
+{
+	const git_signature *a = git_commit_author(commit);
+	const char *body = git_commit_body(commit);
+	int error = gm_buf_printf(out, "From: %s <%s>\nSubject: %s\n\n%s\n---\n",
+				  a->name, a->email,
+				  git_commit_summary(commit), body ? body : "");
+
+	for (size_t i = 0; i < files->nr && !error; i++)
+		if (!strpbrk(files->v[i], "\t\n\""))
+			error = gm_buf_printf(out, "--- a/%s\t\n+++ b/%s\t\n",
+					      files->v[i], files->v[i]);
+	return error;
+}
+
+/* Commit `id`, its committer an approver; merges are skipped. */
+static int run_commit(struct run *r, const git_oid *id)
+{
+	struct gm_strvec files = GM_STRVEC_INIT, committer = GM_STRVEC_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_commits_parents p;
+	struct gm_commits_item it;
+	struct gm_check_mail m;
+	int error;
+
+	memset(&p, 0, sizeof(p));
+	if ((error = commits_open(r)) < 0 ||
+	    (error = gm_commits_item(&r->commits, id, &it)) < 0)
+		return error;
+	if ((error = gm_commits_parents(&r->commits, &it, &p)) < 0 ||
+	    p.nr > 1 ||
+	    (error = gm_commits_diff_all(&r->commits, p.nr_loaded ?
+					 &p.trees[0] : NULL, &p.tree,
+					 &files)) < 0 ||
+	    (error = gm_commits_item_commit(&r->commits, &it)) < 0 ||
+	    (error = commit_mail(&text, it.c, &files)) < 0 ||
+	    (error = put_signature(&committer, git_commit_committer(it.c))) < 0)
+		goto out;
+	git_oid_tostr(hex, 13, id);
+	m.text = text.ptr;
+	m.len = text.len;
+	m.body = (size_t)(strstr(text.ptr, "\n\n") + 2 - text.ptr);
+	error = run_patch(r, hex, &m, committer.v[0]);
+out:
+	gm_commits_parents_release(&p);
+	gm_commits_item_release(&it);
+	gm_buf_release(&text);
+	gm_strvec_release(&files);
 	gm_strvec_release(&committer);
 	return error;
 }
@@ -225,20 +273,19 @@ static int run_range(struct run *r, const char *range)
 	git_repository *repo = gm_repo_git(r->w.repo);
 	git_revwalk *walk = NULL;
 	git_object *obj = NULL;
-	git_commit *commit = NULL;
 	git_oid id;
 	int error = 0;
 
 	if (!strstr(range, "..")) {
 		if (git_revparse_single(&obj, repo, range) < 0 ||
-		    git_object_peel((git_object **)&commit, obj,
-				    GIT_OBJECT_COMMIT) < 0)
+		    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) < 0)
 			error = gm_error_set(GM_ENOTFOUND,
 					     "'%s' is no file and no commit",
 					     range);
 		else
-			error = run_commit(r, commit);
-		goto out;
+			error = run_commit(r, git_object_id(obj));
+		git_object_free(obj);
+		return error;
 	}
 	if (git_revwalk_new(&walk, repo) < 0 ||
 	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME |
@@ -246,17 +293,8 @@ static int run_range(struct run *r, const char *range)
 	    git_revwalk_push_range(walk, range) < 0)
 		error = gm_error_set(GM_ENOTFOUND, "bad revision range '%s'",
 				     range);
-	while (!error && !git_revwalk_next(&id, walk)) {
-		git_commit_free(commit);
-		commit = NULL;
-		if (git_commit_lookup(&commit, repo, &id) < 0)
-			error = gm_error_from_git(GIT_ERROR, "cannot read a commit");
-		else
-			error = run_commit(r, commit);
-	}
-out:
-	git_commit_free(commit);
-	git_object_free(obj);
+	while (!error && !git_revwalk_next(&id, walk))
+		error = run_commit(r, &id);
 	git_revwalk_free(walk);
 	return error;
 }
@@ -324,6 +362,8 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 		error = run_files(&r, &paths);
 	for (size_t i = 0; i < ranges.nr && !error; i++)
 		error = run_range(&r, ranges.v[i]);
+	if (!error && !r.chk.nr)
+		error = gm_error_set(GM_EINVALID, "no patch to check");
 	if (!error)
 		error = gm_check_write(out, &r.chk, o->format &&
 				       !strcmp(o->format, "json"));
@@ -335,6 +375,9 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	free(r.texts);
 	gm_buf_release(&r.name);
 	gm_check_release(&r.chk);
+	if (r.rules)
+		gm_commits_close(&r.commits);
+	gm_objects_rules_free(r.rules);
 	gm_query_worker_release(&r.w);
 	gm_strvec_release(&paths);
 	gm_strvec_release(&ranges);

@@ -299,6 +299,26 @@ static int cli_batch(struct cli *c)
 	return error;
 }
 
+/*
+ * --check reads the history (costly, and only advice) when the command
+ * line asks for it, or with --check-history, not by configuration.
+ */
+static void cli_check_history(struct cli *c, int argc, const char **argv)
+{
+	struct gm_options cmdline;
+
+	if (c->opts.check_history)
+		return;
+	gm_options_init(&cmdline);
+	if (gm_options_parse(&cmdline, argc, argv) == 0) {
+		c->opts.git = cmdline.git;
+		c->opts.git_fallback = cmdline.git_fallback;
+		c->opts.git_blame = cmdline.git_blame;
+		c->opts.history = cmdline.history;
+	}
+	gm_options_release(&cmdline);
+}
+
 /* --check: status 1 if anything is missing. */
 static int cli_check(struct cli *c)
 {
@@ -400,6 +420,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
 	cli_note_conf(c, argc, argv);
+	if (c->opts.check)
+		cli_check_history(c, argc, argv);
 	if (c->opts.self_test)
 		return cli_self_test(c);
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
