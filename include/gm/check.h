@@ -39,8 +39,9 @@ bool gm_check_next_mail(struct gm_check_mail *m, const char *text,
 			size_t len, size_t *pos);
 
 /**
- * Every `name:` header of `m` (case ignored), unfolded, joined by ", ",
- * into `out` (overwritten). @return 1 if there was one, 0 if not, or
+ * Every `name:` header of `m` (case ignored), unfolded, blanks before
+ * each value dropped, joined by ", ", into `out` (overwritten; "" if
+ * none). @return 1 if there was one, 0 if not, or
  * GM_ERROR.
  */
 int gm_check_header(struct gm_buf *out, const struct gm_check_mail *m,

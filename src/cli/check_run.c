@@ -340,6 +340,7 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	int error;
 
 	memset(&r, 0, sizeof(r));
+	gm_buf_init(&r.name);
 	r.env = env;
 	r.warnings = warnings;
 	gm_check_init(&r.chk, env->rules->mailmap);
