@@ -135,6 +135,15 @@ check_eq "--check-reviewers: Carol is missing too" \
 run --check "$TMP/cover.eml" "$M/0002.eml"
 check_eq "the cover letter's To: covers Bob" 0 "$rc"
 
+# The README's recipe: the recipients written by format-patch --to/--cc.
+git -C "$REPO" format-patch -q --cover-letter -4 -o "$TMP/outgoing" \
+	--to="$ALICE" --to="$BOB" --to="$CHIEF" --to=$LA --to=$LB --to=$LR \
+	--cc='Rob Reviewer <rob@example.com>' || exit 2
+run --check "$TMP/outgoing"
+check_eq "format-patch --to/--cc: only Dave missing" \
+	"1|  missing: Dave Fixer <dave@example.com> (author of Fixes: $fixed, blamed_fixes)" \
+	"$rc|$(printf '%s\n' "$out" | grep missing)"
+
 # ---- b4: the thread as an mbox, with Bob's ack of patch 2 ----
 if command -v b4 >/dev/null 2>&1; then
 	export http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9
