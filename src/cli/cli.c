@@ -14,6 +14,7 @@
 #include "gm/activity.h"
 #include "gm/batch.h"
 #include "gm/buf.h"
+#include "gm/check_run.h"
 #include "gm/config.h"
 #include "gm/error.h"
 #include "gm/inputs.h"
@@ -282,6 +283,48 @@ static int cli_batch(struct cli *c)
 }
 
 /*
+ * --check reads the history (costly, and only advice) when the command
+ * line asks for it, or with --check-history, not by configuration.
+ */
+static void cli_check_history(struct cli *c, int argc, const char **argv)
+{
+	struct gm_options cmdline;
+
+	if (c->opts.check_history)
+		return;
+	gm_options_init(&cmdline);
+	if (gm_options_parse(&cmdline, argc, argv) == 0) {
+		c->opts.git = cmdline.git;
+		c->opts.git_fallback = cmdline.git_fallback;
+		c->opts.git_blame = cmdline.git_blame;
+		c->opts.history = cmdline.history;
+	}
+	gm_options_release(&cmdline);
+}
+
+/* --check: status 1 if anything is missing. */
+static int cli_check(struct cli *c)
+{
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	size_t missing = 0;
+	struct held out;
+	int error;
+
+	if ((error = gm_query_env_load(&c->env, c->repo)) < 0 ||
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	    (error = held_open(&out)) < 0)
+		return error;
+	error = gm_check_run(out.f, &warnings, &c->env, c->repo, &missing);
+	say_all(c, "warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	c->status = missing ? 1 : 0;
+	if (!error)
+		error = held_write(&out);
+	held_release(&out);
+	return error;
+}
+
+/*
  * The question of the command line. MAINTAINERS is read in a thread of
  * its own while the inputs, the ignore list and the .mailmap are read,
  * and the history is walked in another; the keyword pass runs beside
@@ -361,6 +404,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
 	cli_note_conf(c, argc, argv);
+	if (c->opts.check)
+		cli_check_history(c, argc, argv);
 	if (c->opts.self_test)
 		return cli_self_test(c);
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
@@ -374,6 +419,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);
+	if (c->opts.check)
+		return cli_check(c);
 	if (c->opts.batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);
