@@ -78,6 +78,21 @@ enum gm_rank_kind {
 					   never given a place */
 };
 
+/*
+ * --history's ranking. A person's place in the sections matched: M: or
+ * R: of a section that claims only part of the tree, or of a catch-all
+ * one (an F: pattern of a lone star, with or without a slash, as in
+ * THE REST).
+ */
+enum gm_rank_scope {
+	GM_SCOPE_NONE = 0,	/* in no section */
+	GM_SCOPE_CATCHALL = 1,	/* of catch-all sections only, and some
+				   other section has its own M: */
+	GM_SCOPE_REVIEWER = 2,	/* R: of a section of its own */
+	GM_SCOPE_MAINTAINER = 3	/* M: of a section of its own (or of the
+				   catch-all when no section has one) */
+};
+
 struct gm_rank_entry {
 	char *addr;	/* "Name <addr>" or a bare address */
 	char *role;	/* the roles joined by commas, "" for none */
@@ -86,6 +101,7 @@ struct gm_rank_entry {
 	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
 	int score;		/* --history's, once ranked */
+	enum gm_rank_scope scope;	/* --history's, once ranked */
 };
 
 struct gm_rank_list {
@@ -241,20 +257,6 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
-/*
- * --history's ranking. A person's place in the sections matched: M: or
- * R: of a section that claims only part of the tree, or of a catch-all
- * one (an F: pattern of a lone star, with or without a slash, as in
- * THE REST).
- */
-enum gm_rank_scope {
-	GM_SCOPE_NONE = 0,	/* in no section */
-	GM_SCOPE_CATCHALL = 1,	/* of catch-all sections only, and some
-				   other section has its own M: */
-	GM_SCOPE_REVIEWER = 2,	/* R: of a section of its own */
-	GM_SCOPE_MAINTAINER = 3	/* M: of a section of its own (or of the
-				   catch-all when no section has one) */
-};
 
 /**
  * How likely a person is to review the patch, in half points: 8 for

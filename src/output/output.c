@@ -513,6 +513,9 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 			const struct gm_rank_entry *e, bool kept,
 			struct gm_buf *name, struct gm_buf *addr)
 {
+	static const char *const scopes[] = { "none", "catchall", "reviewer",
+					       "maintainer" };
+
 	gm_email_parse(name, addr, e->addr);
 	json_key(f, "name");
 	json_string(f, name->ptr);
@@ -526,9 +529,10 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 		e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
 		"true" : "false");
 	if (r->history)	/* as gm_rank_add_history() ranked and cut */
-		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %d",
+		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %d, "
+			   "\"scope\": \"%s\"",
 			has_role(e, "inactive") ? "true" : "false",
-			kept ? "true" : "false", e->score);
+			kept ? "true" : "false", e->score, scopes[e->scope]);
 	if (e->history)
 		json_history_person(f, e->history);
 	fputc('}', f);

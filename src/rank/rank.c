@@ -1470,6 +1470,7 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 			       history_reviewed(l->v[i].history);
 		any_review |= history_reviewed(l->v[i].history);
 		l->v[i].score = r[i].score;
+		l->v[i].scope = s;
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
 	for (size_t i = 0; i < l->nr; i++)
