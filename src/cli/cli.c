@@ -199,7 +199,8 @@ static void cli_inputs_settings(struct gm_inputs_settings *s,
 	s->args = &o->args;
 	s->series = o->series;
 	s->from_filename = o->from_filename;
-	s->tracked_paths = o->tracked_paths;
+	/* --history: a path of the tree is a path, whatever the script says */
+	s->tracked_paths = o->tracked_paths || o->history;
 	s->patch_dev_null = o->patch_dev_null;
 	s->fixes = o->fixes;
 	s->keywords = o->keywords;
