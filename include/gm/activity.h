@@ -37,6 +37,7 @@ struct gm_activity_person {
 	char *email;
 	bool reviewer;		/* an R: line, else an M: line */
 	size_t commits;		/* of the section's commits, theirs */
+	size_t reviews;		/* of those, with their Reviewed-by/Acked-by */
 	int64_t last;		/* committer time of the newest, INT64_MIN */
 	size_t key;		/* identity, for the counting */
 };
@@ -77,8 +78,9 @@ void gm_activity_free(struct gm_activity *a);
 bool gm_activity_section_idle(const struct gm_activity_section *as);
 
 /**
- * Print `a`: one line per section, the idle ones (flagged '!') first,
- * each group in MAINTAINERS order; or with `json` one JSON document
+ * Print `a`: a table for people, a row per section and per person, the
+ * idle sections (flagged '!') first, each group in MAINTAINERS order,
+ * with a legend; or with `json` one JSON document, the stable form
  * (`rev`, the window `since` and `until`, INT64_MAX for none).
  * @return 0, or GM_ERROR if writing failed.
  */
