@@ -466,16 +466,16 @@ START_TEST(test_activity_write_text)
 	ck_assert_ptr_nonnull(strstr(s,
 		"Commits from 1970-01-01 to now: 5 change a file\n"
 		"\n"
-		"  SECTION     STATUS                     COMMITS  ROLE  PERSON                               COMMITS  REVIEWS  LAST\n"
-		"! QUIET       Maintained                       1  M     Quinn Quiet <quinn@example.com>            0        0  -\n"
+		"  SECTION     STATUS          COMMITS  ROLE  PERSON                               COMMITS  REVIEWS  LAST\n"
+		"! QUIET       Maintained            1  M     Quinn Quiet <quinn@example.com>            0        0  -\n"
 		"! THE REST    Buried alive in reporters        5  M     Linus T <lt@example.com>                   0        0  -\n"
-		"  FOO DRIVER  Maintained                       2  M     Maria Maint <maria@example.com>            2        0  1970-01-01\n"
-		"                                                  R     Rita Review <rita@example.com>             0        0  -\n"
-		"  NAMED       Supported                        1  M     Nick Named <nick@example.com>              1        1  1970-01-01\n"
-		"  MOVED       Maintained                       1  M     Dora Move <dora@example.com>               1        0  1970-01-01\n"
-		"                                                  M     Maria Maint <maria@old.example.com>        0        0  -\n"
-		"  AUTHORED    -                                1  M     Test Author <author@example.com>           1        0  1970-01-01\n"
-		"  EMPTY       -                                0  M     Emma Empty <emma@example.com>              0        0  -\n"));
+		"  FOO DRIVER  Maintained            2  M     Maria Maint <maria@example.com>            2        0  1970-01-01\n"
+		"                                       R     Rita Review <rita@example.com>             0        0  -\n"
+		"  NAMED       Supported             1  M     Nick Named <nick@example.com>              1        1  1970-01-01\n"
+		"  MOVED       Maintained            1  M     Dora Move <dora@example.com>               1        0  1970-01-01\n"
+		"                                       M     Maria Maint <maria@old.example.com>        0        0  -\n"
+		"  AUTHORED    -                     1  M     Test Author <author@example.com>           1        0  1970-01-01\n"
+		"  EMPTY       -                     0  M     Emma Empty <emma@example.com>              0        0  -\n"));
 	free(s);
 	gm_activity_free(a);
 	gm_maintainers_free(m);

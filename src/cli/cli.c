@@ -193,7 +193,9 @@ static void cli_unowned_settings(struct gm_unowned_settings *s,
 {
 	s->args = &o->args;
 	s->pattern_depth = o->pattern_depth;
-	s->json = cli_json(o);
+	s->form = cli_json(o) ? GM_UNOWNED_JSON :
+		  o->format && !strcmp(o->format, "list") ? GM_UNOWNED_LIST :
+		  GM_UNOWNED_TABLE;
 }
 
 /* --activity's settings, from the command line's. */

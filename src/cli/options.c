@@ -444,8 +444,11 @@ int gm_options_finish(struct gm_options *o)
 	    !o->subscriber_lists && !o->git && !o->git_chief_penguins &&
 	    !o->git_blame)
 		return gm_error_set(GM_EUSAGE, "please select at least 1 email option");
-	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json"))
-		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
+	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json") &&
+	    (strcmp(o->format, "list") || !o->unowned))
+		return gm_error_set(GM_EUSAGE, strcmp(o->format, "list") ?
+				    "unknown format '%s'" :
+				    "--format=%s needs --unowned", o->format);
 	if (o->nul && !o->batch)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
 	if (o->jobs && !o->batch)

@@ -586,14 +586,15 @@ static const char *person_text(struct gm_buf *b,
 	return b->ptr;
 }
 
-/* Column widths of the table: section, status, person. */
+/* Column widths of the table: section, status, person; at most `max`. */
 struct widths {
 	size_t name, status, person;
 };
 
-static size_t widest(size_t w, size_t cell)
+/* Wider cells overflow their column (the rest of their row moves). */
+static size_t widest(size_t w, size_t cell, size_t max)
 {
-	return cell > w ? cell : w;
+	return cell > w ? cell > max ? max : cell : w;
 }
 
 static void table_widths(struct widths *w, const struct gm_activity *a,
@@ -608,12 +609,13 @@ static void table_widths(struct widths *w, const struct gm_activity *a,
 		const struct gm_activity_section *as = &a->sections[i];
 		const struct gm_section *sec = &m->sections[as->section];
 
-		w->name = widest(w->name, text_width(sec->name));
+		w->name = widest(w->name, text_width(sec->name), 36);
 		if (sec->status)
-			w->status = widest(w->status, text_width(sec->status));
+			w->status = widest(w->status, text_width(sec->status),
+					   14);
 		for (size_t k = 0; k < as->nr_people; k++)
 			w->person = widest(w->person, text_width(
-				person_text(&b, &as->people[k])));
+				person_text(&b, &as->people[k])), 48);
 	}
 	gm_buf_release(&b);
 }
