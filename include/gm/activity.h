@@ -99,6 +99,16 @@ struct gm_activity_settings {
 };
 
 /**
+ * The counts gm_activity_run() prints, into `*out` (the caller's,
+ * gm_activity_free()), and the window it read, into `*since`/`*until`.
+ * @return as gm_activity_run().
+ */
+int gm_activity_read(struct gm_activity **out, int64_t *since,
+		     int64_t *until, struct gm_strvec *warnings,
+		     struct gm_repo *r, const struct gm_maintainers *m,
+		     const struct gm_activity_settings *s);
+
+/**
  * --activity: the window from `s->since` to `s->until`, the sections
  * covering the paths `s->args` (those that claim a file at or below one
  * of them, as gm_unowned_select() reads them; all sections without), the

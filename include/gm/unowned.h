@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "gm/buf.h"
 #include "gm/maintainers.h"
 #include "gm/pattern.h"
 #include "gm/repo.h"
@@ -75,6 +76,14 @@ bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s);
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
 		    size_t nr);
+
+/**
+ * Append `path` to `out` as git quotes it: as is, or in double quotes
+ * with a control character, '"' or '\\' escaped (\n, \t, \", \\, \ooo).
+ * The whole-tree modes' one quoting of paths (text and the page).
+ * @return 0 or GM_ERROR.
+ */
+int gm_unowned_quote(struct gm_buf *out, const char *path);
 
 /* Where the unowned files are, for people (gm_unowned_dirs()). */
 struct gm_unowned_dir {

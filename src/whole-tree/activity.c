@@ -828,17 +828,17 @@ static int add_warnings(struct gm_strvec *warnings,
 	return error;
 }
 
-int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
-		    const struct gm_maintainers *m,
-		    const struct gm_activity_settings *s)
+int gm_activity_read(struct gm_activity **out, int64_t *since,
+		     int64_t *until, struct gm_strvec *warnings,
+		     struct gm_repo *r, const struct gm_maintainers *m,
+		     const struct gm_activity_settings *s)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
-	struct gm_activity *a = NULL;
 	git_mailmap *mm = NULL;
-	char rev[GM_REPO_HEX_SIZE];
 	int error;
 
+	*out = NULL;
 	uo.isdir = repo_isdir;
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
@@ -850,17 +850,35 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
+	*since = ho.since;
+	*until = ho.until;
 	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
 	    (error = gm_repo_packs(&ho.packs, r)) < 0 ||
-	    (error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
-				       m, &uo, &ho)) < 0 ||
-	    (error = add_warnings(warnings, a)) < 0)
+	    (error = gm_activity_count(out, gm_repo_git(r),
+				       gm_repo_commit_id(r), m, &uo,
+				       &ho)) < 0)
 		goto out;
-	gm_repo_commit_hex(r, rev);
-	error = gm_activity_write(out, a, m, rev, ho.since, ho.until, s->json);
+	error = add_warnings(warnings, *out);
 out:
-	gm_activity_free(a);
 	git_mailmap_free(mm);
 	free((bool *)uo.wanted);
+	return error;
+}
+
+int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_activity_settings *s)
+{
+	struct gm_activity *a = NULL;
+	char rev[GM_REPO_HEX_SIZE];
+	int64_t since, until;
+	int error = gm_activity_read(&a, &since, &until, warnings, r, m, s);
+
+	if (!error) {
+		gm_repo_commit_hex(r, rev);
+		error = gm_activity_write(out, a, m, rev, since, until,
+					  s->json);
+	}
+	gm_activity_free(a);
 	return error;
 }

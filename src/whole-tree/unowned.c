@@ -389,35 +389,41 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 
 /* ==================== output ==================== */
 
-/*
- * A path, C-quoted if it must be (git's quoting): the one place the
- * whole-tree modes quote paths for text (--unowned's list and table).
- */
-static void put_path(FILE *f, const char *path)
+int gm_unowned_quote(struct gm_buf *out, const char *path)
 {
 	static const char from[] = "\a\b\t\n\v\f\r\"\\";
 	static const char to[] = "abtnvfr\"\\";
 	const unsigned char *p = (const unsigned char *)path;
 	bool quote = false;
+	int error = 0;
 
 	for (; *p && !quote; p++)
 		quote = *p < ' ' || *p == 0x7f || *p == '"' || *p == '\\';
-	if (!quote) {
-		fputs(path, f);
-		return;
-	}
-	fputc('"', f);
-	for (p = (const unsigned char *)path; *p; p++) {
+	if (!quote)
+		return gm_buf_puts(out, path);
+	error = gm_buf_putc(out, '"');
+	for (p = (const unsigned char *)path; *p && !error; p++) {
 		const char *esc = strchr(from, *p);
 
 		if (esc)
-			fprintf(f, "\\%c", to[esc - from]);
+			error = gm_buf_printf(out, "\\%c", to[esc - from]);
 		else if (*p < ' ' || *p == 0x7f)
-			fprintf(f, "\\%03o", *p);
+			error = gm_buf_printf(out, "\\%03o", *p);
 		else
-			fputc(*p, f);
+			error = gm_buf_putc(out, (char)*p);
 	}
-	fputc('"', f);
+	return error ? error : gm_buf_putc(out, '"');
+}
+
+/* A path as gm_unowned_quote() writes it, through `tmp`. */
+static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
+{
+	int error;
+
+	gm_buf_reset(tmp);
+	if ((error = gm_unowned_quote(tmp, path)) == 0)
+		fwrite(tmp->ptr, 1, tmp->len, f);
+	return error;
 }
 
 /* ==================== directories ==================== */
@@ -543,6 +549,7 @@ void gm_unowned_dirs_release(struct gm_unowned_dirs *d)
 static int write_table(FILE *f, const char *const *files, size_t nr,
 		       const unsigned char *owned)
 {
+	struct gm_buf tmp = GM_BUF_INIT;
 	struct gm_unowned_dirs d;
 	int error = gm_unowned_dirs(&d, files, nr, owned);
 
@@ -551,9 +558,9 @@ static int write_table(FILE *f, const char *const *files, size_t nr,
 	fprintf(f, "%zu of %zu files are claimed by no section with an M: "
 		"line, in %zu places\n\n   UNOWNED     FILES  DIRECTORY\n",
 		d.unowned, d.files, d.nr);
-	for (size_t i = 0; i < d.nr; i++) {
+	for (size_t i = 0; i < d.nr && !error; i++) {
 		fprintf(f, "%10zu  %8zu  ", d.v[i].unowned, d.v[i].files);
-		put_path(f, *d.v[i].path ? d.v[i].path : "./");
+		error = put_path(f, &tmp, *d.v[i].path ? d.v[i].path : "./");
 		fputs(d.v[i].whole ? "  (all)\n" : "\n", f);
 	}
 	fputs("\nUNOWNED    the unowned files counted in a directory: the "
@@ -565,7 +572,8 @@ static int write_table(FILE *f, const char *const *files, size_t nr,
 	      "themselves:\n--format=list (one a line); for scripts: "
 	      "--format=json (stable).\n", f);
 	gm_unowned_dirs_release(&d);
-	return 0;
+	gm_buf_release(&tmp);
+	return error;
 }
 
 
@@ -663,6 +671,7 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 		     const unsigned char *owned, const char *rev,
 		     enum gm_unowned_form form)
 {
+	struct gm_buf tmp = GM_BUF_INIT;
 	int error = 0;
 
 	if (form == GM_UNOWNED_JSON)
@@ -670,11 +679,11 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 	else if (form == GM_UNOWNED_TABLE)
 		error = write_table(out, files, nr, owned);
 	else
-		for (size_t i = 0; i < nr; i++)
-			if (!owned[i]) {
-				put_path(out, files[i]);
+		for (size_t i = 0; i < nr && !error; i++)
+			if (!owned[i] && !(error = put_path(out, &tmp,
+							    files[i])))
 				fputc('\n', out);
-			}
+	gm_buf_release(&tmp);
 	if (!error && ferror(out))
 		error = gm_error_set(GM_ERROR, "write error: %s",
 				     strerror(errno));
