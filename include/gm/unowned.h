@@ -139,6 +139,9 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 		      struct gm_strvec *all, const struct gm_strvec *args);
 
+/** R-12's directory test in the tree of `repo`, a struct gm_repo. */
+bool gm_unowned_isdir(const char *path, void *repo);
+
 /* What --unowned takes from the command line. */
 struct gm_unowned_settings {
 	const struct gm_strvec *args;	/* the paths, as given */

@@ -89,6 +89,7 @@ static const struct opt_def opt_table[] = {
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
+	{ "report", OPT_OPTSTRING, OFF(report) },
 	{ "reviewer-section", OPT_BOOL, OFF(reviewer_section) },
 	{ "roles", OPT_BOOL, OFF(roles) },
 	{ "rolestats", OPT_BOOL, OFF(rolestats) },
@@ -176,6 +177,10 @@ static const char *const usage_text[] = {
 	"    --activity            per section: commits touching its files in\n",
 	"                          the window (default: 12.months.ago), and\n",
 	"                          how many each M:/R: person wrote or signed\n",
+	"    --report[=<file>]     one HTML page for the people who keep\n",
+	"                          MAINTAINERS: --activity, --unowned and the\n",
+	"                          offline --self-test checks (stdout without\n",
+	"                          <file>)\n",
 	"\n",
 	"Output:\n",
 	"    --roles, --rolestats  show each entry's role (default: addresses only)\n",
@@ -270,6 +275,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->format, NULL);
 	set_string(&o->series, NULL);
 	set_string(&o->self_test, NULL);
+	set_string(&o->report, NULL);
 	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
 }
@@ -428,7 +434,12 @@ int gm_options_finish(struct gm_options *o)
 				    o->from_filename ? "file" :
 				    o->series ? "series" :
 				    o->batch ? "batch" : "self-test");
-	if (o->self_test)	/* reads MAINTAINERS only: no output to choose */
+	if (o->report && (o->unowned || o->activity || o->self_test ||
+			  o->from_filename || o->series || o->batch ||
+			  o->args.nr))
+		return gm_error_set(GM_EUSAGE, "--report reads the whole tree: "
+				    "no other mode, no arguments");
+	if (o->self_test || o->report)	/* no recipients: no output to choose */
 		return 0;
 	if (o->sections || (o->letters && *o->letters)) {
 		o->sections = 1;

@@ -781,12 +781,6 @@ static int mark_covering(size_t section, size_t file, void *payload)
 	return 0;
 }
 
-/* The directory test of R-12 in the tree of `payload`, a struct gm_repo. */
-static bool repo_isdir(const char *path, void *payload)
-{
-	return gm_repo_kind(payload, path) == GM_REPO_TREE;
-}
-
 /* Into uo->wanted: the sections that claim a file at or below `args`. */
 static int covering(struct gm_unowned_opts *uo, struct gm_repo *r,
 		    const struct gm_maintainers *m,
@@ -839,7 +833,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	int error;
 
 	*out = NULL;
-	uo.isdir = repo_isdir;
+	uo.isdir = gm_unowned_isdir;
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_history_window(&ho.since, &ho.until, s->since,

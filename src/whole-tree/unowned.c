@@ -692,6 +692,11 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 
 /* ==================== the mode ==================== */
 
+bool gm_unowned_isdir(const char *path, void *repo)
+{
+	return gm_repo_kind(repo, path) == GM_REPO_TREE;
+}
+
 static int path_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -775,12 +780,6 @@ out:
 	return error;
 }
 
-/* The directory test of R-12 in the tree of `payload`, a struct gm_repo. */
-static bool repo_isdir(const char *path, void *payload)
-{
-	return gm_repo_kind(payload, path) == GM_REPO_TREE;
-}
-
 int gm_unowned_run(FILE *out, struct gm_repo *r,
 		   const struct gm_maintainers *m,
 		   const struct gm_unowned_settings *s)
@@ -793,7 +792,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	size_t nr = 0;
 	int error;
 
-	uo.isdir = repo_isdir;
+	uo.isdir = gm_unowned_isdir;
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_repo_files(r, &all)) < 0 ||
