@@ -4,6 +4,7 @@
  */
 #include "gm/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "gm/progress.h"
 #include "gm/query.h"
 #include "gm/repo.h"
+#include "gm/report.h"
 #include "gm/rules.h"
 #include "gm/rules_read.h"
 #include "gm/selftest.h"
@@ -177,7 +179,9 @@ static void cli_unowned_settings(struct gm_unowned_settings *s,
 {
 	s->args = &o->args;
 	s->pattern_depth = o->pattern_depth;
-	s->json = cli_json(o);
+	s->form = cli_json(o) ? GM_UNOWNED_JSON :
+		  o->format && !strcmp(o->format, "list") ? GM_UNOWNED_LIST :
+		  GM_UNOWNED_TABLE;
 }
 
 /* --activity's settings, from the command line's. */
@@ -258,6 +262,40 @@ static int cli_tree_mode(struct cli *c)
 	gm_strvec_release(&warnings);
 	if (!error)
 		error = held_write(&out);
+	held_release(&out);
+	return error;
+}
+
+/* --report: the page, to the file named or to stdout. */
+static int cli_report(struct cli *c)
+{
+	const struct gm_options *o = &c->opts;
+	struct gm_report_settings s = { o->since, o->until, o->pattern_depth,
+					o->mailmap, o->maintainer_path,
+					o->find_maintainer_files };
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	struct gm_progress *progress;
+	struct held out;
+	FILE *f = NULL;
+	int error;
+
+	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	    (error = held_open(&out)) < 0)
+		return error;
+	progress = cli_progress(c, "Writing the MAINTAINERS health page");
+	error = gm_report_run(out.f, &warnings, c->repo, c->rules.m, &s);
+	gm_progress_stop(progress);
+	say_all(c, "warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	if (!error && !*o->report)
+		error = held_write(&out);
+	else if (!error && (fflush(out.f) || !(f = fopen(o->report, "w")) ||
+			    fwrite(out.buf, 1, out.len, f) != out.len))
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
+				     o->report, strerror(errno));
+	if (f && fclose(f) && !error)
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
+				     o->report, strerror(errno));
 	held_release(&out);
 	return error;
 }
@@ -422,6 +460,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 		return cli_tree_mode(c);
 	if (c->opts.check)
 		return cli_check(c);
+	if (c->opts.report)
+		return cli_report(c);
 	if (c->opts.batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);
