@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2/sys/repository.h>
+
 #include "gm/error.h"
 #include "gm/index.h"
+#include "gm/objects.h"
 #include "gm/pack.h"
 #include "gm/strmap.h"
 
@@ -588,4 +591,143 @@ int gm_repo_relative(struct gm_repo *r, const char *arg, struct gm_buf *out)
 		return gm_error_set(GM_EINVALID, "'%s' is outside the repository",
 				    arg);
 	return error;
+}
+
+/* ==================== for the stages above ==================== */
+
+bool gm_repo_git_is_head(git_repository *repo, const git_oid *id)
+{
+	git_oid head;
+
+	return git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
+	       git_oid_equal(&head, id);
+}
+
+const char *gm_repo_git_dir(git_repository *repo)
+{
+	return git_repository_path(repo);
+}
+
+bool gm_repo_git_is_blob(git_repository *repo, const git_oid *id,
+			 const char *path)
+{
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	git_tree_entry *e = NULL;
+	bool blob = git_commit_lookup(&c, repo, id) == 0 &&
+		    git_commit_tree(&t, c) == 0 &&
+		    git_tree_entry_bypath(&e, t, path) == 0 &&
+		    git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+
+	git_tree_entry_free(e);
+	git_tree_free(t);
+	git_commit_free(c);
+	return blob;
+}
+
+/* ==================== numstat ==================== */
+
+struct gm_repo_numstat {
+	struct gm_repo *own;	/* `r` opened again, or NULL */
+	git_repository *again;	/* `repo` opened again, or NULL */
+	git_repository *repo;	/* the one counted on */
+};
+
+/* `repo` opened again as it is, with a partial clone's fetch: NULL if not. */
+static git_repository *numstat_open_git(git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo), *wd2;
+	git_repository *again = NULL;
+
+	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
+		return NULL;
+	if (gm_repo_git_lazy_fetch(again) < 0 ||
+	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
+		git_repository_free(again);
+		return NULL;
+	}
+	return again;
+}
+
+int gm_repo_numstat_new(struct gm_repo_numstat **out,
+			const struct gm_repo *r, git_repository *repo)
+{
+	struct gm_repo_numstat *n = calloc(1, sizeof(*n));
+	git_index *index = NULL;
+
+	if (!(*out = n))
+		return gm_error_set(GM_ERROR, "out of memory");
+	n->repo = repo;
+	if (r && r->workdir && gm_repo_reopen(&n->own, r) == 0)
+		n->repo = n->own->repo;
+	else if (!r && (n->again = numstat_open_git(repo)))
+		n->repo = n->again;
+	if (n->repo != repo && (git_index_new(&index) < 0 ||
+				git_repository_set_index(n->repo, index) < 0))
+		n->repo = repo;
+	git_index_free(index);
+	gm_error_clear();	/* not opened again: `repo` counts */
+	return 0;
+}
+
+void gm_repo_numstat_free(struct gm_repo_numstat *n)
+{
+	if (!n)
+		return;
+	gm_repo_free(n->own);
+	git_repository_free(n->again);
+	free(n);
+}
+
+/* Whether git shows `path` as binary by its -diff attribute. */
+static bool numstat_attr_binary(git_repository *repo, const char *path)
+{
+	const char *v = NULL;
+
+	if (git_attr_get(&v, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX, path,
+			 "diff") < 0)
+		return false;
+	return GIT_ATTR_IS_FALSE(v);
+}
+
+static bool numstat_blob(git_blob **out, git_repository *repo,
+			 const git_oid *id)
+{
+	*out = NULL;
+	return !id || git_blob_lookup(out, repo, id) == 0;
+}
+
+static bool numstat_binary(const git_blob *b)
+{
+	return b && gm_objects_binary(git_blob_rawcontent(b),
+				      (size_t)git_blob_rawsize(b));
+}
+
+void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
+		     const git_oid *b, const char *path, long *added,
+		     long *deleted)
+{
+	git_diff_options o;
+	git_blob *ba = NULL, *bb = NULL;
+	git_patch *patch = NULL;
+	size_t adds = 0, dels = 0;
+
+	*added = *deleted = -1;
+	/* from n->repo: the diff of blobs asks it for their attributes */
+	if (!numstat_blob(&ba, n->repo, a) || !numstat_blob(&bb, n->repo, b) ||
+	    numstat_binary(ba) || numstat_binary(bb) ||
+	    numstat_attr_binary(n->repo, path))
+		goto out;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_FORCE_TEXT;
+	o.context_lines = 0;
+	if (git_patch_from_blobs(&patch, ba, NULL, bb, NULL, &o) == 0 &&
+	    git_patch_line_stats(NULL, &adds, &dels, patch) == 0) {
+		*added = (long)adds;
+		*deleted = (long)dels;
+	}
+out:
+	git_patch_free(patch);
+	git_blob_free(ba);
+	git_blob_free(bb);
 }
