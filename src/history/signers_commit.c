@@ -133,7 +133,7 @@ out:
 char *gm_signers_commit_hex(const struct gm_signers_commit *c,
 			    char out[GIT_OID_HEXSZ + 1])
 {
-	return git_oid_tostr(out, GIT_OID_HEXSZ + 1, &c->id);
+	return gm_oid_hex(out, &c->id);
 }
 
 void gm_signers_commit_release(struct gm_signers_commit *c)
