@@ -289,34 +289,8 @@ struct find {
 	const char *name;
 	struct gm_repo_file *files;
 	size_t nr, alloc;
-	struct gm_pack_reader *pack;	/* the blobs read first, if any */
+	struct gm_objects objs;		/* the packs first, if any */
 };
-
-/*
- * The content of blob `entry` from the packs, into `out`: false if they
- * do not have it (libgit2 reads it then).
- */
-static bool find_read_packed(struct find *f, const struct gm_repo_entry *entry,
-			     struct gm_buf *out, int *error)
-{
-	git_object_t type;
-	char *data = NULL;
-	size_t len = 0;
-
-	if (!f->pack || entry->type != GIT_OBJECT_BLOB ||
-	    entry->mode == GIT_FILEMODE_LINK)
-		return false;
-	*error = gm_pack_read(f->pack, &entry->id, &type, &data, &len);
-	if (*error == GM_ENOTFOUND || (!*error && type != GIT_OBJECT_BLOB)) {
-		free(data);
-		*error = 0;
-		return false;
-	}
-	if (!*error)
-		*error = gm_buf_put(out, data, len);
-	free(data);
-	return true;
-}
 
 /* Keep the file `entry` found at `path`, with its content. */
 static int find_keep(struct gm_repo *r, struct find *f, const char *path,
@@ -324,6 +298,8 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 {
 	struct gm_repo_file *file;
 	git_blob *blob = NULL;
+	char *data = NULL;
+	size_t len = 0;
 	int error = 0;
 
 	if (GM_ARRAY_GROW(f->files, f->nr, f->alloc) < 0)
@@ -333,8 +309,13 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 	if (!(file->path = strdup(path)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	f->nr++;
-	if (find_read_packed(f, entry, &file->text, &error))
+	if (entry->type == GIT_OBJECT_BLOB && entry->mode != GIT_FILEMODE_LINK &&
+	    gm_objects_read(&f->objs, &entry->id, GIT_OBJECT_BLOB, &data,
+			    &len)) {
+		error = gm_buf_put(&file->text, data, len);
+		free(data);
 		return error;
+	}
 	if ((error = gm_repo_blob(r, path, entry, &blob)) == 0)
 		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
@@ -469,7 +450,7 @@ out:
 int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		 struct gm_repo_file **out, size_t *nr)
 {
-	struct find f = { name, NULL, 0, 0, NULL };
+	struct find f = { name, NULL, 0, 0, { NULL, NULL, NULL, r->repo } };
 	struct gm_buf path = GM_BUF_INIT;
 	const struct gm_packs *packs;
 	git_tree *top = NULL;
@@ -480,7 +461,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0 ||
 	    (error = gm_repo_packs(&packs, r)) < 0 ||
 	    (gm_packs_count(packs) &&
-	     (error = gm_pack_reader_new(&f.pack, packs, FIND_CACHE)) < 0))
+	     (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0))
 		return error;
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
@@ -494,7 +475,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		error = find_in(r, &f, top, &path);
 	}
 	gm_buf_release(&path);
-	gm_pack_reader_free(f.pack);
+	gm_pack_reader_free(f.objs.pack);
 	if (error) {
 		gm_repo_files_free(f.files, f.nr);
 		return error;
