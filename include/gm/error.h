@@ -32,7 +32,8 @@ int gm_error_set(int code, const char *fmt, ...) GM_PRINTF(2, 3);
 /**
  * Record the message of libgit2's last error, prefixed by `what`, and
  * return a gm error code matching `git_code` (GM_ENOTFOUND for
- * GIT_ENOTFOUND, GM_ERROR otherwise).
+ * GIT_ENOTFOUND, GM_ERROR otherwise). Defined in src/git (objects.c),
+ * the one stage that calls libgit2.
  */
 int gm_error_from_git(int git_code, const char *what);
 

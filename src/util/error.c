@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 /* Per thread: the history walk may run beside the main thread. */
 static _Thread_local char last_message[1024];
 
@@ -18,15 +16,6 @@ int gm_error_set(int code, const char *fmt, ...)
 	vsnprintf(last_message, sizeof(last_message), fmt, ap);
 	va_end(ap);
 	return code;
-}
-
-int gm_error_from_git(int git_code, const char *what)
-{
-	const git_error *e = git_error_last();
-	const char *msg = e && e->message ? e->message : "unknown libgit2 error";
-
-	gm_error_set(GM_ERROR, "%s: %s", what, msg);
-	return git_code == GIT_ENOTFOUND ? GM_ENOTFOUND : GM_ERROR;
 }
 
 const char *gm_error_last(void)
