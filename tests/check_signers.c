@@ -17,6 +17,7 @@
 #include "gm/rank_git.h"
 #include "gm/repo.h"
 #include "gm/signers.h"
+#include "gm/thread.h"
 #include "gm_testutil.h"
 #include "gm_tests.h"
 
@@ -175,7 +176,8 @@ static void assert_same_walk(const struct gm_signers *a,
 
 /*
  * The walk `so` of `files` again with its threads (the commits found
- * ahead through a repository opened again), which must agree with `s`.
+ * ahead through a repository opened again), which must agree with `s`;
+ * the threads forced on, and each seen to run.
  */
 static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 		       struct gm_signers_options *so, const struct gm_signers *s)
@@ -183,14 +185,19 @@ static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 	struct gm_signers *ahead = NULL;
 	struct gm_repo *repo = NULL;
 	char cwd[4096];
+	size_t jobs = gm_thread_jobs_done();
 
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	ck_assert_int_eq(chdir(r->dir), 0);
 	ck_assert_int_eq(gm_test_repo_open(&repo, NULL), 0);
 	ck_assert_int_eq(chdir(cwd), 0);
 	so->reopen = repo;
+	gm_thread_cpus_force(2);	/* the threads on, even on one CPU */
 	ck_assert_int_eq(gm_signers_walk(&ahead, r->repo, &r->head, files, so),
 			 0);
+	gm_thread_cpus_force(0);
+	/* the walk ahead's thread at least gave its outcome */
+	ck_assert_uint_ge(gm_thread_jobs_done() - jobs, 1);
 	so->reopen = NULL;
 	assert_same_walk(s, ahead);
 	ck_assert_int_eq(ahead->shallow, s->shallow);
