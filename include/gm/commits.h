@@ -15,7 +15,7 @@
 
 /*
  * The history engine of every walk (--history and --activity in
- * history.c, --git in signers_walk.c): commits as git reads them
+ * history.c, --git in signers.c): commits as git reads them
  * (gm_objects_commit_read(): replace refs, grafts, the shallow boundary),
  * from the commit-graph where git would read it, else from the packs,
  * else from libgit2; a queue of them, newest first and of equal times
