@@ -55,12 +55,6 @@ int gm_commits_queue_push(struct gm_commits_queue *q,
 bool gm_commits_queue_pop(struct gm_commits_queue *q,
 			  struct gm_commits_item *out);
 
-/**
- * The items of `from` pushed into `q` in `from`'s order, emptying it:
- * those of equal times keep the order they were queued in.
- */
-int gm_commits_queue_move(struct gm_commits_queue *q,
-			  struct gm_commits_queue *from);
 void gm_commits_queue_release(struct gm_commits_queue *q);
 
 #define GM_COMMITS_TREE_SLOTS 1024

@@ -58,17 +58,6 @@ bool gm_commits_queue_pop(struct gm_commits_queue *q,
 	return gm_pqueue_pop(&q->heap, out);
 }
 
-int gm_commits_queue_move(struct gm_commits_queue *q,
-			  struct gm_commits_queue *from)
-{
-	struct gm_commits_item it;
-	int error = 0;
-
-	while (!error && gm_commits_queue_pop(from, &it))
-		error = gm_commits_queue_push(q, &it);
-	return error;
-}
-
 void gm_commits_queue_release(struct gm_commits_queue *q)
 {
 	for (size_t i = 0; i < q->heap.nr; i++)
