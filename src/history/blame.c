@@ -17,7 +17,7 @@
 #include "gm/error.h"
 #include "gm/objects.h"
 #include "gm/repo.h"
-#include "gm/signers_commit.h"
+#include "gm/signers.h"
 #include "gm/thread.h"
 
 extern char **environ;
