@@ -43,6 +43,7 @@ struct cli {
 	struct gm_query_worker worker;	/* the command line's question */
 	struct gm_query q;
 	int status;			/* the exit status of a success */
+	bool since, until;		/* given on the command line */
 	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
@@ -414,6 +415,12 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
+	if ((c->since || c->until) && !c->opts.history && !c->opts.activity &&
+	    !c->opts.report)
+		return gm_error_set(GM_EUSAGE, "--%s is read by --history, "
+				    "--activity and --report only (--git's "
+				    "window is --git-since)",
+				    c->since ? "since" : "until");
 	cli_note_conf(c, argc, argv);
 	if (c->opts.self_test)
 		return cli_self_test(c);
@@ -458,6 +465,8 @@ static int cli_early(struct cli *c, int argc, const char **argv, int *status)
 		*status = c->opts.help == 2 ? 129 : 0;
 		return 1;
 	}
+	c->since = c->opts.since != NULL;
+	c->until = c->opts.until != NULL;
 	if (error == 0 && c->opts.version) {
 		printf("git-maintainer version %s\n", GM_VERSION);
 		*status = 0;
@@ -483,7 +492,12 @@ int gm_cli_run(int argc, const char **argv,
 		error = cli_execute(&c, argc - 1, argv + 1);
 	if (!error)
 		status = c.status;
-	if (error == GM_EUSAGE) {
+	if (error == GM_EUSAGE && !strncmp(gm_error_last(), "unknown option",
+					    14)) {
+		say("error: ", gm_error_last());
+		fputs("See 'git maintainer -h' for the options.\n", stderr);
+		status = 129;
+	} else if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
 		fputc('\n', stderr);
 		gm_options_usage_write(stderr);
