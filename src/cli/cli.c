@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,32 +381,84 @@ out:
 	return error;
 }
 
+/* The history options a --batch run may get from elsewhere than argv. */
+static const struct {
+	const char *name;
+	size_t field;
+} costly[] = {
+	{ "--git", offsetof(struct gm_options, git) },
+	{ "--git-blame", offsetof(struct gm_options, git_blame) },
+	{ "--git-fallback", offsetof(struct gm_options, git_fallback) },
+};
+
+static int field_of(const struct gm_options *o, size_t field)
+{
+	return *(const int *)((const char *)o + field);
+}
+
 /*
- * A --batch run that .get_maintainer.conf makes read every path's history
- * (--git and its kin, not asked for on the command line) is slow for a
- * reason the user did not give: say so, once.
+ * Which of the places below the command line set `field` on: the words
+ * of .get_maintainer.conf, the tree's script, else git config (which
+ * gm_config_load() reads between those two). The caller frees it.
+ */
+static char *setting_source(struct gm_repo *r, size_t field)
+{
+	struct gm_strvec words = GM_STRVEC_INIT;
+	struct gm_buf conf = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_options o;
+	bool named, on;
+	char *script;
+
+	gm_options_init(&o);
+	on = !gm_config_read_file(r, ".get_maintainer.conf", &conf) &&
+	     !gm_config_words(&words, conf.ptr) &&
+	     !gm_options_parse(&o, (int)words.nr, (const char **)words.v) &&
+	     field_of(&o, field);
+	gm_options_release(&o);
+	gm_options_init(&o);
+	if (on) {
+		gm_buf_puts(&msg, ".get_maintainer.conf");
+	} else if (gm_config_treescript(&o, r, NULL) && field_of(&o, field) &&
+		   (script = gm_config_treescript_path(r, &named))) {
+		gm_buf_printf(&msg, "the tree's %s", script);
+		free(script);
+	} else {
+		gm_buf_puts(&msg, "git config");
+	}
+	gm_error_clear();
+	gm_options_release(&o);
+	gm_strvec_release(&words);
+	gm_buf_release(&conf);
+	return gm_buf_detach(&msg, NULL);
+}
+
+/*
+ * A --batch run that reads every path's history (--git and its kin) for
+ * a reason not on the command line is slow for a reason the user did not
+ * give: say so once, naming the place that turned it on.
  */
 static void cli_note_conf(const struct cli *c, int argc, const char **argv)
 {
 	struct gm_options cmdline;
 	const char *what = NULL;
+	char *source = NULL;
 
 	if (!c->opts.batch)
 		return;
 	gm_options_init(&cmdline);
-	if (gm_options_parse(&cmdline, argc, argv) == 0) {
-		if (c->opts.git && !cmdline.git)
-			what = "--git";
-		else if (c->opts.git_blame && !cmdline.git_blame)
-			what = "--git-blame";
-		else if (c->opts.git_fallback && !cmdline.git_fallback)
-			what = "--git-fallback";
-	}
+	for (size_t i = gm_options_parse(&cmdline, argc, argv) ? SIZE_MAX : 0;
+	     i < sizeof(costly) / sizeof(*costly) && !what; i++)
+		if (field_of(&c->opts, costly[i].field) &&
+		    !field_of(&cmdline, costly[i].field)) {
+			what = costly[i].name;
+			source = setting_source(c->repo, costly[i].field);
+		}
 	gm_options_release(&cmdline);
-	if (what)
-		fprintf(stderr, "note: .get_maintainer.conf turns on %s: every "
-			"path's history is read (--no%s on the command line "
-			"turns it off)\n", what, what + 2);
+	if (what && source)
+		fprintf(stderr, "note: %s turns on %s: every path's history is "
+			"read (--no%s on the command line turns it off)\n",
+			source, what, what + 2);
+	free(source);
 }
 
 static int cli_execute(struct cli *c, int argc, const char **argv)
