@@ -26,6 +26,7 @@ static Suite *(*const suites[])(void) = {
 	unowned_suite, activity_suite, signers_suite, blame_suite, pack_suite,
 	graph_suite,
 	treescript_suite, pqueue_suite, rankhist_suite, batch_suite,
+	check_suite,
 };
 
 /*

@@ -38,5 +38,6 @@ Suite *pack_suite(void);
 Suite *graph_suite(void);
 Suite *treescript_suite(void);
 Suite *batch_suite(void);
+Suite *check_suite(void);
 
 #endif /* GM_TESTS_H */

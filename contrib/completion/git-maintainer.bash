@@ -19,6 +19,10 @@ __git_maintainer_options="
 	--batch
 	--bug
 	--cc
+	--check
+	--check=
+	--check-history
+	--check-reviewers
 	--email
 	--fe
 	--file
@@ -73,6 +77,8 @@ __git_maintainer_options="
 	--web
 	--
 	--no-bug
+	--no-check-history
+	--no-check-reviewers
 	--no-email
 	--no-fe
 	--no-file-emails
@@ -110,6 +116,10 @@ _git_maintainer ()
 	case "$word" in
 	--format=*)
 		__gitcomp "text json" "" "${word#--format=}"
+		return
+		;;
+	--check=*)
+		__gitcomp "recipients approvals" "" "${word#--check=}"
 		return
 		;;
 	--rev=*)

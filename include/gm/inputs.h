@@ -68,6 +68,14 @@ int gm_inputs_read(struct gm_inputs *in, struct gm_repo *r,
 int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
 			const struct gm_inputs_settings *s, const char *path);
 
+/**
+ * The same for one patch or mail held in `text` (copied), as a patch
+ * file is read (--check, one message of an mbox at a time).
+ */
+int gm_inputs_read_text(struct gm_inputs *in, struct gm_repo *r,
+			const struct gm_inputs_settings *s, const char *text,
+			size_t len);
+
 void gm_inputs_release(struct gm_inputs *in);
 
 /*

@@ -67,6 +67,11 @@ struct gm_options {
 	int activity;		/* --activity: commits per section, person */
 	char *report;		/* --report[=FILE]: "" for stdout, NULL none */
 
+	/* --check: the arguments are patches (or commits) to judge */
+	char *check;		/* "recipients" or "approvals"; NULL: off */
+	int check_reviewers;	/* --check-reviewers: R: as required as M: */
+	int check_history;	/* --check-history: history people required */
+
 	/* output */
 	char *format;		/* --format: "text" (NULL) or "json" */
 	int to;			/* --to: maintainers and lists only */

@@ -16,6 +16,7 @@
 #include "gm/activity.h"
 #include "gm/batch.h"
 #include "gm/buf.h"
+#include "gm/check_run.h"
 #include "gm/config.h"
 #include "gm/error.h"
 #include "gm/inputs.h"
@@ -100,15 +101,6 @@ fail:
 			    "the tree does not appear to be a linux kernel source tree");
 }
 
-static int cli_write(const void *p, size_t n)
-{
-	if (n && fwrite(p, 1, n, stdout) != n)
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	if (fflush(stdout) || ferror(stdout))
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	return 0;
-}
-
 /* An answer held in memory until it is whole, then written. */
 struct held {
 	FILE *f;
@@ -128,7 +120,7 @@ static int held_write(struct held *h)
 {
 	if (fflush(h->f) || ferror(h->f))
 		return gm_error_set(GM_ERROR, "out of memory");
-	return cli_write(h->buf, h->len);
+	return gm_error_write_records(stdout, h->buf, h->len);
 }
 
 static void held_release(struct held *h)
@@ -136,14 +128,6 @@ static void held_release(struct held *h)
 	if (h->f)
 		fclose(h->f);
 	free(h->buf);
-}
-
-/* Whether answers go to a pipe or socket, where a reader may wait for each. */
-static bool stdout_is_stream(void)
-{
-	struct stat st;
-
-	return !fstat(1, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 /* ==================== the modes ==================== */
@@ -221,7 +205,8 @@ static void cli_inputs_settings(struct gm_inputs_settings *s,
 	s->args = &o->args;
 	s->series = o->series;
 	s->from_filename = o->from_filename;
-	s->tracked_paths = o->tracked_paths;
+	/* --history: a path of the tree is a path, whatever the script says */
+	s->tracked_paths = o->tracked_paths || o->history;
 	s->patch_dev_null = o->patch_dev_null;
 	s->fixes = o->fixes;
 	s->keywords = o->keywords;
@@ -323,7 +308,7 @@ static int cli_batch(struct cli *c)
 	const struct gm_options *o = &c->opts;
 	struct gm_batch_settings s = {
 		o->jobs, o->nul, o->format && !strcmp(o->format, "json"),
-		stdout_is_stream(), gm_progress_wanted(o->progress),
+		gm_progress_wanted(o->progress),
 	};
 	struct gm_batch_answerer a;
 	int error = gm_rules_read_finish(&c->rules_read);
@@ -335,6 +320,48 @@ static int cli_batch(struct cli *c)
 				     &unanswered);
 	if (unanswered)
 		c->status = 1;	/* some paths got a warning, not an answer */
+	return error;
+}
+
+/*
+ * --check reads the history (costly, and only advice) when the command
+ * line asks for it, or with --check-history, not by configuration.
+ */
+static void cli_check_history(struct cli *c, int argc, const char **argv)
+{
+	struct gm_options cmdline;
+
+	if (c->opts.check_history)
+		return;
+	gm_options_init(&cmdline);
+	if (gm_options_parse(&cmdline, argc, argv) == 0) {
+		c->opts.git = cmdline.git;
+		c->opts.git_fallback = cmdline.git_fallback;
+		c->opts.git_blame = cmdline.git_blame;
+		c->opts.history = cmdline.history;
+	}
+	gm_options_release(&cmdline);
+}
+
+/* --check: status 1 if anything is missing. */
+static int cli_check(struct cli *c)
+{
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	size_t missing = 0;
+	struct held out;
+	int error;
+
+	if ((error = gm_query_env_load(&c->env, c->repo)) < 0 ||
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	    (error = held_open(&out)) < 0)
+		return error;
+	error = gm_check_run(out.f, &warnings, &c->env, c->repo, &missing);
+	say_all(c, "warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	c->status = missing ? 1 : 0;
+	if (!error)
+		error = held_write(&out);
+	held_release(&out);
 	return error;
 }
 
@@ -375,7 +402,8 @@ static int cli_query(struct cli *c)
 	progress = NULL;
 	say_all(c, "warning: ", &q->warnings);
 	if (error >= 0)
-		error = cli_write(q->out_buf, q->out_len);
+		error = gm_error_write_records(stdout, q->out_buf,
+					       q->out_len);
 out:
 	gm_progress_stop(progress);
 	return error;
@@ -475,6 +503,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 				    "window is --git-since)",
 				    c->since ? "since" : "until");
 	cli_note_conf(c, argc, argv);
+	if (c->opts.check)
+		cli_check_history(c, argc, argv);
 	if (c->opts.self_test)
 		return cli_self_test(c);
 	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
@@ -488,6 +518,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	c->env.rules = &c->rules;
 	if (c->opts.unowned || c->opts.activity)
 		return cli_tree_mode(c);
+	if (c->opts.check)
+		return cli_check(c);
 	if (c->opts.report)
 		return cli_report(c);
 	if (c->opts.batch)

@@ -37,6 +37,9 @@ static const struct opt_def opt_table[] = {
 	{ "brace-patterns", OPT_BOOL, OFF(brace_patterns) },
 	{ "bug", OPT_BOOL, OFF(bug) },
 	{ "cc", OPT_SET, OFF(cc) },
+	{ "check", OPT_OPTSTRING, OFF(check) },
+	{ "check-history", OPT_BOOL, OFF(check_history) },
+	{ "check-reviewers", OPT_BOOL, OFF(check_reviewers) },
 	{ "drop-the-rest-supporter", OPT_BOOL, OFF(drop_rest_supporter) },
 	{ "drop_the_rest_supporter", OPT_BOOL, OFF(drop_rest_supporter) },
 	{ "email", OPT_BOOL, OFF(email) },
@@ -199,6 +202,14 @@ static const char *const usage_text[] = {
 	"                          check MAINTAINERS itself: sections, patterns,\n",
 	"                          links, scm (the default: all four), addresses,\n",
 	"                          order; exit 1 if anything is found\n",
+	"    --check[=recipients] <patch>...\n",
+	"                          whom the rules name (M:, lists, authors of\n",
+	"                          Fixes: commits) that the mails' To:/Cc: miss\n",
+	"    --check=approvals <patch>... | <rev>..<rev>\n",
+	"                          the sections no M: acked, reviewed, signed\n",
+	"                          off or committed; both exit 1 if any\n",
+	"    --check-reviewers, --check-history\n",
+	"                          R:, the history's people required too\n",
 	"\n",
 	"The tree's script (defaults follow scripts/get_maintainer.pl or\n",
 	"maintainer.script; each has a --no form and a maintainer.* key):\n",
@@ -276,6 +287,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->format, NULL);
 	set_string(&o->series, NULL);
 	set_string(&o->self_test, NULL);
+	set_string(&o->check, NULL);
 	set_string(&o->report, NULL);
 	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
@@ -477,8 +489,38 @@ int gm_options_parse(struct gm_options *o, int argc, const char **argv)
 	return 0;
 }
 
+/* --check's value and what it cannot go with. @return 0 or GM_EUSAGE. */
+static int check_finish(struct gm_options *o)
+{
+	const char *other = o->from_filename ? "file" : o->series ? "series" :
+			    o->batch ? "batch" : o->self_test ? "self-test" :
+			    o->unowned ? "unowned" : o->activity ? "activity" :
+			    o->sections ? "sections" : o->to ? "to" :
+			    o->cc ? "cc" : o->headers ? "headers" : NULL;
+
+	if (!o->check)
+		return 0;
+	if (!*o->check)
+		set_string(&o->check, "recipients");
+	if (strcmp(o->check, "recipients") && strcmp(o->check, "approvals"))
+		return gm_error_set(GM_EUSAGE,
+				    "unknown check '%s' (recipients, approvals)",
+				    o->check);
+	if (other)
+		return gm_error_set(GM_EUSAGE,
+				    "options 'check' and '%s' cannot be used together",
+				    other);
+	if (!o->args.nr)
+		return gm_error_set(GM_EUSAGE, "--check needs patches%s",
+				    strcmp(o->check, "approvals") ? "" :
+				    " or commits");
+	return 0;
+}
+
 int gm_options_finish(struct gm_options *o)
 {
+	if (check_finish(o) < 0)
+		return GM_EUSAGE;
 	if (o->separator && strcmp(o->separator, ", "))
 		o->multiline = 0;
 	if (!o->separator)

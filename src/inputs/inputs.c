@@ -298,6 +298,24 @@ int gm_inputs_read_path(struct gm_inputs *in, struct gm_repo *r,
 	return inputs_add_arg(in, path);
 }
 
+int gm_inputs_read_text(struct gm_inputs *in, struct gm_repo *r,
+			const struct gm_inputs_settings *s, const char *text,
+			size_t len)
+{
+	struct gm_patch p = GM_PATCH_INIT;
+	struct gm_buf copy = GM_BUF_INIT;
+	int error;
+
+	in->repo = r;
+	in->set = *s;
+	if (!(error = gm_buf_put(&copy, text, len)) &&
+	    !(error = gm_patch_parse(&p, copy.ptr, copy.len)))
+		error = inputs_take_patch(in, &copy, &p);
+	gm_patch_release(&p);
+	gm_buf_release(&copy);
+	return error;
+}
+
 void gm_inputs_release(struct gm_inputs *in)
 {
 	for (size_t i = 0; i < in->nr_patches; i++) {

@@ -89,6 +89,8 @@ expect_has "git maintainer --se offers --series=" --series= git maintainer --se
 expect "git maintainer --format=" "$(printf 'json\ntext')" \
 	git maintainer --format=
 expect "git maintainer --format=j" json git maintainer --format=j
+expect "git maintainer --check=" "$(printf 'approvals\nrecipients')" \
+	git maintainer --check=
 expect_has "git maintainer --rev=mai" maint-1.0 git maintainer --rev=mai
 expect "git maintainer MAIN (file names)" MAINTAINERS git maintainer MAIN
 expect "git maintainer -f al (directories)" alpha git maintainer -f al
