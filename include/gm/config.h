@@ -37,8 +37,16 @@ int gm_config_treescript_apply(struct gm_options *opts,
 			       const struct gm_treescript *ts);
 
 /**
- * gm_treescript_read() on the script at GM_TREESCRIPT_PATH, or at the
- * path git config maintainer.script names, in the tree of `r`'s commit
+ * The tree's script: the path git config maintainer.script names (then
+ * `*named` is true), else GM_TREESCRIPT_PATH if the tree of `r`'s commit
+ * has that file, else the shallowest file of that tree named
+ * get_maintainer.pl (of equal depths, the first in path order), else
+ * GM_TREESCRIPT_PATH. The caller frees it; NULL when out of memory.
+ */
+char *gm_config_treescript_path(struct gm_repo *r, bool *named);
+
+/**
+ * gm_treescript_read() on the script gm_config_treescript_path() names, in the tree of `r`'s commit
  * (never the work tree's copy), applied to `opts` by
  * gm_config_treescript_apply(); a maintainer.script path not in that tree
  * is read as a file (a leading `~/` or `~user/` expanded as `git config

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ struct cli {
 	struct gm_query_worker worker;	/* the command line's question */
 	struct gm_query q;
 	int status;			/* the exit status of a success */
+	bool since, until;		/* given on the command line */
 	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
@@ -407,32 +409,84 @@ out:
 	return error;
 }
 
+/* The history options a --batch run may get from elsewhere than argv. */
+static const struct {
+	const char *name;
+	size_t field;
+} costly[] = {
+	{ "--git", offsetof(struct gm_options, git) },
+	{ "--git-blame", offsetof(struct gm_options, git_blame) },
+	{ "--git-fallback", offsetof(struct gm_options, git_fallback) },
+};
+
+static int field_of(const struct gm_options *o, size_t field)
+{
+	return *(const int *)((const char *)o + field);
+}
+
 /*
- * A --batch run that .get_maintainer.conf makes read every path's history
- * (--git and its kin, not asked for on the command line) is slow for a
- * reason the user did not give: say so, once.
+ * Which of the places below the command line set `field` on: the words
+ * of .get_maintainer.conf, the tree's script, else git config (which
+ * gm_config_load() reads between those two). The caller frees it.
+ */
+static char *setting_source(struct gm_repo *r, size_t field)
+{
+	struct gm_strvec words = GM_STRVEC_INIT;
+	struct gm_buf conf = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_options o;
+	bool named, on;
+	char *script;
+
+	gm_options_init(&o);
+	on = !gm_config_read_file(r, ".get_maintainer.conf", &conf) &&
+	     !gm_config_words(&words, conf.ptr) &&
+	     !gm_options_parse(&o, (int)words.nr, (const char **)words.v) &&
+	     field_of(&o, field);
+	gm_options_release(&o);
+	gm_options_init(&o);
+	if (on) {
+		gm_buf_puts(&msg, ".get_maintainer.conf");
+	} else if (gm_config_treescript(&o, r, NULL) && field_of(&o, field) &&
+		   (script = gm_config_treescript_path(r, &named))) {
+		gm_buf_printf(&msg, "the tree's %s", script);
+		free(script);
+	} else {
+		gm_buf_puts(&msg, "git config");
+	}
+	gm_error_clear();
+	gm_options_release(&o);
+	gm_strvec_release(&words);
+	gm_buf_release(&conf);
+	return gm_buf_detach(&msg, NULL);
+}
+
+/*
+ * A --batch run that reads every path's history (--git and its kin) for
+ * a reason not on the command line is slow for a reason the user did not
+ * give: say so once, naming the place that turned it on.
  */
 static void cli_note_conf(const struct cli *c, int argc, const char **argv)
 {
 	struct gm_options cmdline;
 	const char *what = NULL;
+	char *source = NULL;
 
 	if (!c->opts.batch)
 		return;
 	gm_options_init(&cmdline);
-	if (gm_options_parse(&cmdline, argc, argv) == 0) {
-		if (c->opts.git && !cmdline.git)
-			what = "--git";
-		else if (c->opts.git_blame && !cmdline.git_blame)
-			what = "--git-blame";
-		else if (c->opts.git_fallback && !cmdline.git_fallback)
-			what = "--git-fallback";
-	}
+	for (size_t i = gm_options_parse(&cmdline, argc, argv) ? SIZE_MAX : 0;
+	     i < sizeof(costly) / sizeof(*costly) && !what; i++)
+		if (field_of(&c->opts, costly[i].field) &&
+		    !field_of(&cmdline, costly[i].field)) {
+			what = costly[i].name;
+			source = setting_source(c->repo, costly[i].field);
+		}
 	gm_options_release(&cmdline);
-	if (what)
-		fprintf(stderr, "note: .get_maintainer.conf turns on %s: every "
-			"path's history is read (--no%s on the command line "
-			"turns it off)\n", what, what + 2);
+	if (what && source)
+		fprintf(stderr, "note: %s turns on %s: every path's history is "
+			"read (--no%s on the command line turns it off)\n",
+			source, what, what + 2);
+	free(source);
 }
 
 static int cli_execute(struct cli *c, int argc, const char **argv)
@@ -442,6 +496,12 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
+	if ((c->since || c->until) && !c->opts.history && !c->opts.activity &&
+	    !c->opts.report)
+		return gm_error_set(GM_EUSAGE, "--%s is read by --history, "
+				    "--activity and --report only (--git's "
+				    "window is --git-since)",
+				    c->since ? "since" : "until");
 	cli_note_conf(c, argc, argv);
 	if (c->opts.check)
 		cli_check_history(c, argc, argv);
@@ -490,6 +550,8 @@ static int cli_early(struct cli *c, int argc, const char **argv, int *status)
 		*status = c->opts.help == 2 ? 129 : 0;
 		return 1;
 	}
+	c->since = c->opts.since != NULL;
+	c->until = c->opts.until != NULL;
 	if (error == 0 && c->opts.version) {
 		printf("git-maintainer version %s\n", GM_VERSION);
 		*status = 0;
@@ -515,7 +577,12 @@ int gm_cli_run(int argc, const char **argv,
 		error = cli_execute(&c, argc - 1, argv + 1);
 	if (!error)
 		status = c.status;
-	if (error == GM_EUSAGE) {
+	if (error == GM_EUSAGE && !strncmp(gm_error_last(), "unknown option",
+					    14)) {
+		say("error: ", gm_error_last());
+		fputs("See 'git maintainer -h' for the options.\n", stderr);
+		status = 129;
+	} else if (error == GM_EUSAGE) {
 		say("error: ", gm_error_last());
 		fputc('\n', stderr);
 		gm_options_usage_write(stderr);

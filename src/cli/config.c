@@ -362,6 +362,40 @@ int gm_config_treescript_apply(struct gm_options *opts,
 	return changed;
 }
 
+/* Whether `path` is named get_maintainer.pl, and how deep it is. */
+static bool script_name(const char *path, size_t *depth)
+{
+	const char *base = strrchr(path, '/');
+
+	*depth = 0;
+	for (const char *p = path; (p = strchr(p, '/')); p++)
+		(*depth)++;
+	return !strcmp(base ? base + 1 : path, "get_maintainer.pl");
+}
+
+char *gm_config_treescript_path(struct gm_repo *r, bool *named)
+{
+	struct gm_strvec files = GM_STRVEC_INIT;
+	char *path = NULL;
+	size_t best = SIZE_MAX, depth;
+
+	*named = !gm_repo_config_string(r, "maintainer.script", &path) && path;
+	gm_error_clear();
+	if (*named || gm_repo_kind(r, GM_TREESCRIPT_PATH) == GM_REPO_BLOB ||
+	    gm_repo_files(r, &files) < 0)
+		goto out;
+	for (size_t i = 0; i < files.nr; i++)	/* in path order */
+		if (script_name(files.v[i], &depth) && depth < best) {
+			best = depth;
+			free(path);
+			path = strdup(files.v[i]);
+		}
+out:
+	gm_error_clear();
+	gm_strvec_release(&files);
+	return path ? path : strdup(GM_TREESCRIPT_PATH);
+}
+
 /* The script at `path` cannot be used: a warning with the reason set. */
 static void treescript_warn(const char *path, bool named)
 {
@@ -379,18 +413,21 @@ int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 {
 	struct gm_treescript ts = GM_TREESCRIPT_INIT;
 	struct gm_buf text = GM_BUF_INIT;
-	const char *path = GM_TREESCRIPT_PATH;
-	char *named = NULL;
+	bool named;
+	char *path = gm_config_treescript_path(r, &named);
 	int changed = 0, error;
 
-	if (!gm_repo_config_string(r, "maintainer.script", &named) && named)
-		path = named;
-	gm_error_clear();
+	if (!path)
+		return 0;
+	if (notes && !named && strcmp(path, GM_TREESCRIPT_PATH))
+		gm_strvec_pushf(notes, "%s: the tree's script (no %s: the "
+				"shallowest get_maintainer.pl of the tree)",
+				path, GM_TREESCRIPT_PATH);
 	/* a missing blob (a partial clone, say) is no script either */
-	if ((error = treescript_read(r, path, named != NULL, &text)) < 0) {
+	if ((error = treescript_read(r, path, named, &text)) < 0) {
 		/* one named, or one too large, is said even without -v */
 		if (named || error == GM_EINVALID)
-			treescript_warn(path, named != NULL);
+			treescript_warn(path, named);
 		gm_error_clear();
 		if (notes)
 			gm_strvec_pushf(notes, "%s: no such script: Linux 6.1's "
@@ -405,7 +442,7 @@ int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 out:
 	gm_treescript_release(&ts);
 	gm_buf_release(&text);
-	free(named);
+	free(path);
 	return changed;
 }
 

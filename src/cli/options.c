@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -361,6 +362,73 @@ static int opt_apply(struct gm_options *o, const struct opt_def *def,
 	return gm_error_set(GM_EUSAGE, "option '%s' is not supported", name);
 }
 
+/* Edits (insert, delete, replace, swap two neighbours) from `a` to `b`. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[32][32];
+
+	if (la >= 32 || lb >= 32)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			size_t best = i && j ? d[i - 1][j - 1] +
+				      (tolower((unsigned char)a[i - 1]) !=
+				       tolower((unsigned char)b[j - 1])) :
+				      i + j;
+
+			if (i && d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (j && d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/* Option `i`'s spelling `form` (0: --x, 1: --no-x), or NULL for none. */
+static const char *opt_spelling(size_t i, int form, char *buf, size_t size)
+{
+	const struct opt_def *d = &opt_table[i];
+
+	if (d->kind == OPT_HELP || (form && d->kind != OPT_BOOL))
+		return NULL;
+	snprintf(buf, size, "%s%s", form ? "no-" : "", d->name);
+	return buf;
+}
+
+/*
+ * The message for the unknown option `name`: "unknown option 'NAME'",
+ * and the spellings nearest to it (at most two edits, a third of its
+ * length), as git's "did you mean".
+ */
+static int opt_unknown(const char *name)
+{
+	const size_t n = sizeof(opt_table) / sizeof(*opt_table);
+	size_t best = strlen(name) / 3 < 2 ? strlen(name) / 3 : 2;
+	char hint[160] = "", buf[128];
+	const char *s;
+
+	for (size_t i = 0; i < 2 * n; i++)
+		if ((s = opt_spelling(i % n, i >= n, buf, sizeof(buf))) &&
+		    edit_distance(name, s) < best)
+			best = edit_distance(name, s);
+	for (size_t i = 0; best && i < 2 * n; i++) {
+		size_t len = strlen(hint);
+
+		if (!(s = opt_spelling(i % n, i >= n, buf, sizeof(buf))) ||
+		    edit_distance(name, s) != best)
+			continue;
+		snprintf(hint + len, sizeof(hint) - len, "%s%s%s",
+			 len ? ", " : "; did you mean ", s[1] ? "--" : "-", s);
+	}
+	if (*hint)
+		strncat(hint, "?", sizeof(hint) - strlen(hint) - 1);
+	return gm_error_set(GM_EUSAGE, "unknown option '%s'%s", name, hint);
+}
+
 static bool opt_takes_value(const struct opt_def *def)
 {
 	return def->kind == OPT_INT || def->kind == OPT_STRING;
@@ -383,7 +451,7 @@ static int parse_one(struct gm_options *o, const char *word, int *i, int argc,
 	name[len] = '\0';
 	def = opt_lookup(name, &negated);
 	if (!def)
-		return gm_error_set(GM_EUSAGE, "unknown option '%s'", name);
+		return opt_unknown(name);
 	if (negated && value)
 		return gm_error_set(GM_EUSAGE, "option '%s' takes no value", name);
 	if (opt_takes_value(def) && !value) {
@@ -525,6 +593,9 @@ int gm_options_finish(struct gm_options *o)
 				    o->unowned ? "unowned" : "activity",
 				    o->from_filename ? "file" :
 				    o->series ? "series" : "batch");
+	if (o->from_filename && !o->args.nr && !o->batch)
+		return gm_error_set(GM_EUSAGE, "-f needs a path: the files or "
+				    "directories to ask about");
 	if (o->batch)
 		o->from_filename = 1;
 	return 0;
