@@ -47,13 +47,6 @@ bool gm_check_next_mail(struct gm_check_mail *m, const char *text,
 int gm_check_header(struct gm_buf *out, const struct gm_check_mail *m,
 		    const char *name);
 
-/**
- * The mailboxes of a header value ("A <a@b>, \"B, C\" <c@d>") appended
- * to `out`, split at commas outside quotes, <> and comments.
- * @return 0 or GM_ERROR.
- */
-int gm_check_split(struct gm_strvec *out, const char *value);
-
 enum gm_check_verdict {
 	GM_CHECK_MISSING,	/* required, not reached (not covered) */
 	GM_CHECK_ADVICE,	/* not required, not reached */
@@ -94,15 +87,12 @@ struct gm_check {
 	struct gm_strvec held;	/* values of `reached` */
 	struct gm_check_patch *v;	/* verdicts, in order */
 	size_t nr, alloc;
-	struct gm_buf key, name, addr;
+	struct gm_buf key, name, addr, mapped;	/* key_of()'s */
 };
 
 /** Start with no verdicts; `mailmap` must outlive `c`. */
 void gm_check_init(struct gm_check *c, const struct gm_mailmap *mailmap);
 void gm_check_release(struct gm_check *c);
-
-/** The key of the mailbox `who` into `out` (overwritten). @return 0 or GM_ERROR. */
-int gm_check_key(struct gm_check *c, struct gm_buf *out, const char *who);
 
 /**
  * The recipients verdict on the mail `mail` (its To: and Cc:, and those
