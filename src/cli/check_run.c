@@ -21,8 +21,6 @@ struct run {
 	struct gm_query_worker w;
 	struct gm_check chk;
 	struct gm_strvec *warnings;
-	struct gm_buf **texts;		/* kept while their mails are */
-	size_t nr_texts, alloc_texts;
 	struct gm_check_mail cover;	/* .text NULL: none */
 	struct gm_objects_rules *rules;	/* for commits: NULL until read */
 	struct gm_commits commits;
@@ -96,97 +94,62 @@ out:
 }
 
 /* Whether `m` is a cover letter: "[PATCH 0/N]" and the like. */
-static int is_cover(struct run *r, const struct gm_check_mail *m)
+static int is_cover(const struct gm_check_mail *m)
 {
-	int error = gm_check_header(&r->name, m, "Subject");
-	size_t skip = strspn(r->name.ptr, " \t");
-	char *s;
-	bool cover;
+	struct gm_buf v = GM_BUF_INIT, s = GM_BUF_INIT;
+	int error = gm_check_header(&v, m, "Subject");
 
-	if (error <= 0)
-		return error;
-	if (!(s = malloc(r->name.len + 10)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(s, "Subject: ", 9);
-	memcpy(s + 9, r->name.ptr + skip, r->name.len - skip + 1);
-	cover = gm_patch_is_cover_subject(s);
-	free(s);
-	return cover;
-}
-
-/* Read the mail file `path` and keep its text. */
-static int read_text(struct run *r, const char *path, struct gm_buf **out)
-{
-	struct gm_buf *b = calloc(1, sizeof(*b));
-	int error;
-
-	if (!b || GM_ARRAY_GROW(r->texts, r->nr_texts, r->alloc_texts) < 0) {
-		free(b);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	r->texts[r->nr_texts++] = *out = b;
-	if ((error = gm_buf_read_file(b, path)) == GM_ENOTFOUND)
-		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", path);
+	if (error > 0 && !(error = gm_buf_printf(&s, "Subject: %s", v.ptr)))
+		error = gm_patch_is_cover_subject(s.ptr);
+	gm_buf_release(&v);
+	gm_buf_release(&s);
 	return error;
 }
 
-/* A message to check, and where it came from. */
-struct mail {
-	struct gm_check_mail m;
-	size_t path;		/* index in the run's paths */
-	size_t nth;		/* its place in that file, from 1 */
-};
-
-/* Every message of the mail files `paths`, but the cover letter. */
-static int read_mails(struct run *r, const struct gm_strvec *paths,
-		      struct mail **out, size_t *nr)
+/*
+ * Check the messages of the mail files `paths` (read into `t`), the
+ * first cover letter standing for all: a message alone in its file is
+ * named by the file, else "file:N".
+ */
+static int run_files(struct run *r, const struct gm_strvec *paths,
+		     struct gm_buf *t)
 {
-	size_t alloc = 0;
+	struct gm_check_mail m, next;
 	int error = 0;
 
 	for (size_t i = 0; i < paths->nr && !error; i++) {
-		struct gm_check_mail m;
-		struct gm_buf *b = NULL;
-		size_t pos = 0, nth = 0;
-		int cover;
+		size_t pos = 0;
 
-		if ((error = read_text(r, paths->v[i], &b)) < 0)
-			break;
-		while (!error && gm_check_next_mail(&m, b->ptr, b->len, &pos)) {
+		if ((error = gm_buf_read_file(&t[i], paths->v[i])) == GM_ENOTFOUND)
+			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
+					     paths->v[i]);
+		while (!error && !r->cover.text &&
+		       gm_check_next_mail(&m, t[i].ptr, t[i].len, &pos))
+			if ((error = is_cover(&m)) > 0)
+				r->cover = m;
+		error = error < 0 ? error : 0;
+	}
+	for (size_t i = 0; i < paths->nr && error >= 0; i++) {
+		size_t pos = 0, peek, nth = 0;
+
+		while (error >= 0 &&
+		       gm_check_next_mail(&m, t[i].ptr, t[i].len, &pos)) {
 			nth++;
-			if ((cover = is_cover(r, &m)) < 0) {
-				error = cover;
-			} else if (cover) {
-				if (!r->cover.text)
-					r->cover = m;
-			} else if (!(error = GM_ARRAY_GROW(*out, *nr, alloc))) {
-				(*out)[(*nr)++] = (struct mail){ m, i, nth };
-			}
+			peek = pos;
+			if ((error = is_cover(&m)) != 0)
+				continue;
+			gm_buf_reset(&r->name);
+			if (nth == 1 && !gm_check_next_mail(&next, t[i].ptr,
+							    t[i].len, &peek))
+				error = gm_buf_puts(&r->name, paths->v[i]);
+			else
+				error = gm_buf_printf(&r->name, "%s:%zu",
+						      paths->v[i], nth);
+			if (!error)
+				error = run_patch(r, r->name.ptr, &m, NULL);
 		}
 	}
-	return error;
-}
-
-/* Check the messages of `paths`: "path" names one alone, else "path:N". */
-static int run_files(struct run *r, const struct gm_strvec *paths)
-{
-	struct mail *mails = NULL;
-	size_t nr = 0;
-	int error = read_mails(r, paths, &mails, &nr);
-
-	for (size_t i = 0; i < nr && !error; i++) {
-		const struct mail *a = &mails[i];
-		bool alone = a->nth == 1 &&
-			     (i + 1 == nr || mails[i + 1].path != a->path);
-
-		gm_buf_reset(&r->name);
-		if (!(error = alone ? gm_buf_puts(&r->name, paths->v[a->path]) :
-			      gm_buf_printf(&r->name, "%s:%zu",
-					    paths->v[a->path], a->nth)))
-			error = run_patch(r, r->name.ptr, &a->m, NULL);
-	}
-	free(mails);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 /* The reading of commits for ranges, opened on first use. */
@@ -330,12 +293,44 @@ static int add_paths(struct gm_strvec *out, const char *arg)
 	return error;
 }
 
+/* The arguments: mail files (and directories of them), else ranges. */
+static int run_args(struct run *r, const struct gm_strvec *args)
+{
+	struct gm_strvec paths = GM_STRVEC_INIT, ranges = GM_STRVEC_INIT;
+	struct gm_buf *t = NULL;
+	struct stat st;
+	int error = 0;
+
+	for (size_t i = 0; i < args->nr && !error; i++) {
+		if (!stat(args->v[i], &st))
+			error = add_paths(&paths, args->v[i]);
+		else if (r->chk.approvals)
+			error = gm_strvec_push(&ranges, args->v[i]);
+		else
+			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
+					     args->v[i]);
+	}
+	if (!error && !(t = calloc(paths.nr + 1, sizeof(*t))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; t && i < paths.nr; i++)
+		gm_buf_init(&t[i]);
+	if (!error)
+		error = run_files(r, &paths, t);
+	for (size_t i = 0; i < ranges.nr && !error; i++)
+		error = run_range(r, ranges.v[i]);
+	for (size_t i = 0; t && i < paths.nr; i++)
+		gm_buf_release(&t[i]);
+	free(t);
+	gm_strvec_release(&paths);
+	gm_strvec_release(&ranges);
+	return error;
+}
+
 int gm_check_run(FILE *out, struct gm_strvec *warnings,
 		 struct gm_query_env *env, struct gm_repo *repo,
 		 size_t *missing)
 {
 	const struct gm_options *o = env->opts;
-	struct gm_strvec paths = GM_STRVEC_INIT, ranges = GM_STRVEC_INIT;
 	struct run r;
 	int error;
 
@@ -347,40 +342,19 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	r.chk.approvals = !strcmp(o->check, "approvals");
 	r.chk.reviewers = o->check_reviewers;
 	r.chk.history = o->check_history;
-	error = gm_query_worker_init(&r.w, env, repo, true);
-	for (size_t i = 0; i < o->args.nr && !error; i++) {
-		struct stat st;
-
-		if (!stat(o->args.v[i], &st))
-			error = add_paths(&paths, o->args.v[i]);
-		else if (r.chk.approvals)
-			error = gm_strvec_push(&ranges, o->args.v[i]);
-		else
-			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
-					     o->args.v[i]);
-	}
-	if (!error)
-		error = run_files(&r, &paths);
-	for (size_t i = 0; i < ranges.nr && !error; i++)
-		error = run_range(&r, ranges.v[i]);
+	if (!(error = gm_query_worker_init(&r.w, env, repo, true)))
+		error = run_args(&r, &o->args);
 	if (!error && !r.chk.nr)
 		error = gm_error_set(GM_EINVALID, "no patch to check");
 	if (!error)
 		error = gm_check_write(out, &r.chk, o->format &&
 				       !strcmp(o->format, "json"));
 	*missing = gm_check_missing(&r.chk);
-	for (size_t i = 0; i < r.nr_texts; i++) {
-		gm_buf_release(r.texts[i]);
-		free(r.texts[i]);
-	}
-	free(r.texts);
 	gm_buf_release(&r.name);
 	gm_check_release(&r.chk);
 	if (r.rules)
 		gm_commits_close(&r.commits);
 	gm_objects_rules_free(r.rules);
 	gm_query_worker_release(&r.w);
-	gm_strvec_release(&paths);
-	gm_strvec_release(&ranges);
 	return error;
 }
