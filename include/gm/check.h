@@ -41,8 +41,7 @@ bool gm_check_next_mail(struct gm_check_mail *m, const char *text,
 /**
  * Every `name:` header of `m` (case ignored), unfolded, blanks before
  * each value dropped, joined by ", ", into `out` (overwritten; "" if
- * none). @return 1 if there was one, 0 if not, or
- * GM_ERROR.
+ * none). @return 1 if there was one, 0 if not, or GM_ERROR.
  */
 int gm_check_header(struct gm_buf *out, const struct gm_check_mail *m,
 		    const char *name);
@@ -83,8 +82,10 @@ struct gm_check {
 	bool reviewers;		/* R: required; in approvals, R: approve */
 	bool history;		/* history and file people required */
 	bool approvals;		/* the approvals check, else recipients */
-	struct gm_strmap reached;	/* key -> the address as written */
-	struct gm_strvec held;	/* values of `reached` */
+	struct gm_strmap reached;	/* key -> the address written when
+					   the .mailmap changed it, else "";
+					   approvals: how they approved */
+	struct gm_strvec held;	/* the values of `reached` */
 	struct gm_check_patch *v;	/* verdicts, in order */
 	size_t nr, alloc;
 	struct gm_buf key, name, addr, mapped;	/* key_of()'s */
@@ -107,8 +108,8 @@ int gm_check_recipients(struct gm_check *c, const char *name,
 			const struct gm_rank *rk, const struct gm_strvec *fixes);
 
 /**
- * The approvals verdict on the mail `mail` (a patch, or a commit as
- * format-patch writes it, then with its `committer`, else NULL): for
+ * The approvals verdict on the mail `mail` (a patch, or a commit's
+ * message and files, then with its `committer`, else NULL): for
  * each section of `m` that `mt` matched, whether an M: person (and R:
  * with c->reviewers) acked or reviewed it, signed it off after the
  * author, or committed it. A catch-all (a lone-star F:) and a section
