@@ -235,18 +235,19 @@ static int run_range(struct run *r, const char *range)
 {
 	git_repository *repo = gm_repo_git(r->w.repo);
 	git_revwalk *walk = NULL;
-	git_object *obj = NULL;
+	git_object *obj = NULL, *commit = NULL;
 	git_oid id;
 	int error = 0;
 
 	if (!strstr(range, "..")) {
 		if (git_revparse_single(&obj, repo, range) < 0 ||
-		    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) < 0)
+		    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
 			error = gm_error_set(GM_ENOTFOUND,
 					     "'%s' is no file and no commit",
 					     range);
 		else
-			error = run_commit(r, git_object_id(obj));
+			error = run_commit(r, git_object_id(commit));
+		git_object_free(commit);
 		git_object_free(obj);
 		return error;
 	}
