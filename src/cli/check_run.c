@@ -15,7 +15,7 @@
 #include "gm/error.h"
 #include "gm/patch.h"
 
-/* What one run reads: the texts of its mails, and the cover letter. */
+/* What one run holds: its worker, verdicts, cover letter and commits. */
 struct run {
 	struct gm_query_env *env;
 	struct gm_query_worker w;
