@@ -208,8 +208,12 @@ static void mixed_expected(struct gm_buf *out, struct gm_buf *err, bool nul)
 			gm_buf_printf(err, "warning: cannot answer '%s': "
 				      "broken\n", p);
 		} else {
-			gm_buf_printf(out, "%s\tone %s%c%s\ttwo%c", p, p, end,
-				      p, end);
+			/* a record's path is C-quoted, but with -z */
+			const char *q = nul || !strchr(p, '\t') ? p :
+					"\"p\\t4\"";
+
+			gm_buf_printf(out, "%s\tone %s%c%s\ttwo%c", q, p, end,
+				      q, end);
 			if (i == 0)
 				gm_buf_puts(err, "warning: shared warning\n"
 					    "warning: after warning\n");
@@ -219,7 +223,7 @@ static void mixed_expected(struct gm_buf *out, struct gm_buf *err, bool nul)
 
 static void check_mixed(int jobs)
 {
-	struct gm_batch_settings s = { jobs, false, false, false, false };
+	struct gm_batch_settings s = { jobs, false, false, false };
 	struct fake f = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gm_buf out = GM_BUF_INIT, err = GM_BUF_INIT;
 	struct run r;
@@ -255,7 +259,7 @@ START_TEST(test_batch_nul)
 {
 	static const char in[] = "p1\0p2\0none1\0p3\0bad1\0p\t4\0p5\0p6\0p7"
 		"\0p8\0p9\0p10\0p11\0p12\0bad2\0p13\0none2\0p14\0p15\0p16";
-	struct gm_batch_settings s = { 3, true, false, true, false };
+	struct gm_batch_settings s = { 3, true, false, false };
 	struct fake f = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct gm_buf out = GM_BUF_INIT, err = GM_BUF_INIT;
 	struct run r;
@@ -276,7 +280,7 @@ END_TEST
 /* JSON: the answer's document on one line, with its input first. */
 START_TEST(test_batch_json)
 {
-	struct gm_batch_settings s = { 2, false, true, false, false };
+	struct gm_batch_settings s = { 2, false, true, false };
 	struct fake f = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			  .text = "{\n  \"a\": [1,\n    2]\n}\n" };
 	struct run r;
@@ -296,7 +300,7 @@ END_TEST
 /* A worker that cannot be made stops the run with its error. */
 static void check_no_worker(int jobs)
 {
-	struct gm_batch_settings s = { jobs, false, false, false, false };
+	struct gm_batch_settings s = { jobs, false, false, false };
 	struct fake f = { .lock = PTHREAD_MUTEX_INITIALIZER,
 			  .fail_new = "no worker here" };
 	struct run r;
@@ -320,7 +324,7 @@ END_TEST
 /* No input: nothing written, but each worker made is freed. */
 START_TEST(test_batch_empty)
 {
-	struct gm_batch_settings s = { 4, false, false, false, false };
+	struct gm_batch_settings s = { 4, false, false, false };
 	struct fake f = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct run r;
 

@@ -331,7 +331,7 @@ START_TEST(test_rankhist_one_entry_per_address)
 	ck_assert_uint_eq(e.rk.people.nr, 3);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_list(&e.rk.people,
-		    MAE " (maintainer:FOO DRIVER,inactive,maintainer:THE REST)\n"
+		    MAE " (maintainer:FOO DRIVER,maintainer:THE REST,inactive)\n"
 		    TOM " (maintainer:THE REST,inactive)\n");
 	env_release(&e);
 }
@@ -497,6 +497,84 @@ START_TEST(test_rankhist_roles_without_stats)
 }
 END_TEST
 
+/*
+ * Ria's lines under two addresses (FOO's R: line has the first): the
+ * output names her once, so the walk does, counts summed: 2 + 1 review
+ * lines, 2 + 1 commits; score 4 + 3 * 6 = 22, and not inactive.
+ */
+static char e_ria_old[] = "ria@old.example.com";
+static struct gm_history_type h_ria_old[] = { { k_ack, 1 } };
+static struct gm_history_person two_address_people[] = {
+	{ n_ria, e_ria, 2, 0, h_ria, 1 },
+	{ n_ria, e_ria_old, 1, 0, h_ria_old, 1 },
+};
+
+static const struct gm_history two_addresses = {
+	.commits = 4,
+	.people = two_address_people,
+	.nr_people = ARRAY_SIZE(two_address_people),
+};
+
+START_TEST(test_rankhist_two_addresses_one_person)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.rolestats = 1;
+	e.opts.history = 1;
+	e.opts.max_recipients = 0;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(fixture);
+	env_rank_init(&e);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "FOO DRIVER")), 0);
+	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &two_addresses), 0);
+	assert_list(&e.rk.people,
+		    RIA " (reviewer:FOO DRIVER,history_commits:3/4=75%,history_reviewed:3/4=75%)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    REX " (reviewer:FOO DRIVER,inactive)\n");
+	ck_assert_int_eq(e.rk.people.v[0].score, 22);
+	ck_assert_uint_eq(e.rk.cut.nr, 0);
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * The default budget's cut (test_rankhist_default_budget) keeps those
+ * cut in rk->cut, best first, with their scores: Rex 4, Sam 3, then
+ * Tess 0 (below the limits: never listed, still ranked).
+ */
+START_TEST(test_rankhist_cut_kept_aside)
+{
+	struct env e;
+
+	env_run(&e, both, -1, 5);
+	assert_people(&e.rk.cut, REX "\n" SAM "\n" TESS "\n");
+	ck_assert_int_eq(e.rk.cut.v[0].score, 4);
+	ck_assert_int_eq(e.rk.cut.v[1].score, 3);
+	ck_assert_int_eq(e.rk.cut.v[2].score, 0);
+	ck_assert_int_eq(e.rk.people.v[0].score, 16);
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * --max-recipients=0 lists everyone the walk counted, whatever
+ * --git-max-maintainers says (1 here: Sam alone without it).
+ */
+START_TEST(test_rankhist_zero_ignores_limits)
+{
+	struct env e;
+
+	env_run(&e, none, 0, 1);
+	assert_people(&e.rk.people, RIA "\n" VAL "\n" SAM "\n" TESS "\n");
+	ck_assert_uint_eq(e.rk.cut.nr, 0);
+	env_release(&e);
+}
+END_TEST
+
 Suite *rankhist_suite(void)
 {
 	Suite *s = suite_create("rankhist");
@@ -518,6 +596,9 @@ Suite *rankhist_suite(void)
 	tcase_add_test(cut, test_rankhist_place_asked_for);
 	tcase_add_test(cut, test_rankhist_no_review_in_window);
 	tcase_add_test(cut, test_rankhist_short_roles);
+	tcase_add_test(cut, test_rankhist_two_addresses_one_person);
+	tcase_add_test(cut, test_rankhist_cut_kept_aside);
+	tcase_add_test(cut, test_rankhist_zero_ignores_limits);
 	suite_add_tcase(s, cut);
 	return s;
 }

@@ -208,7 +208,7 @@ static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
 {
-	struct gm_signers_options so = { since, false, NULL, NULL, NULL };
+	struct gm_signers_options so = { since, false, NULL, NULL, NULL, false };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *s = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
@@ -460,7 +460,7 @@ START_TEST(test_signers_shallow_packed)
 		{ "Dee <dee@x.org>", "four\n\nSigned-off-by: Dee <dee@x.org>\n",
 		  T0 + 3 * DAY, { { "f.c", "1\n2\n3\n4\n" } } },
 	};
-	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL, NULL };
+	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL, NULL, false };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *alone = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;

@@ -421,7 +421,8 @@ static char *write_to_string(const char *const *files, size_t nr,
 
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(gm_unowned_write(f, files, nr, owned, "0123abcd",
-					  json), 0);
+					  json ? GM_UNOWNED_JSON :
+					  GM_UNOWNED_LIST), 0);
 	fclose(f);
 	return buf;
 }
@@ -436,6 +437,36 @@ START_TEST(test_unowned_write_text_quotes)
 	ck_assert_str_eq(out, "a b.c\n\"new\\nline\"\n\"q\\\"uote\"\n"
 			      "\"t\\tab\"\n");
 	free(out);
+}
+END_TEST
+
+START_TEST(test_unowned_dirs)
+{
+	static const char *const files[] = { "Makefile", "README", "a/b/c.c",
+					     "a/b/d.c", "a/x.c", "a/y.c",
+					     "e/f/g.c", "e/h.c" };
+	static const unsigned char owned[] = { 1, 0, 0, 0, 1, 0, 0, 1 };
+	struct gm_unowned_dirs d;
+
+	ck_assert_int_eq(gm_unowned_dirs(&d, files, 8, owned), 0);
+	ck_assert_uint_eq(d.files, 8);
+	ck_assert_uint_eq(d.unowned, 5);
+	ck_assert_uint_eq(d.nr, 4);
+	/* most first, then by path */
+	ck_assert_str_eq(d.v[0].path, "a/b/");
+	ck_assert_uint_eq(d.v[0].unowned, 2);
+	ck_assert_uint_eq(d.v[0].files, 2);
+	ck_assert(d.v[0].whole);
+	ck_assert_str_eq(d.v[1].path, "");
+	ck_assert_uint_eq(d.v[1].unowned, 1);
+	ck_assert(!d.v[1].whole);
+	ck_assert_str_eq(d.v[2].path, "a/");
+	ck_assert_uint_eq(d.v[2].unowned, 1);
+	ck_assert_uint_eq(d.v[2].files, 4);
+	ck_assert(!d.v[2].whole);
+	ck_assert_str_eq(d.v[3].path, "e/f/");
+	ck_assert(d.v[3].whole);
+	gm_unowned_dirs_release(&d);
 }
 END_TEST
 
@@ -597,6 +628,7 @@ Suite *unowned_suite(void)
 	tcase_add_test(owned, test_unowned_mark_pattern_depth);
 	suite_add_tcase(s, owned);
 	tcase_add_test(output, test_unowned_write_text_quotes);
+	tcase_add_test(output, test_unowned_dirs);
 	tcase_add_test(output, test_unowned_write_json);
 	tcase_add_test(output, test_unowned_write_json_empty);
 	suite_add_tcase(s, output);

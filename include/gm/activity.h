@@ -37,6 +37,7 @@ struct gm_activity_person {
 	char *email;
 	bool reviewer;		/* an R: line, else an M: line */
 	size_t commits;		/* of the section's commits, theirs */
+	size_t reviews;		/* of those, with their Reviewed-by/Acked-by */
 	int64_t last;		/* committer time of the newest, INT64_MIN */
 	size_t key;		/* identity, for the counting */
 };
@@ -77,8 +78,9 @@ void gm_activity_free(struct gm_activity *a);
 bool gm_activity_section_idle(const struct gm_activity_section *as);
 
 /**
- * Print `a`: one line per section, the idle ones (flagged '!') first,
- * each group in MAINTAINERS order; or with `json` one JSON document
+ * Print `a`: a table for people, a row per section and per person, the
+ * idle sections (flagged '!') first, each group in MAINTAINERS order,
+ * with a legend; or with `json` one JSON document, the stable form
  * (`rev`, the window `since` and `until`, INT64_MAX for none).
  * @return 0, or GM_ERROR if writing failed.
  */
@@ -95,6 +97,16 @@ struct gm_activity_settings {
 	bool mailmap;			/* --mailmap */
 	bool json;			/* --format=json */
 };
+
+/**
+ * The counts gm_activity_run() prints, into `*out` (the caller's,
+ * gm_activity_free()), and the window it read, into `*since`/`*until`.
+ * @return as gm_activity_run().
+ */
+int gm_activity_read(struct gm_activity **out, int64_t *since,
+		     int64_t *until, struct gm_strvec *warnings,
+		     struct gm_repo *r, const struct gm_maintainers *m,
+		     const struct gm_activity_settings *s);
 
 /**
  * --activity: the window from `s->since` to `s->until`, the sections

@@ -64,7 +64,6 @@ struct gm_batch_settings {
 	int jobs;	/* --jobs: threads, 0: one per CPU the process may use */
 	bool nul;	/* -z: NUL ends each path read and each record */
 	bool json;	/* --format=json: gm_output_batch_json() records */
-	bool stream;	/* flush `out` after each record */
 	bool progress;	/* a progress line on `err` */
 };
 
@@ -80,9 +79,9 @@ struct gm_batch_settings {
  *
  * The paths are answered on `s->jobs` threads, each with a worker of its
  * own on a repository of its own reopened from `repo` (one thread: the
- * calling one, on `repo`), while this thread reads `in`. With
- * `s->stream`, `out` is flushed after each record, so a reader may ask
- * for one path at a time.
+ * calling one, on `repo`), while this thread reads `in`. `out` is
+ * flushed after each answer (gm_error_write_records()), so a reader may
+ * ask for one path at a time, and a fatal error leaves whole records.
  * @return 0, or the first error (a write error, out of memory, an error
  * of a->worker_new); the records before it are written.
  */

@@ -1,6 +1,7 @@
 #ifndef GM_BUF_H
 #define GM_BUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "gm/error.h"
@@ -32,6 +33,14 @@ int gm_buf_put(struct gm_buf *b, const char *data, size_t len);
 int gm_buf_puts(struct gm_buf *b, const char *s);
 int gm_buf_putc(struct gm_buf *b, char c);
 int gm_buf_printf(struct gm_buf *b, const char *fmt, ...) GM_PRINTF(2, 3);
+/**
+ * Append `path` as git prints a path (core.quotePath): as it is, unless
+ * it holds a control character, DEL, '"' or '\\' (with `high`, also a
+ * byte of 0x80 or more); then in double quotes, with \a \b \t \n \v \f
+ * \r \" \\ for those, the other such bytes as three octal digits. So a
+ * quoted path is one line and one field. @return 0 or GM_ERROR.
+ */
+int gm_buf_put_path(struct gm_buf *b, const char *path, bool high);
 /** Empty the buffer without freeing its storage. */
 void gm_buf_reset(struct gm_buf *b);
 /** Hand the content to the caller (free() it); the buffer is left empty. */

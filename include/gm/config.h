@@ -41,8 +41,11 @@ int gm_config_treescript_apply(struct gm_options *opts,
  * path git config maintainer.script names, in the tree of `r`'s commit
  * (never the work tree's copy), applied to `opts` by
  * gm_config_treescript_apply(); a maintainer.script path not in that tree
- * is read as a file. No script, or one that cannot be read, leaves
- * `opts` as it is. The script's notes (or the one that says there is
+ * is read as a file (a leading `~/` or `~user/` expanded as `git config
+ * --path` does; opened without waiting: a FIFO or device is refused).
+ * No script, or one that cannot be read or is larger than 4 MiB, leaves
+ * `opts` as it is; a configured one, or one too large, says so in a
+ * warning on stderr. The script's notes (or the one that says there is
  * none) are appended to `notes` when it is not NULL, for --verbose.
  * @return the number of options changed (0 or more); never an error.
  */

@@ -8,9 +8,11 @@
 /*
  * A commit's author and message as `git log` shows them: in UTF-8. A
  * commit with an "encoding" header naming another encoding (git commit
- * with i18n.commitEncoding) has them re-encoded from it with iconv;
- * where that encoding is unknown or the bytes are not in it, git shows
- * them as they are, and so do we. Threads: no state.
+ * with i18n.commitEncoding) has them re-encoded from it with iconv, the
+ * whole commit (header and message) at once as git does; where that
+ * encoding is unknown or a byte of the commit is not in it (UTF-7's
+ * "+0000" time zone is not), git shows all of it as it is, and so do we.
+ * Threads: no state.
  */
 struct gm_commit_utf8 {
 	const char *name;	/* the author's; "" if none */

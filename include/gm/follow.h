@@ -53,19 +53,6 @@ int gm_follow_source(char **out, struct gm_follow *f, const git_oid *ta,
 		     git_filemode_t dst_mode);
 
 /**
- * The file `dst` (of id `dst_id`, mode `dst_mode`), created by a commit
- * of tree `tb` whose parent has tree `ta` (NULL: none), came from what,
- * as git blame finds it among the files the commit deleted: an identical
- * one (the same base name first), else the one deleted file of the same
- * base name if 75% similar, else the most similar at 50% or more. `*out`
- * is NULL for none, else the source's path, owned by the caller.
- * @return 0 or GM_ERROR.
- */
-int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
-		     const git_oid *tb, const char *dst, const git_oid *dst_id,
-		     git_filemode_t dst_mode);
-
-/**
  * The chunk of the similarity fingerprint at `buf` (`len` bytes, not 0):
  * a line, or its next 64 bytes, a CR before the LF not counted if `text`.
  * Sets its hash (below 107927) and the bytes counted.

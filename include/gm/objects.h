@@ -63,6 +63,16 @@ struct gm_objects {
  * bytes and a NUL after them), which the caller frees; false if it
  * cannot be read as one.
  */
+/**
+ * `o` on `repo`'s database (NULL: none), `packs` read first (NULL: none),
+ * ids replaced as `rules` says. Closed with gm_objects_close().
+ * @return 0 or GM_ERROR.
+ */
+int gm_objects_open(struct gm_objects *o, git_repository *repo,
+		    const struct gm_packs *packs,
+		    const struct gm_objects_rules *rules);
+void gm_objects_close(struct gm_objects *o);
+
 bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
 		     git_object_t want, char **out, size_t *len);
 
@@ -139,5 +149,50 @@ bool gm_objects_is_tree(uint32_t mode);
  */
 int gm_objects_entry_cmp(const struct gm_objects_entry *a,
 			 const struct gm_objects_entry *b);
+
+/*
+ * Object ids and commits for the stages above, which call no libgit2
+ * function themselves (tests/layers): src/git is the one door.
+ */
+static inline bool gm_oid_equal(const git_oid *a, const git_oid *b)
+{
+	return git_oid_equal(a, b);
+}
+
+static inline void gm_oid_fromraw(git_oid *out, const unsigned char *raw)
+{
+	git_oid_fromraw(out, raw);
+}
+
+/* Whether `hex` is an id in hex, into `out`. */
+static inline bool gm_oid_fromhex(git_oid *out, const char *hex)
+{
+	return git_oid_fromstr(out, hex) == 0;
+}
+
+/* `id` in hex into `out` (GIT_OID_HEXSZ + 1 bytes), NUL-terminated. */
+static inline char *gm_oid_hex(char *out, const git_oid *id)
+{
+	return git_oid_tostr(out, GIT_OID_HEXSZ + 1, id);
+}
+
+/**
+ * libgit2's reading of commit `id` (replaced as `rules` says; NULL:
+ * none), freed with gm_objects_commit_free().
+ * @return 0 or GM_ERROR (with a message).
+ */
+int gm_objects_commit(git_commit **out, git_repository *repo,
+		      const struct gm_objects_rules *rules, const git_oid *id);
+void gm_objects_commit_free(git_commit *c);
+
+static inline const git_oid *gm_objects_commit_id(const git_commit *c)
+{
+	return git_commit_id(c);
+}
+
+static inline const char *gm_objects_commit_message(const git_commit *c)
+{
+	return git_commit_message(c);
+}
 
 #endif /* GM_OBJECTS_H */

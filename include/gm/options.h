@@ -65,6 +65,7 @@ struct gm_options {
 	/* whole-tree modes: the arguments are paths */
 	int unowned;		/* --unowned: files no maintainer claims */
 	int activity;		/* --activity: commits per section, person */
+	char *report;		/* --report[=FILE]: "" for stdout, NULL none */
 
 	/* --check: the arguments are patches (or commits) to judge */
 	char *check;		/* "recipients" or "approvals"; NULL: off */

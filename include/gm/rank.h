@@ -72,7 +72,25 @@ enum gm_rank_kind {
 	GM_KIND_HISTORY = 1 << 2,	/* the history walk */
 	GM_KIND_FIXES = 1 << 3,		/* a signer of a Fixes: commit */
 	GM_KIND_IN_FILE = 1 << 4,	/* written in one of the files */
-	GM_KIND_CHIEF = 1 << 5		/* --git-chief-penguins */
+	GM_KIND_CHIEF = 1 << 5,		/* --git-chief-penguins */
+	GM_KIND_UNLISTED = 1 << 6	/* the walk's, below the --git-min-*
+					   limits or of no score: ranked,
+					   never given a place */
+};
+
+/*
+ * --history's ranking. A person's place in the sections matched: M: or
+ * R: of a section that claims only part of the tree, or of a catch-all
+ * one (an F: pattern of a lone star, with or without a slash, as in
+ * THE REST).
+ */
+enum gm_rank_scope {
+	GM_SCOPE_NONE = 0,	/* in no section */
+	GM_SCOPE_CATCHALL = 1,	/* of catch-all sections only, and some
+				   other section has its own M: */
+	GM_SCOPE_REVIEWER = 2,	/* R: of a section of its own */
+	GM_SCOPE_MAINTAINER = 3	/* M: of a section of its own (or of the
+				   catch-all when no section has one) */
 };
 
 struct gm_rank_entry {
@@ -82,6 +100,8 @@ struct gm_rank_entry {
 	const struct gm_history_person *history;	/* activity, or NULL */
 	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
+	int score;		/* --history's, once ranked */
+	enum gm_rank_scope scope;	/* --history's, once ranked */
 };
 
 struct gm_rank_list {
@@ -121,6 +141,11 @@ struct gm_rank {
 					   1 (own part of the tree), 2 (all) */
 	const struct gm_maintainers *m;		/* of the last section added */
 	const struct gm_mline *line;		/* the line being added */
+	struct gm_rank_list cut;	/* --history: the people ranked but
+					   not listed, best first */
+	struct gm_history_person *hist;	/* --history: the walk's people, one
+					   per identity the output names */
+	size_t nr_hist;
 };
 
 /**
@@ -201,44 +226,37 @@ int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
 int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
 
 /**
- * Merge the history ranking `h` in: people already listed get their
- * activity appended to their roles ("commit_signer:N/M=P%", "authored:...",
- * "reviewed:..." for Reviewed-by:/Acked-by: lines, or "inactive" for
- * none), and the others the walk found are added if they are within
+ * Merge the history ranking `h` in. The walk's people are first taken as
+ * the output names people: each through gm_rank_dedup() (the .mailmap,
+ * and with --remove-duplicates one address per name), the counts of
+ * identities that meet summed (commits at most h->commits). People
+ * already listed get their activity appended to their roles
+ * ("history_commits:N/M=P%", "history_authored:...",
+ * "history_reviewed:..." for Reviewed-by:/Acked-by: lines), or
+ * "inactive" when the window has no commit they authored, committed or
+ * are named in. The others the walk found are added; those below
  * --git-min-signatures, --git-min-percent and --git-max-maintainers (most
- * commits first) and score (any score with --max-recipients=0). Then
- * the people (one entry per address, roles merged) are ordered by
- * gm_rank_history_score(), the order of the script ties kept, and cut to
- * the budget: --max-recipients people (0: no cut), by default as many
- * as were listed before (what get_maintainer.pl would name), or
- * --git-max-maintainers when none were. The To: recipients (M:, the
- * chief) and the signers of Fixes: commits are never cut; the best of
- * the others fill what they leave. With the default budget from listed
- * people, once anyone on the list has a Reviewed-by:/Acked-by: line in
- * the window, only M:/R: people and reviewers fill it: sign-offs and
- * authorship alone take no place (the list may come out shorter).
+ * commits first) or of score 0 are GM_KIND_UNLISTED, unless
+ * --max-recipients=0, which lists everyone. Then the people (one entry
+ * per address, roles merged) are ordered by gm_rank_history_score(), the
+ * order of the script ties kept, and cut to the budget: --max-recipients
+ * people (0: no cut), by default as many as were listed before (what
+ * get_maintainer.pl would name), or --git-max-maintainers when none
+ * were. The To: recipients (M:, the chief) and the signers of Fixes:
+ * commits are never cut; the best of the others fill what they leave.
+ * With the default budget from listed people, once anyone on the list
+ * has a Reviewed-by:/Acked-by: line in the window, only M:/R: people and
+ * reviewers fill it: sign-offs and authorship alone take no place (the
+ * list may come out shorter). Those cut go to rk->cut, best first; every
+ * entry of both has its score.
  * Sections are known by their names as the roles show them (cut by
  * --section-name-max; "reviewer" alone with --no-reviewer-section).
  * Lists are not touched.
- * `h` must outlive `rk`. Trailer values the walk refused (h->rejected)
- * are reported in one warning. @return 0 or GM_ERROR.
+ * Trailer values the walk refused (h->rejected) are reported in one
+ * warning. @return 0 or GM_ERROR.
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
-/*
- * --history's ranking. A person's place in the sections matched: M: or
- * R: of a section that claims only part of the tree, or of a catch-all
- * one (an F: pattern of a lone star, with or without a slash, as in
- * THE REST).
- */
-enum gm_rank_scope {
-	GM_SCOPE_NONE = 0,	/* in no section */
-	GM_SCOPE_CATCHALL = 1,	/* of catch-all sections only, and some
-				   other section has its own M: */
-	GM_SCOPE_REVIEWER = 2,	/* R: of a section of its own */
-	GM_SCOPE_MAINTAINER = 3	/* M: of a section of its own (or of the
-				   catch-all when no section has one) */
-};
 
 /**
  * How likely a person is to review the patch, in half points: 8 for

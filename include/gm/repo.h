@@ -275,4 +275,34 @@ int gm_repo_worktree_read_at(const char *top, const char *path,
  */
 int gm_repo_relative(struct gm_repo *r, const char *arg, struct gm_buf *out);
 
+/* libgit2's repository `repo`, for the stages above (src/git: the door). */
+bool gm_repo_git_is_head(git_repository *repo, const git_oid *id);
+/** `repo`'s git directory, with a final '/'. */
+const char *gm_repo_git_dir(git_repository *repo);
+/** Whether `path` is a blob in the tree of commit `id`. */
+bool gm_repo_git_is_blob(git_repository *repo, const git_oid *id,
+			 const char *path);
+
+/*
+ * git log --numstat's line counts. Attributes are read as git log reads
+ * them: from the work tree (and info/attributes, core.attributesFile),
+ * never from the index, which libgit2 would fall back to; so the counts
+ * are made on `r` (else, if NULL, `repo`: the same repository) opened
+ * again with an empty index; on `repo` if bare or it cannot be so.
+ */
+struct gm_repo_numstat;
+
+int gm_repo_numstat_new(struct gm_repo_numstat **out,
+			const struct gm_repo *r, git_repository *repo);
+void gm_repo_numstat_free(struct gm_repo_numstat *n);
+
+/**
+ * The lines of `path` the change from blob `a` to blob `b` (NULL: none;
+ * ids already replaced) adds and deletes; -1 and -1 where git prints
+ * "-\t-": binary (a NUL, or -diff), or unreadable.
+ */
+void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
+		     const git_oid *b, const char *path, long *added,
+		     long *deleted);
+
 #endif /* GM_REPO_H */

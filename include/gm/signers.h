@@ -68,10 +68,12 @@ struct gm_signers_options {
 	bool all_signature_types;	/* --git-all-signature-types */
 	const struct gm_packs *packs;	/* read first, if not NULL */
 	const struct gm_graph *graph;	/* parents and trees, if git reads it */
-	/* the repository, opened again for threads of the walk's own
-	   (the commits found ahead, the copy search's and the line counts'
-	   second thread) where there is a second CPU; NULL: one thread */
+	/* the repository, opened again for the line counts and, unless
+	   `serial`, for threads of the walk's own (the commits found ahead,
+	   the copy search's second reader) where there is a second CPU;
+	   NULL: one thread, the counts on the repository given */
 	const struct gm_repo *reopen;
+	bool serial;
 };
 
 /**
@@ -144,6 +146,7 @@ struct gm_signers_request {
 	bool blame;			/* --git-blame */
 	bool all_signature_types;	/* --git-all-signature-types */
 	const char *since;		/* --git-since; NULL: a year ago */
+	bool serial;			/* as gm_signers_options's */
 };
 
 /* One file of the run: which of the history steps it gets. */

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "gm/buf.h"
 #include "gm/maintainers.h"
 #include "gm/pattern.h"
 #include "gm/repo.h"
@@ -77,15 +78,54 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    size_t nr);
 
 /**
- * Print the files of `files[0..nr)` with `owned[i]` 0, one per line (a
- * name with a control character, '"' or '\\' C-quoted, as git quotes
- * it), or with `json` one JSON document that also counts the owned and
- * unowned files of each top-level directory ("." for the files at the
- * top). `rev` is the commit's id, for the JSON.
+ * Append `path` to `out` as git quotes it: as is, or in double quotes
+ * with a control character, '"' or '\\' escaped (\n, \t, \", \\, \ooo).
+ * The whole-tree modes' one quoting of paths (text and the page).
+ * @return 0 or GM_ERROR.
+ */
+int gm_unowned_quote(struct gm_buf *out, const char *path);
+
+/* Where the unowned files are, for people (gm_unowned_dirs()). */
+struct gm_unowned_dir {
+	char *path;		/* "dir/", or "" for the files at the top */
+	size_t unowned;		/* the unowned files summed here */
+	size_t files;		/* all the files below it */
+	bool whole;		/* all of them unowned */
+};
+
+struct gm_unowned_dirs {
+	struct gm_unowned_dir *v;	/* most unowned first, then by path */
+	size_t nr, alloc;
+	size_t files, unowned;		/* in all */
+};
+
+/**
+ * Sum the files of `files[0..nr)` (sorted, as for gm_unowned_claims())
+ * with `owned[i]` 0 by directory, each in the shallowest directory all of
+ * whose files are unowned, else in its own. `*out` is the caller's
+ * (gm_unowned_dirs_release()). @return 0 or GM_ERROR.
+ */
+int gm_unowned_dirs(struct gm_unowned_dirs *out, const char *const *files,
+		    size_t nr, const unsigned char *owned);
+void gm_unowned_dirs_release(struct gm_unowned_dirs *d);
+
+enum gm_unowned_form {
+	GM_UNOWNED_TABLE,	/* gm_unowned_dirs() as a table, a legend */
+	GM_UNOWNED_LIST,	/* the unowned files, one a line */
+	GM_UNOWNED_JSON		/* one JSON document, the stable form */
+};
+
+/**
+ * Print the files of `files[0..nr)` with `owned[i]` 0 in `form`: for
+ * people, a table of gm_unowned_dirs(); one per line; or one JSON document
+ * that also counts the owned and unowned files of each top-level directory
+ * ("." for the files at the top), `rev` the commit's id. Paths in text
+ * with a control character, '"' or '\\' are C-quoted, as git quotes them.
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
-		     const unsigned char *owned, const char *rev, bool json);
+		     const unsigned char *owned, const char *rev,
+		     enum gm_unowned_form form);
 
 /**
  * Select the files of `r`'s tree at or below the paths `args` (relative
@@ -99,16 +139,19 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 		      struct gm_strvec *all, const struct gm_strvec *args);
 
+/** R-12's directory test in the tree of `repo`, a struct gm_repo. */
+bool gm_unowned_isdir(const char *path, void *repo);
+
 /* What --unowned takes from the command line. */
 struct gm_unowned_settings {
 	const struct gm_strvec *args;	/* the paths, as given */
 	int pattern_depth;		/* --pattern-depth, 0: no limit */
-	bool json;			/* --format=json */
+	enum gm_unowned_form form;	/* --format: text, list or json */
 };
 
 /**
  * --unowned: the files of `r`'s tree under `s->args` that no maintainer
- * claims, printed to `out`, as JSON with `s->json` (gm_unowned_write()).
+ * claims, printed to `out` in `s->form` (gm_unowned_write()).
  * @return 0, or an error of the steps above.
  */
 int gm_unowned_run(FILE *out, struct gm_repo *r,

@@ -4,6 +4,7 @@
  */
 #include "gm/cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "gm/progress.h"
 #include "gm/query.h"
 #include "gm/repo.h"
+#include "gm/report.h"
 #include "gm/rules.h"
 #include "gm/rules_read.h"
 #include "gm/selftest.h"
@@ -97,15 +99,6 @@ fail:
 			    "the tree does not appear to be a linux kernel source tree");
 }
 
-static int cli_write(const void *p, size_t n)
-{
-	if (n && fwrite(p, 1, n, stdout) != n)
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	if (fflush(stdout) || ferror(stdout))
-		return gm_error_set(GM_ERROR, "write error on standard output");
-	return 0;
-}
-
 /* An answer held in memory until it is whole, then written. */
 struct held {
 	FILE *f;
@@ -125,7 +118,7 @@ static int held_write(struct held *h)
 {
 	if (fflush(h->f) || ferror(h->f))
 		return gm_error_set(GM_ERROR, "out of memory");
-	return cli_write(h->buf, h->len);
+	return gm_error_write_records(stdout, h->buf, h->len);
 }
 
 static void held_release(struct held *h)
@@ -133,14 +126,6 @@ static void held_release(struct held *h)
 	if (h->f)
 		fclose(h->f);
 	free(h->buf);
-}
-
-/* Whether answers go to a pipe or socket, where a reader may wait for each. */
-static bool stdout_is_stream(void)
-{
-	struct stat st;
-
-	return !fstat(1, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
 /* ==================== the modes ==================== */
@@ -194,7 +179,9 @@ static void cli_unowned_settings(struct gm_unowned_settings *s,
 {
 	s->args = &o->args;
 	s->pattern_depth = o->pattern_depth;
-	s->json = cli_json(o);
+	s->form = cli_json(o) ? GM_UNOWNED_JSON :
+		  o->format && !strcmp(o->format, "list") ? GM_UNOWNED_LIST :
+		  GM_UNOWNED_TABLE;
 }
 
 /* --activity's settings, from the command line's. */
@@ -216,7 +203,8 @@ static void cli_inputs_settings(struct gm_inputs_settings *s,
 	s->args = &o->args;
 	s->series = o->series;
 	s->from_filename = o->from_filename;
-	s->tracked_paths = o->tracked_paths;
+	/* --history: a path of the tree is a path, whatever the script says */
+	s->tracked_paths = o->tracked_paths || o->history;
 	s->patch_dev_null = o->patch_dev_null;
 	s->fixes = o->fixes;
 	s->keywords = o->keywords;
@@ -278,13 +266,47 @@ static int cli_tree_mode(struct cli *c)
 	return error;
 }
 
+/* --report: the page, to the file named or to stdout. */
+static int cli_report(struct cli *c)
+{
+	const struct gm_options *o = &c->opts;
+	struct gm_report_settings s = { o->since, o->until, o->pattern_depth,
+					o->mailmap, o->maintainer_path,
+					o->find_maintainer_files };
+	struct gm_strvec warnings = GM_STRVEC_INIT;
+	struct gm_progress *progress;
+	struct held out;
+	FILE *f = NULL;
+	int error;
+
+	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	    (error = held_open(&out)) < 0)
+		return error;
+	progress = cli_progress(c, "Writing the MAINTAINERS health page");
+	error = gm_report_run(out.f, &warnings, c->repo, c->rules.m, &s);
+	gm_progress_stop(progress);
+	say_all(c, "warning: ", &warnings);
+	gm_strvec_release(&warnings);
+	if (!error && !*o->report)
+		error = held_write(&out);
+	else if (!error && (fflush(out.f) || !(f = fopen(o->report, "w")) ||
+			    fwrite(out.buf, 1, out.len, f) != out.len))
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
+				     o->report, strerror(errno));
+	if (f && fclose(f) && !error)
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
+				     o->report, strerror(errno));
+	held_release(&out);
+	return error;
+}
+
 /* --batch: every path of stdin, as -f PATH. */
 static int cli_batch(struct cli *c)
 {
 	const struct gm_options *o = &c->opts;
 	struct gm_batch_settings s = {
 		o->jobs, o->nul, o->format && !strcmp(o->format, "json"),
-		stdout_is_stream(), gm_progress_wanted(o->progress),
+		gm_progress_wanted(o->progress),
 	};
 	struct gm_batch_answerer a;
 	int error = gm_rules_read_finish(&c->rules_read);
@@ -378,7 +400,8 @@ static int cli_query(struct cli *c)
 	progress = NULL;
 	say_all(c, "warning: ", &q->warnings);
 	if (error >= 0)
-		error = cli_write(q->out_buf, q->out_len);
+		error = gm_error_write_records(stdout, q->out_buf,
+					       q->out_len);
 out:
 	gm_progress_stop(progress);
 	return error;
@@ -437,6 +460,8 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 		return cli_tree_mode(c);
 	if (c->opts.check)
 		return cli_check(c);
+	if (c->opts.report)
+		return cli_report(c);
 	if (c->opts.batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);

@@ -1,14 +1,21 @@
 #include "gm/config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/output.h"
 #include "gm/strvec.h"
 #include "gm/treescript.h"
 
@@ -208,21 +215,79 @@ static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
 	return error == GM_ENOTFOUND ? 0 : error;
 }
 
+/* The largest script read (Linux's is under 100 KiB). */
+#define TREESCRIPT_MAX ((size_t)4 << 20)
+
+/*
+ * `path` into `out` as `git config --path` expands it: a leading "~/"
+ * or "~user/" made that home directory. @return 0, GM_ENOTFOUND (with
+ * a message) or GM_ERROR.
+ */
+static int expand_home(struct gm_buf *out, const char *path)
+{
+	const char *slash = path + strcspn(path, "/"), *home = NULL;
+	struct gm_buf user = GM_BUF_INIT;
+	struct passwd *pw;
+
+	if (path[0] != '~')
+		return gm_buf_puts(out, path);
+	if (slash == path + 1) {
+		home = getenv("HOME");
+	} else if (!gm_buf_put(&user, path + 1, (size_t)(slash - path - 1))) {
+		pw = getpwnam(user.ptr);
+		home = pw ? pw->pw_dir : NULL;
+	}
+	gm_buf_release(&user);
+	if (!home)
+		return gm_error_set(GM_ENOTFOUND, "no home directory for it");
+	return gm_buf_printf(out, "%s%s", home, slash);
+}
+
+/*
+ * The regular file at `path`, of TREESCRIPT_MAX bytes at most, into
+ * `out`; opened without waiting (a FIFO or a device is refused).
+ * @return 0, or GM_ENOTFOUND or GM_EINVALID with a message saying why.
+ */
+static int treescript_file(struct gm_buf *out, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), error;
+	struct stat st;
+
+	if (fd < 0)
+		return gm_error_set(GM_ENOTFOUND, "%s", strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode))
+		error = gm_error_set(GM_EINVALID, "not a regular file");
+	else if ((uintmax_t)st.st_size > TREESCRIPT_MAX)
+		error = gm_error_set(GM_EINVALID, "larger than %zu MiB",
+				     TREESCRIPT_MAX >> 20);
+	else if ((error = gm_buf_read_fd(out, fd, path)) < 0)
+		error = GM_ENOTFOUND;
+	close(fd);
+	return error;
+}
+
 /*
  * The script's text: at `path` in the commit's tree; else, for a path
- * git config named (`named`), the file at `path`.
+ * git config named (`named`), the file at `path` (`~` expanded).
+ * @return 0, GM_ENOTFOUND (none), or GM_EINVALID (one that cannot be
+ * read), with a message saying why.
  */
 static int treescript_read(struct gm_repo *r, const char *path, bool named,
 			   struct gm_buf *out)
 {
 	struct gm_repo_text t = GM_REPO_TEXT_INIT;
-	int error = gm_repo_text(r, path, NULL, &t);
+	struct gm_buf file = GM_BUF_INIT;
+	int error = named ? expand_home(&file, path) : gm_buf_puts(&file, path);
 
-	if (!error)
-		error = gm_buf_put(out, t.ptr, t.len);
+	if (!error && !(error = gm_repo_text(r, file.ptr, NULL, &t)))
+		error = t.len > TREESCRIPT_MAX ?
+			gm_error_set(GM_EINVALID, "larger than %zu MiB",
+				     TREESCRIPT_MAX >> 20) :
+			gm_buf_put(out, t.ptr, t.len);
+	else if (named && file.len)
+		error = treescript_file(out, file.ptr);
 	gm_repo_text_release(&t);
-	if (error && named)
-		error = gm_buf_read_file(out, path);
+	gm_buf_release(&file);
 	return error;
 }
 
@@ -297,6 +362,18 @@ int gm_config_treescript_apply(struct gm_options *opts,
 	return changed;
 }
 
+/* The script at `path` cannot be used: a warning with the reason set. */
+static void treescript_warn(const char *path, bool named)
+{
+	struct gm_buf msg = GM_BUF_INIT;
+
+	if (gm_buf_printf(&msg, "%s'%s' cannot be used (%s): Linux 6.1's "
+			  "defaults", named ? "maintainer.script " : "", path,
+			  *gm_error_last() ? gm_error_last() : "not found") == 0)
+		gm_output_message(stderr, "warning: ", msg.ptr);
+	gm_buf_release(&msg);
+}
+
 int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 			 struct gm_strvec *notes)
 {
@@ -304,13 +381,16 @@ int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 	struct gm_buf text = GM_BUF_INIT;
 	const char *path = GM_TREESCRIPT_PATH;
 	char *named = NULL;
-	int changed = 0;
+	int changed = 0, error;
 
 	if (!gm_repo_config_string(r, "maintainer.script", &named) && named)
 		path = named;
 	gm_error_clear();
 	/* a missing blob (a partial clone, say) is no script either */
-	if (treescript_read(r, path, named != NULL, &text) < 0) {
+	if ((error = treescript_read(r, path, named != NULL, &text)) < 0) {
+		/* one named, or one too large, is said even without -v */
+		if (named || error == GM_EINVALID)
+			treescript_warn(path, named != NULL);
 		gm_error_clear();
 		if (notes)
 			gm_strvec_pushf(notes, "%s: no such script: Linux 6.1's "

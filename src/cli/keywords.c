@@ -75,7 +75,7 @@ static int keywords_fetch_missing(struct gm_keywords *kw, struct gm_repo *r)
 	for (size_t i = 0; i < n; i++)
 		if (!kw->texts[i].read && kw->texts[i].in_tree &&
 		    kw->texts[i].entry.type == GIT_OBJECT_BLOB)
-			git_oid_cpy(&ids[nr++], &kw->texts[i].entry.id);
+			ids[nr++] = kw->texts[i].entry.id;
 	error = gm_repo_fetch_missing(r, ids, nr, "a file given with -f");
 	free(ids);
 	return error;

@@ -92,6 +92,7 @@ static const struct opt_def opt_table[] = {
 	{ "r", OPT_BOOL, OFF(reviewers) },
 	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
 	{ "rev", OPT_STRING, OFF(rev) },
+	{ "report", OPT_OPTSTRING, OFF(report) },
 	{ "reviewer-section", OPT_BOOL, OFF(reviewer_section) },
 	{ "roles", OPT_BOOL, OFF(roles) },
 	{ "rolestats", OPT_BOOL, OFF(rolestats) },
@@ -179,6 +180,10 @@ static const char *const usage_text[] = {
 	"    --activity            per section: commits touching its files in\n",
 	"                          the window (default: 12.months.ago), and\n",
 	"                          how many each M:/R: person wrote or signed\n",
+	"    --report[=<file>]     one HTML page for the people who keep\n",
+	"                          MAINTAINERS: --activity, --unowned and the\n",
+	"                          offline --self-test checks (stdout without\n",
+	"                          <file>)\n",
 	"\n",
 	"Output:\n",
 	"    --roles, --rolestats  show each entry's role (default: addresses only)\n",
@@ -282,6 +287,7 @@ void gm_options_release(struct gm_options *o)
 	set_string(&o->series, NULL);
 	set_string(&o->self_test, NULL);
 	set_string(&o->check, NULL);
+	set_string(&o->report, NULL);
 	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
 }
@@ -470,7 +476,12 @@ int gm_options_finish(struct gm_options *o)
 				    o->from_filename ? "file" :
 				    o->series ? "series" :
 				    o->batch ? "batch" : "self-test");
-	if (o->self_test)	/* reads MAINTAINERS only: no output to choose */
+	if (o->report && (o->unowned || o->activity || o->self_test ||
+			  o->from_filename || o->series || o->batch ||
+			  o->args.nr))
+		return gm_error_set(GM_EUSAGE, "--report reads the whole tree: "
+				    "no other mode, no arguments");
+	if (o->self_test || o->report)	/* no recipients: no output to choose */
 		return 0;
 	if (o->sections || (o->letters && *o->letters)) {
 		o->sections = 1;
@@ -486,8 +497,11 @@ int gm_options_finish(struct gm_options *o)
 	    !o->subscriber_lists && !o->git && !o->git_chief_penguins &&
 	    !o->git_blame)
 		return gm_error_set(GM_EUSAGE, "please select at least 1 email option");
-	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json"))
-		return gm_error_set(GM_EUSAGE, "unknown format '%s'", o->format);
+	if (o->format && strcmp(o->format, "text") && strcmp(o->format, "json") &&
+	    (strcmp(o->format, "list") || !o->unowned))
+		return gm_error_set(GM_EUSAGE, strcmp(o->format, "list") ?
+				    "unknown format '%s'" :
+				    "--format=%s needs --unowned", o->format);
 	if (o->nul && !o->batch)
 		return gm_error_set(GM_EUSAGE, "-z needs --batch");
 	if (o->jobs && !o->batch)

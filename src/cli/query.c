@@ -252,9 +252,9 @@ static int query_add_git(struct gm_query *q)
 	struct gm_signers_request req = {
 		gm_repo_git(r), gm_repo_commit_id(r), gm_repo_workdir(r),
 		&q->inputs.files, q->matches, q->inputs.ranges,
-		q->inputs.nr_ranges, NULL, NULL, q->walk.serial ? NULL : r,
+		q->inputs.nr_ranges, NULL, NULL, r,
 		o->git, o->git_fallback, o->git_blame,
-		o->git_all_signature_types, o->git_since,
+		o->git_all_signature_types, o->git_since, q->walk.serial,
 	};
 	int error;
 

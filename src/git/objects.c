@@ -279,6 +279,35 @@ int gm_objects_rules_load(struct gm_objects_rules **out,
 
 /* ==================== reading ==================== */
 
+int gm_error_from_git(int git_code, const char *what)
+{
+	const git_error *e = git_error_last();
+	const char *msg = e && e->message ? e->message : "unknown libgit2 error";
+
+	gm_error_set(GM_ERROR, "%s: %s", what, msg);
+	return git_code == GIT_ENOTFOUND ? GM_ENOTFOUND : GM_ERROR;
+}
+
+int gm_objects_open(struct gm_objects *o, git_repository *repo,
+		    const struct gm_packs *packs,
+		    const struct gm_objects_rules *rules)
+{
+	memset(o, 0, sizeof(*o));
+	o->repo = repo;
+	o->rules = rules;
+	if (repo && git_repository_odb(&o->odb, repo) < 0)
+		o->odb = NULL;
+	return packs && gm_pack_reader_new(&o->pack, packs, 0) < 0 ?
+	       GM_ERROR : 0;
+}
+
+void gm_objects_close(struct gm_objects *o)
+{
+	git_odb_free(o->odb);
+	gm_pack_reader_free(o->pack);
+	memset(o, 0, sizeof(*o));
+}
+
 bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
 		     git_object_t want, char **out, size_t *len)
 {
@@ -315,6 +344,21 @@ void gm_objects_commit_release(struct gm_objects_commit *c)
 	memset(c, 0, sizeof(*c));
 }
 
+
+int gm_objects_commit(git_commit **out, git_repository *repo,
+		      const struct gm_objects_rules *rules, const git_oid *id)
+{
+	*out = NULL;
+	if (!repo || git_commit_lookup(out, repo,
+				       gm_objects_replaced(rules, id)) < 0)
+		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
+	return 0;
+}
+
+void gm_objects_commit_free(git_commit *c)
+{
+	git_commit_free(c);
+}
 /* "<prefix><40 hex>\n" at `*p` into `id`, `*p` moved past it. */
 static bool id_line(const char **p, const char *end, const char *prefix,
 		    git_oid *id)

@@ -10,9 +10,10 @@
  * packs and finds it there. Every read through libgit2, and the readers
  * of our own that fall back on it, get the object so.
  *
- * When the fetch fails, the process stops, as git stops: the readers
- * above libgit2 take an unreadable object for an absent one, and a list
- * made without it would be a shorter list, never to be printed.
+ * When the fetch fails, the process stops, as git stops (gm_error_die():
+ * stdout keeps whole records): the readers above libgit2 take an
+ * unreadable object for an absent one, and a list made without it would
+ * be a shorter list, never to be printed.
  */
 #include "repo_internal.h"
 
@@ -40,9 +41,6 @@ extern char **environ;
 
 /* One fetch at a time in the process: they write to the same packs. */
 static pthread_mutex_t fetch_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Taken by the thread that ends the process, never given back. */
-static pthread_mutex_t die_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct promisor {
 	git_odb_backend parent;	/* first: libgit2 casts to it */
@@ -251,20 +249,6 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 
 /* ==================== the backend ==================== */
 
-/*
- * End the process with the message set, as git ends when a lazy fetch
- * fails: the readers take an unreadable object for an absent one, and
- * other threads may be reading beside this one. One line, whichever
- * thread comes first; what stdout holds is not written.
- */
-static void promisor_die(void)
-{
-	pthread_mutex_lock(&die_lock);
-	fprintf(stderr, "fatal: %s\n", gm_error_last());
-	fflush(stderr);
-	_exit(128);
-}
-
 /* The miss of libgit2's every other backend: fetch it, or stop. */
 static int promisor_miss(git_odb_backend *b, const git_oid *id)
 {
@@ -272,7 +256,7 @@ static int promisor_miss(git_odb_backend *b, const git_oid *id)
 
 	/* not the repository's own database: its lock is held */
 	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0)
-		promisor_die();
+		gm_error_die();
 	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
 
@@ -378,7 +362,7 @@ static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
 				       nr - i < FETCH_BATCH ? nr - i :
 				       FETCH_BATCH, what);
 	if (error == GM_ENOTFOUND)
-		promisor_die();	/* as a read of one of them would */
+		gm_error_die();	/* as a read of one of them would */
 	return error;
 }
 

@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <git2/sys/repository.h>
+
 #include "gm/error.h"
 #include "gm/index.h"
+#include "gm/objects.h"
 #include "gm/pack.h"
 #include "gm/strmap.h"
 
@@ -286,34 +289,8 @@ struct find {
 	const char *name;
 	struct gm_repo_file *files;
 	size_t nr, alloc;
-	struct gm_pack_reader *pack;	/* the blobs read first, if any */
+	struct gm_objects objs;		/* the packs first, if any */
 };
-
-/*
- * The content of blob `entry` from the packs, into `out`: false if they
- * do not have it (libgit2 reads it then).
- */
-static bool find_read_packed(struct find *f, const struct gm_repo_entry *entry,
-			     struct gm_buf *out, int *error)
-{
-	git_object_t type;
-	char *data = NULL;
-	size_t len = 0;
-
-	if (!f->pack || entry->type != GIT_OBJECT_BLOB ||
-	    entry->mode == GIT_FILEMODE_LINK)
-		return false;
-	*error = gm_pack_read(f->pack, &entry->id, &type, &data, &len);
-	if (*error == GM_ENOTFOUND || (!*error && type != GIT_OBJECT_BLOB)) {
-		free(data);
-		*error = 0;
-		return false;
-	}
-	if (!*error)
-		*error = gm_buf_put(out, data, len);
-	free(data);
-	return true;
-}
 
 /* Keep the file `entry` found at `path`, with its content. */
 static int find_keep(struct gm_repo *r, struct find *f, const char *path,
@@ -321,6 +298,8 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 {
 	struct gm_repo_file *file;
 	git_blob *blob = NULL;
+	char *data = NULL;
+	size_t len = 0;
 	int error = 0;
 
 	if (GM_ARRAY_GROW(f->files, f->nr, f->alloc) < 0)
@@ -330,8 +309,13 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 	if (!(file->path = strdup(path)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	f->nr++;
-	if (find_read_packed(f, entry, &file->text, &error))
+	if (entry->type == GIT_OBJECT_BLOB && entry->mode != GIT_FILEMODE_LINK &&
+	    gm_objects_read(&f->objs, &entry->id, GIT_OBJECT_BLOB, &data,
+			    &len)) {
+		error = gm_buf_put(&file->text, data, len);
+		free(data);
 		return error;
+	}
 	if ((error = gm_repo_blob(r, path, entry, &blob)) == 0)
 		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
@@ -466,7 +450,7 @@ out:
 int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		 struct gm_repo_file **out, size_t *nr)
 {
-	struct find f = { name, NULL, 0, 0, NULL };
+	struct find f = { name, NULL, 0, 0, { NULL, NULL, NULL, r->repo } };
 	struct gm_buf path = GM_BUF_INIT;
 	const struct gm_packs *packs;
 	git_tree *top = NULL;
@@ -477,7 +461,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0 ||
 	    (error = gm_repo_packs(&packs, r)) < 0 ||
 	    (gm_packs_count(packs) &&
-	     (error = gm_pack_reader_new(&f.pack, packs, FIND_CACHE)) < 0))
+	     (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0))
 		return error;
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
@@ -491,7 +475,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		error = find_in(r, &f, top, &path);
 	}
 	gm_buf_release(&path);
-	gm_pack_reader_free(f.pack);
+	gm_pack_reader_free(f.objs.pack);
 	if (error) {
 		gm_repo_files_free(f.files, f.nr);
 		return error;
@@ -588,4 +572,143 @@ int gm_repo_relative(struct gm_repo *r, const char *arg, struct gm_buf *out)
 		return gm_error_set(GM_EINVALID, "'%s' is outside the repository",
 				    arg);
 	return error;
+}
+
+/* ==================== for the stages above ==================== */
+
+bool gm_repo_git_is_head(git_repository *repo, const git_oid *id)
+{
+	git_oid head;
+
+	return git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
+	       git_oid_equal(&head, id);
+}
+
+const char *gm_repo_git_dir(git_repository *repo)
+{
+	return git_repository_path(repo);
+}
+
+bool gm_repo_git_is_blob(git_repository *repo, const git_oid *id,
+			 const char *path)
+{
+	git_commit *c = NULL;
+	git_tree *t = NULL;
+	git_tree_entry *e = NULL;
+	bool blob = git_commit_lookup(&c, repo, id) == 0 &&
+		    git_commit_tree(&t, c) == 0 &&
+		    git_tree_entry_bypath(&e, t, path) == 0 &&
+		    git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+
+	git_tree_entry_free(e);
+	git_tree_free(t);
+	git_commit_free(c);
+	return blob;
+}
+
+/* ==================== numstat ==================== */
+
+struct gm_repo_numstat {
+	struct gm_repo *own;	/* `r` opened again, or NULL */
+	git_repository *again;	/* `repo` opened again, or NULL */
+	git_repository *repo;	/* the one counted on */
+};
+
+/* `repo` opened again as it is, with a partial clone's fetch: NULL if not. */
+static git_repository *numstat_open_git(git_repository *repo)
+{
+	const char *wd = git_repository_workdir(repo), *wd2;
+	git_repository *again = NULL;
+
+	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
+		return NULL;
+	if (gm_repo_git_lazy_fetch(again) < 0 ||
+	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
+		git_repository_free(again);
+		return NULL;
+	}
+	return again;
+}
+
+int gm_repo_numstat_new(struct gm_repo_numstat **out,
+			const struct gm_repo *r, git_repository *repo)
+{
+	struct gm_repo_numstat *n = calloc(1, sizeof(*n));
+	git_index *index = NULL;
+
+	if (!(*out = n))
+		return gm_error_set(GM_ERROR, "out of memory");
+	n->repo = repo;
+	if (r && r->workdir && gm_repo_reopen(&n->own, r) == 0)
+		n->repo = n->own->repo;
+	else if (!r && (n->again = numstat_open_git(repo)))
+		n->repo = n->again;
+	if (n->repo != repo && (git_index_new(&index) < 0 ||
+				git_repository_set_index(n->repo, index) < 0))
+		n->repo = repo;
+	git_index_free(index);
+	gm_error_clear();	/* not opened again: `repo` counts */
+	return 0;
+}
+
+void gm_repo_numstat_free(struct gm_repo_numstat *n)
+{
+	if (!n)
+		return;
+	gm_repo_free(n->own);
+	git_repository_free(n->again);
+	free(n);
+}
+
+/* Whether git shows `path` as binary by its -diff attribute. */
+static bool numstat_attr_binary(git_repository *repo, const char *path)
+{
+	const char *v = NULL;
+
+	if (git_attr_get(&v, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX, path,
+			 "diff") < 0)
+		return false;
+	return GIT_ATTR_IS_FALSE(v);
+}
+
+static bool numstat_blob(git_blob **out, git_repository *repo,
+			 const git_oid *id)
+{
+	*out = NULL;
+	return !id || git_blob_lookup(out, repo, id) == 0;
+}
+
+static bool numstat_binary(const git_blob *b)
+{
+	return b && gm_objects_binary(git_blob_rawcontent(b),
+				      (size_t)git_blob_rawsize(b));
+}
+
+void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
+		     const git_oid *b, const char *path, long *added,
+		     long *deleted)
+{
+	git_diff_options o;
+	git_blob *ba = NULL, *bb = NULL;
+	git_patch *patch = NULL;
+	size_t adds = 0, dels = 0;
+
+	*added = *deleted = -1;
+	/* from n->repo: the diff of blobs asks it for their attributes */
+	if (!numstat_blob(&ba, n->repo, a) || !numstat_blob(&bb, n->repo, b) ||
+	    numstat_binary(ba) || numstat_binary(bb) ||
+	    numstat_attr_binary(n->repo, path))
+		goto out;
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.flags = GIT_DIFF_FORCE_TEXT;
+	o.context_lines = 0;
+	if (git_patch_from_blobs(&patch, ba, NULL, bb, NULL, &o) == 0 &&
+	    git_patch_line_stats(NULL, &adds, &dels, patch) == 0) {
+		*added = (long)adds;
+		*deleted = (long)dels;
+	}
+out:
+	git_patch_free(patch);
+	git_blob_free(ba);
+	git_blob_free(bb);
 }

@@ -15,6 +15,8 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/objects.h"
+#include "gm/repo.h"
 #include "gm/signers_commit.h"
 #include "gm/thread.h"
 
@@ -184,15 +186,6 @@ struct blame_job {
 	bool ok;		/* it ran and exited 0 */
 };
 
-/* Whether `newest` is what HEAD names: git blames the work tree then. */
-static bool is_head(git_repository *repo, const git_oid *newest)
-{
-	git_oid head;
-
-	return git_reference_name_to_id(&head, repo, "HEAD") == 0 &&
-	       git_oid_equal(&head, newest);
-}
-
 /*
  * The job of the blame of `path`, all of it with no `ranges`, else their
  * lines (the script's -L start,+len, which git may refuse; `ranges` must
@@ -206,7 +199,7 @@ static int job_init(struct blame_job *j, git_repository *repo,
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	struct gm_strvec *a = &j->argv;
-	bool work = workdir && is_head(repo, newest);
+	bool work = workdir && gm_repo_git_is_head(repo, newest);
 	int error;
 
 	memset(j, 0, sizeof(*j));
@@ -214,14 +207,14 @@ static int job_init(struct blame_job *j, git_repository *repo,
 	j->ranges = ranges;
 	j->nr_ranges = nr_ranges;
 	gm_buf_init(&j->out);
-	git_oid_tostr(hex, sizeof(hex), newest);
+	gm_oid_hex(hex, newest);
 	if ((error = gm_strvec_push(a, "git")) < 0 ||
 	    (work && (error = gm_strvec_push(a, "-C")) < 0) ||
 	    (work && (error = gm_strvec_push(a, workdir)) < 0) ||
 	    (work &&
 	     (error = gm_strvec_pushf(a, "--work-tree=%s", workdir)) < 0) ||
 	    (error = gm_strvec_pushf(a, "--git-dir=%s",
-				     git_repository_path(repo))) < 0 ||
+				     gm_repo_git_dir(repo))) < 0 ||
 	    (error = gm_strvec_push(a, "blame")) < 0 ||
 	    (error = gm_strvec_push(a, "--porcelain")) < 0)
 		return error;
@@ -388,9 +381,6 @@ struct gm_blame {
 static bool is_regular(const struct gm_blame_request *req, const char *path)
 {
 	struct gm_buf full = GM_BUF_INIT;
-	git_commit *c = NULL;
-	git_tree *t = NULL;
-	git_tree_entry *e = NULL;
 	struct stat st;
 	bool reg = false;
 
@@ -400,14 +390,7 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 		gm_buf_release(&full);
 		return reg;
 	}
-	reg = git_commit_lookup(&c, req->repo, req->newest) == 0 &&
-	      git_commit_tree(&t, c) == 0 &&
-	      git_tree_entry_bypath(&e, t, path) == 0 &&
-	      git_tree_entry_type(e) == GIT_OBJECT_BLOB;
-	git_tree_entry_free(e);
-	git_tree_free(t);
-	git_commit_free(c);
-	return reg;
+	return gm_repo_git_is_blob(req->repo, req->newest, path);
 }
 
 /* One more job: git blame of `path`, file `f`, as job_init() has it. */
@@ -542,12 +525,12 @@ static int read_commits(struct gm_blame_file *f,
 		git_commit *c = NULL;
 		git_oid id;
 
-		if (git_oid_fromstr(&id, f->ids.v[k]) < 0 ||
-		    git_commit_lookup(&c, req->repo, &id) < 0)
+		if (!gm_oid_fromhex(&id, f->ids.v[k]) ||
+		    gm_objects_commit(&c, req->repo, NULL, &id) < 0)
 			continue;	/* git log fails: nothing */
 		error = gm_signers_commit_read(&f->commits[k], c,
 					       req->all_signature_types);
-		git_commit_free(c);
+		gm_objects_commit_free(c);
 	}
 	return error;
 }

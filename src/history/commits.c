@@ -11,7 +11,7 @@
 
 void gm_commits_item_release(struct gm_commits_item *it)
 {
-	git_commit_free(it->c);
+	gm_objects_commit_free(it->c);
 	if (it->raw)
 		gm_objects_commit_release(it->raw);
 	free(it->raw);
@@ -40,7 +40,7 @@ int gm_commits_queue_push(struct gm_commits_queue *q,
 	char hex[GIT_OID_HEXSZ + 1];
 	int error = 0;
 
-	git_oid_tostr(hex, sizeof(hex), &it->id);
+	gm_oid_hex(hex, &it->id);
 	if (!q->seen || !gm_strmap_get(q->seen, hex, GIT_OID_HEXSZ, NULL)) {
 		if (q->seen)
 			error = gm_strmap_put(q->seen, hex, GIT_OID_HEXSZ, NULL);
@@ -83,23 +83,16 @@ int gm_commits_open(struct gm_commits *c, git_repository *repo,
 		    const struct gm_objects_rules *rules,
 		    const struct gm_graph *graph)
 {
-	c->objs.repo = repo;
-	c->objs.rules = rules;
 	c->strict = !repo;
-	if (repo && git_repository_odb(&c->objs.odb, repo) < 0)
-		c->objs.odb = NULL;
 	c->graph = gm_objects_rules_graph_ok(rules) ? graph : NULL;
-	if (packs && gm_pack_reader_new(&c->objs.pack, packs, 0) < 0)
-		return GM_ERROR;
-	return 0;
+	return gm_objects_open(&c->objs, repo, packs, rules);
 }
 
 void gm_commits_close(struct gm_commits *c)
 {
 	for (size_t i = 0; i < GM_COMMITS_TREE_SLOTS; i++)
 		gm_objects_tree_free(c->trees[i]);
-	git_odb_free(c->objs.odb);
-	gm_pack_reader_free(c->objs.pack);
+	gm_objects_close(&c->objs);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -109,7 +102,7 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	git_oid_cpy(&out->id, id);
+	out->id = *id;
 	if (!(out->raw = calloc(1, sizeof(*out->raw))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_objects_commit_read(out->raw, &c->objs, id)) < 0) {
@@ -123,12 +116,8 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
 
 int gm_commits_item_commit(struct gm_commits *c, struct gm_commits_item *it)
 {
-	const git_oid *id = gm_objects_replaced(c->objs.rules, &it->id);
-
-	if (!it->c && (!c->objs.repo ||
-		       git_commit_lookup(&it->c, c->objs.repo, id) < 0))
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
-	return 0;
+	return it->c ? 0 : gm_objects_commit(&it->c, c->objs.repo,
+					     c->objs.rules, &it->id);
 }
 
 void gm_commits_parents_release(struct gm_commits_parents *p)
@@ -183,6 +172,7 @@ static bool parents_from_graph(const struct gm_commits *c,
 static int item_read(struct gm_commits *c, struct gm_commits_item *it)
 {
 	struct gm_commits_item r;
+	char hex[GIT_OID_HEXSZ + 1];
 	int error;
 
 	if (it->raw)
@@ -190,7 +180,7 @@ static int item_read(struct gm_commits *c, struct gm_commits_item *it)
 	if ((error = gm_commits_item(c, &it->id, &r)) < 0)
 		return error == GM_ENOTFOUND && !c->strict ?
 			gm_error_set(GM_ERROR, "cannot read commit %s",
-				     git_oid_tostr_s(&it->id)) : error;
+				     gm_oid_hex(hex, &it->id)) : error;
 	it->raw = r.raw;
 	return 0;
 }
@@ -205,7 +195,7 @@ int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 	    (error = item_read(c, it)) < 0)
 		return error;
 	c->shallow |= it->raw->shallow;
-	git_oid_cpy(&out->tree, &it->raw->tree);
+	out->tree = it->raw->tree;
 	error = parents_alloc(out, it->raw->nr_parents);
 	for (size_t i = 0; i < out->nr && !error; i++) {
 		error = gm_commits_item(c, &it->raw->parents[i], &out->v[i]);
@@ -216,7 +206,7 @@ int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 		}
 		if (error)
 			break;
-		git_oid_cpy(&out->trees[i], &out->v[i].raw->tree);
+		out->trees[i] = out->v[i].raw->tree;
 		out->loaded[i] = true;
 		out->nr_loaded++;
 	}
@@ -239,7 +229,7 @@ static struct gm_objects_tree *tree_get(struct gm_commits *c,
 {
 	struct gm_objects_tree **t = &c->trees[tree_slot(id)];
 
-	if (*t && git_oid_equal(&(*t)->id, id))
+	if (*t && gm_oid_equal(&(*t)->id, id))
 		return *t;
 	gm_objects_tree_free(*t);
 	if (!(*t = gm_objects_tree_read(&c->objs, id)))
@@ -253,7 +243,7 @@ static struct gm_objects_tree *tree_take(struct gm_commits *c,
 {
 	struct gm_objects_tree **t = &c->trees[tree_slot(id)], *mine;
 
-	if (*t && git_oid_equal(&(*t)->id, id)) {
+	if (*t && gm_oid_equal(&(*t)->id, id)) {
 		mine = *t;
 		*t = NULL;
 		return mine;
@@ -291,7 +281,7 @@ static int tree_entry(struct gm_commits *c, const git_oid *id,
 	if (!(e = gm_objects_tree_find(t, name, len, 0)))
 		return 0;
 	out->found = true;
-	git_oid_fromraw(&out->id, e->id);
+	gm_oid_fromraw(&out->id, e->id);
 	out->mode = (git_filemode_t)e->mode;
 	return 0;
 }
@@ -306,7 +296,7 @@ static bool same_entry(const struct gm_commits_entry *a,
 {
 	if (a->found != b->found)
 		return false;
-	return !a->found || (a->mode == b->mode && git_oid_equal(&a->id, &b->id));
+	return !a->found || (a->mode == b->mode && gm_oid_equal(&a->id, &b->id));
 }
 
 /* ==================== comparing trees at paths ==================== */
@@ -409,8 +399,8 @@ static int diff_level(struct gm_commits *c, const struct gm_commits_paths *ps,
 		}
 		if (error)
 			break;
-		git_oid_cpy(&ida, &a.id);
-		git_oid_cpy(&idb, &b.id);
+		ida = a.id;
+		idb = b.id;
 		while (i < j && !paths[order[i]][off + len])
 			i++;
 		if (i < j && (is_tree(&a) || is_tree(&b)))
@@ -428,7 +418,7 @@ static void top_entry(const git_oid *id, struct gm_commits_entry *out)
 	out->found = id != NULL;
 	out->mode = GIT_FILEMODE_TREE;
 	if (id)
-		git_oid_cpy(&out->id, id);
+		out->id = *id;
 }
 
 int gm_commits_diff(struct gm_commits *c, const struct gm_commits_paths *ps,
@@ -476,9 +466,9 @@ static int diff_all_entry(struct gm_commits *c,
 	if (!gm_objects_is_tree(e->mode)) {
 		error = gm_strvec_push(out, path->ptr);
 	} else if (!(error = gm_buf_putc(path, '/'))) {
-		git_oid_fromraw(&ide, e->id);
+		gm_oid_fromraw(&ide, e->id);
 		if (other)
-			git_oid_fromraw(&ido, other->id);
+			gm_oid_fromraw(&ido, other->id);
 		error = diff_all(c, &ide, other ? &ido : NULL, path, out);
 	}
 	path->len = len;
@@ -499,7 +489,7 @@ static int diff_all(struct gm_commits *c, const git_oid *a, const git_oid *b,
 	size_t i = 0, j = 0, na, nb;
 	int error = 0;
 
-	if (a && b && git_oid_equal(a, b))
+	if (a && b && gm_oid_equal(a, b))
 		return 0;
 	if (a && !(ta = tree_take(c, a)))
 		c->unreadable++;

@@ -53,20 +53,40 @@ static int convert(iconv_t cd, const char *s, struct gm_buf *out)
 	return 0;
 }
 
-/* Point *s at its conversion in `buf`, if it converts. */
-static int convert_field(iconv_t cd, const char **s, struct gm_buf *buf)
+/*
+ * Point out's fields into `conv`, the whole commit converted: the author
+ * of its header, and with `message` the message after it. @return 0,
+ * GM_ENOTFOUND if there is no author line to read, or GM_ERROR.
+ */
+static int take_fields(struct gm_commit_utf8 *out, const char *conv,
+		       bool message)
 {
-	int error;
+	const char *body = strstr(conv, "\n\n"), *line, *end;
+	git_signature *sig = NULL;
+	struct gm_buf *who = &out->buf[1];
+	int error = GM_ENOTFOUND;
 
-	if (!*s)
-		return 0;
-	error = convert(cd, *s, buf);
-	if (error == GM_ENOTFOUND)
+	if (!body)
 		return GM_ENOTFOUND;
-	if (error < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	*s = buf->ptr;
-	return 0;
+	line = !strncmp(conv, "author ", 7) ? conv : strstr(conv, "\nauthor ");
+	if (!line || line > body)
+		return GM_ENOTFOUND;
+	line += *line == '\n' ? 8 : 7;
+	end = strchr(line, '\n');
+	if (gm_buf_put(who, line, (size_t)(end - line)) < 0)
+		return GM_ERROR;
+	if (git_signature_from_buffer(&sig, who->ptr) == 0) {
+		gm_buf_reset(who);
+		error = gm_buf_put(who, sig->name, strlen(sig->name) + 1) < 0 ||
+			gm_buf_put(who, sig->email, strlen(sig->email)) < 0 ?
+			GM_ERROR : 0;
+		out->name = who->ptr;
+		out->email = who->ptr + strlen(who->ptr) + 1;
+		if (message)
+			out->message = body + 2;
+	}
+	git_signature_free(sig);
+	return error;
 }
 
 int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
@@ -74,26 +94,28 @@ int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
 {
 	const git_signature *a = git_commit_author(c);
 	const char *enc = git_commit_message_encoding(c);
-	const char *name = a && a->name ? a->name : "";
-	const char *email = a && a->email ? a->email : "";
+	struct gm_buf *whole = &out->buf[2];
 	iconv_t cd;
 	int error = 0;
 
 	*out = (struct gm_commit_utf8)GM_COMMIT_UTF8_INIT;
-	out->name = name;
-	out->email = email;
+	out->name = a && a->name ? a->name : "";
+	out->email = a && a->email ? a->email : "";
 	out->message = message;
 	if (!enc || is_utf8(enc) || (cd = open_to_utf8(enc)) == (iconv_t)-1)
 		return 0;
-	/* git converts the whole commit, or keeps it whole as it is */
-	if ((error = convert_field(cd, &out->name, &out->buf[0])) < 0 ||
-	    (error = convert_field(cd, &out->email, &out->buf[1])) < 0 ||
-	    (error = convert_field(cd, &out->message, &out->buf[2])) < 0) {
-		out->name = name;
-		out->email = email;
+	/* git converts the whole commit, or shows the whole as it is */
+	if (!(error = gm_buf_printf(whole, "%s\n%s", git_commit_raw_header(c),
+				    message ? message :
+				    git_commit_message_raw(c))))
+		error = convert(cd, whole->ptr, &out->buf[0]);
+	iconv_close(cd);
+	if (!error && (error = take_fields(out, out->buf[0].ptr,
+					   message != NULL)) < 0) {
+		out->name = a && a->name ? a->name : "";
+		out->email = a && a->email ? a->email : "";
 		out->message = message;
 	}
-	iconv_close(cd);
 	return error == GM_ENOTFOUND ? 0 : error;
 }
 

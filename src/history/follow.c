@@ -28,89 +28,6 @@ static bool is_regular(git_filemode_t m)
 	return m == GIT_FILEMODE_BLOB || m == GIT_FILEMODE_BLOB_EXECUTABLE;
 }
 
-/* ==================== blame's sources: files deleted ==================== */
-
-/* A file a search may find the source. */
-struct source {
-	const char *path;	/* in the diff, valid while it lives */
-	git_oid id;
-	git_filemode_t mode;
-	bool deleted;		/* not in the commit: a rename, not a copy */
-};
-
-/* The files a commit deleted, the rename search's sources. */
-struct deleted {
-	struct gm_objects objs;	/* libgit2's database alone */
-	struct source *v;
-	size_t nr, alloc;
-	struct gm_strvec paths;		/* owns the paths of v */
-};
-
-static int deleted_add(struct deleted *d, const char *prefix,
-		       const struct gm_objects_entry *e)
-{
-	struct gm_buf path = GM_BUF_INIT;
-	int error;
-
-	if ((error = gm_buf_printf(&path, "%s%.*s", prefix, (int)e->len,
-				   e->name)) < 0 ||
-	    (error = gm_strvec_push(&d->paths, path.ptr)) < 0 ||
-	    (error = GM_ARRAY_GROW(d->v, d->nr, d->alloc)) < 0)
-		goto out;
-	d->v[d->nr].path = NULL;	/* set once the paths stop moving */
-	d->v[d->nr].deleted = true;
-	git_oid_fromraw(&d->v[d->nr].id, e->id);
-	d->v[d->nr++].mode = (git_filemode_t)e->mode;
-out:
-	gm_buf_release(&path);
-	return error;
-}
-
-/* The files of tree `a` not in tree `b` (NULL: none), recursively. */
-static int deleted_collect(struct deleted *d, const git_oid *a,
-			   const git_oid *b, const char *prefix)
-{
-	struct gm_objects_tree *ta, *tb = NULL;
-	size_t j = 0;
-	int error = 0;
-
-	if (!(ta = gm_objects_tree_read(&d->objs, a)))
-		return 0;	/* unreadable: nothing taken from it */
-	if (b)
-		tb = gm_objects_tree_read(&d->objs, b);
-	for (size_t i = 0; i < ta->nr && !error; i++) {
-		const struct gm_objects_entry *x = &ta->v[i], *y = NULL;
-		struct gm_buf sub = GM_BUF_INIT;
-		git_oid ida, idb;
-
-		while (tb && j < tb->nr &&
-		       gm_objects_entry_cmp(x, &tb->v[j]) > 0)
-			j++;
-		if (tb && j < tb->nr && !gm_objects_entry_cmp(x, &tb->v[j]))
-			y = &tb->v[j];
-		if (y && !memcmp(x->id, y->id, GIT_OID_RAWSZ) &&
-		    x->mode == y->mode)
-			continue;
-		if (!gm_objects_is_tree(x->mode)) {
-			if (!y)
-				error = deleted_add(d, prefix, x);
-			continue;
-		}
-		git_oid_fromraw(&ida, x->id);
-		if (y && gm_objects_is_tree(y->mode))
-			git_oid_fromraw(&idb, y->id);
-		if ((error = gm_buf_printf(&sub, "%s%.*s/", prefix, (int)x->len,
-					   x->name)) == 0)
-			error = deleted_collect(d, &ida, y &&
-						gm_objects_is_tree(y->mode) ?
-						&idb : NULL, sub.ptr);
-		gm_buf_release(&sub);
-	}
-	gm_objects_tree_free(ta);
-	gm_objects_tree_free(tb);
-	return error;
-}
-
 /* ==================== the copy search's cache ==================== */
 
 /*
@@ -390,7 +307,7 @@ static size_t oidmap_slot(const struct oidmap *m, const git_oid *id)
 {
 	size_t mask = m->alloc - 1, i = oidmap_hash(id) & mask;
 
-	while (m->values[i] && !git_oid_equal(&m->keys[i], id))
+	while (m->values[i] && !gm_oid_equal(&m->keys[i], id))
 		i = (i + 1) & mask;
 	return i;
 }
@@ -428,7 +345,7 @@ static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
 		*m = n;
 	}
 	i = oidmap_slot(m, id);
-	git_oid_cpy(&m->keys[i], id);
+	m->keys[i] = *id;
 	m->values[i] = value;
 	m->nr++;
 	return 0;
@@ -793,8 +710,7 @@ static int blobs_fetch_misses(struct gm_follow *fc,
 			continue;
 		if (!ids && !(ids = malloc(n * sizeof(*ids))))
 			return gm_error_set(GM_ERROR, "out of memory");
-		git_oid_cpy(&ids[nr++],
-			    gm_objects_replaced(fc->objs->rules, &want[i].id));
+		ids[nr++] = *gm_objects_replaced(fc->objs->rules, &want[i].id);
 	}
 	error = gm_repo_git_fetch_missing(fc->objs->repo, ids, nr, "a blob");
 	free(ids);
@@ -894,7 +810,7 @@ static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 	}
 	ti += f->i;
 	if (!ti->b) {
-		git_oid_fromraw(&id, f->t->v[f->i].id);
+		gm_oid_fromraw(&id, f->t->v[f->i].id);
 		if (!(b = oidmap_get(&fc->blobs, &id))) {
 			if (!(b = blob_new(fc, &id)))
 				return gm_error_set(GM_ERROR, "out of memory");
@@ -953,7 +869,7 @@ static int wants_add(struct wants *w, const struct fentry *f, size_t size)
 {
 	if (GM_ARRAY_GROW(w->v, w->nr, w->alloc) < 0)
 		return GM_ERROR;
-	git_oid_fromraw(&w->v[w->nr].id, f->t->v[f->i].id);
+	gm_oid_fromraw(&w->v[w->nr].id, f->t->v[f->i].id);
 	w->v[w->nr].size = size;
 	w->v[w->nr++].b = f->b;
 	f->b->queued = true;
@@ -1224,12 +1140,12 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 			};
 			continue;
 		}
-		git_oid_fromraw(&id, x->id);
+		gm_oid_fromraw(&id, x->id);
 		if (!(sa = follow_tree(fc, &id)))
 			continue;
 		y = same ? x : gm_objects_tree_find(b, x->name, x->len, 1);
 		if (y && !(sub_same = !memcmp(x->id, y->id, GIT_OID_RAWSZ))) {
-			git_oid_fromraw(&id, y->id);
+			gm_oid_fromraw(&id, y->id);
 			sb = follow_tree(fc, &id);
 		}
 		error = listing_dir(l, dir, x->name, x->len, sa, sb, sub_same,
@@ -1259,8 +1175,8 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	uint32_t root = 0;
 	int error;
 
-	if (fc->listed && git_oid_equal(&fc->listed_a, ta) &&
-	    git_oid_equal(&fc->listed_b, tb))
+	if (fc->listed && gm_oid_equal(&fc->listed_a, ta) &&
+	    gm_oid_equal(&fc->listed_b, tb))
 		return 1;
 	if (fc->listed) {	/* the last one, for its parts */
 		last = fc->ls;
@@ -1276,8 +1192,8 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
-	git_oid_cpy(&fc->listed_a, ta);
-	git_oid_cpy(&fc->listed_b, tb);
+	fc->listed_a = *ta;
+	fc->listed_b = *tb;
 	fc->listed = true;
 	return 1;
 }
@@ -1442,111 +1358,3 @@ found:
 	}
 	return error;
 }
-
-/* estimate_similarity() of diffcore-rename.c, 0..MAX_SCORE. */
-static int similarity(git_blob *src, git_blob *dst, int min_score)
-{
-	size_t ss = (size_t)git_blob_rawsize(src);
-	size_t ds = (size_t)git_blob_rawsize(dst);
-	struct blobinfo a = { 0, false, false, false, NULL, 0 };
-	struct blobinfo b = { 0, false, false, false, NULL, 0 };
-	struct fp_scratch sc = { NULL, NULL };
-	struct dst_table table = { NULL, NULL };
-	int score = 0;
-
-	if (!size_may_match(ss, ds, min_score))
-		return 0;
-	if (scratch_init(&sc) < 0 || dst_table_init(&table) < 0 ||
-	    follow_fingerprint(&sc, &a, git_blob_rawcontent(src), ss, NULL) < 0 ||
-	    follow_fingerprint(&sc, &b, git_blob_rawcontent(dst), ds, NULL) < 0)
-		goto out;
-	dst_table_set(&table, b.fp, b.nr, false);
-	score = fp_score(&table, a.fp, a.nr, ss, ds);
-out:
-	free(a.fp);
-	free(b.fp);
-	dst_table_release(&table);
-	scratch_release(&sc);
-	return score;
-}
-
-int gm_follow_rename(char **out, git_repository *repo, const git_oid *ta,
-		     const git_oid *tb, const char *dst, const git_oid *dst_id,
-		     git_filemode_t dst_mode)
-{
-	struct deleted del = { { NULL, NULL, NULL, NULL }, NULL, 0, 0, GM_STRVEC_INIT };
-	git_blob *db = NULL, *sb = NULL;
-	struct source *src = NULL;
-	size_t nr = 0, best = SIZE_MAX, same_base = 0, base_at = 0;
-	int best_score = -1, error = 0;
-
-	*out = NULL;
-	if (!ta || dst_mode == GIT_FILEMODE_COMMIT)
-		return 0;
-	if (git_repository_odb(&del.objs.odb, repo) < 0)
-		goto out;	/* unreadable: no rename */
-	if ((error = deleted_collect(&del, ta, tb, "")) < 0)
-		goto out;
-	src = del.v;
-	nr = del.nr;
-	for (size_t i = 0; i < nr; i++)
-		src[i].path = del.paths.v[i];
-	for (size_t i = 0; i < nr; i++) {	/* exact */
-		int score;
-
-		if (!git_oid_equal(&src[i].id, dst_id))
-			continue;
-		score = 1 + !strcmp(base_name(src[i].path), base_name(dst));
-		if (score > best_score) {
-			best = i;
-			best_score = score;
-		}
-	}
-	if (best != SIZE_MAX || git_blob_lookup(&db, repo, dst_id) < 0)
-		goto found;
-	if (!is_regular(dst_mode))
-		goto found;
-	for (size_t i = 0; i < nr; i++) {
-		if (!strcmp(base_name(src[i].path), base_name(dst))) {
-			same_base++;
-			base_at = i;
-		}
-	}
-	if (same_base == 1 &&
-	    is_regular(src[base_at].mode) &&
-	    git_blob_lookup(&sb, repo, &src[base_at].id) == 0) {
-		if (similarity(sb, db, MIN_BASENAME_SCORE) >= MIN_BASENAME_SCORE)
-			best = base_at;
-		git_blob_free(sb);
-		sb = NULL;
-		if (best != SIZE_MAX)
-			goto found;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		int score;
-
-		if (!is_regular(src[i].mode))
-			continue;
-		if (git_blob_lookup(&sb, repo, &src[i].id) < 0)
-			continue;
-		score = similarity(sb, db, MIN_SCORE);
-		score = score * 2 + !strcmp(base_name(src[i].path),
-					    base_name(dst));
-		git_blob_free(sb);
-		sb = NULL;
-		if (score >= MIN_SCORE * 2 && score > best_score) {
-			best = i;
-			best_score = score;
-		}
-	}
-found:
-	if (best != SIZE_MAX && !(*out = strdup(src[best].path)))
-		error = gm_error_set(GM_ERROR, "out of memory");
-out:
-	free(del.v);
-	gm_strvec_release(&del.paths);
-	git_odb_free(del.objs.odb);
-	git_blob_free(db);
-	return error;
-}
-

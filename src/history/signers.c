@@ -70,7 +70,7 @@ static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
 {
-	struct gm_signers_options so = { 0, false, NULL, NULL, NULL };
+	struct gm_signers_options so = { 0, false, NULL, NULL, NULL, false };
 	const char *since = req->since ? req->since : "1-year-ago";
 	int error = 0;
 
@@ -90,6 +90,7 @@ static int report_walk(struct gm_signers_report *r,
 	so.packs = req->packs;
 	so.graph = req->graph;
 	so.reopen = req->reopen;
+	so.serial = req->serial;
 	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
 }
 

@@ -7,6 +7,7 @@
 #include "gm/email.h"
 #include "gm/encoding.h"
 #include "gm/error.h"
+#include "gm/objects.h"
 #include "gm/trailer.h"
 
 static bool is_commit_line(const char *s)
@@ -77,9 +78,9 @@ int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	git_oid_cpy(&out->id, git_commit_id(c));
-	git_oid_tostr(hex, sizeof(hex), &out->id);
-	if ((error = gm_commit_utf8(&u, c, git_commit_message(c))) < 0 ||
+	out->id = *gm_objects_commit_id(c);
+	gm_oid_hex(hex, &out->id);
+	if ((error = gm_commit_utf8(&u, c, gm_objects_commit_message(c))) < 0 ||
 	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
 		goto out;
 	msg = u.message;
@@ -127,6 +128,12 @@ out:
 	if (error)
 		gm_signers_commit_release(out);
 	return error;
+}
+
+char *gm_signers_commit_hex(const struct gm_signers_commit *c,
+			    char out[GIT_OID_HEXSZ + 1])
+{
+	return gm_oid_hex(out, &c->id);
 }
 
 void gm_signers_commit_release(struct gm_signers_commit *c)

@@ -3,14 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2/sys/repository.h>
-
 #include "gm/commits.h"
 #include "gm/error.h"
 #include "gm/follow.h"
 #include "gm/objects.h"
 #include "gm/repo.h"
-#include "gm/thread.h"
 #include "gm/window.h"
 
 /*
@@ -104,7 +101,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 	    (error = gm_signers_commit_read(&s->commits[k], it->c,
 					    w->opts->all_signature_types)) < 0)
 		return error;
-	git_oid_cpy(&s->commits[k].id, &it->id);	/* not its replacement's */
+	s->commits[k].id = it->id;	/* not its replacement's */
 	s->nr_commits++;
 	for (size_t i = 0; i < ch->nr && !error; i++) {
 		const struct gm_commits_change *c = &ch->v[i];
@@ -162,7 +159,7 @@ static int walk_commit(struct walk *w, const struct gm_window_commit *wc)
 	if (!ch->nr)
 		return 0;
 	memset(&it, 0, sizeof(it));
-	git_oid_cpy(&it.id, &wc->id);
+	it.id = wc->id;
 	error = record(w, &it, ch, ta, &wc->tb);
 	gm_commits_item_release(&it);
 	return error;
@@ -170,132 +167,26 @@ static int walk_commit(struct walk *w, const struct gm_window_commit *wc)
 
 /* ==================== numstat ==================== */
 
-/* Whether git would show `path` as binary: a NUL, or the -diff attribute. */
-static bool attr_binary(git_repository *repo, const char *path)
+/* The blob of `e` (or its replacement), if a file's; else NULL. */
+static const git_oid *blob_of(const struct walk *w,
+			      const struct gm_commits_entry *e)
 {
-	const char *v = NULL;
-
-	if (!path || git_attr_get(&v, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-				  path, "diff") < 0)
-		return false;
-	return GIT_ATTR_IS_FALSE(v);
-}
-
-/*
- * The repository attributes are read from: `repo` opened again with an
- * empty index. git log reads attributes from the work tree (and
- * info/attributes, core.attributesFile) and never from the index, which
- * it does not load; libgit2 falls back to the index, so its index is
- * made empty (which also spares reading it); the blobs whose lines are
- * counted are read from it too, as their diff looks up their attributes
- * in the repository they come from. `repo` itself if it cannot
- * be opened so, or not at the same work tree.
- */
-static git_repository *attr_repo_open(git_repository *repo)
-{
-	const char *wd = git_repository_workdir(repo), *wd2;
-	git_repository *r = NULL;
-	git_index *index = NULL;
-
-	if (!wd || git_repository_open(&r, git_repository_path(repo)) < 0)
-		return repo;
-	if (gm_repo_git_lazy_fetch(r) < 0) {
-		git_repository_free(r);
-		return repo;
-	}
-	if (!(wd2 = git_repository_workdir(r)) || strcmp(wd, wd2) ||
-	    git_index_new(&index) < 0 || git_repository_set_index(r, index) < 0) {
-		git_index_free(index);
-		git_repository_free(r);
-		return repo;
-	}
-	git_index_free(index);
-	return r;
-}
-
-/* The blob of `e` (or its replacement), if a file's. */
-static int blob_of(git_blob **out, git_repository *repo,
-		   const struct gm_objects_rules *rules,
-		   const struct gm_commits_entry *e)
-{
-	*out = NULL;
 	if (!e->found || e->mode == GIT_FILEMODE_COMMIT ||
 	    e->mode == GIT_FILEMODE_TREE)
-		return 0;
-	return git_blob_lookup(out, repo, gm_objects_replaced(rules, &e->id)) <
-	       0 ? -1 : 0;
+		return NULL;
+	return gm_objects_replaced(w->rules, &e->id);
 }
 
-/* The numstat of `p`, through this thread's `repo` (attr_repo_open()). */
-static void count_lines(struct walk *w, git_repository *repo,
+/* The numstat of `p`. */
+static void count_lines(struct walk *w, struct gm_repo_numstat *n,
 			const struct pending *p)
 {
 	struct gm_signers_touch *t =
 		&w->s->files[p->path].touches[p->touch];
-	git_diff_options o;
-	git_blob *a = NULL, *b = NULL;
-	git_patch *patch = NULL;
-	size_t adds = 0, dels = 0;
 
-	if (!t->path)
-		return;		/* never matched: not counted */
-	/* from `repo`: the diff of blobs asks it for their attributes */
-	if (blob_of(&a, repo, w->rules, &p->a) < 0 ||
-	    blob_of(&b, repo, w->rules, &p->b) < 0)
-		goto out;
-	if ((a && gm_objects_binary(git_blob_rawcontent(a), git_blob_rawsize(a))) ||
-	    (b && gm_objects_binary(git_blob_rawcontent(b), git_blob_rawsize(b))) ||
-	    attr_binary(repo, t->path))
-		goto out;	/* "-\t-" */
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.flags = GIT_DIFF_FORCE_TEXT;
-	o.context_lines = 0;
-	if (git_patch_from_blobs(&patch, a, NULL, b, NULL, &o) < 0 ||
-	    git_patch_line_stats(NULL, &adds, &dels, patch) < 0)
-		goto out;
-	t->added = (long)adds;
-	t->deleted = (long)dels;
-out:
-	git_patch_free(patch);
-	git_blob_free(a);
-	git_blob_free(b);
-}
-
-/*
- * The line counts of the walk's touches, on two threads where there is
- * a second CPU: the other counts from the back through a repository of
- * its own while this one counts from the front.
- */
-struct counting {
-	struct walk *w;
-	git_repository *repo;	/* the other thread's */
-	struct gm_split split;
-	struct gm_job job;
-};
-
-static void count_share(struct walk *w, git_repository *repo,
-			struct gm_split *split, bool back)
-{
-	size_t from, to;
-
-	while (gm_split_take(split, back, &from, &to))
-		for (size_t i = from; i < to; i++)
-			count_lines(w, repo, &w->pending[i]);
-}
-
-static void *counting_thread(void *arg)
-{
-	struct counting *c = arg;
-
-	count_share(c->w, c->repo, &c->split, true);
-	gm_job_done(&c->job, 0);
-	return NULL;
-}
-
-static void count_repo_free(git_repository *r, git_repository *repo)
-{
-	if (r != repo)
-		git_repository_free(r);
+	if (t->path)	/* else never matched: not counted */
+		gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
+				t->path, &t->added, &t->deleted);
 }
 
 /*
@@ -317,10 +208,8 @@ static int count_fetch(struct walk *w)
 		if (!w->s->files[p->path].touches[p->touch].path)
 			continue;	/* not counted */
 		for (size_t k = 0; k < 2; k++)
-			if (e[k]->found && e[k]->mode != GIT_FILEMODE_COMMIT &&
-			    e[k]->mode != GIT_FILEMODE_TREE)
-				git_oid_cpy(&ids[nr++], gm_objects_replaced(
-					w->rules, &e[k]->id));
+			if (blob_of(w, e[k]))
+				ids[nr++] = *blob_of(w, e[k]);
 	}
 	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
 	free(ids);
@@ -329,28 +218,17 @@ static int count_fetch(struct walk *w)
 
 static int count_all(struct walk *w)
 {
-	struct counting c = { .w = w };
-	git_repository *mine;
-	bool two = false;
+	struct gm_repo_numstat *n = NULL;
 	int error;
 
 	if (!w->nr_pending)
 		return 0;
-	if (w->nr_pending > UINT32_MAX)
-		return gm_error_set(GM_ERROR, "too many changes to count");
-	if ((error = count_fetch(w)) < 0)
+	if ((error = count_fetch(w)) < 0 ||
+	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
 		return error;
-	gm_split_init(&c.split, w->nr_pending, 1);
-	mine = attr_repo_open(w->repo);
-	if (w->opts->reopen && gm_thread_cpus() >= 2 && mine != w->repo &&
-	    w->nr_pending > 1 &&
-	    (c.repo = attr_repo_open(w->repo)) != w->repo)
-		two = gm_job_start(&c.job, counting_thread, &c);
-	count_share(w, mine, &c.split, false);
-	if (two)
-		gm_job_join(&c.job);
-	count_repo_free(c.repo, w->repo);
-	count_repo_free(mine, w->repo);
+	for (size_t i = 0; i < w->nr_pending; i++)
+		count_lines(w, n, &w->pending[i]);
+	gm_repo_numstat_free(n);
 	return 0;
 }
 
@@ -395,7 +273,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 static int walk_run(struct walk *w, const git_oid *start)
 {
 	const struct gm_window_options o = {
-		&w->src, &w->all, start, w->opts->since, w->opts->reopen,
+		&w->src, &w->all, start, w->opts->since,
+		w->opts->serial ? NULL : w->opts->reopen,
 		w->opts->packs, w->rules, w->opts->graph,
 	};
 	const struct gm_window_commit *wc;
@@ -442,7 +321,8 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
 				     opts->graph)) < 0 ||
 	    (error = gm_follow_new(&w.follow, &w.src.objs,
-				     opts->reopen ? opts->packs : NULL)) < 0 ||
+				     opts->reopen && !opts->serial ?
+				     opts->packs : NULL)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
 	error = walk_run(&w, start);

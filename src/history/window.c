@@ -127,15 +127,15 @@ static int finder_next(struct finder *fd, struct gm_window_commit *out,
 	for (size_t i = 0; i < p.nr && !error; i++)
 		if (p.loaded[i])
 			error = gm_commits_queue_push(&fd->q, &p.v[i]);
-	git_oid_cpy(&out->id, &it.id);
+	out->id = it.id;
 	out->merge = p.nr > 1;
 	out->has_parent = p.nr_loaded > 0;
 	out->ch.nr = 0;
 	out->open = !out->merge && !compare;
 	if (!error && !out->merge) {
-		git_oid_cpy(&out->tb, &p.tree);
+		out->tb = p.tree;
 		if (out->has_parent)
-			git_oid_cpy(&out->ta, &p.trees[0]);
+			out->ta = p.trees[0];
 		if (compare)
 			error = window_compare(fd->src, fd->paths, out);
 	}

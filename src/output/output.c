@@ -509,36 +509,51 @@ static void json_history_person(FILE *f, const struct gm_history_person *p)
 	fputs("}}", f);
 }
 
+static void json_person(FILE *f, const struct gm_output_report *r,
+			const struct gm_rank_entry *e, bool kept,
+			struct gm_buf *name, struct gm_buf *addr)
+{
+	static const char *const scopes[] = { "none", "catchall", "reviewer",
+					       "maintainer" };
+
+	gm_email_parse(name, addr, e->addr);
+	json_key(f, "name");
+	json_string(f, name->ptr);
+	fputs(", ", f);
+	json_key(f, "email");
+	json_string(f, addr->ptr);
+	fputs(", ", f);
+	json_key(f, "roles");
+	json_strings(f, &e->roles);
+	fprintf(f, ", \"maintainers\": %s",
+		e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
+		"true" : "false");
+	if (r->history)	/* as gm_rank_add_history() ranked and cut */
+		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %d, "
+			   "\"scope\": \"%s\"",
+			has_role(e, "inactive") ? "true" : "false",
+			kept ? "true" : "false", e->score, scopes[e->scope]);
+	if (e->history)
+		json_history_person(f, e->history);
+	fputc('}', f);
+}
+
+/* The people listed, then (--history) those ranked but cut, best first. */
 static void json_people(FILE *f, const struct gm_output_report *r)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	const struct gm_rank_list *l = &r->rank->people;
+	const struct gm_rank_list *l = &r->rank->people, *cut = &r->rank->cut;
+	size_t n = 0;
 
 	fputs("  \"people\": [", f);
-	for (size_t i = 0; r->rank->set->email && i < l->nr; i++) {
-		const struct gm_rank_entry *e = &l->v[i];
+	for (size_t i = 0; r->rank->set->email && i < l->nr + cut->nr; i++) {
+		bool kept = i < l->nr;
 
-		gm_email_parse(&name, &addr, e->addr);
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key(f, "name");
-		json_string(f, name.ptr);
-		fputs(", ", f);
-		json_key(f, "email");
-		json_string(f, addr.ptr);
-		fputs(", ", f);
-		json_key(f, "roles");
-		json_strings(f, &e->roles);
-		fprintf(f, ", \"maintainers\": %s",
-			e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
-			"true" : "false");
-		if (r->history)	/* as the role says (gm_rank_add_history()) */
-			fprintf(f, ", \"inactive\": %s",
-				has_role(e, "inactive") ? "true" : "false");
-		if (e->history)
-			json_history_person(f, e->history);
-		fputc('}', f);
+		fputs(n++ ? ",\n    {" : "\n    {", f);
+		json_person(f, r, kept ? &l->v[i] : &cut->v[i - l->nr], kept,
+			    &name, &addr);
 	}
-	fputs(l->nr && r->rank->set->email ? "\n  ],\n" : "],\n", f);
+	fputs(n ? "\n  ],\n" : "],\n", f);
 	gm_buf_release(&name);
 	gm_buf_release(&addr);
 }

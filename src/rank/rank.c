@@ -75,6 +75,15 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strvec_release(&rk->bug);
 	gm_strvec_release(&rk->warnings);
 	gm_strmap_release(&rk->scopes);
+	list_release(&rk->cut);
+	for (size_t i = 0; i < rk->nr_hist; i++) {
+		for (size_t k = 0; k < rk->hist[i].nr_types; k++)
+			free(rk->hist[i].types[k].key);
+		free(rk->hist[i].types);
+		free(rk->hist[i].name);
+		free(rk->hist[i].email);
+	}
+	free(rk->hist);
 }
 
 static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
@@ -1442,6 +1451,7 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
 	bool own = false, any_review = false;
+	int error = 0;
 
 	if (!r || !v) {
 		free(r);
@@ -1459,6 +1469,8 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 		r[i].reviews = s != GM_SCOPE_NONE ||
 			       history_reviewed(l->v[i].history);
 		any_review |= history_reviewed(l->v[i].history);
+		l->v[i].score = r[i].score;
+		l->v[i].scope = s;
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
 	for (size_t i = 0; i < l->nr; i++)
@@ -1468,9 +1480,13 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 		struct gm_rank_entry *e = &l->v[r[i].index];
 
 		if (history_kept(e) ||
-		    ((r[i].reviews || !reviewers_only || !any_review) &&
+		    (!(e->kinds & GM_KIND_UNLISTED) &&
+		     (r[i].reviews || !reviewers_only || !any_review) &&
 		     room && room--))
 			v[j++] = *e;
+		else if (!error && !(error = GM_ARRAY_GROW(rk->cut.v, rk->cut.nr,
+							   rk->cut.alloc)))
+			rk->cut.v[rk->cut.nr++] = *e;
 		else
 			entry_free(e);
 	}
@@ -1479,7 +1495,7 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 	l->alloc = l->nr + 1;
 	l->nr = j;
 	free(r);
-	return 0;
+	return error;
 }
 
 /* Whether a person found only by the walk passes the --git-min-* limits. */
@@ -1517,27 +1533,122 @@ static bool committed(const struct gm_strvec *who, const char *addr,
 	return found;
 }
 
+/* Add the counts of `p` to `to`, a person of rk->hist. */
+static int hist_sum(struct gm_history_person *to,
+		    const struct gm_history_person *p, size_t total)
+{
+	to->commits = to->commits + p->commits < total ?
+		      to->commits + p->commits : total;
+	to->authored += p->authored;
+	for (size_t i = 0; i < p->nr_types; i++) {
+		size_t k = 0;
+
+		while (k < to->nr_types && strcmp(to->types[k].key,
+						  p->types[i].key))
+			k++;
+		if (k == to->nr_types) {
+			struct gm_history_type *t = realloc(to->types,
+							    (k + 1) * sizeof(*t));
+
+			if (!t)
+				return gm_error_set(GM_ERROR, "out of memory");
+			to->types = t;
+			if (!(t[k].key = strdup(p->types[i].key)))
+				return gm_error_set(GM_ERROR, "out of memory");
+			t[k].lines = 0;
+			to->nr_types++;
+		}
+		to->types[k].lines += p->types[i].lines;
+	}
+	return 0;
+}
+
+/* The person of rk->hist with `name` and `addr`, added if new. */
+static int hist_person(struct gm_rank *rk, struct gm_strmap *by,
+		       const char *name, const char *addr, struct gm_buf *tmp,
+		       struct gm_history_person **out)
+{
+	struct gm_history_person *p;
+	void *v;
+	int error;
+
+	if ((error = lower(tmp, addr)) < 0)
+		return error;
+	if (gm_strmap_get(by, tmp->ptr, tmp->len, &v)) {
+		*out = &rk->hist[(uintptr_t)v - 1];
+		return 0;
+	}
+	p = &rk->hist[rk->nr_hist];
+	memset(p, 0, sizeof(*p));
+	p->name = strdup(name);
+	p->email = strdup(addr);
+	if (!p->name || !p->email) {
+		free(p->name);
+		free(p->email);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	*out = p;
+	return gm_strmap_put(by, tmp->ptr, tmp->len,
+			     (void *)(uintptr_t)++rk->nr_hist);
+}
+
 /*
- * The people a walk found: those not listed yet are added if they pass
- * the --git-min-* limits, most commits first, and score (with
- * --max-recipients=0, even if not).
+ * The walk's people as the output names people (gm_rank_add_history()):
+ * into rk->hist, in the walk's order, identities that meet summed.
  */
-static int history_merge(struct gm_rank *rk, const struct gm_history *h)
+static int history_identities(struct gm_rank *rk, const struct gm_history *h)
+{
+	struct gm_strmap by = GM_STRMAP_INIT;
+	struct gm_buf fmt = GM_BUF_INIT, out = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_history_person *q;
+	int error = 0;
+
+	if (!(rk->hist = calloc(h->nr_people + 1, sizeof(*rk->hist))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < h->nr_people && !error; i++) {
+		const struct gm_history_person *p = &h->people[i];
+
+		gm_buf_reset(&fmt);
+		if ((error = gm_email_format(&fmt, p->name, p->email, 1)) < 0 ||
+		    (error = gm_rank_dedup(rk, &out, fmt.ptr)) < 0)
+			break;
+		if (gm_email_parse(&name, &addr, out.ptr) < 0 || !addr.len)
+			error = hist_person(rk, &by, p->name, p->email, &tmp, &q);
+		else
+			error = hist_person(rk, &by, name.ptr, addr.ptr, &tmp, &q);
+		if (!error)
+			error = hist_sum(q, p, h->commits);
+	}
+	gm_strmap_release(&by);
+	gm_buf_release(&fmt);
+	gm_buf_release(&out);
+	gm_buf_release(&tmp);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/*
+ * The people of rk->hist: those not listed yet are added, GM_KIND_UNLISTED
+ * unless they pass the --git-min-* limits, most commits first, and score
+ * (with --max-recipients=0, every one of them is listed).
+ */
+static int history_merge(struct gm_rank *rk, size_t total)
 {
 	struct gm_strmap by_email = GM_STRMAP_INIT;
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
 	int taken = 0;
 	int error = index_by_email(rk, 0, &by_email, &tmp);
 
-	for (size_t i = 0; i < h->nr_people && !error; i++) {
-		const struct gm_history_person *p = &h->people[i];
+	for (size_t i = 0; i < rk->nr_hist && !error; i++) {
+		const struct gm_history_person *p = &rk->hist[i];
 		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
 							&tmp);
+		bool unlisted = !e && rk->set->max_recipients &&
+				(!gm_rank_history_score(GM_SCOPE_NONE, p) ||
+				 !history_qualifies(rk, p, total, &taken));
 
-		if (!e && ((rk->set->max_recipients &&
-			    !gm_rank_history_score(GM_SCOPE_NONE, p)) ||
-			   !history_qualifies(rk, p, h->commits, &taken)))
-			continue;
 		if (!e) {
 			gm_buf_reset(&fmt);
 			if ((error = gm_email_format(&fmt, p->name, p->email,
@@ -1548,10 +1659,12 @@ static int history_merge(struct gm_rank *rk, const struct gm_history *h)
 						    &by_email, &tmp)) < 0)
 				break;
 			e = &rk->people.v[rk->people.nr - 1];
+			if (unlisted)
+				e->kinds |= GM_KIND_UNLISTED;
 		}
 		e->history = p;
 		e->kinds |= GM_KIND_HISTORY;
-		error = history_roles(e, rk, p, h->commits);
+		error = history_roles(e, rk, p, total);
 	}
 	gm_strmap_release(&by_email);
 	gm_buf_release(&fmt);
@@ -1569,13 +1682,15 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	listed = seen_email.nr;	/* addresses the sections chose */
 	gm_strmap_release(&seen_email);
 	if (!error)
-		error = history_merge(rk, h);
+		error = history_identities(rk, h);
+	if (!error)
+		error = history_merge(rk, h->commits);
+	if (!error)
+		error = people_merge(rk);
 	for (size_t i = 0; i < rk->people.nr && !error; i++)
 		if (!rk->people.v[i].history &&
 		    !committed(&h->committers, rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
-	if (!error)
-		error = people_merge(rk);
 	if (!error)
 		error = history_cut(rk, history_budget(rk, listed),
 				    rk->set->max_recipients < 0 && listed);

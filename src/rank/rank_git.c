@@ -153,9 +153,8 @@ static int gather(struct file_lines *l, const struct gm_signers *s,
 			if (!error && stat_re_match(re, line.ptr, &a, &d))
 				error = push_stat(l, a, d);
 		}
-		git_oid_tostr(hex, sizeof(hex), &c->id);
 		if (!error && ids)
-			error = gm_strvec_push(ids, hex);
+			error = gm_strvec_push(ids, gm_signers_commit_hex(c, hex));
 	}
 	gm_buf_release(&line);
 	return error;

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -341,42 +342,90 @@ static int rfc822_build(const char *want, struct gm_buf *out)
 	return error;
 }
 
-enum { RE_VALID, RE_LIST, RE_ITEM, RE_COUNT };
+/* ==================== the regexes, compiled once ==================== */
 
-static const char *const rfc822_names[RE_COUNT] = { "valid", "list", "item" };
+/* Bytes 0x80-0xC3 stand for the script's "À-ÿ", read as UTF-8 bytes. */
+#define SCAN_CANDIDATE "[A-Za-z\\x80-\\xc3\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
+	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
+#define SCAN_ADDRESS "[(<{]?([A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+)[)>}]?"
+/*
+ * Later scripts read files as UTF-8: a name is made of Unicode letters
+ * (\p{L}), and the cleaning strips surrounding quotes and drops stray
+ * punctuation. The text is matched as UTF-8; invalid sequences are
+ * passed over as matching nothing.
+ */
+#define SCAN8_CANDIDATE "[\\p{L}\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
+	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
+#define UTF8 (PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF)
 
-/* Compiled once (rfc822_once), then only read: pcre2 code is shareable. */
-static pcre2_code *rfc822_re[RE_COUNT];
-static pthread_once_t rfc822_once = PTHREAD_ONCE_INIT;
+enum {
+	RE_VALID, RE_LIST, RE_ITEM,		/* RFC 822, built by name */
+	RE_CAND, RE_ADDR,			/* file text, 6.1 */
+	RE_CAND8, RE_SEP8, RE_LETTER8,		/* file text, UTF-8 */
+	RE_NR
+};
 
-static void rfc822_free(void)
+static const struct {
+	int group;		/* compiled together */
+	uint32_t flags;
+	const char *src;	/* group 0: the rule rfc822_build() expands */
+} re_def[RE_NR] = {
+	{ 0, PCRE2_DOTALL, "valid" }, { 0, PCRE2_DOTALL, "list" },
+	{ 0, PCRE2_DOTALL, "item" },
+	{ 1, 0, SCAN_CANDIDATE }, { 1, 0, SCAN_ADDRESS },
+	{ 2, UTF8, SCAN8_CANDIDATE }, { 2, UTF8, "[^\\p{L}',.+-]" },
+	{ 2, UTF8, "^\\p{L}$" },
+};
+
+static pcre2_code *re_code[RE_NR];
+static atomic_bool re_ready[3];
+static pthread_mutex_t re_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void re_free(void)
 {
-	for (int i = 0; i < RE_COUNT; i++)
-		pcre2_code_free(rfc822_re[i]);
+	for (int i = 0; i < RE_NR; i++)
+		pcre2_code_free(re_code[i]);
 }
 
-/* Compile the three regexes; one that fails stays NULL and never matches. */
-static void rfc822_compile(void)
+static pcre2_code *re_compile(int i)
 {
 	struct gm_buf src = GM_BUF_INIT;
+	pcre2_code *re = NULL;
 	int errcode;
 	PCRE2_SIZE erroff;
 
-	for (int i = 0; i < RE_COUNT; i++) {
-		gm_buf_reset(&src);
-		if (rfc822_build(rfc822_names[i], &src) == 0)
-			rfc822_re[i] = pcre2_compile((PCRE2_SPTR)src.ptr,
-						     src.len, PCRE2_DOTALL,
-						     &errcode, &erroff, NULL);
-	}
+	if (re_def[i].group ? gm_buf_puts(&src, re_def[i].src) == 0 :
+			      rfc822_build(re_def[i].src, &src) == 0)
+		re = pcre2_compile((PCRE2_SPTR)src.ptr, src.len,
+				   re_def[i].flags, &errcode, &erroff, NULL);
+	if (re && re_def[i].group)
+		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
 	gm_buf_release(&src);
-	atexit(rfc822_free);
+	return re;
 }
 
-static pcre2_code *rfc822_get(int which)
+/*
+ * Regex `which`, its group compiled on first use, then only read (pcre2
+ * code is shareable); one that fails stays NULL and never matches.
+ */
+static pcre2_code *re_get(int which)
 {
-	pthread_once(&rfc822_once, rfc822_compile);
-	return rfc822_re[which];
+	static bool registered;
+	int g = re_def[which].group;
+
+	if (!atomic_load(&re_ready[g])) {
+		pthread_mutex_lock(&re_lock);
+		if (!atomic_load(&re_ready[g])) {
+			for (int i = 0; i < RE_NR; i++)
+				if (re_def[i].group == g)
+					re_code[i] = re_compile(i);
+			if (!registered)
+				registered = !atexit(re_free);
+			atomic_store(&re_ready[g], true);
+		}
+		pthread_mutex_unlock(&re_lock);
+	}
+	return re_code[which];
 }
 
 /*
@@ -417,7 +466,7 @@ static int strip_comments(struct gm_buf *out, const char *s)
 static bool rfc822_match(int which, const char *s, size_t len, size_t start,
 			 pcre2_match_data *md)
 {
-	pcre2_code *re = rfc822_get(which);
+	pcre2_code *re = re_get(which);
 
 	return re && pcre2_match(re, (PCRE2_SPTR)s, len, start, 0, md,
 				 gm_pattern_match_context()) >= 0;
@@ -471,11 +520,6 @@ out:
 }
 
 /* ==================== addresses in file text ==================== */
-
-/* Bytes 0x80-0xC3 stand for the script's "À-ÿ", read as UTF-8 bytes. */
-#define SCAN_CANDIDATE "[A-Za-z\\x80-\\xc3\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
-	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
-#define SCAN_ADDRESS "[(<{]?([A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+)[)>}]?"
 
 static bool scan_is_name_char(unsigned char c)
 {
@@ -557,32 +601,6 @@ out:
 	return error;
 }
 
-/* Compiled once (scan_once), then only read; JIT where it can be had. */
-static pcre2_code *scan_re[2];
-static pthread_once_t scan_once = PTHREAD_ONCE_INIT;
-
-static void scan_free(void)
-{
-	pcre2_code_free(scan_re[0]);
-	pcre2_code_free(scan_re[1]);
-}
-
-static void scan_compile(void)
-{
-	static const char *const src[2] = { SCAN_CANDIDATE, SCAN_ADDRESS };
-	int errcode;
-	PCRE2_SIZE erroff;
-
-	for (int i = 0; i < 2; i++) {
-		scan_re[i] = pcre2_compile((PCRE2_SPTR)src[i],
-					   PCRE2_ZERO_TERMINATED, 0, &errcode,
-					   &erroff, NULL);
-		if (scan_re[i])
-			pcre2_jit_compile(scan_re[i], PCRE2_JIT_COMPLETE);
-	}
-	atexit(scan_free);
-}
-
 /*
  * One candidate: every address-like part becomes "<addr>", then parsed,
  * its name cleaned by `clean`.
@@ -636,100 +654,7 @@ static bool scan_domain_char(unsigned char c)
 	       (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-/*
- * Every candidate the script's //g loop finds in the text. A candidate
- * holds exactly one '@' (none of its parts before the '@' or after it
- * can hold one), so each is found in the window around an '@': from the
- * first byte before it that no candidate may hold, to the end of the
- * domain after it. Searching those windows only gives the same matches
- * as searching the whole text, without trying every position of it.
- */
-int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
-		       int usename)
-{
-	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
-	pcre2_code *cand, *addr;
-	size_t pos = 0;
-	int error = 0;
-
-	pthread_once(&scan_once, scan_compile);
-	cand = scan_re[0];
-	addr = scan_re[1];
-	if (!cand || !addr || !md) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	while (pos < len && !error) {
-		const char *at = memchr(text + pos, '@', len - pos);
-		size_t a, w, e;
-		PCRE2_SIZE *ov;
-
-		if (!at)
-			break;
-		a = (size_t)(at - text);
-		for (w = a; w > pos && scan_before_at((unsigned char)text[w - 1]); w--)
-			;
-		for (e = a + 1; e < len && scan_domain_char((unsigned char)text[e]); e++)
-			;
-		e += e < len;	/* a closing bracket */
-		if (pcre2_match(cand, (PCRE2_SPTR)text, e, w, 0, md,
-				gm_pattern_match_context()) <= 0) {
-			pos = a + 1;
-			continue;
-		}
-		ov = pcre2_get_ovector_pointer(md);
-		error = scan_candidate(out, addr, text + ov[0], ov[1] - ov[0],
-				       usename, scan_clean_name);
-		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
-	}
-out:
-	pcre2_match_data_free(md);
-	return error;
-}
-
-/* ============ addresses in file text, as UTF-8 (Linux 6.7) ============ */
-
-/*
- * Later scripts read files as UTF-8: a name is made of Unicode letters
- * (\p{L}), and the cleaning strips surrounding quotes and drops stray
- * punctuation. The text is matched as UTF-8; invalid sequences are
- * passed over as matching nothing.
- */
-#define SCAN8_CANDIDATE "[\\p{L}\"' ,.+-]*\\s*[,]*\\s*[(<{]?" \
-	"[A-Za-z0-9_.+-]+@[A-Za-z0-9.-]+\\.[A-Za-z0-9]+[)>}]?"
-#define SCAN8_SEPARATOR "[^\\p{L}',.+-]"
-#define SCAN8_LETTER "^\\p{L}$"
-
-enum { SCAN8_CAND, SCAN8_SEP, SCAN8_LET, SCAN8_NR };
-
-static pcre2_code *scan8_re[SCAN8_NR];
-static pthread_once_t scan8_once = PTHREAD_ONCE_INIT;
-
-static void scan8_free(void)
-{
-	for (int i = 0; i < SCAN8_NR; i++)
-		pcre2_code_free(scan8_re[i]);
-}
-
-static void scan8_compile(void)
-{
-	static const char *const src[SCAN8_NR] = {
-		SCAN8_CANDIDATE, SCAN8_SEPARATOR, SCAN8_LETTER
-	};
-	int errcode;
-	PCRE2_SIZE erroff;
-
-	for (int i = 0; i < SCAN8_NR; i++) {
-		scan8_re[i] = pcre2_compile((PCRE2_SPTR)src[i],
-					    PCRE2_ZERO_TERMINATED,
-					    PCRE2_UTF | PCRE2_UCP |
-					    PCRE2_MATCH_INVALID_UTF,
-					    &errcode, &erroff, NULL);
-		if (scan8_re[i])
-			pcre2_jit_compile(scan8_re[i], PCRE2_JIT_COMPLETE);
-	}
-	atexit(scan8_free);
-}
+/* ============ the names, as UTF-8 (Linux 6.7) ============ */
 
 /* Whether `re` matches s[0..len) somewhere. */
 static bool scan8_matches(pcre2_code *re, const char *s, size_t len)
@@ -771,7 +696,7 @@ static int scan8_split(struct gm_strvec *fields, const char *s)
 	while (!error) {
 		size_t end = len, next = len + 1;
 
-		if (pcre2_match(scan8_re[SCAN8_SEP], (PCRE2_SPTR)s, len, pos,
+		if (pcre2_match(re_get(RE_SEP8), (PCRE2_SPTR)s, len, pos,
 				0, md, NULL) > 0) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
@@ -815,7 +740,7 @@ static int scan8_clean_name(struct gm_buf *name)
 		const char *first = f.v[f.nr - 3], *mid = f.v[f.nr - 2];
 		const char *last = f.v[f.nr - 1];
 		size_t fl = scan8_chars(first), ml = scan8_chars(mid);
-		bool keep = (fl == 1 && scan8_matches(scan8_re[SCAN8_LET], first,
+		bool keep = (fl == 1 && scan8_matches(re_get(RE_LETTER8), first,
 						      strlen(first))) ||
 			    (fl == 2 && first[strlen(first) - 1] == '.') ||
 			    ml == 1 || (ml == 2 && mid[strlen(mid) - 1] == '.');
@@ -837,23 +762,28 @@ out:
 	return error;
 }
 
-int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
-			    size_t len, int usename)
+/*
+ * Every candidate the script's //g loop finds in the text. A candidate
+ * holds exactly one '@' (none of its parts before the '@' or after it
+ * can hold one), so each is found in the window around an '@': from the
+ * first byte before it that no candidate may hold (with `utf8`, any
+ * non-ASCII byte may), to the end of the domain after it. Searching
+ * those windows only gives the same matches as searching the whole
+ * text, without trying every position of it.
+ */
+static int scan_text(struct gm_strvec *out, const char *text, size_t len,
+		     int usename, bool utf8)
 {
 	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
+	pcre2_code *cand = re_get(utf8 ? RE_CAND8 : RE_CAND);
 	size_t pos = 0;
 	int error = 0;
 
-	pthread_once(&scan_once, scan_compile);
-	pthread_once(&scan8_once, scan8_compile);
-	for (int i = 0; i < SCAN8_NR; i++)
-		if (!scan8_re[i])
-			md = (pcre2_match_data_free(md), NULL);
-	if (!md || !scan_re[1]) {
+	if (!md || !cand || !re_get(RE_ADDR) ||
+	    (utf8 && (!re_get(RE_SEP8) || !re_get(RE_LETTER8)))) {
 		pcre2_match_data_free(md);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	/* the windows of gm_email_scan_text(), any non-ASCII byte in them */
 	while (pos < len && !error) {
 		const char *at = memchr(text + pos, '@', len - pos);
 		size_t a, w, e;
@@ -862,25 +792,40 @@ int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
 		if (!at)
 			break;
 		a = (size_t)(at - text);
-		for (w = a; w > pos && (scan_before_at((unsigned char)text[w - 1]) ||
-					(unsigned char)text[w - 1] >= 0x80); w--)
-			;
+		for (w = a; w > pos; w--) {
+			unsigned char c = (unsigned char)text[w - 1];
+
+			if (!scan_before_at(c) && !(utf8 && c >= 0x80))
+				break;
+		}
 		for (e = a + 1; e < len && scan_domain_char((unsigned char)text[e]); e++)
 			;
-		e += e < len;
-		if (pcre2_match(scan8_re[SCAN8_CAND], (PCRE2_SPTR)text, e, w, 0,
-				md, gm_pattern_match_context()) <= 0) {
+		e += e < len;	/* a closing bracket */
+		if (pcre2_match(cand, (PCRE2_SPTR)text, e, w, 0, md,
+				gm_pattern_match_context()) <= 0) {
 			pos = a + 1;
 			continue;
 		}
 		ov = pcre2_get_ovector_pointer(md);
-		error = scan_candidate(out, scan_re[1], text + ov[0],
+		error = scan_candidate(out, re_get(RE_ADDR), text + ov[0],
 				       ov[1] - ov[0], usename,
-				       scan8_clean_name);
+				       utf8 ? scan8_clean_name : scan_clean_name);
 		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 	pcre2_match_data_free(md);
 	return error;
+}
+
+int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
+		       int usename)
+{
+	return scan_text(out, text, len, usename, false);
+}
+
+int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
+			    size_t len, int usename)
+{
+	return scan_text(out, text, len, usename, true);
 }
 
 /* A byte of RFC 5322 atext, or of RFC 6532's 8-bit text. */

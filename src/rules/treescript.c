@@ -605,6 +605,7 @@ static int ts_default_of(const char *text, size_t len, const char *name,
 	const char *end = text + len, *call = NULL, *args;
 	char var[TS_NAME_MAX] = "";
 	int state = TS_UNDEF;
+	size_t lineno = 1;
 
 	*line = 0;
 	if (!text || !(args = ts_find_getoptions(text, end, &call)))
@@ -621,13 +622,13 @@ static int ts_default_of(const char *text, size_t len, const char *name,
 	}
 	if (!var[0])
 		return -1;
-	for (const char *p = text; p < call;) {
+	for (const char *p = text; p < call; lineno++) {
 		const char *eol = ts_eol(p, call);
 		int got = ts_initialiser_of(p, eol, var, value);
 
 		if (got >= 0) {
 			state = got;
-			*line = ts_lineno(text, p);
+			*line = lineno;
 		}
 		p = eol < call ? eol + 1 : call;
 	}

@@ -114,6 +114,46 @@ int gm_buf_printf(struct gm_buf *b, const char *fmt, ...)
 	return 0;
 }
 
+/* Whether git quotes byte `c` of a path. */
+static bool path_byte_quoted(unsigned char c, bool high)
+{
+	return c < ' ' || c == 0x7f || c == '"' || c == '\\' ||
+	       (high && c >= 0x80);
+}
+
+int gm_buf_put_path(struct gm_buf *b, const char *path, bool high)
+{
+	static const char esc[] = "\a\b\t\n\v\f\r\"\\";
+	static const char letter[] = "abtnvfr\"\\";
+	const unsigned char *p = (const unsigned char *)path;
+	size_t len = b->len;
+	int error = 0;
+
+	while (*p && !path_byte_quoted(*p, high))
+		p++;
+	if (!*p)
+		return gm_buf_puts(b, path);
+	error = gm_buf_putc(b, '"');
+	for (p = (const unsigned char *)path; *p && !error; p++) {
+		const char *e = path_byte_quoted(*p, high) ?
+				strchr(esc, *p) : NULL;
+
+		if (e)
+			error = gm_buf_printf(b, "\\%c", letter[e - esc]);
+		else if (path_byte_quoted(*p, high))
+			error = gm_buf_printf(b, "\\%03o", *p);
+		else
+			error = gm_buf_putc(b, (char)*p);
+	}
+	if (!error)
+		error = gm_buf_putc(b, '"');
+	if (error) {
+		b->len = len;
+		b->ptr[len] = '\0';
+	}
+	return error;
+}
+
 void gm_buf_reset(struct gm_buf *b)
 {
 	b->len = 0;

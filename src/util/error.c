@@ -1,9 +1,9 @@
 #include "gm/error.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-
-#include <git2.h>
+#include <unistd.h>
 
 /* Per thread: the history walk may run beside the main thread. */
 static _Thread_local char last_message[1024];
@@ -18,15 +18,6 @@ int gm_error_set(int code, const char *fmt, ...)
 	return code;
 }
 
-int gm_error_from_git(int git_code, const char *what)
-{
-	const git_error *e = git_error_last();
-	const char *msg = e && e->message ? e->message : "unknown libgit2 error";
-
-	gm_error_set(GM_ERROR, "%s: %s", what, msg);
-	return git_code == GIT_ENOTFOUND ? GM_ENOTFOUND : GM_ERROR;
-}
-
 const char *gm_error_last(void)
 {
 	return last_message;
@@ -35,4 +26,26 @@ const char *gm_error_last(void)
 void gm_error_clear(void)
 {
 	last_message[0] = '\0';
+}
+
+/* Held while stdout is written; taken for good by the thread that dies. */
+static pthread_mutex_t stdout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int gm_error_write_records(FILE *f, const void *buf, size_t len)
+{
+	int error = 0;
+
+	pthread_mutex_lock(&stdout_lock);
+	if ((len && fwrite(buf, 1, len, f) != len) || fflush(f))
+		error = gm_error_set(GM_ERROR, "write error on standard output");
+	pthread_mutex_unlock(&stdout_lock);
+	return error;
+}
+
+_Noreturn void gm_error_die(void)
+{
+	pthread_mutex_lock(&stdout_lock);
+	fprintf(stderr, "fatal: %s\n", gm_error_last());
+	fflush(stderr);
+	_exit(128);
 }

@@ -24,6 +24,9 @@ struct seen_commit {
 
 struct seen {
 	struct gm_strmap path_ids;	/* path -> 1 + its index in paths */
+	size_t *review_lines;		/* per person of the walk: so far */
+	size_t nr_review_lines;
+	bool *reviewed;			/* per entry of people: a review */
 	struct gm_strvec paths;		/* every file changed, in order seen */
 	size_t *files;			/* indices in paths, per commit */
 	size_t nr_files, alloc_files;
@@ -50,6 +53,44 @@ static int seen_path(struct seen *sn, const char *path, size_t *id)
 	return 0;
 }
 
+/* Reviewed-by and Acked-by lines naming `p` in the walk so far. */
+static size_t review_lines(const struct gm_history_person *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_types; i++)
+		if (!strcmp(p->types[i].key, "Reviewed-by") ||
+		    !strcmp(p->types[i].key, "Acked-by"))
+			n += p->types[i].lines;
+	return n;
+}
+
+/*
+ * Whether the commit just counted gave person `id` of `h` a review line:
+ * the walk counts a commit before it is handed over, so its review lines
+ * are those added since the last look.
+ */
+static int seen_review(struct seen *sn, const struct gm_history *h,
+		       size_t id, bool *out)
+{
+	size_t n = review_lines(&h->people[id]);
+
+	if (id >= sn->nr_review_lines) {
+		size_t nr = h->nr_people, *v = realloc(sn->review_lines,
+						       nr * sizeof(*v));
+
+		if (!v)
+			return gm_error_set(GM_ERROR, "out of memory");
+		memset(v + sn->nr_review_lines, 0,
+		       (nr - sn->nr_review_lines) * sizeof(*v));
+		sn->review_lines = v;
+		sn->nr_review_lines = nr;
+	}
+	*out = n > sn->review_lines[id];
+	sn->review_lines[id] = n;
+	return 0;
+}
+
 static int seen_commit(const struct gm_history *h,
 		       const struct gm_history_commit *hc, void *payload)
 {
@@ -57,7 +98,6 @@ static int seen_commit(const struct gm_history *h,
 	struct seen_commit *c;
 	int error = 0;
 
-	(void)h;
 	if (GM_ARRAY_GROW(sn->commits, sn->nr_commits, sn->alloc_commits) < 0)
 		return GM_ERROR;
 	c = &sn->commits[sn->nr_commits++];
@@ -72,9 +112,20 @@ static int seen_commit(const struct gm_history *h,
 		error = seen_path(sn, hc->files[i], &sn->files[sn->nr_files++]);
 	}
 	for (size_t i = 0; i < hc->nr_people && !error; i++) {
+		size_t alloc = sn->alloc_people;
+		bool *r;
+
 		if (GM_ARRAY_GROW(sn->people, sn->nr_people,
 				  sn->alloc_people) < 0)
 			return GM_ERROR;
+		if (alloc != sn->alloc_people) {
+			if (!(r = realloc(sn->reviewed, sn->alloc_people *
+					  sizeof(*r))))
+				return gm_error_set(GM_ERROR, "out of memory");
+			sn->reviewed = r;
+		}
+		error = seen_review(sn, h, hc->people[i],
+				    &sn->reviewed[sn->nr_people]);
 		sn->people[sn->nr_people++] = hc->people[i];
 	}
 	return error;
@@ -86,6 +137,8 @@ static void seen_release(struct seen *sn)
 	gm_strvec_release(&sn->paths);
 	free(sn->files);
 	free(sn->people);
+	free(sn->reviewed);
+	free(sn->review_lines);
 	free(sn->commits);
 }
 
@@ -226,6 +279,23 @@ out:
 	return error;
 }
 
+/* A name as MAINTAINERS quotes it ("A. B. Name") without the quotes. */
+static void unquote(struct gm_buf *name)
+{
+	size_t j = 0;
+
+	if (name->len < 2 || name->ptr[0] != '"' ||
+	    name->ptr[name->len - 1] != '"')
+		return;
+	for (size_t i = 1; i + 1 < name->len; i++) {
+		if (name->ptr[i] == '\\' && i + 2 < name->len)
+			i++;
+		name->ptr[j++] = name->ptr[i];
+	}
+	name->ptr[j] = '\0';
+	name->len = j;
+}
+
 static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 		      git_mailmap *mm, const char *value, bool reviewer)
 {
@@ -240,6 +310,7 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 	    (error = identity_key(keys, mm, name.ptr, addr.ptr, true,
 				  &key)) < 0)
 		goto out;
+	unquote(&name);
 	for (size_t i = 0; i < as->nr_people; i++)
 		if (as->people[i].key == key)
 			goto out;	/* once per section, its first role */
@@ -335,6 +406,7 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 			if (p->key != key)
 				continue;
 			p->commits++;
+			p->reviews += sn->reviewed[j];
 			if (sc->time > p->last)
 				p->last = sc->time;
 		}
@@ -473,6 +545,24 @@ static void put_text(FILE *f, const char *s)
 	}
 }
 
+/* The columns `s` takes as put_text() writes it (UTF-8: one a character). */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		w += *p < ' ' || *p == 0x7f ? 4 : (*p & 0xc0) != 0x80;
+	return w;
+}
+
+/* `s` and spaces up to `width` columns. */
+static void put_cell(FILE *f, const char *s, size_t width)
+{
+	put_text(f, s);
+	for (size_t w = text_width(s); w < width; w++)
+		fputc(' ', f);
+}
+
 static void put_date(FILE *f, int64_t t)
 {
 	time_t tt = (time_t)t;
@@ -485,36 +575,119 @@ static void put_date(FILE *f, int64_t t)
 		fprintf(f, "@%lld", (long long)t);
 }
 
-static void write_line(FILE *f, const struct gm_activity_section *as,
-		       const struct gm_maintainers *m)
+/* "Name <address>", or "<address>" without a name, into `b`. */
+static const char *person_text(struct gm_buf *b,
+			       const struct gm_activity_person *p)
+{
+	gm_buf_reset(b);
+	if (gm_buf_printf(b, "%s%s<%s>", p->name, *p->name ? " " : "",
+			  p->email) < 0)
+		return "";
+	return b->ptr;
+}
+
+/* Column widths of the table: section, status, person; at most `max`. */
+struct widths {
+	size_t name, status, person;
+};
+
+/* Wider cells overflow their column (the rest of their row moves). */
+static size_t widest(size_t w, size_t cell, size_t max)
+{
+	return cell > w ? cell > max ? max : cell : w;
+}
+
+static void table_widths(struct widths *w, const struct gm_activity *a,
+			 const struct gm_maintainers *m)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	w->name = strlen("SECTION");
+	w->status = strlen("STATUS");
+	w->person = strlen("PERSON");
+	for (size_t i = 0; i < a->nr_sections; i++) {
+		const struct gm_activity_section *as = &a->sections[i];
+		const struct gm_section *sec = &m->sections[as->section];
+
+		w->name = widest(w->name, text_width(sec->name), 36);
+		if (sec->status)
+			w->status = widest(w->status, text_width(sec->status),
+					   14);
+		for (size_t k = 0; k < as->nr_people; k++)
+			w->person = widest(w->person, text_width(
+				person_text(&b, &as->people[k])), 48);
+	}
+	gm_buf_release(&b);
+}
+
+/* A section's rows: its figures, then one row per M:/R: person. */
+static void write_rows(FILE *f, const struct gm_activity_section *as,
+		       const struct gm_maintainers *m, const struct widths *w,
+		       struct gm_buf *b)
 {
 	const struct gm_section *sec = &m->sections[as->section];
 
 	fputs(gm_activity_section_idle(as) ? "! " : "  ", f);
-	put_text(f, sec->name);
-	if (sec->status) {
-		fputs(" [", f);
-		put_text(f, sec->status);
-		fputc(']', f);
-	}
-	fprintf(f, " %zu commit%s", as->commits, as->commits == 1 ? "" : "s");
-	for (size_t i = 0; i < as->nr_people; i++) {
-		const struct gm_activity_person *p = &as->people[i];
+	put_cell(f, sec->name, w->name);
+	fputs("  ", f);
+	put_cell(f, sec->status ? sec->status : "-", w->status);
+	fprintf(f, "  %7zu", as->commits);
+	for (size_t k = 0; k < as->nr_people || !k; k++) {
+		const struct gm_activity_person *p = &as->people[k];
 
-		fputs(i ? ", " : ": ", f);
-		fputs(p->reviewer ? "reviewer " : "maintainer ", f);
-		if (*p->name) {
-			put_text(f, p->name);
-			fputc(' ', f);
+		if (k)
+			fprintf(f, "%*s", (int)(w->name + w->status + 13), "");
+		if (!as->nr_people) {
+			fputs("  -\n", f);
+			break;
 		}
-		fprintf(f, "<%s> %zu", p->email, p->commits);
-		if (p->commits) {
-			fputs(" (last ", f);
+		fputs(p->reviewer ? "  R     " : "  M     ", f);
+		put_cell(f, person_text(b, p), w->person);
+		fprintf(f, "  %7zu  %7zu  ", p->commits, p->reviews);
+		if (p->commits)
 			put_date(f, p->last);
-			fputc(')', f);
-		}
+		else
+			fputc('-', f);
+		fputc('\n', f);
 	}
-	fputc('\n', f);
+}
+
+static void write_table(FILE *f, const struct gm_activity *a,
+			const struct gm_maintainers *m, int64_t since,
+			int64_t until)
+{
+	struct gm_buf b = GM_BUF_INIT;
+	struct widths w;
+
+	table_widths(&w, a, m);
+	fputs("Commits from ", f);
+	put_date(f, since);
+	fputs(" to ", f);
+	if (until == INT64_MAX)
+		fputs("now", f);
+	else
+		put_date(f, until);
+	fprintf(f, ": %zu change a file\n\n  ", a->commits);
+	put_cell(f, "SECTION", w.name);
+	fputs("  ", f);
+	put_cell(f, "STATUS", w.status);
+	fputs("  COMMITS  ROLE  ", f);
+	put_cell(f, "PERSON", w.person);
+	fputs("  COMMITS  REVIEWS  LAST\n", f);
+	for (int idle = 1; idle >= 0; idle--)
+		for (size_t i = 0; i < a->nr_sections; i++)
+			if (gm_activity_section_idle(&a->sections[i]) ==
+			    (idle == 1))
+				write_rows(f, &a->sections[i], m, &w, &b);
+	fputs("\n!        idle: its files changed, in commits none of its "
+	      "M: people wrote or signed\n"
+	      "COMMITS  a section's: commits changing its files; a person's: "
+	      "those of them\n"
+	      "         they wrote or are named in on a *-by: line\n"
+	      "REVIEWS  of those, the ones with their Reviewed-by or Acked-by\n"
+	      "LAST     the newest of them (committer date, UTC)\n"
+	      "For scripts: --format=json (stable).\n", f);
+	gm_buf_release(&b);
 }
 
 /* `s` as a JSON string, through `tmp`; `*error` keeps the first error. */
@@ -533,8 +706,9 @@ static void write_person(FILE *f, struct gm_buf *tmp,
 	json_put(f, tmp, p->name, error);
 	fputs(", \"email\": ", f);
 	json_put(f, tmp, p->email, error);
-	fprintf(f, ", \"role\": \"%s\", \"commits\": %zu, \"last\": ",
-		p->reviewer ? "reviewer" : "maintainer", p->commits);
+	fprintf(f, ", \"role\": \"%s\", \"commits\": %zu, \"reviews\": %zu, "
+		"\"last\": ", p->reviewer ? "reviewer" : "maintainer",
+		p->commits, p->reviews);
 	if (p->commits)
 		fprintf(f, "%lld}", (long long)p->last);
 	else
@@ -586,15 +760,10 @@ int gm_activity_write(FILE *f, const struct gm_activity *a,
 {
 	int error = 0;
 
-	if (json) {
+	if (json)
 		error = write_json(f, a, m, rev, since, until);
-	} else {
-		for (int idle = 1; idle >= 0; idle--)
-			for (size_t i = 0; i < a->nr_sections; i++)
-				if (gm_activity_section_idle(&a->sections[i]) ==
-				    (idle == 1))
-					write_line(f, &a->sections[i], m);
-	}
+	else
+		write_table(f, a, m, since, until);
 	if (!error && ferror(f))
 		error = gm_error_set(GM_ERROR, "write error: %s",
 				     strerror(errno));
@@ -610,12 +779,6 @@ static int mark_covering(size_t section, size_t file, void *payload)
 	(void)file;
 	wanted[section] = true;
 	return 0;
-}
-
-/* The directory test of R-12 in the tree of `payload`, a struct gm_repo. */
-static bool repo_isdir(const char *path, void *payload)
-{
-	return gm_repo_kind(payload, path) == GM_REPO_TREE;
 }
 
 /* Into uo->wanted: the sections that claim a file at or below `args`. */
@@ -659,18 +822,18 @@ static int add_warnings(struct gm_strvec *warnings,
 	return error;
 }
 
-int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
-		    const struct gm_maintainers *m,
-		    const struct gm_activity_settings *s)
+int gm_activity_read(struct gm_activity **out, int64_t *since,
+		     int64_t *until, struct gm_strvec *warnings,
+		     struct gm_repo *r, const struct gm_maintainers *m,
+		     const struct gm_activity_settings *s)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
-	struct gm_activity *a = NULL;
 	git_mailmap *mm = NULL;
-	char rev[GM_REPO_HEX_SIZE];
 	int error;
 
-	uo.isdir = repo_isdir;
+	*out = NULL;
+	uo.isdir = gm_unowned_isdir;
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_history_window(&ho.since, &ho.until, s->since,
@@ -681,17 +844,35 @@ int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
+	*since = ho.since;
+	*until = ho.until;
 	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
 	    (error = gm_repo_packs(&ho.packs, r)) < 0 ||
-	    (error = gm_activity_count(&a, gm_repo_git(r), gm_repo_commit_id(r),
-				       m, &uo, &ho)) < 0 ||
-	    (error = add_warnings(warnings, a)) < 0)
+	    (error = gm_activity_count(out, gm_repo_git(r),
+				       gm_repo_commit_id(r), m, &uo,
+				       &ho)) < 0)
 		goto out;
-	gm_repo_commit_hex(r, rev);
-	error = gm_activity_write(out, a, m, rev, ho.since, ho.until, s->json);
+	error = add_warnings(warnings, *out);
 out:
-	gm_activity_free(a);
 	git_mailmap_free(mm);
 	free((bool *)uo.wanted);
+	return error;
+}
+
+int gm_activity_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_activity_settings *s)
+{
+	struct gm_activity *a = NULL;
+	char rev[GM_REPO_HEX_SIZE];
+	int64_t since, until;
+	int error = gm_activity_read(&a, &since, &until, warnings, r, m, s);
+
+	if (!error) {
+		gm_repo_commit_hex(r, rev);
+		error = gm_activity_write(out, a, m, rev, since, until,
+					  s->json);
+	}
+	gm_activity_free(a);
 	return error;
 }

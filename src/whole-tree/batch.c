@@ -51,6 +51,7 @@ struct batch {
 	char message[1024];
 	struct gm_strmap said;	/* warnings written: each once a run */
 	struct gm_progress *progress;	/* or NULL */
+	bool quote_high;	/* core.quotePath: quote bytes >= 0x80 too */
 };
 
 /* One answering thread. */
@@ -72,19 +73,26 @@ static void job_release(struct batch_job *j)
 	memset(j, 0, sizeof(*j));
 }
 
-/* The records of j's answer, as the settings want them; its text freed. */
-static int job_records(struct batch_job *j, const struct gm_batch_settings *s)
+/*
+ * The records of j's answer, as the settings want them; its text freed.
+ * A text record's path is quoted as git quotes it, but with -z.
+ */
+static int job_records(struct batch_job *j, const struct batch *b)
 {
-	struct gm_buf records = GM_BUF_INIT;
+	struct gm_buf records = GM_BUF_INIT, path = GM_BUF_INIT;
 	int error;
 
-	if (s->json)
+	if (b->s->json)
 		error = gm_output_batch_json(&records, j->path, j->a.text,
 					     j->a.len);
-	else
+	else if (b->s->nul)
 		error = gm_output_batch_text(&records, j->path, j->a.text,
-					     j->a.len, s->nul);
+					     j->a.len, true);
+	else if (!(error = gm_buf_put_path(&path, j->path, b->quote_high)))
+		error = gm_output_batch_text(&records, path.ptr, j->a.text,
+					     j->a.len, false);
 	j->records = gm_buf_detach(&records, &j->len);
+	gm_buf_release(&path);
 	free(j->a.text);
 	j->a.text = NULL;
 	return error;
@@ -97,7 +105,7 @@ static int job_answer(struct batch_job *j, const struct batch *b, void *w)
 
 	if (error < 0 || !j->a.text)
 		return error;
-	return job_records(j, b->s);
+	return job_records(j, b);
 }
 
 /*
@@ -134,14 +142,9 @@ static int batch_drain(struct batch *b)
 		if (say_all(b, &j->a.before, false) < 0 ||
 		    say_all(b, &j->a.shared, true) < 0)
 			return GM_ERROR;
-		if (j->len && fwrite(j->records, 1, j->len, b->out) != j->len)
-			return gm_error_set(GM_ERROR,
-					    "write error on standard output");
-		if (say_all(b, &j->a.after, true) < 0)
+		if (gm_error_write_records(b->out, j->records, j->len) < 0 ||
+		    say_all(b, &j->a.after, true) < 0)
 			return GM_ERROR;
-		if (b->s->stream && fflush(b->out))
-			return gm_error_set(GM_ERROR,
-					    "write error on standard output");
 		job_release(j);
 		b->next_out++;
 		gm_progress_set(b->progress, b->next_out);
@@ -360,6 +363,8 @@ int gm_batch_run(const struct gm_batch_settings *s,
 	int n = batch_jobs(s->jobs), error;
 
 	*unanswered = 0;
+	if (gm_repo_config_bool(repo, "core.quotePath", &b.quote_high) < 0)
+		b.quote_high = true;
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);

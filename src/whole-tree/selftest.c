@@ -236,41 +236,6 @@ out:
 	return error;
 }
 
-/* Whether `git ls-files` quotes the path (core.quotePath: `high`). */
-static bool path_needs_quotes(const char *s, bool high)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < ' ' || *p == '"' || *p == '\\' || *p == 0x7f ||
-		    (high && *p >= 0x80))
-			return true;
-	return false;
-}
-
-/* The path as `git ls-files` prints it: C-quoted if it must be. */
-static int path_quote(struct gm_buf *out, const char *s, bool high)
-{
-	static const char esc[] = "\a\b\t\n\v\f\r";
-	static const char letter[] = "abtnvfr";
-	int error = gm_buf_putc(out, '"');
-
-	for (const unsigned char *p = (const unsigned char *)s; *p && !error;
-	     p++) {
-		const char *e = *p ? strchr(esc, *p) : NULL;
-
-		if (e)
-			error = gm_buf_printf(out, "\\%c", letter[e - esc]);
-		else if (*p == '"' || *p == '\\')
-			error = gm_buf_printf(out, "\\%c", *p);
-		else if (*p < ' ' || *p == 0x7f || (high && *p >= 0x80))
-			error = gm_buf_printf(out, "\\%03o", *p);
-		else
-			error = gm_buf_putc(out, (char)*p);
-	}
-	if (!error)
-		error = gm_buf_putc(out, '"');
-	return error;
-}
-
 /*
  * The tree's files as the script sees them: `git ls-files` output, with
  * each line's leading white space taken off (git_execute_cmd), sorted.
@@ -285,15 +250,12 @@ static int load_paths(struct gm_selftest_input *in, struct gm_repo *r)
 	if (!error && gm_repo_config_bool(r, "core.quotePath", &high) < 0)
 		high = true;
 	for (size_t i = 0; !error && i < raw.nr; i++) {
-		const char *p = raw.v[i];
+		const char *p;
 
-		if (path_needs_quotes(p, high)) {
-			gm_buf_reset(&q);
-			if ((error = path_quote(&q, p, high)) < 0)
-				break;
-			p = q.ptr;
-		}
-		p += strspn(p, " ");
+		gm_buf_reset(&q);
+		if ((error = gm_buf_put_path(&q, raw.v[i], high)) < 0)
+			break;
+		p = q.ptr + strspn(q.ptr, " ");
 		error = gm_strvec_push(&in->paths, p);
 	}
 	if (!error)

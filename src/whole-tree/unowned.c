@@ -10,6 +10,7 @@
 #include "gm/needles.h"
 #include "gm/output.h"
 #include "gm/pattern.h"
+#include "gm/strmap.h"
 
 /* ==================== claims ==================== */
 
@@ -388,34 +389,193 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 
 /* ==================== output ==================== */
 
-/* A path on a line of its own, C-quoted if it must be (git's quoting). */
-static void write_path(FILE *f, const char *path)
+int gm_unowned_quote(struct gm_buf *out, const char *path)
 {
 	static const char from[] = "\a\b\t\n\v\f\r\"\\";
 	static const char to[] = "abtnvfr\"\\";
 	const unsigned char *p = (const unsigned char *)path;
 	bool quote = false;
+	int error = 0;
 
 	for (; *p && !quote; p++)
 		quote = *p < ' ' || *p == 0x7f || *p == '"' || *p == '\\';
-	if (!quote) {
-		fputs(path, f);
-		fputc('\n', f);
-		return;
-	}
-	fputc('"', f);
-	for (p = (const unsigned char *)path; *p; p++) {
-		const char *esc = *p ? strchr(from, *p) : NULL;
+	if (!quote)
+		return gm_buf_puts(out, path);
+	error = gm_buf_putc(out, '"');
+	for (p = (const unsigned char *)path; *p && !error; p++) {
+		const char *esc = strchr(from, *p);
 
 		if (esc)
-			fprintf(f, "\\%c", to[esc - from]);
+			error = gm_buf_printf(out, "\\%c", to[esc - from]);
 		else if (*p < ' ' || *p == 0x7f)
-			fprintf(f, "\\%03o", *p);
+			error = gm_buf_printf(out, "\\%03o", *p);
 		else
-			fputc(*p, f);
+			error = gm_buf_putc(out, (char)*p);
 	}
-	fputs("\"\n", f);
+	return error ? error : gm_buf_putc(out, '"');
 }
+
+/* A path as gm_unowned_quote() writes it, through `tmp`. */
+static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
+{
+	int error;
+
+	gm_buf_reset(tmp);
+	if ((error = gm_unowned_quote(tmp, path)) == 0)
+		fwrite(tmp->ptr, 1, tmp->len, f);
+	return error;
+}
+
+/* ==================== directories ==================== */
+
+/* The files of files[0..nr) below the directory `dir` ("d/"): [*lo, *hi). */
+static void dir_range(const char *const *files, size_t nr, struct gm_buf *dir,
+		      size_t *lo, size_t *hi)
+{
+	*lo = lower_bound(files, nr, dir->ptr, dir->len);
+	dir->ptr[dir->len - 1] = '/' + 1;	/* the first name past them */
+	*hi = lower_bound(files, nr, dir->ptr, dir->len);
+	dir->ptr[dir->len - 1] = '/';
+}
+
+/*
+ * Where the unowned file `i` is summed, into `dir`: the shallowest
+ * directory all of whose files are unowned, else its own directory ("" at
+ * the top); `*all` its files, `*whole` whether all are unowned. `owned_before`
+ * counts the owned files before each index.
+ */
+static int dir_of(struct gm_buf *dir, size_t *all, bool *whole,
+		  const char *const *files, size_t nr, const size_t *owned_before,
+		  size_t i)
+{
+	const char *f = files[i], *last = strrchr(f, '/');
+	size_t lo = 0, hi = nr;
+
+	for (const char *p = strchr(f, '/'); p; p = strchr(p + 1, '/')) {
+		gm_buf_reset(dir);
+		if (gm_buf_put(dir, f, (size_t)(p - f) + 1) < 0)
+			return GM_ERROR;
+		dir_range(files, nr, dir, &lo, &hi);
+		if (owned_before[hi] == owned_before[lo])
+			break;
+	}
+	*whole = last && owned_before[hi] == owned_before[lo];
+	if (*whole) {
+		*all = hi - lo;
+		return 0;
+	}
+	gm_buf_reset(dir);
+	if (last && gm_buf_put(dir, f, (size_t)(last - f) + 1) < 0)
+		return GM_ERROR;
+	if (last)
+		dir_range(files, nr, dir, &lo, &hi);
+	*all = hi - lo;
+	return 0;
+}
+
+static int dir_cmp(const void *a, const void *b)
+{
+	const struct gm_unowned_dir *x = a, *y = b;
+
+	if (x->unowned != y->unowned)
+		return x->unowned > y->unowned ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static int dirs_add(struct gm_unowned_dirs *d, struct gm_strmap *index,
+		    const struct gm_buf *dir, size_t all, bool whole)
+{
+	struct gm_unowned_dir *e;
+	void *v;
+
+	if (gm_strmap_get(index, dir->ptr, dir->len, &v)) {
+		d->v[(uintptr_t)v - 1].unowned++;
+		return 0;
+	}
+	if (GM_ARRAY_GROW(d->v, d->nr, d->alloc) < 0)
+		return GM_ERROR;
+	e = &d->v[d->nr];
+	e->unowned = 1;
+	e->files = all;
+	e->whole = whole;
+	if (!(e->path = strdup(dir->ptr)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	d->nr++;
+	return gm_strmap_put(index, dir->ptr, dir->len,
+			     (void *)(uintptr_t)d->nr);
+}
+
+int gm_unowned_dirs(struct gm_unowned_dirs *out, const char *const *files,
+		    size_t nr, const unsigned char *owned)
+{
+	struct gm_strmap index = GM_STRMAP_INIT;
+	struct gm_buf dir = GM_BUF_INIT;
+	size_t *before = malloc((nr + 1) * sizeof(*before)), all;
+	bool whole;
+	int error = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!before)
+		return gm_error_set(GM_ERROR, "out of memory");
+	before[0] = 0;
+	for (size_t i = 0; i < nr; i++) {
+		before[i + 1] = before[i] + owned[i];
+		out->unowned += !owned[i];
+	}
+	out->files = nr;
+	for (size_t i = 0; i < nr && !error; i++)
+		if (!owned[i] &&
+		    !(error = dir_of(&dir, &all, &whole, files, nr, before, i)))
+			error = dirs_add(out, &index, &dir, all, whole);
+	if (!error && out->nr)
+		qsort(out->v, out->nr, sizeof(*out->v), dir_cmp);
+	free(before);
+	gm_buf_release(&dir);
+	gm_strmap_release(&index);
+	if (error)
+		gm_unowned_dirs_release(out);
+	return error;
+}
+
+void gm_unowned_dirs_release(struct gm_unowned_dirs *d)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		free(d->v[i].path);
+	free(d->v);
+	memset(d, 0, sizeof(*d));
+}
+
+/* The directories as a table for people, with a legend. */
+static int write_table(FILE *f, const char *const *files, size_t nr,
+		       const unsigned char *owned)
+{
+	struct gm_buf tmp = GM_BUF_INIT;
+	struct gm_unowned_dirs d;
+	int error = gm_unowned_dirs(&d, files, nr, owned);
+
+	if (error)
+		return error;
+	fprintf(f, "%zu of %zu files are claimed by no section with an M: "
+		"line, in %zu places\n\n   UNOWNED     FILES  DIRECTORY\n",
+		d.unowned, d.files, d.nr);
+	for (size_t i = 0; i < d.nr && !error; i++) {
+		fprintf(f, "%10zu  %8zu  ", d.v[i].unowned, d.v[i].files);
+		error = put_path(f, &tmp, *d.v[i].path ? d.v[i].path : "./");
+		fputs(d.v[i].whole ? "  (all)\n" : "\n", f);
+	}
+	fputs("\nUNOWNED    the unowned files counted in a directory: the "
+	      "shallowest whose files\n"
+	      "           are all unowned, marked (all), else the file's own "
+	      "directory\n"
+	      "FILES      all the files below the directory\n"
+	      "The catch-all (F: * and F: */) claims none. For the files "
+	      "themselves:\n--format=list (one a line); for scripts: "
+	      "--format=json (stable).\n", f);
+	gm_unowned_dirs_release(&d);
+	gm_buf_release(&tmp);
+	return error;
+}
+
 
 /* The length of the top-level directory of `path`, 0 for a top file. */
 static size_t top_dir_len(const char *path)
@@ -508,16 +668,22 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 }
 
 int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
-		     const unsigned char *owned, const char *rev, bool json)
+		     const unsigned char *owned, const char *rev,
+		     enum gm_unowned_form form)
 {
+	struct gm_buf tmp = GM_BUF_INIT;
 	int error = 0;
 
-	if (json)
+	if (form == GM_UNOWNED_JSON)
 		error = write_json(out, files, nr, owned, rev);
+	else if (form == GM_UNOWNED_TABLE)
+		error = write_table(out, files, nr, owned);
 	else
-		for (size_t i = 0; i < nr; i++)
-			if (!owned[i])
-				write_path(out, files[i]);
+		for (size_t i = 0; i < nr && !error; i++)
+			if (!owned[i] && !(error = put_path(out, &tmp,
+							    files[i])))
+				fputc('\n', out);
+	gm_buf_release(&tmp);
 	if (!error && ferror(out))
 		error = gm_error_set(GM_ERROR, "write error: %s",
 				     strerror(errno));
@@ -525,6 +691,11 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 }
 
 /* ==================== the mode ==================== */
+
+bool gm_unowned_isdir(const char *path, void *repo)
+{
+	return gm_repo_kind(repo, path) == GM_REPO_TREE;
+}
 
 static int path_cmp(const void *a, const void *b)
 {
@@ -609,12 +780,6 @@ out:
 	return error;
 }
 
-/* The directory test of R-12 in the tree of `payload`, a struct gm_repo. */
-static bool repo_isdir(const char *path, void *payload)
-{
-	return gm_repo_kind(payload, path) == GM_REPO_TREE;
-}
-
 int gm_unowned_run(FILE *out, struct gm_repo *r,
 		   const struct gm_maintainers *m,
 		   const struct gm_unowned_settings *s)
@@ -627,7 +792,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	size_t nr = 0;
 	int error;
 
-	uo.isdir = repo_isdir;
+	uo.isdir = gm_unowned_isdir;
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_repo_files(r, &all)) < 0 ||
@@ -640,7 +805,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) < 0)
 		goto out;
 	gm_repo_commit_hex(r, rev);
-	error = gm_unowned_write(out, files, nr, owned, rev, s->json);
+	error = gm_unowned_write(out, files, nr, owned, rev, s->form);
 out:
 	free(owned);
 	free(files);
