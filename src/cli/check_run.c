@@ -13,7 +13,9 @@
 #include "gm/check.h"
 #include "gm/commits.h"
 #include "gm/error.h"
+#include "gm/objects.h"
 #include "gm/patch.h"
+#include "gm/range.h"
 
 /* What one run holds: its worker, verdicts, cover letter and commits. */
 struct run {
@@ -27,31 +29,23 @@ struct run {
 	struct gm_buf name;
 };
 
-/* "Name <email>" of `sig` appended to `out`. */
-static int put_signature(struct gm_strvec *out, const git_signature *sig)
-{
-	return gm_strvec_pushf(out, "%s <%s>", sig->name, sig->email);
-}
-
 /* The author of each Fixes: commit of `in`, as pairs: who, why. */
-static int fixes_authors(struct gm_strvec *out, git_repository *repo,
+static int fixes_authors(struct gm_strvec *out, struct gm_repo *repo,
 			 const struct gm_strvec *fixes)
 {
 	int error = 0;
 
-	for (size_t i = 0; i < fixes->nr && !error; i++) {
-		git_object *obj = NULL;
+	for (size_t i = 0; i < fixes->nr && error >= 0; i++) {
+		struct gm_range_commit ci;
 
-		if (git_revparse_single(&obj, repo, fixes->v[i]) < 0 ||
-		    git_object_type(obj) != GIT_OBJECT_COMMIT) {
-			git_object_free(obj);
-			continue;	/* the query warns of it */
-		}
-		if (!(error = put_signature(out, git_commit_author(
-						(git_commit *)obj))))
+		/* one not found: the query warns of it */
+		if (!(error = gm_range_commit(repo, fixes->v[i], &ci)) &&
+		    !(error = gm_strvec_push(out, ci.author)))
 			error = gm_strvec_pushf(out, "author of Fixes: %s",
 						fixes->v[i]);
-		git_object_free(obj);
+		gm_range_commit_release(&ci);
+		if (error == GM_ENOTFOUND)
+			error = 0;
 	}
 	return error;
 }
@@ -82,8 +76,7 @@ static int run_patch(struct run *r, const char *name,
 	if (r->chk.approvals)
 		error = gm_check_approvals(&r->chk, name, m, committer,
 					   r->env->rules->m, q.matches);
-	else if (!(error = fixes_authors(&fixes, gm_repo_git(r->w.repo),
-					 &q.inputs.fixes)))
+	else if (!(error = fixes_authors(&fixes, r->w.repo, &q.inputs.fixes)))
 		error = gm_check_recipients(&r->chk, name, m,
 					    r->cover.text ? &r->cover : NULL,
 					    &q.rank, &fixes);
@@ -171,19 +164,15 @@ static int commits_open(struct run *r)
 }
 
 /*
- * The mail of a commit as far as the check reads it: the author, the
- * subject, the message, then a "--- a/X" / "+++ b/X" pair for each file
- * it changes against its parent (names with a TAB, a newline or a quote
- * are left out).
+ * The mail of commit `ci` as far as the check reads it: the author, the
+ * subject, the message, then a "--- a/X" / "+++ b/X" pair for each of
+ * `files` (names with a TAB, a newline or a quote are left out).
  */
-static int commit_mail(struct gm_buf *out, git_commit *commit,
+static int commit_mail(struct gm_buf *out, const struct gm_range_commit *ci,
 		       const struct gm_strvec *files)
 {
-	const git_signature *a = git_commit_author(commit);
-	const char *body = git_commit_body(commit);
-	int error = gm_buf_printf(out, "From: %s <%s>\nSubject: %s\n\n%s\n---\n",
-				  a->name, a->email,
-				  git_commit_summary(commit), body ? body : "");
+	int error = gm_buf_printf(out, "From: %s\nSubject: %s\n\n%s\n---\n",
+				  ci->author, ci->summary, ci->body);
 
 	for (size_t i = 0; i < files->nr && !error; i++)
 		if (!strpbrk(files->v[i], "\t\n\""))
@@ -192,74 +181,64 @@ static int commit_mail(struct gm_buf *out, git_commit *commit,
 	return error;
 }
 
-/* Commit `id`, its committer an approver; merges are skipped. */
-static int run_commit(struct run *r, const git_oid *id)
+/* The files commit `hex` changes against its parent, into `out`. */
+static int commit_files(struct run *r, const char *hex, struct gm_strvec *out)
 {
-	struct gm_strvec files = GM_STRVEC_INIT, committer = GM_STRVEC_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	struct gm_buf text = GM_BUF_INIT;
 	struct gm_commits_parents p;
 	struct gm_commits_item it;
-	struct gm_check_mail m;
+	git_oid id;
 	int error;
 
 	memset(&p, 0, sizeof(p));
-	if ((error = commits_open(r)) < 0 ||
-	    (error = gm_commits_item(&r->commits, id, &it)) < 0)
+	if ((error = commits_open(r)) < 0)
 		return error;
-	if ((error = gm_commits_parents(&r->commits, &it, &p)) < 0 ||
-	    p.nr > 1 ||
-	    (error = gm_commits_diff_all(&r->commits, p.nr_loaded ?
-					 &p.trees[0] : NULL, &p.tree,
-					 &files)) < 0 ||
-	    (error = gm_commits_item_commit(&r->commits, &it)) < 0 ||
-	    (error = commit_mail(&text, it.c, &files)) < 0 ||
-	    (error = put_signature(&committer, git_commit_committer(it.c))) < 0)
-		goto out;
-	git_oid_tostr(hex, 13, id);
-	m.text = text.ptr;
-	m.len = text.len;
-	m.body = (size_t)(strstr(text.ptr, "\n\n") + 2 - text.ptr);
-	error = run_patch(r, hex, &m, committer.v[0]);
-out:
+	if (!gm_oid_fromhex(&id, hex) ||
+	    (error = gm_commits_item(&r->commits, &id, &it)) < 0)
+		return error < 0 ? error : gm_error_set(GM_ERROR, "bad id");
+	if (!(error = gm_commits_parents(&r->commits, &it, &p)))
+		error = gm_commits_diff_all(&r->commits, p.nr_loaded ?
+					    &p.trees[0] : NULL, &p.tree, out);
 	gm_commits_parents_release(&p);
 	gm_commits_item_release(&it);
-	gm_buf_release(&text);
-	gm_strvec_release(&files);
-	gm_strvec_release(&committer);
 	return error;
 }
 
-/* The commits of `range`, oldest first: "A..B", or one revision. */
-static int run_range(struct run *r, const char *range)
+/* Commit `hex`, its committer an approver; merges are left out. */
+static int run_commit(struct run *r, const char *hex)
 {
-	git_repository *repo = gm_repo_git(r->w.repo);
-	git_revwalk *walk = NULL;
-	git_object *obj = NULL, *commit = NULL;
-	git_oid id;
-	int error = 0;
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_range_commit ci;
+	struct gm_check_mail m;
+	char name[13];
+	int error;
 
-	if (!strstr(range, "..")) {
-		if (git_revparse_single(&obj, repo, range) < 0 ||
-		    git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0)
-			error = gm_error_set(GM_ENOTFOUND,
-					     "'%s' is no file and no commit",
-					     range);
-		else
-			error = run_commit(r, git_object_id(commit));
-		git_object_free(commit);
-		git_object_free(obj);
-		return error;
-	}
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME |
-				GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_push_range(walk, range) < 0)
-		error = gm_error_set(GM_ENOTFOUND, "bad revision range '%s'",
-				     range);
-	while (!error && !git_revwalk_next(&id, walk))
-		error = run_commit(r, &id);
-	git_revwalk_free(walk);
+	if ((error = gm_range_commit(r->w.repo, hex, &ci)) < 0 ||
+	    ci.parents > 1 ||
+	    (error = commit_files(r, hex, &files)) < 0 ||
+	    (error = commit_mail(&text, &ci, &files)) < 0)
+		goto out;
+	snprintf(name, sizeof(name), "%s", hex);
+	m.text = text.ptr;
+	m.len = text.len;
+	m.body = (size_t)(strstr(text.ptr, "\n\n") + 2 - text.ptr);
+	error = run_patch(r, name, &m, ci.committer);
+out:
+	gm_range_commit_release(&ci);
+	gm_buf_release(&text);
+	gm_strvec_release(&files);
+	return error;
+}
+
+/* The commits of `spec`, oldest first: "A..B", or one revision. */
+static int run_range(struct run *r, const char *spec)
+{
+	struct gm_strvec ids = GM_STRVEC_INIT;
+	int error = gm_range_ids(r->w.repo, spec, &ids);
+
+	for (size_t i = 0; i < ids.nr && !error; i++)
+		error = run_commit(r, ids.v[i]);
+	gm_strvec_release(&ids);
 	return error;
 }
 
