@@ -42,9 +42,13 @@ trap 'exit 1' HUP INT TERM
 # golden.sh runs this wrapper in place of the binary. After a run that
 # exits 0 (and prints recipients: not --unowned, --activity) it runs the
 # binary again on the same input with only the recipients printed (no
-# roles, no other groups), and every line of that must be one RFC 5322
-# mailbox (tests/property/mailbox); if one is not,
-# the wrapper exits 125 and the case fails.
+# roles, no other groups; with --noemail, whose lists are printed only
+# beside another group, --email with no person: the lists alone), and
+# that run must exit 0, print recipients if the first printed an
+# address, and every line of it must be one RFC 5322 mailbox
+# (tests/property/mailbox); if not, the wrapper says why and exits 125,
+# and the case fails. A FIFO argument gives its patch to one reader: its
+# case (patch-is-fifo) is not run again, its expected.out is the check.
 checker=$top/tests/property/mailbox
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "hostile: no python3: the recipients are not checked as mailboxes"
@@ -52,14 +56,17 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 cat >"$wrap/git-maintainer" <<WRAP
 #!/usr/bin/env bash
-in=\$(mktemp "$wrap/in.XXXXXX") && out=\$(mktemp "$wrap/out.XXXXXX") || exit 2
-trap 'rm -f -- "\$in" "\$out"' EXIT
+in=\$(mktemp "$wrap/in.XXXXXX") && out=\$(mktemp "$wrap/out.XXXXXX") &&
+	first=\$(mktemp "$wrap/first.XXXXXX") || exit 2
+trap 'rm -f -- "\$in" "\$out" "\$first"' EXIT
 cat >"\$in"
-timeout -k 5 $limit '$bin' "\$@" <"\$in"
+timeout -k 5 $limit '$bin' "\$@" <"\$in" >"\$first"
 rc=\$?
+cat "\$first"
 [ \$rc -eq 0 ] && [ -n '$checker' ] || exit \$rc
-for a in "\$@"; do	# modes whose lines are no recipients
+for a in "\$@"; do	# modes whose lines are no recipients; a FIFO read once
 	case \$a in --unowned | --activity) exit \$rc ;; esac
+	[ -p "\$a" ] && exit \$rc
 done
 only=(--noroles --norolestats --noscm --nostatus --nosubsystem --noweb
 	--nobug --nosubstatus --nosections --letters= --format=text
@@ -67,10 +74,23 @@ only=(--noroles --norolestats --noscm --nostatus --nosubsystem --noweb
 args=()
 for a in "\$@"; do
 	[ "\$a" = -- ] && [ \${#only[@]} -gt 0 ] && args+=("\${only[@]}") && only=()
-	args+=("\$a")
+	case \$a in
+	--noemail) args+=(--email --nom --nor --nofe --nogit --nogit-fallback
+		--nogit-blame --nohistory) ;;
+	*) args+=("\$a") ;;
+	esac
 done
 args+=(\${only[@]+"\${only[@]}"})
 timeout -k 5 $limit '$bin' "\${args[@]}" <"\$in" >"\$out" 2>/dev/null
+rc2=\$?
+if [ \$rc2 -ne 0 ]; then
+	echo "hostile: the recipients-only run exited \$rc2" >&2
+	exit 125
+fi
+if grep -q @ "\$first" && [ ! -s "\$out" ]; then
+	echo "hostile: the recipients-only run printed none" >&2
+	exit 125
+fi
 '$checker' "\$out" || exit 125
 exit \$rc
 WRAP

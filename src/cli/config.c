@@ -469,7 +469,7 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 		goto out;
 	error = gm_options_finish(opts);
 	for (size_t i = 0; opts->verbose && i < notes.nr; i++)
-		fprintf(stderr, "git-maintainer: %s\n", notes.v[i]);
+		gm_output_message(stderr, "git-maintainer: ", notes.v[i]);
 out:
 	gm_strvec_release(&notes);
 	gm_strvec_release(&words);

@@ -375,13 +375,20 @@ static bool line_is_header(const struct st *st, size_t i)
 
 static int warn(struct st *st, size_t i, const char *fmt, ...) GM_PRINTF(3, 4);
 
-/* One warning line about line `i`. */
+/*
+ * One warning line about line `i`; its file's name (a directory of the
+ * tree's with --find-maintainer-files) C-quoted if it must be.
+ */
 static int warn(struct st *st, size_t i, const char *fmt, ...)
 {
 	const struct st_line *l = &st->lines[i];
+	struct gm_buf name = GM_BUF_INIT;
 	va_list ap;
 
-	fprintf(st->out, "%s:%zu: warning: ", l->file->name, l->nr);
+	if (gm_buf_put_path(&name, l->file->name, false) < 0)
+		return GM_ERROR;
+	fprintf(st->out, "%s:%zu: warning: ", name.ptr, l->nr);
+	gm_buf_release(&name);
 	va_start(ap, fmt);
 	vfprintf(st->out, fmt, ap);
 	va_end(ap);
