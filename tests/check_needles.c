@@ -161,6 +161,16 @@ static void agree(const char *alphabet, enum agree_case mode, bool portable)
 	free(text);
 }
 
+/* Whether gm_needles_scan() has the SSSE3 scan here (as needles.c asks). */
+static bool cpu_has_ssse3(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	return __builtin_cpu_supports("ssse3");
+#else
+	return false;
+#endif
+}
+
 static const char *const agree_alphabets[] = {
 	"abEe_@[`{\xc1\xe1" "A",
 	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP_:@[`{\xc1\xe1\x8f",
@@ -171,6 +181,11 @@ START_TEST(test_needles_agree_with_reference)
 	const char *alphabet = agree_alphabets[_i / 2];
 	bool portable = _i % 2;
 
+	if (!portable && !cpu_has_ssse3()) {
+		/* the scan would be the portable one: compared with itself */
+		gm_test_skip("needles: no SSSE3 scan on this CPU to compare");
+		return;
+	}
 	agree(alphabet, CASE_MATTERS, portable);
 	agree(alphabet, CASELESS, portable);
 	agree(alphabet, MIXED, portable);

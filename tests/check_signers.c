@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gm/blame.h"
+#include "gm/commits.h"
 #include "gm/follow.h"
 #include "gm/graph.h"
 #include "gm/options.h"
@@ -17,6 +18,7 @@
 #include "gm/rank_git.h"
 #include "gm/repo.h"
 #include "gm/signers.h"
+#include "gm/thread.h"
 #include "gm_testutil.h"
 #include "gm_tests.h"
 
@@ -175,7 +177,8 @@ static void assert_same_walk(const struct gm_signers *a,
 
 /*
  * The walk `so` of `files` again with its threads (the commits found
- * ahead through a repository opened again), which must agree with `s`.
+ * ahead through a repository opened again), which must agree with `s`;
+ * the threads forced on, and each seen to run.
  */
 static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 		       struct gm_signers_options *so, const struct gm_signers *s)
@@ -183,14 +186,19 @@ static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 	struct gm_signers *ahead = NULL;
 	struct gm_repo *repo = NULL;
 	char cwd[4096];
+	size_t jobs = gm_thread_jobs_done();
 
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
 	ck_assert_int_eq(chdir(r->dir), 0);
 	ck_assert_int_eq(gm_test_repo_open(&repo, NULL), 0);
 	ck_assert_int_eq(chdir(cwd), 0);
 	so->reopen = repo;
+	gm_thread_cpus_force(2);	/* the threads on, even on one CPU */
 	ck_assert_int_eq(gm_signers_walk(&ahead, r->repo, &r->head, files, so),
 			 0);
+	gm_thread_cpus_force(0);
+	/* the walk ahead's thread at least gave its outcome */
+	ck_assert_uint_ge(gm_thread_jobs_done() - jobs, 1);
 	so->reopen = NULL;
 	assert_same_walk(s, ahead);
 	ck_assert_int_eq(ahead->shallow, s->shallow);
@@ -1144,6 +1152,75 @@ START_TEST(test_signers_blame_inexact_rename)
 }
 END_TEST
 
+/*
+ * The one walk (gm_commits_walk): under GM_COMMITS_FULL every commit of
+ * the window, newest first, each parent queued, the older ones passed
+ * over; under GM_COMMITS_SIMPLIFY only what the caller queues, a commit
+ * queued twice walked once.
+ */
+START_TEST(test_signers_commits_walk_modes)
+{
+	static const struct tcommit c[] = {
+		{ "Ann <ann@x.org>", "one\n", T0, { { "a", "1\n" } } },
+		{ "Bob <bob@x.org>", "two\n", T0 + DAY, { { "a", "2\n" } } },
+		{ "Cy <cy@x.org>", "three\n", T0 + 2 * DAY, { { "b", "3\n" } } },
+	};
+	struct gm_commits src;
+	struct gm_commits_walk w;
+	struct gm_commits_item it;
+	struct gm_commits_parents p;
+	git_commit *head = NULL;
+	struct trepo r;
+	git_oid seen[3];
+	size_t n = 0;
+	int rc;
+
+	trepo_build(&r, c, 3);
+	ck_assert_int_eq(git_commit_lookup(&head, r.repo, &r.head), 0);
+	memset(&src, 0, sizeof(src));
+	ck_assert_int_eq(gm_commits_open(&src, r.repo, NULL, NULL, NULL), 0);
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(gm_commits_walk_start(&w, &src, GM_COMMITS_FULL,
+					       &r.head, T0 + DAY, false), 0);
+	while ((rc = gm_commits_walk_next(&w, &it, &p)) > 0) {
+		ck_assert_uint_lt(n, 3);
+		ck_assert_uint_eq(p.nr, git_oid_equal(&it.id, &r.head) ||
+					n == 1 ? 1 : 0);
+		seen[n++] = it.id;
+		gm_commits_parents_release(&p);
+		gm_commits_item_release(&it);
+	}
+	ck_assert_int_eq(rc, 0);
+	ck_assert_uint_eq(n, 2);	/* the first commit is before `since` */
+	ck_assert(git_oid_equal(&seen[0], &r.head));
+	ck_assert(git_oid_equal(&seen[1], git_commit_parent_id(head, 0)));
+	gm_commits_walk_release(&w);
+
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(gm_commits_walk_start(&w, &src, GM_COMMITS_SIMPLIFY,
+					       &r.head, 0, false), 0);
+	ck_assert_int_eq(gm_commits_walk_next(&w, &it, NULL), 1);
+	ck_assert(git_oid_equal(&it.id, &r.head));
+	ck_assert_int_eq(gm_commits_parents(&src, &it, &p), 0);
+	ck_assert_uint_eq(p.nr, 1);
+	seen[0] = p.v[0].id;
+	ck_assert_int_eq(gm_commits_walk_push(&w, &p.v[0]), 0);
+	gm_commits_parents_release(&p);
+	ck_assert_int_eq(gm_commits_parents(&src, &it, &p), 0);
+	ck_assert_int_eq(gm_commits_walk_push(&w, &p.v[0]), 0);
+	gm_commits_parents_release(&p);
+	gm_commits_item_release(&it);
+	ck_assert_int_eq(gm_commits_walk_next(&w, &it, NULL), 1);
+	ck_assert(git_oid_equal(&it.id, &seen[0]));
+	gm_commits_item_release(&it);
+	ck_assert_int_eq(gm_commits_walk_next(&w, &it, NULL), 0);
+	gm_commits_walk_release(&w);
+	gm_commits_close(&src);
+	git_commit_free(head);
+	trepo_free(&r);
+}
+END_TEST
+
 Suite *signers_suite(void)
 {
 	Suite *s = suite_create("signers");
@@ -1151,6 +1228,7 @@ Suite *signers_suite(void)
 
 	gm_test_hermetic_env();
 	tcase_add_test(tc, test_signers_is_signature);
+	tcase_add_test(tc, test_signers_commits_walk_modes);
 	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
 	tcase_add_test(tc, test_signers_rename_under_dir);

@@ -112,6 +112,14 @@ int gm_test_write_file(const char *dir, const char *path, const char *content);
 /* Clear the environment variables through which git finds a repository. */
 void gm_test_hermetic_env(void);
 
+/*
+ * A check of the running test that cannot run here, and why: it prints
+ * "SKIP: <why>", and the run exits 77 (skipped) unless a test failed.
+ * Works in Check's forked children: the reason goes to the file
+ * $GM_TEST_SKIPS, which main() reads after the run.
+ */
+void gm_test_skip(const char *why);
+
 /* ==================== running the program ==================== */
 
 struct gm_test_run {

@@ -7,7 +7,7 @@
 #include <git2.h>
 
 #include "gm/patch.h"
-#include "gm/signers_commit.h"
+#include "gm/signers.h"
 #include "gm/strvec.h"
 
 /*

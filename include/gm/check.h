@@ -41,18 +41,10 @@ bool gm_check_next_mail(struct gm_check_mail *m, const char *text,
 /**
  * Every `name:` header of `m` (case ignored), unfolded, blanks before
  * each value dropped, joined by ", ", into `out` (overwritten; "" if
- * none). @return 1 if there was one, 0 if not, or
- * GM_ERROR.
+ * none). @return 1 if there was one, 0 if not, or GM_ERROR.
  */
 int gm_check_header(struct gm_buf *out, const struct gm_check_mail *m,
 		    const char *name);
-
-/**
- * The mailboxes of a header value ("A <a@b>, \"B, C\" <c@d>") appended
- * to `out`, split at commas outside quotes, <> and comments.
- * @return 0 or GM_ERROR.
- */
-int gm_check_split(struct gm_strvec *out, const char *value);
 
 enum gm_check_verdict {
 	GM_CHECK_MISSING,	/* required, not reached (not covered) */
@@ -90,19 +82,18 @@ struct gm_check {
 	bool reviewers;		/* R: required; in approvals, R: approve */
 	bool history;		/* history and file people required */
 	bool approvals;		/* the approvals check, else recipients */
-	struct gm_strmap reached;	/* key -> the address as written */
-	struct gm_strvec held;	/* values of `reached` */
+	struct gm_strmap reached;	/* key -> the address written when
+					   the .mailmap changed it, else "";
+					   approvals: how they approved */
+	struct gm_strvec held;	/* the values of `reached` */
 	struct gm_check_patch *v;	/* verdicts, in order */
 	size_t nr, alloc;
-	struct gm_buf key, name, addr;
+	struct gm_buf key, name, addr, mapped;	/* key_of()'s */
 };
 
 /** Start with no verdicts; `mailmap` must outlive `c`. */
 void gm_check_init(struct gm_check *c, const struct gm_mailmap *mailmap);
 void gm_check_release(struct gm_check *c);
-
-/** The key of the mailbox `who` into `out` (overwritten). @return 0 or GM_ERROR. */
-int gm_check_key(struct gm_check *c, struct gm_buf *out, const char *who);
 
 /**
  * The recipients verdict on the mail `mail` (its To: and Cc:, and those
@@ -117,8 +108,8 @@ int gm_check_recipients(struct gm_check *c, const char *name,
 			const struct gm_rank *rk, const struct gm_strvec *fixes);
 
 /**
- * The approvals verdict on the mail `mail` (a patch, or a commit as
- * format-patch writes it, then with its `committer`, else NULL): for
+ * The approvals verdict on the mail `mail` (a patch, or a commit's
+ * message and files, then with its `committer`, else NULL): for
  * each section of `m` that `mt` matched, whether an M: person (and R:
  * with c->reviewers) acked or reviewed it, signed it off after the
  * author, or committed it. A catch-all (a lone-star F:) and a section

@@ -15,7 +15,7 @@
 
 /*
  * The history engine of every walk (--history and --activity in
- * history.c, --git in signers_walk.c): commits as git reads them
+ * history.c, --git in signers.c): commits as git reads them
  * (gm_objects_commit_read(): replace refs, grafts, the shallow boundary),
  * from the commit-graph where git would read it, else from the packs,
  * else from libgit2; a queue of them, newest first and of equal times
@@ -55,12 +55,6 @@ int gm_commits_queue_push(struct gm_commits_queue *q,
 bool gm_commits_queue_pop(struct gm_commits_queue *q,
 			  struct gm_commits_item *out);
 
-/**
- * The items of `from` pushed into `q` in `from`'s order, emptying it:
- * those of equal times keep the order they were queued in.
- */
-int gm_commits_queue_move(struct gm_commits_queue *q,
-			  struct gm_commits_queue *from);
 void gm_commits_queue_release(struct gm_commits_queue *q);
 
 #define GM_COMMITS_TREE_SLOTS 1024
@@ -120,6 +114,49 @@ struct gm_commits_parents {
 int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 		       struct gm_commits_parents *out);
 void gm_commits_parents_release(struct gm_commits_parents *p);
+
+/* ==================== the walk ==================== */
+
+/*
+ * The one walk over a window of commits: from `start`, newest first
+ * (ties in the order queued, as git's), each commit queued once, those
+ * older than `since` passed over. Its modes are git's revision walks:
+ * GM_COMMITS_FULL (--full-history: every parent read and queued, as
+ * --git and its look-ahead follow one file and --activity walks) and
+ * GM_COMMITS_SIMPLIFY (the caller reads the parents and queues those it
+ * keeps with gm_commits_walk_push(), as --history simplifies by paths).
+ */
+enum gm_commits_mode { GM_COMMITS_FULL, GM_COMMITS_SIMPLIFY };
+
+struct gm_commits_walk {
+	struct gm_commits *src;		/* borrowed */
+	enum gm_commits_mode mode;
+	int64_t since;
+	struct gm_strmap seen;		/* hex ids of queued commits */
+	struct gm_commits_queue q;
+};
+
+/**
+ * Into the zeroed `w`: the walk from `start` (read; queued unless
+ * `empty`, as a walk at no path has nothing to find).
+ * @return 0 or GM_ERROR (the start cannot be read).
+ */
+int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
+			  enum gm_commits_mode mode, const git_oid *start,
+			  int64_t since, bool empty);
+
+/**
+ * The next commit of the window into `it`, the caller's to release;
+ * under GM_COMMITS_FULL its parents into `p` (released by the caller,
+ * also on failure), every one read queued; else `p` is untouched.
+ * @return 1, 0 once none is left, or an error.
+ */
+int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
+			 struct gm_commits_parents *p);
+
+/** Queue `it` (taken: released here) unless queued before. @return 0 or GM_ERROR. */
+int gm_commits_walk_push(struct gm_commits_walk *w, struct gm_commits_item *it);
+void gm_commits_walk_release(struct gm_commits_walk *w);
 
 /* ==================== trees compared at paths ==================== */
 

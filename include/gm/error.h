@@ -52,8 +52,9 @@ int gm_error_write_records(FILE *f, const void *buf, size_t len);
 
 /**
  * End the process as git's die() does, from any thread: "fatal: " and
- * the message set on stderr, exit status 128, once no write of
- * gm_error_write_records() is under way (what stdout's own buffer holds is dropped).
+ * the message set (control characters as \xHH) on stderr, exit status
+ * 128, once no gm_error_write_records() is under way (what stdout's own
+ * buffer holds is dropped).
  */
 _Noreturn void gm_error_die(void);
 

@@ -12,7 +12,7 @@
  * written to standard output. Every function accepts NULL (progress off)
  * and does nothing then, so a caller need not test.
  *
- * Threads: gm_progress_set(), gm_progress_add() and gm_progress_total()
+ * Threads: gm_progress_set() and gm_progress_total()
  * may be called from any thread; the others by the thread that started it.
  */
 struct gm_progress;
@@ -37,13 +37,9 @@ int gm_progress_start(struct gm_progress **out, bool on, FILE *f,
 
 /** The items done so far. */
 void gm_progress_set(struct gm_progress *p, uint64_t done);
-void gm_progress_add(struct gm_progress *p, uint64_t n);
 
 /** The number of items, once known. */
 void gm_progress_total(struct gm_progress *p, uint64_t total);
-
-/** What is being done now, shown after the counts (copied). */
-void gm_progress_doing(struct gm_progress *p, const char *what);
 
 /**
  * Erase the line and draw nothing until gm_progress_resume(), so that a

@@ -21,6 +21,15 @@ int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg);
 /** The CPUs this process may run on (its affinity mask), at least 1. */
 int gm_thread_cpus(void);
 
+/**
+ * For tests: from now on gm_thread_cpus() answers `n` (0: the affinity
+ * mask again), so that the threads a second CPU starts start on one.
+ */
+void gm_thread_cpus_force(int n);
+
+/** For tests: the jobs that have given their outcome (gm_job_done()). */
+size_t gm_thread_jobs_done(void);
+
 /*
  * A job: a function run in a thread beside the one that starts it, with
  * an outcome (0 or an error code and its message) that the starter waits

@@ -95,7 +95,8 @@ int gm_check_header(struct gm_buf *out, const struct gm_check_mail *m,
 	return error < 0 ? error : found;
 }
 
-int gm_check_split(struct gm_strvec *out, const char *value)
+/* The mailboxes of a header value, split at commas outside "", <>, (). */
+static int split(struct gm_strvec *out, const char *value)
 {
 	int quoted = 0, angle = 0, paren = 0;
 	const char *start = value;
@@ -158,6 +159,7 @@ void gm_check_release(struct gm_check *c)
 	gm_buf_release(&c->key);
 	gm_buf_release(&c->name);
 	gm_buf_release(&c->addr);
+	gm_buf_release(&c->mapped);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -167,56 +169,59 @@ static void lower(char *s)
 		*s = (char)tolower((unsigned char)*s);
 }
 
-/* The address of the mailbox `who` after the .mailmap, into c->addr. */
-static int map_address(struct gm_check *c, const char *who)
+/*
+ * The key of the mailbox `who` into c->key: its address after the
+ * .mailmap (looked up as written, then in lower case), in lower case.
+ * @return 1 if the .mailmap changed the address, 0 if not, or GM_ERROR.
+ */
+static int key_of(struct gm_check *c, const char *who)
 {
-	int error = gm_mailmap_apply(&c->key, c->mailmap, who);
-
-	if (!error)
-		error = gm_email_parse(&c->name, &c->addr, c->key.ptr);
-	return error;
-}
-
-int gm_check_key(struct gm_check *c, struct gm_buf *out, const char *who)
-{
-	char *plain;
 	int error;
 
-	if ((error = gm_email_parse(&c->name, &c->addr, who)) < 0)
+	gm_buf_reset(&c->key);
+	if ((error = gm_email_parse(&c->name, &c->addr, who)) < 0 ||
+	    (error = gm_buf_puts(&c->key, *c->addr.ptr ? c->addr.ptr :
+				 who)) < 0)
 		return error;
-	lower(c->addr.ptr);
-	if (!(plain = strdup(c->addr.ptr)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	/* the .mailmap's keys are as written, else in lower case */
-	if (!(error = map_address(c, who)) && !strcasecmp(c->addr.ptr, plain))
-		error = map_address(c, plain);
-	gm_buf_reset(out);
-	if (!error)
-		error = gm_buf_puts(out, *c->addr.ptr ? c->addr.ptr : who);
-	lower(out->ptr);
-	free(plain);
-	return error;
+	lower(c->key.ptr);
+	for (int pass = 0; pass < 2; pass++) {
+		if ((error = gm_mailmap_apply(&c->mapped, c->mailmap, pass ?
+					      c->key.ptr : who)) < 0 ||
+		    (error = gm_email_parse(&c->name, &c->addr,
+					    c->mapped.ptr)) < 0)
+			return error;
+		lower(c->addr.ptr);
+		if (*c->addr.ptr && strcmp(c->addr.ptr, c->key.ptr)) {
+			gm_buf_reset(&c->key);
+			return gm_buf_puts(&c->key, c->addr.ptr) < 0 ? GM_ERROR : 1;
+		}
+	}
+	return 0;
 }
 
-/* The addresses of `name:` headers of `m` (NULL: none) into c->reached. */
+/* A value of c->reached: reached at its own address. */
+static char own[] = "";
+
+/*
+ * The addresses of the `name:` headers of `m` (NULL: none) into
+ * c->reached, each with the address written if the .mailmap changed it.
+ */
 static int reach(struct gm_check *c, const struct gm_check_mail *m,
 		 const char *name, struct gm_buf *value)
 {
 	struct gm_strvec who = GM_STRVEC_INIT;
-	int error = 0;
+	int error = 0, mapped;
 
 	if (!m || (error = gm_check_header(value, m, name)) <= 0 ||
-	    (error = gm_check_split(&who, value->ptr)) < 0)
+	    (error = split(&who, value->ptr)) < 0)
 		goto out;
-	for (size_t i = 0; i < who.nr && !error; i++) {
-		struct gm_buf key = GM_BUF_INIT;
-
-		if (!(error = gm_check_key(c, &key, who.v[i])) &&
-		    !gm_strmap_get(&c->reached, key.ptr, key.len, NULL) &&
-		    !(error = gm_strvec_push(&c->held, who.v[i])))
-			error = gm_strmap_put(&c->reached, key.ptr, key.len,
-					      c->held.v[c->held.nr - 1]);
-		gm_buf_release(&key);
+	for (size_t i = 0; i < who.nr && error >= 0; i++) {
+		if ((error = mapped = key_of(c, who.v[i])) < 0 ||
+		    gm_strmap_get(&c->reached, c->key.ptr, c->key.len, NULL) ||
+		    (mapped && (error = gm_strvec_push(&c->held, who.v[i])) < 0))
+			continue;
+		error = gm_strmap_put(&c->reached, c->key.ptr, c->key.len,
+				      mapped ? c->held.v[c->held.nr - 1] : own);
 	}
 out:
 	gm_strvec_release(&who);
@@ -265,90 +270,60 @@ static struct gm_check_item *item_new(struct gm_check_patch *p,
 	return it;
 }
 
-/* Whether mailboxes `a` and `b` have one address, case ignored. */
-static int same_address(struct gm_check *c, const char *a, const char *b)
+/* Item `it` is also there for `why`; required wins over advice. */
+static int merge(struct gm_check_patch *p, struct gm_check_item *it,
+		 const char *why, bool required)
 {
-	char *first;
-	int error, same;
+	size_t n = strlen(it->why) + strlen(why) + 3;
+	char *joined = malloc(n);
 
-	if ((error = gm_email_parse(&c->name, &c->addr, a)) < 0)
-		return error;
-	if (!(first = strdup(c->addr.ptr)))
+	if (!joined)
 		return gm_error_set(GM_ERROR, "out of memory");
-	error = gm_email_parse(&c->name, &c->addr, b);
-	same = !strcasecmp(first, c->addr.ptr);
-	free(first);
-	return error < 0 ? error : same;
+	snprintf(joined, n, "%s, %s", it->why, why);
+	free(it->why);
+	it->why = joined;
+	if (required && it->verdict == GM_CHECK_ADVICE) {
+		it->verdict = GM_CHECK_MISSING;
+		p->missing++;
+	}
+	return 0;
 }
 
 /*
- * Whether `who` was reached, or, for a list, an address its L: line's
- * note names (its alias); `*via` the address written when another.
- */
-static int reached(struct gm_check *c, const char *who,
-		   const struct gm_mline *line, const char **via)
-{
-	struct gm_strvec alias = GM_STRVEC_INIT;
-	struct gm_buf key = GM_BUF_INIT;
-	void *v = NULL;
-	int error = gm_check_key(c, &key, who), found = 0;
-	const char *note;
-
-	if (!error)
-		found = gm_strmap_get(&c->reached, key.ptr, key.len, &v);
-	if (!error && !found && line && line->tag == 'L' &&
-	    (note = strpbrk(line->value, " \t")))
-		error = gm_email_scan_text(&alias, note, strlen(note), 0);
-	for (size_t i = 0; i < alias.nr && !error && !found; i++)
-		if (!(error = gm_check_key(c, &key, alias.v[i])))
-			found = gm_strmap_get(&c->reached, key.ptr, key.len, &v);
-	*via = NULL;
-	if (!error && found && (error = same_address(c, v, who)) == 0)
-		*via = v;
-	gm_buf_release(&key);
-	gm_strvec_release(&alias);
-	return error < 0 ? error : found;
-}
-
-/*
- * The verdict on `who` with role `why`, merged into the item of the same
- * person (by key, in `judged`) if there is one.
+ * The verdict on `who` with role `why`: reached, or, for a list, an
+ * address its L: line's note names (its alias) was; merged into the item
+ * of the same person, found by key in `judged`, if there is one.
  */
 static int judge(struct gm_check *c, struct gm_check_patch *p,
 		 struct gm_strmap *judged, const char *who, const char *why,
 		 const struct gm_mline *line, bool required)
 {
-	struct gm_buf key = GM_BUF_INIT;
-	struct gm_check_item *it;
-	const char *via;
-	void *v;
-	int found = reached(c, who, line, &via), error = 0;
+	struct gm_strvec alias = GM_STRVEC_INIT;
+	const char *via = NULL, *note;
+	void *v = NULL;
+	int found, error = key_of(c, who);
 
-	if (found < 0 || (error = gm_check_key(c, &key, who)) < 0)
-		goto out;
-	if (gm_strmap_get(judged, key.ptr, key.len, &v)) {
-		it = &p->v[(uintptr_t)v - 1];
-		if (required && it->verdict == GM_CHECK_ADVICE) {
-			it->verdict = GM_CHECK_MISSING;
-			p->missing++;
-		}
-		gm_buf_reset(&key);
-		if (!(error = gm_buf_printf(&key, "%s, %s", it->why, why))) {
-			free(it->why);
-			it->why = gm_buf_detach(&key, NULL);
-		}
-		goto out;
-	}
-	if (!item_new(p, found ? GM_CHECK_OK : required ? GM_CHECK_MISSING :
-		      GM_CHECK_ADVICE, who, *why ? why : "listed",
-		      found ? via : NULL))
+	if (error >= 0 && gm_strmap_get(judged, c->key.ptr, c->key.len, &v))
+		return merge(p, &p->v[(uintptr_t)v - 1], why, required);
+	if (error < 0 || (error = gm_strmap_put(judged, c->key.ptr, c->key.len,
+						(void *)(uintptr_t)(p->nr + 1))))
+		return error;
+	if ((found = gm_strmap_get(&c->reached, c->key.ptr, c->key.len, &v)))
+		via = *(char *)v ? v : NULL;
+	else if (line && line->tag == 'L' &&
+		 (note = strpbrk(line->value, " \t")))
+		error = gm_email_scan_text(&alias, note, strlen(note), 0);
+	for (size_t i = 0; i < alias.nr && !found && error >= 0; i++)
+		if ((error = key_of(c, alias.v[i])) >= 0 &&
+		    (found = gm_strmap_get(&c->reached, c->key.ptr, c->key.len,
+					   NULL)))
+			via = alias.v[i];
+	if (error >= 0 && !item_new(p, found ? GM_CHECK_OK : required ?
+				    GM_CHECK_MISSING : GM_CHECK_ADVICE, who,
+				    *why ? why : "listed", via))
 		error = GM_ERROR;
-	else
-		error = gm_strmap_put(judged, key.ptr, key.len,
-				      (void *)(uintptr_t)p->nr);
-out:
-	gm_buf_release(&key);
-	return found < 0 ? found : error;
+	gm_strvec_release(&alias);
+	return error < 0 ? error : 0;
 }
 
 int gm_check_recipients(struct gm_check *c, const char *name,
@@ -389,18 +364,30 @@ out:
 	return error;
 }
 
-/* Who approved `mail`: key -> "Acked-by: ..." in c->reached. */
-static int approvers(struct gm_check *c, const struct gm_check_mail *mail,
-		     const char *committer, struct gm_buf *author)
+/* Put `who` with `how` ("Acked-by: ...", owned by c->held) in c->reached. */
+static int approver(struct gm_check *c, const char *who, const char *how)
 {
-	struct gm_buf key = GM_BUF_INIT;
+	int error = key_of(c, who);
+
+	return error < 0 ? error : gm_strmap_put(&c->reached, c->key.ptr,
+						 c->key.len, (void *)how);
+}
+
+/*
+ * Who approved `mail`, into c->reached: the Acked-by: and Reviewed-by:
+ * lines, the Signed-off-by: lines after the one of `author` (a key), the
+ * committer.
+ */
+static int approvers(struct gm_check *c, const struct gm_check_mail *mail,
+		     const char *committer, const char *author)
+{
 	const char *t = mail->text;
 	size_t i = mail->body, n, next;
 	bool after = false;	/* the author's sign-off seen */
 	int error = 0;
 
-	for (; i < mail->len && !error; i = next) {
-		const char *s = t + i;
+	for (; i < mail->len && error >= 0; i = next) {
+		const char *s = t + i, *how;
 		struct gm_trailer tr;
 		bool sob;
 
@@ -408,37 +395,25 @@ static int approvers(struct gm_check *c, const struct gm_check_mail *mail,
 		if ((n == 3 && !memcmp(s, "---", 3)) ||
 		    (n >= 11 && !memcmp(s, "diff --git ", 11)))
 			break;
-		if (i == mail->body && n > 6 && !memcmp(s, "From: ", 6)) {
-			char *who = strndup(s + 6, n - 6);
-
-			error = who ? gm_check_key(c, author, who) : GM_ERROR;
-			free(who);
-			continue;
-		}
 		if (!gm_trailer_parse(&tr, s, n))
 			continue;
 		sob = !strncasecmp(tr.key, "signed-off-by", tr.key_len);
 		if ((error = gm_strvec_pushf(&c->held, "%.*s: %.*s",
 					     (int)tr.key_len, tr.key,
-					     (int)tr.value_len, tr.value)) < 0 ||
-		    (error = gm_check_key(c, &key, c->held.v[c->held.nr - 1] +
-					  tr.key_len + 2)) < 0)
+					     (int)tr.value_len, tr.value)) < 0)
 			break;
-		if (sob && !strcmp(key.ptr, author->ptr))
-			after = true;
-		else if ((sob && after) ||
-			 !strncasecmp(tr.key, "acked-by", tr.key_len) ||
-			 !strncasecmp(tr.key, "reviewed-by", tr.key_len))
-			error = gm_strmap_put(&c->reached, key.ptr, key.len,
-					      c->held.v[c->held.nr - 1]);
+		how = c->held.v[c->held.nr - 1];
+		if ((sob && after) ||
+		    !strncasecmp(tr.key, "acked-by", tr.key_len) ||
+		    !strncasecmp(tr.key, "reviewed-by", tr.key_len))
+			error = approver(c, how + tr.key_len + 2, how);
+		else if (sob && (error = key_of(c, how + tr.key_len + 2)) >= 0)
+			after = !strcmp(c->key.ptr, author);
 	}
-	if (!error && committer &&
-	    !(error = gm_strvec_pushf(&c->held, "committed by %s", committer)) &&
-	    !(error = gm_check_key(c, &key, committer)))
-		error = gm_strmap_put(&c->reached, key.ptr, key.len,
-				      c->held.v[c->held.nr - 1]);
-	gm_buf_release(&key);
-	return error;
+	if (error >= 0 && committer &&
+	    !(error = gm_strvec_pushf(&c->held, "committed by %s", committer)))
+		error = approver(c, committer, c->held.v[c->held.nr - 1]);
+	return error < 0 ? error : 0;
 }
 
 /* Whether section `s` is a catch-all: an F: of a lone star. */
@@ -459,7 +434,6 @@ static int approve_section(struct gm_check *c, struct gm_check_patch *p,
 {
 	const struct gm_section *sec = &m->sections[s];
 	struct gm_strvec could = GM_STRVEC_INIT;
-	struct gm_buf key = GM_BUF_INIT;
 	struct gm_check_item *it;
 	const char *by = NULL;
 	void *v;
@@ -470,13 +444,13 @@ static int approve_section(struct gm_check *c, struct gm_check_patch *p,
 
 		if (l->tag != 'M' && (l->tag != 'R' || !c->reviewers))
 			continue;
-		if (!(error = gm_strvec_push(&could, l->value)) &&
-		    !(error = gm_check_key(c, &key, l->value)) && !by &&
-		    gm_strmap_get(&c->reached, key.ptr, key.len, &v))
+		if ((error = gm_strvec_push(&could, l->value)) < 0 ||
+		    (error = key_of(c, l->value)) < 0)
+			goto out;
+		if (!by && gm_strmap_get(&c->reached, c->key.ptr, c->key.len,
+					 &v))
 			by = v;
 	}
-	if (error)
-		goto out;
 	if (catchall(m, s) || !could.nr)
 		it = item_new(p, GM_CHECK_APART, sec->short_name,
 			      could.nr ? "catch-all" : "nobody to approve", NULL);
@@ -490,9 +464,8 @@ static int approve_section(struct gm_check *c, struct gm_check_patch *p,
 		memset(&could, 0, sizeof(could));
 	}
 out:
-	gm_buf_release(&key);
 	gm_strvec_release(&could);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 int gm_check_approvals(struct gm_check *c, const char *name,
@@ -500,19 +473,28 @@ int gm_check_approvals(struct gm_check *c, const char *name,
 		       const char *committer, const struct gm_maintainers *m,
 		       const struct gm_matches *mt)
 {
-	struct gm_buf author = GM_BUF_INIT, from = GM_BUF_INIT;
+	const char *body = mail->text + mail->body;
 	bool *seen = calloc(m->nr_sections + 1, sizeof(*seen));
+	struct gm_buf author = GM_BUF_INIT;
 	struct gm_check_patch *p;
+	size_t n;
 	int error;
 
 	gm_strmap_release(&c->reached);
 	gm_strvec_release(&c->held);
 	if (!seen)
 		return gm_error_set(GM_ERROR, "out of memory");
+	/* the author: the body's first line "From: ...", else From: */
+	line_end(mail->text, mail->len, mail->body, &n);
 	if ((error = patch_new(c, name, mail, &p)) < 0 ||
-	    (error = gm_check_header(&from, mail, "From")) < 0 ||
-	    (error = gm_check_key(c, &author, from.ptr)) < 0 ||
-	    (error = approvers(c, mail, committer, &author)) < 0)
+	    (error = n > 6 && !memcmp(body, "From: ", 6) ?
+		     gm_buf_put(&author, body + 6, n - 6) :
+		     gm_check_header(&author, mail, "From")) < 0 ||
+	    (error = key_of(c, author.ptr)) < 0)
+		goto out;
+	gm_buf_reset(&author);
+	if ((error = gm_buf_puts(&author, c->key.ptr)) < 0 ||
+	    (error = approvers(c, mail, committer, author.ptr)) < 0)
 		goto out;
 	for (size_t i = 0; i < mt->nr_files && !error; i++)
 		for (size_t k = 0; k < mt->files[i].nr_sections && !error; k++) {
@@ -524,8 +506,7 @@ int gm_check_approvals(struct gm_check *c, const char *name,
 out:
 	free(seen);
 	gm_buf_release(&author);
-	gm_buf_release(&from);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 size_t gm_check_missing(const struct gm_check *c)

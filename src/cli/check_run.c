@@ -13,47 +13,39 @@
 #include "gm/check.h"
 #include "gm/commits.h"
 #include "gm/error.h"
+#include "gm/objects.h"
 #include "gm/patch.h"
+#include "gm/range.h"
 
-/* What one run reads: the texts of its mails, and the cover letter. */
+/* What one run holds: its worker, verdicts, cover letter and commits. */
 struct run {
 	struct gm_query_env *env;
 	struct gm_query_worker w;
 	struct gm_check chk;
 	struct gm_strvec *warnings;
-	struct gm_buf **texts;		/* kept while their mails are */
-	size_t nr_texts, alloc_texts;
 	struct gm_check_mail cover;	/* .text NULL: none */
 	struct gm_objects_rules *rules;	/* for commits: NULL until read */
 	struct gm_commits commits;
 	struct gm_buf name;
 };
 
-/* "Name <email>" of `sig` appended to `out`. */
-static int put_signature(struct gm_strvec *out, const git_signature *sig)
-{
-	return gm_strvec_pushf(out, "%s <%s>", sig->name, sig->email);
-}
-
 /* The author of each Fixes: commit of `in`, as pairs: who, why. */
-static int fixes_authors(struct gm_strvec *out, git_repository *repo,
+static int fixes_authors(struct gm_strvec *out, struct gm_repo *repo,
 			 const struct gm_strvec *fixes)
 {
 	int error = 0;
 
-	for (size_t i = 0; i < fixes->nr && !error; i++) {
-		git_object *obj = NULL;
+	for (size_t i = 0; i < fixes->nr && error >= 0; i++) {
+		struct gm_range_commit ci;
 
-		if (git_revparse_single(&obj, repo, fixes->v[i]) < 0 ||
-		    git_object_type(obj) != GIT_OBJECT_COMMIT) {
-			git_object_free(obj);
-			continue;	/* the query warns of it */
-		}
-		if (!(error = put_signature(out, git_commit_author(
-						(git_commit *)obj))))
+		/* one not found: the query warns of it */
+		if (!(error = gm_range_commit(repo, fixes->v[i], &ci)) &&
+		    !(error = gm_strvec_push(out, ci.author)))
 			error = gm_strvec_pushf(out, "author of Fixes: %s",
 						fixes->v[i]);
-		git_object_free(obj);
+		gm_range_commit_release(&ci);
+		if (error == GM_ENOTFOUND)
+			error = 0;
 	}
 	return error;
 }
@@ -84,8 +76,7 @@ static int run_patch(struct run *r, const char *name,
 	if (r->chk.approvals)
 		error = gm_check_approvals(&r->chk, name, m, committer,
 					   r->env->rules->m, q.matches);
-	else if (!(error = fixes_authors(&fixes, gm_repo_git(r->w.repo),
-					 &q.inputs.fixes)))
+	else if (!(error = fixes_authors(&fixes, r->w.repo, &q.inputs.fixes)))
 		error = gm_check_recipients(&r->chk, name, m,
 					    r->cover.text ? &r->cover : NULL,
 					    &q.rank, &fixes);
@@ -96,97 +87,62 @@ out:
 }
 
 /* Whether `m` is a cover letter: "[PATCH 0/N]" and the like. */
-static int is_cover(struct run *r, const struct gm_check_mail *m)
+static int is_cover(const struct gm_check_mail *m)
 {
-	int error = gm_check_header(&r->name, m, "Subject");
-	size_t skip = strspn(r->name.ptr, " \t");
-	char *s;
-	bool cover;
+	struct gm_buf v = GM_BUF_INIT, s = GM_BUF_INIT;
+	int error = gm_check_header(&v, m, "Subject");
 
-	if (error <= 0)
-		return error;
-	if (!(s = malloc(r->name.len + 10)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(s, "Subject: ", 9);
-	memcpy(s + 9, r->name.ptr + skip, r->name.len - skip + 1);
-	cover = gm_patch_is_cover_subject(s);
-	free(s);
-	return cover;
-}
-
-/* Read the mail file `path` and keep its text. */
-static int read_text(struct run *r, const char *path, struct gm_buf **out)
-{
-	struct gm_buf *b = calloc(1, sizeof(*b));
-	int error;
-
-	if (!b || GM_ARRAY_GROW(r->texts, r->nr_texts, r->alloc_texts) < 0) {
-		free(b);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	r->texts[r->nr_texts++] = *out = b;
-	if ((error = gm_buf_read_file(b, path)) == GM_ENOTFOUND)
-		error = gm_error_set(GM_ENOTFOUND, "file '%s' not found", path);
+	if (error > 0 && !(error = gm_buf_printf(&s, "Subject: %s", v.ptr)))
+		error = gm_patch_is_cover_subject(s.ptr);
+	gm_buf_release(&v);
+	gm_buf_release(&s);
 	return error;
 }
 
-/* A message to check, and where it came from. */
-struct mail {
-	struct gm_check_mail m;
-	size_t path;		/* index in the run's paths */
-	size_t nth;		/* its place in that file, from 1 */
-};
-
-/* Every message of the mail files `paths`, but the cover letter. */
-static int read_mails(struct run *r, const struct gm_strvec *paths,
-		      struct mail **out, size_t *nr)
+/*
+ * Check the messages of the mail files `paths` (read into `t`), the
+ * first cover letter standing for all: a message alone in its file is
+ * named by the file, else "file:N".
+ */
+static int run_files(struct run *r, const struct gm_strvec *paths,
+		     struct gm_buf *t)
 {
-	size_t alloc = 0;
+	struct gm_check_mail m, next;
 	int error = 0;
 
 	for (size_t i = 0; i < paths->nr && !error; i++) {
-		struct gm_check_mail m;
-		struct gm_buf *b = NULL;
-		size_t pos = 0, nth = 0;
-		int cover;
+		size_t pos = 0;
 
-		if ((error = read_text(r, paths->v[i], &b)) < 0)
-			break;
-		while (!error && gm_check_next_mail(&m, b->ptr, b->len, &pos)) {
+		if ((error = gm_buf_read_file(&t[i], paths->v[i])) == GM_ENOTFOUND)
+			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
+					     paths->v[i]);
+		while (!error && !r->cover.text &&
+		       gm_check_next_mail(&m, t[i].ptr, t[i].len, &pos))
+			if ((error = is_cover(&m)) > 0)
+				r->cover = m;
+		error = error < 0 ? error : 0;
+	}
+	for (size_t i = 0; i < paths->nr && error >= 0; i++) {
+		size_t pos = 0, peek, nth = 0;
+
+		while (error >= 0 &&
+		       gm_check_next_mail(&m, t[i].ptr, t[i].len, &pos)) {
 			nth++;
-			if ((cover = is_cover(r, &m)) < 0) {
-				error = cover;
-			} else if (cover) {
-				if (!r->cover.text)
-					r->cover = m;
-			} else if (!(error = GM_ARRAY_GROW(*out, *nr, alloc))) {
-				(*out)[(*nr)++] = (struct mail){ m, i, nth };
-			}
+			peek = pos;
+			if ((error = is_cover(&m)) != 0)
+				continue;
+			gm_buf_reset(&r->name);
+			if (nth == 1 && !gm_check_next_mail(&next, t[i].ptr,
+							    t[i].len, &peek))
+				error = gm_buf_puts(&r->name, paths->v[i]);
+			else
+				error = gm_buf_printf(&r->name, "%s:%zu",
+						      paths->v[i], nth);
+			if (!error)
+				error = run_patch(r, r->name.ptr, &m, NULL);
 		}
 	}
-	return error;
-}
-
-/* Check the messages of `paths`: "path" names one alone, else "path:N". */
-static int run_files(struct run *r, const struct gm_strvec *paths)
-{
-	struct mail *mails = NULL;
-	size_t nr = 0;
-	int error = read_mails(r, paths, &mails, &nr);
-
-	for (size_t i = 0; i < nr && !error; i++) {
-		const struct mail *a = &mails[i];
-		bool alone = a->nth == 1 &&
-			     (i + 1 == nr || mails[i + 1].path != a->path);
-
-		gm_buf_reset(&r->name);
-		if (!(error = alone ? gm_buf_puts(&r->name, paths->v[a->path]) :
-			      gm_buf_printf(&r->name, "%s:%zu",
-					    paths->v[a->path], a->nth)))
-			error = run_patch(r, r->name.ptr, &a->m, NULL);
-	}
-	free(mails);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 /* The reading of commits for ranges, opened on first use. */
@@ -208,19 +164,15 @@ static int commits_open(struct run *r)
 }
 
 /*
- * The mail of a commit as far as the check reads it: the author, the
- * subject, the message, then a "--- a/X" / "+++ b/X" pair for each file
- * it changes against its parent (names with a TAB, a newline or a quote
- * are left out).
+ * The mail of commit `ci` as far as the check reads it: the author, the
+ * subject, the message, then a "--- a/X" / "+++ b/X" pair for each of
+ * `files` (names with a TAB, a newline or a quote are left out).
  */
-static int commit_mail(struct gm_buf *out, git_commit *commit,
+static int commit_mail(struct gm_buf *out, const struct gm_range_commit *ci,
 		       const struct gm_strvec *files)
 {
-	const git_signature *a = git_commit_author(commit);
-	const char *body = git_commit_body(commit);
-	int error = gm_buf_printf(out, "From: %s <%s>\nSubject: %s\n\n%s\n---\n",
-				  a->name, a->email,
-				  git_commit_summary(commit), body ? body : "");
+	int error = gm_buf_printf(out, "From: %s\nSubject: %s\n\n%s\n---\n",
+				  ci->author, ci->summary, ci->body);
 
 	for (size_t i = 0; i < files->nr && !error; i++)
 		if (!strpbrk(files->v[i], "\t\n\""))
@@ -229,73 +181,64 @@ static int commit_mail(struct gm_buf *out, git_commit *commit,
 	return error;
 }
 
-/* Commit `id`, its committer an approver; merges are skipped. */
-static int run_commit(struct run *r, const git_oid *id)
+/* The files commit `hex` changes against its parent, into `out`. */
+static int commit_files(struct run *r, const char *hex, struct gm_strvec *out)
 {
-	struct gm_strvec files = GM_STRVEC_INIT, committer = GM_STRVEC_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
-	struct gm_buf text = GM_BUF_INIT;
 	struct gm_commits_parents p;
 	struct gm_commits_item it;
-	struct gm_check_mail m;
+	git_oid id;
 	int error;
 
 	memset(&p, 0, sizeof(p));
-	if ((error = commits_open(r)) < 0 ||
-	    (error = gm_commits_item(&r->commits, id, &it)) < 0)
+	if ((error = commits_open(r)) < 0)
 		return error;
-	if ((error = gm_commits_parents(&r->commits, &it, &p)) < 0 ||
-	    p.nr > 1 ||
-	    (error = gm_commits_diff_all(&r->commits, p.nr_loaded ?
-					 &p.trees[0] : NULL, &p.tree,
-					 &files)) < 0 ||
-	    (error = gm_commits_item_commit(&r->commits, &it)) < 0 ||
-	    (error = commit_mail(&text, it.c, &files)) < 0 ||
-	    (error = put_signature(&committer, git_commit_committer(it.c))) < 0)
-		goto out;
-	git_oid_tostr(hex, 13, id);
-	m.text = text.ptr;
-	m.len = text.len;
-	m.body = (size_t)(strstr(text.ptr, "\n\n") + 2 - text.ptr);
-	error = run_patch(r, hex, &m, committer.v[0]);
-out:
+	if (!gm_oid_fromhex(&id, hex) ||
+	    (error = gm_commits_item(&r->commits, &id, &it)) < 0)
+		return error < 0 ? error : gm_error_set(GM_ERROR, "bad id");
+	if (!(error = gm_commits_parents(&r->commits, &it, &p)))
+		error = gm_commits_diff_all(&r->commits, p.nr_loaded ?
+					    &p.trees[0] : NULL, &p.tree, out);
 	gm_commits_parents_release(&p);
 	gm_commits_item_release(&it);
-	gm_buf_release(&text);
-	gm_strvec_release(&files);
-	gm_strvec_release(&committer);
 	return error;
 }
 
-/* The commits of `range`, oldest first: "A..B", or one revision. */
-static int run_range(struct run *r, const char *range)
+/* Commit `hex`, its committer an approver; merges are left out. */
+static int run_commit(struct run *r, const char *hex)
 {
-	git_repository *repo = gm_repo_git(r->w.repo);
-	git_revwalk *walk = NULL;
-	git_object *obj = NULL;
-	git_oid id;
-	int error = 0;
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_range_commit ci;
+	struct gm_check_mail m;
+	char name[13];
+	int error;
 
-	if (!strstr(range, "..")) {
-		if (git_revparse_single(&obj, repo, range) < 0 ||
-		    git_object_peel(&obj, obj, GIT_OBJECT_COMMIT) < 0)
-			error = gm_error_set(GM_ENOTFOUND,
-					     "'%s' is no file and no commit",
-					     range);
-		else
-			error = run_commit(r, git_object_id(obj));
-		git_object_free(obj);
-		return error;
-	}
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME |
-				GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_push_range(walk, range) < 0)
-		error = gm_error_set(GM_ENOTFOUND, "bad revision range '%s'",
-				     range);
-	while (!error && !git_revwalk_next(&id, walk))
-		error = run_commit(r, &id);
-	git_revwalk_free(walk);
+	if ((error = gm_range_commit(r->w.repo, hex, &ci)) < 0 ||
+	    ci.parents > 1 ||
+	    (error = commit_files(r, hex, &files)) < 0 ||
+	    (error = commit_mail(&text, &ci, &files)) < 0)
+		goto out;
+	snprintf(name, sizeof(name), "%s", hex);
+	m.text = text.ptr;
+	m.len = text.len;
+	m.body = (size_t)(strstr(text.ptr, "\n\n") + 2 - text.ptr);
+	error = run_patch(r, name, &m, ci.committer);
+out:
+	gm_range_commit_release(&ci);
+	gm_buf_release(&text);
+	gm_strvec_release(&files);
+	return error;
+}
+
+/* The commits of `spec`, oldest first: "A..B", or one revision. */
+static int run_range(struct run *r, const char *spec)
+{
+	struct gm_strvec ids = GM_STRVEC_INIT;
+	int error = gm_range_ids(r->w.repo, spec, &ids);
+
+	for (size_t i = 0; i < ids.nr && !error; i++)
+		error = run_commit(r, ids.v[i]);
+	gm_strvec_release(&ids);
 	return error;
 }
 
@@ -330,12 +273,44 @@ static int add_paths(struct gm_strvec *out, const char *arg)
 	return error;
 }
 
+/* The arguments: mail files (and directories of them), else ranges. */
+static int run_args(struct run *r, const struct gm_strvec *args)
+{
+	struct gm_strvec paths = GM_STRVEC_INIT, ranges = GM_STRVEC_INIT;
+	struct gm_buf *t = NULL;
+	struct stat st;
+	int error = 0;
+
+	for (size_t i = 0; i < args->nr && !error; i++) {
+		if (!stat(args->v[i], &st))
+			error = add_paths(&paths, args->v[i]);
+		else if (r->chk.approvals)
+			error = gm_strvec_push(&ranges, args->v[i]);
+		else
+			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
+					     args->v[i]);
+	}
+	if (!error && !(t = calloc(paths.nr + 1, sizeof(*t))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; t && i < paths.nr; i++)
+		gm_buf_init(&t[i]);
+	if (!error)
+		error = run_files(r, &paths, t);
+	for (size_t i = 0; i < ranges.nr && !error; i++)
+		error = run_range(r, ranges.v[i]);
+	for (size_t i = 0; t && i < paths.nr; i++)
+		gm_buf_release(&t[i]);
+	free(t);
+	gm_strvec_release(&paths);
+	gm_strvec_release(&ranges);
+	return error;
+}
+
 int gm_check_run(FILE *out, struct gm_strvec *warnings,
 		 struct gm_query_env *env, struct gm_repo *repo,
 		 size_t *missing)
 {
 	const struct gm_options *o = env->opts;
-	struct gm_strvec paths = GM_STRVEC_INIT, ranges = GM_STRVEC_INIT;
 	struct run r;
 	int error;
 
@@ -347,40 +322,19 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	r.chk.approvals = !strcmp(o->check, "approvals");
 	r.chk.reviewers = o->check_reviewers;
 	r.chk.history = o->check_history;
-	error = gm_query_worker_init(&r.w, env, repo, true);
-	for (size_t i = 0; i < o->args.nr && !error; i++) {
-		struct stat st;
-
-		if (!stat(o->args.v[i], &st))
-			error = add_paths(&paths, o->args.v[i]);
-		else if (r.chk.approvals)
-			error = gm_strvec_push(&ranges, o->args.v[i]);
-		else
-			error = gm_error_set(GM_ENOTFOUND, "file '%s' not found",
-					     o->args.v[i]);
-	}
-	if (!error)
-		error = run_files(&r, &paths);
-	for (size_t i = 0; i < ranges.nr && !error; i++)
-		error = run_range(&r, ranges.v[i]);
+	if (!(error = gm_query_worker_init(&r.w, env, repo, true)))
+		error = run_args(&r, &o->args);
 	if (!error && !r.chk.nr)
 		error = gm_error_set(GM_EINVALID, "no patch to check");
 	if (!error)
 		error = gm_check_write(out, &r.chk, o->format &&
 				       !strcmp(o->format, "json"));
 	*missing = gm_check_missing(&r.chk);
-	for (size_t i = 0; i < r.nr_texts; i++) {
-		gm_buf_release(r.texts[i]);
-		free(r.texts[i]);
-	}
-	free(r.texts);
 	gm_buf_release(&r.name);
 	gm_check_release(&r.chk);
 	if (r.rules)
 		gm_commits_close(&r.commits);
 	gm_objects_rules_free(r.rules);
 	gm_query_worker_release(&r.w);
-	gm_strvec_release(&paths);
-	gm_strvec_release(&ranges);
 	return error;
 }

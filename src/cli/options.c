@@ -584,16 +584,6 @@ int gm_options_finish(struct gm_options *o)
 	if (o->batch && (o->args.nr || o->series))
 		return gm_error_set(GM_EUSAGE,
 				    "--batch reads its paths from standard input only");
-	if (o->unowned && o->activity)
-		return gm_error_set(GM_EUSAGE,
-				    "options 'unowned' and 'activity' cannot be used together");
-	if ((o->unowned || o->activity) &&
-	    (o->from_filename || o->series || o->batch))
-		return gm_error_set(GM_EUSAGE,
-				    "options '%s' and '%s' cannot be used together",
-				    o->unowned ? "unowned" : "activity",
-				    o->from_filename ? "file" :
-				    o->series ? "series" : "batch");
 	if (o->from_filename && !o->args.nr && !o->batch)
 		return gm_error_set(GM_EUSAGE, "-f needs a path: the files or "
 				    "directories to ask about");

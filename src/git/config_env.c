@@ -1,27 +1,32 @@
 /*
  * The settings of "git -c key=value", as git hands them to its
- * subcommands: GIT_CONFIG_COUNT with GIT_CONFIG_KEY_<n> and
- * GIT_CONFIG_VALUE_<n>, then GIT_CONFIG_PARAMETERS, a list of
- * shell-quoted 'key'='value' (or older 'key=value') words; a later one
- * wins. They are added to the repository's configuration as its
- * highest level, so that every read of it, ours or libgit2's, sees them.
+ * subcommands (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its pairs),
+ * read by git itself: `git config --list -z --show-scope`, its entries
+ * of the "command" scope (include.path's files too), so that git's own
+ * rules apply, and what git refuses is refused. They are added to the
+ * repository's configuration as its highest level, so that every read
+ * of it, ours or libgit2's, sees them.
  */
+/* pipe2() is a GNU and BSD extension, in every libc we build with. */
+#define _GNU_SOURCE
 #include "repo_internal.h"
 
 #include <git2/sys/config.h>
 
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
 
-#define PARAMETERS "GIT_CONFIG_PARAMETERS"
-#define COUNT "GIT_CONFIG_COUNT"
+extern char **environ;
 
 struct env_config {
 	git_config_backend parent;	/* first: libgit2 casts to it */
@@ -34,48 +39,7 @@ struct env_iterator {
 	size_t next;
 };
 
-/* ==================== reading the environment ==================== */
-
-static bool is_key_char(int c)
-{
-	return isalnum(c) || c == '-';
-}
-
-/*
- * `key` as git stores it: section and name in lower case, a subsection
- * kept; NULL (with a message) if git refuses it.
- */
-static char *canonical_key(const char *key)
-{
-	const char *first = strchr(key, '.'), *last = strrchr(key, '.');
-	size_t len = strlen(key);
-	char *out;
-
-	if (!first || !last[1]) {
-		gm_error_set(GM_EINVALID, "invalid config key '%s' in the "
-			     "command-line configuration", key);
-		return NULL;
-	}
-	if (!(out = strdup(key))) {
-		gm_error_set(GM_ERROR, "out of memory");
-		return NULL;
-	}
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)key[i];
-		bool outer = key + i < first || key + i > last;
-
-		if (outer ? !is_key_char(c) ||
-			    (key + i == last + 1 && !isalpha(c)) :
-			    c == '\n') {
-			gm_error_set(GM_EINVALID, "invalid config key '%s' in "
-				     "the command-line configuration", key);
-			free(out);
-			return NULL;
-		}
-		out[i] = outer ? (char)tolower(c) : (char)c;
-	}
-	return out;
-}
+/* ==================== reading them through git ==================== */
 
 static void entry_keep(git_config_entry *e)
 {
@@ -86,14 +50,9 @@ static void entry_keep(git_config_entry *e)
 static int env_add(struct env_config *c, const char *key, const char *value)
 {
 	git_config_entry *e;
-	char *name, *dup = NULL;
+	char *name = strdup(key), *dup = NULL;
 
-	if (!*key)
-		return gm_error_set(GM_EINVALID, "empty config key in the "
-				    "command-line configuration");
-	if (!(name = canonical_key(key)))
-		return GM_EINVALID;
-	if ((value && !(dup = strdup(value))) ||
+	if (!name || (value && !(dup = strdup(value))) ||
 	    GM_ARRAY_GROW(c->entries, c->nr, c->alloc) < 0) {
 		free(name);
 		free(dup);
@@ -108,125 +67,130 @@ static int env_add(struct env_config *c, const char *key, const char *value)
 	return 0;
 }
 
-/* GIT_CONFIG_COUNT pairs, as git reads them. */
-static int env_read_count(struct env_config *c)
+/*
+ * Run `git config --list -z --show-scope` into `out`, its stderr into
+ * `err`. @return its exit status, or -1 if it could not be run.
+ */
+static int run_git_config(struct gm_buf *out, struct gm_buf *err)
 {
-	const char *env = getenv(COUNT);
-	char name[64], *end;
-	unsigned long count;
+	static const char *const argv[] = {
+		"git", "config", "--list", "-z", "--show-scope", NULL
+	};
+	posix_spawn_file_actions_t fa;
+	int o[2], e[2] = { -1, -1 }, status = -1;
+	pid_t pid = 0;
+
+	if (pipe2(o, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(e, O_CLOEXEC) == 0 && !posix_spawn_file_actions_init(&fa)) {
+		if (posix_spawn_file_actions_adddup2(&fa, o[1], 1) ||
+		    posix_spawn_file_actions_adddup2(&fa, e[1], 2) ||
+		    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						     O_RDONLY, 0) ||
+		    posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv,
+				 environ))
+			pid = 0;
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	close(o[1]);
+	if (e[1] >= 0)
+		close(e[1]);
+	/* stdout first: git writes its few messages before its list */
+	if (pid > 0 && gm_buf_read_fd(out, o[0], "git config") == 0)
+		gm_buf_read_fd(err, e[0], "git config");
+	close(o[0]);
+	if (e[0] >= 0)
+		close(e[0]);
+	if (pid <= 0)
+		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The "command" entries of `list` ("scope\0key\nvalue\0", or "key\0"). */
+static int env_parse(struct env_config *c, char *list, size_t len)
+{
+	char *p = list, *end = list + len;
 	int error = 0;
 
-	if (!env || !*env)
-		return 0;
-	errno = 0;
-	count = strtoul(env, &end, 10);
-	if (*end || errno)
-		return gm_error_set(GM_EINVALID, "bogus count in %s", COUNT);
-	if (count > INT_MAX)
-		return gm_error_set(GM_EINVALID, "too many entries in %s",
-				    COUNT);
-	for (unsigned long i = 0; !error && i < count; i++) {
-		const char *key, *value;
+	while (!error && p < end) {
+		char *scope = p, *key = p + strlen(p) + 1, *nl;
 
-		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%lu", i);
-		if (!(key = getenv(name)))
-			return gm_error_set(GM_EINVALID, "missing config key %s",
-					    name);
-		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%lu", i);
-		if (!(value = getenv(name)))
-			return gm_error_set(GM_EINVALID,
-					    "missing config value %s", name);
-		error = env_add(c, key, value);
+		if (key >= end)
+			break;
+		p = key + strlen(key) + 1;
+		if (strcmp(scope, "command"))
+			continue;
+		if ((nl = strchr(key, '\n')))
+			*nl = '\0';
+		error = env_add(c, key, nl ? nl + 1 : NULL);
 	}
 	return error;
 }
 
+/* Git's first message in `err`, without its "error: " or "fatal: ". */
+static int env_refused(const struct gm_buf *err)
+{
+	const char *msg = err->ptr, *colon = strstr(msg, ": ");
+	int len;
+
+	if (colon && (!strncmp(msg, "error", 5) || !strncmp(msg, "fatal", 5)))
+		msg = colon + 2;
+	len = (int)strcspn(msg, "\n");
+	if (!len)
+		return gm_error_set(GM_EINVALID, "git config cannot read the "
+				    "command-line configuration");
+	return gm_error_set(GM_EINVALID, "%.*s", len, msg);
+}
+
 /*
- * One shell-quoted word at *p into `out`, *p moved past it; false if *p
- * is not one. Outside the quotes only \' and \! between two quoted parts
- * are read, as git writes them.
+ * What git config said last, for the environment `env_key` (every
+ * GIT_CONFIG_* variable): git is run again only when that changes.
  */
-static bool dequote_step(const char **p, struct gm_buf *out, int *error)
+static pthread_mutex_t env_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gm_buf env_key = GM_BUF_INIT, env_list = GM_BUF_INIT,
+		     env_err = GM_BUF_INIT;
+static int env_status;
+
+/* The GIT_CONFIG_* variables of the environment, into `out`. */
+static int env_vars(struct gm_buf *out)
 {
-	const char *s = *p;
-
-	gm_buf_reset(out);
-	if (*s != '\'')
-		return false;
-	for (;;) {
-		char c = *++s;
-
-		if (!c)
-			return false;
-		if (c != '\'') {
-			if ((*error = gm_buf_putc(out, c)) < 0)
-				return false;
-			continue;
-		}
-		if (s[1] == '\\' && (s[2] == '\'' || s[2] == '!') &&
-		    s[3] == '\'') {
-			if ((*error = gm_buf_putc(out, s[2])) < 0)
-				return false;
-			s += 3;
-			continue;
-		}
-		*p = s + 1;
-		return true;
-	}
-}
-
-/* Old style 'key=value': the key is trimmed, no '=' is a true bool. */
-static int env_add_old_style(struct env_config *c, struct gm_buf *word)
-{
-	char *eq = strchr(word->ptr, '='), *key = word->ptr, *end;
-
-	if (eq)
-		*eq = '\0';
-	while (isspace((unsigned char)*key))
-		key++;
-	end = key + strlen(key);
-	while (end > key && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-	return env_add(c, key, eq ? eq + 1 : NULL);
-}
-
-static int env_bogus(void)
-{
-	return gm_error_set(GM_EINVALID, "bogus format in %s", PARAMETERS);
-}
-
-/* GIT_CONFIG_PARAMETERS, as git reads it. */
-static int env_read_parameters(struct env_config *c)
-{
-	struct gm_buf key = GM_BUF_INIT, value = GM_BUF_INIT;
-	const char *p = getenv(PARAMETERS);
 	int error = 0;
 
-	while (!error && p && *p) {
-		if (!dequote_step(&p, &key, &error)) {
-			error = error ? error : env_bogus();
-			break;
-		}
-		if (!*p || isspace((unsigned char)*p)) {
-			error = env_add_old_style(c, &key);
-		} else if (*p++ != '=') {
-			error = env_bogus();
-		} else if (*p == '\'') {
-			if (!dequote_step(&p, &value, &error) ||
-			    (*p && !isspace((unsigned char)*p)))
-				error = error ? error : env_bogus();
-			else
-				error = env_add(c, key.ptr, value.ptr);
-		} else if (!*p || isspace((unsigned char)*p)) {
-			error = env_add(c, key.ptr, NULL);
-		} else {
-			error = env_bogus();
-		}
-		while (*p && isspace((unsigned char)*p))
-			p++;
+	for (char **e = environ; *e && !error; e++)
+		if (!strncmp(*e, "GIT_CONFIG_", 11))
+			error = gm_buf_put(out, *e, strlen(*e) + 1);
+	return error;
+}
+
+/* `c` filled with git's command-line entries. */
+static int env_read(struct env_config *c)
+{
+	struct gm_buf key = GM_BUF_INIT, list = GM_BUF_INIT;
+	int error;
+
+	pthread_mutex_lock(&env_cache_lock);
+	if (!(error = env_vars(&key)) &&
+	    (key.len != env_key.len || memcmp(key.ptr, env_key.ptr, key.len))) {
+		gm_buf_reset(&env_list);
+		gm_buf_reset(&env_err);
+		gm_buf_reset(&env_key);
+		env_status = run_git_config(&env_list, &env_err);
+		error = gm_buf_put(&env_key, key.ptr, key.len);
 	}
+	if (!error)
+		error = gm_buf_put(&list, env_list.ptr, env_list.len);
+	if (!error && env_status)
+		error = env_status < 0 ?
+			gm_error_set(GM_ERROR, "cannot run git config") :
+			env_refused(&env_err);
+	pthread_mutex_unlock(&env_cache_lock);
+	if (!error)
+		error = env_parse(c, list.ptr, list.len);
 	gm_buf_release(&key);
-	gm_buf_release(&value);
+	gm_buf_release(&list);
 	return error;
 }
 
@@ -400,12 +364,11 @@ int gm_repo_config_env_add(git_repository *repo)
 	git_config *cfg = NULL;
 	int error;
 
-	if (!getenv(COUNT) && !getenv(PARAMETERS))
+	if (!getenv("GIT_CONFIG_COUNT") && !getenv("GIT_CONFIG_PARAMETERS"))
 		return 0;
 	if (!(c = env_new()))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = env_read_count(c)) < 0 ||
-	    (error = env_read_parameters(c)) < 0)
+	if ((error = env_read(c)) < 0)
 		goto fail;
 	if ((error = git_repository_config(&cfg, repo)) < 0 ||
 	    (error = git_config_add_backend(cfg, &c->parent,

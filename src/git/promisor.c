@@ -1,8 +1,9 @@
 /*
  * Objects a partial clone lacks, fetched as git fetches them.
  *
- * A partial clone (extensions.partialClone, remote.<name>.promisor) may
- * lack any blob or tree; git fetches one when it is read, from the
+ * A partial clone (extensions.partialClone, remote.<name>.promisor or
+ * .partialclonefilter) may lack any blob or tree; git fetches one when
+ * it is read, from the
  * promisor remotes, with "git fetch <remote> --filter=blob:none --stdin"
  * and the ids on its input. So do we: a last object database backend
  * of the repository's, asked only when every other one lacks an object,
@@ -51,20 +52,28 @@ struct promisor {
 
 /* ==================== which remotes ==================== */
 
-/* Add <name> of "remote.<name>.promisor" = true, if not there yet. */
+/*
+ * Add <name> of "remote.<name>.promisor" = true, or of any
+ * "remote.<name>.partialclonefilter" (git takes either), if not there yet.
+ */
 static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 {
-	static const char head[] = "remote.", tail[] = ".promisor";
-	size_t len = strlen(e->name);
+	static const char head[] = "remote.";
+	static const char *const tails[] = { ".promisor", ".partialclonefilter" };
+	size_t len = strlen(e->name), tail = 0;
 	const char *name = e->name + strlen(head);
-	int yes = 0;
+	int yes = 1;
 
-	if (len <= strlen(head) + strlen(tail) ||
-	    strncmp(e->name, head, strlen(head)) ||
-	    strcmp(e->name + len - strlen(tail), tail) ||
-	    git_config_parse_bool(&yes, e->value) < 0 || !yes)
+	if (len <= strlen(head) || strncmp(e->name, head, strlen(head)))
 		return 0;
-	len -= strlen(head) + strlen(tail);
+	for (size_t i = 0; !tail && i < 2; i++)
+		if (len > strlen(head) + strlen(tails[i]) &&
+		    !strcmp(e->name + len - strlen(tails[i]), tails[i]))
+			tail = strlen(tails[i]);
+	if (!tail || (tail == strlen(tails[0]) &&
+		      (git_config_parse_bool(&yes, e->value) < 0 || !yes)))
+		return 0;
+	len -= strlen(head) + tail;
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
@@ -74,7 +83,8 @@ static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 
 /*
  * The promisor remotes, as git orders them: those with
- * remote.<name>.promisor set, then extensions.partialClone's last.
+ * remote.<name>.promisor or .partialclonefilter set, then
+ * extensions.partialClone's last.
  */
 static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 {
@@ -191,6 +201,21 @@ static int run_fetch(const char *git_dir, const char *remote,
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* `s` as one word of a POSIX shell, quoted if it must be. */
+static int shell_word(struct gm_buf *out, const char *s)
+{
+	int error = 0;
+
+	if (*s && s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789._/@%+=:,-")] == '\0')
+		return gm_buf_puts(out, s);
+	error = gm_buf_putc(out, '\'');
+	for (; *s && !error; s++)
+		error = *s == '\'' ? gm_buf_puts(out, "'\\''") :
+				      gm_buf_putc(out, *s);
+	return error ? error : gm_buf_putc(out, '\'');
+}
+
 /* GIT_NO_LAZY_FETCH as git reads a boolean from the environment. */
 static bool no_lazy_fetch(void)
 {
@@ -235,12 +260,14 @@ static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
 	for (size_t i = 0; !error && i < nr; i++)
 		if (!git_odb_exists(odb, &ids[i])) {
 			git_oid_tostr(hex, sizeof(hex), &ids[i]);
-			error = gm_error_set(GM_ENOTFOUND,
+			gm_buf_reset(&list);
+			error = shell_word(&list, remote) < 0 ? GM_ERROR :
+				gm_error_set(GM_ENOTFOUND,
 					     "%s is missing from this partial "
 					     "clone (%s); fetch it with: git "
 					     "fetch %s --no-tags "
 					     "--filter=blob:none %s",
-					     what, hex, remote, hex);
+					     what, hex, list.ptr, hex);
 		}
 	pthread_mutex_unlock(&fetch_lock);
 	gm_buf_release(&list);

@@ -46,14 +46,17 @@ struct gm_repo {
 };
 
 /*
- * Add the settings of "git -c" (GIT_CONFIG_COUNT and its pairs, then
- * GIT_CONFIG_PARAMETERS) to the configuration of `repo` as its highest
- * level (config_env.c). @return 0, or GM_EINVALID for a list git refuses.
+ * Add the settings of "git -c" (GIT_CONFIG_COUNT and its pairs,
+ * GIT_CONFIG_PARAMETERS), as `git config --list` reads them, to the
+ * configuration of `repo` as its highest level (config_env.c): git is
+ * run once a process, and only when either is set. @return 0, or
+ * GM_EINVALID (git's message) for a list git refuses.
  */
 int gm_repo_config_env_add(git_repository *repo);
 
 /*
- * In a partial clone (extensions.partialClone, remote.<name>.promisor),
+ * In a partial clone (extensions.partialClone, remote.<name>.promisor or
+ * .partialclonefilter),
  * give the object database of `r` a last backend that fetches what it
  * lacks as git does (promisor.c), or stops the process if it cannot;
  * `object_dir` is the repository's object directory. Else nothing.

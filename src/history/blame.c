@@ -17,7 +17,7 @@
 #include "gm/error.h"
 #include "gm/objects.h"
 #include "gm/repo.h"
-#include "gm/signers_commit.h"
+#include "gm/signers.h"
 #include "gm/thread.h"
 
 extern char **environ;
@@ -409,19 +409,39 @@ static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 }
 
 /*
+ * How many of the -L arguments of `r[0..n)` one git blame takes: as many
+ * as fill a quarter of the room the system gives arguments (each counted
+ * as its string and its pointer), at least one.
+ */
+static size_t ranges_fit(const struct gm_patch_range *const *r, size_t n)
+{
+	long max = sysconf(_SC_ARG_MAX);
+	size_t room = max > 0 ? (size_t)max / 4 : 32768, used = 0, k;
+
+	for (k = 0; k < n; k++) {
+		used += (size_t)snprintf(NULL, 0, "-L%ld,+%ld", r[k]->start,
+					 r[k]->len) + 1 + sizeof(char *);
+		if (used > room && k)
+			break;
+	}
+	return k;
+}
+
+/*
  * vcs_blame()'s runs for `path`, file `f`: the whole file with no ranges
- * at all, else its ranges, in order, all in one run (git blame takes
- * several -L), quiet when there are several: if git refuses one, each is
- * run again on its own (retry()) for the script's output and messages.
- * The job owns the list of its ranges.
+ * at all, else its ranges, in order, as few runs as the system's room
+ * for arguments allows (git blame takes several -L; ranges_fit()),
+ * quiet when there are several: if git refuses one, each of that run's
+ * is run again on its own (retry()) for the script's output and
+ * messages. The first job owns the list of the ranges.
  */
 static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		    const struct gm_blame_request *req, const char *path,
 		    size_t f)
 {
 	const struct gm_patch_range **r;
-	size_t n = 0;
-	int error;
+	size_t n = 0, at = 0, fit;
+	int error = 0;
 
 	if (!(r = calloc(req->nr_ranges + 1, sizeof(*r))))
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -432,9 +452,20 @@ static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		free(r);
 		return 0;
 	}
-	error = job_add(v, nr, alloc, req, path, f, r, n);
-	(*v)[*nr - 1].owns_ranges = true;
-	(*v)[*nr - 1].quiet = n > 1;
+	do {
+		size_t before = *nr;
+
+		fit = ranges_fit(r + at, n - at);
+		error = job_add(v, nr, alloc, req, path, f, r + at, fit);
+		if (*nr == before) {	/* no job: the list is no one's */
+			if (!at)
+				free(r);
+			break;
+		}
+		(*v)[*nr - 1].owns_ranges = !at;
+		(*v)[*nr - 1].quiet = fit > 1;
+		at += fit;
+	} while (!error && at < n);
 	return error;
 }
 
@@ -476,9 +507,19 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 				      files->v[v[k].file], k);
 	if (!error)
 		error = jobs_run(v + first, nr - first);
-	for (size_t k = 0; k < nr && !error; k++)
-		if (v[k].ok)
-			error = job_lines(&b->files[v[k].file].lines, &v[k]);
+	/* in the ranges' order: a refused job's retries in its place */
+	for (size_t k = 0, again = first; k < first && !error; k++) {
+		size_t from = k, to = k + 1;
+
+		if (!v[k].ok && v[k].nr_ranges > 1) {
+			from = again;
+			to = again += v[k].nr_ranges;
+		}
+		for (size_t i = from; i < to && !error; i++)
+			if (v[i].ok)
+				error = job_lines(&b->files[v[i].file].lines,
+						  &v[i]);
+	}
 	for (size_t k = 0; k < nr; k++)
 		job_release(&v[k]);
 	free(v);

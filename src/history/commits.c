@@ -58,17 +58,6 @@ bool gm_commits_queue_pop(struct gm_commits_queue *q,
 	return gm_pqueue_pop(&q->heap, out);
 }
 
-int gm_commits_queue_move(struct gm_commits_queue *q,
-			  struct gm_commits_queue *from)
-{
-	struct gm_commits_item it;
-	int error = 0;
-
-	while (!error && gm_commits_queue_pop(from, &it))
-		error = gm_commits_queue_push(q, &it);
-	return error;
-}
-
 void gm_commits_queue_release(struct gm_commits_queue *q)
 {
 	for (size_t i = 0; i < q->heap.nr; i++)
@@ -211,6 +200,61 @@ int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 		out->nr_loaded++;
 	}
 	return error;
+}
+
+/* ==================== the walk ==================== */
+
+int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
+			  enum gm_commits_mode mode, const git_oid *start,
+			  int64_t since, bool empty)
+{
+	struct gm_commits_item it;
+	int error;
+
+	w->src = src;
+	w->mode = mode;
+	w->since = since;
+	gm_commits_queue_init(&w->q, &w->seen);
+	if ((error = gm_commits_item(src, start, &it)) < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
+	if (empty) {
+		gm_commits_item_release(&it);
+		return 0;
+	}
+	return gm_commits_queue_push(&w->q, &it);
+}
+
+int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
+			 struct gm_commits_parents *p)
+{
+	int error;
+
+	do {
+		if (!gm_commits_queue_pop(&w->q, it))
+			return 0;
+		if (it->time >= w->since)
+			break;
+		gm_commits_item_release(it);
+	} while (1);
+	if (w->mode != GM_COMMITS_FULL)
+		return 1;
+	error = gm_commits_parents(w->src, it, p);
+	for (size_t i = 0; i < p->nr && !error; i++)
+		if (p->loaded[i])
+			error = gm_commits_queue_push(&w->q, &p->v[i]);
+	return error < 0 ? error : 1;
+}
+
+int gm_commits_walk_push(struct gm_commits_walk *w, struct gm_commits_item *it)
+{
+	return gm_commits_queue_push(&w->q, it);
+}
+
+void gm_commits_walk_release(struct gm_commits_walk *w)
+{
+	gm_commits_queue_release(&w->q);
+	gm_strmap_release(&w->seen);
 }
 
 /* ==================== trees ==================== */

@@ -8,6 +8,7 @@
 #include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/repo.h"
+#include "gm/strmap.h"
 #include "gm/strvec.h"
 #include "gm/thread.h"
 
@@ -44,12 +45,6 @@ struct blobinfo {
 	bool queued;		/* in the batch being read */
 	uint32_t *fp;		/* its words (fp_next()) */
 	uint32_t nr;		/* words */
-};
-
-struct oidmap {
-	git_oid *keys;
-	void **values;		/* NULL: an empty slot */
-	size_t nr, alloc;	/* alloc: a power of two or 0 */
 };
 
 #define SIZE_UNKNOWN INT64_MIN
@@ -273,8 +268,8 @@ static void listing_release(struct listing *l)
 
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
-	struct oidmap trees;	/* id -> struct gm_objects_tree *, all kept */
-	struct oidmap blobs;	/* id -> struct blobinfo * */
+	struct gm_strmap trees;	/* raw id -> struct gm_objects_tree *, kept */
+	struct gm_strmap blobs;	/* raw id -> struct blobinfo * */
 	size_t spans;		/* fingerprint words kept, in all */
 	struct arena arena;	/* this thread's: blobs, fingerprints kept */
 	struct blobinfo once;	/* one not kept, until the next */
@@ -294,61 +289,17 @@ struct gm_follow {
 
 #define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
 
-static size_t oidmap_hash(const git_oid *id)
+static void *oidmap_get(const struct gm_strmap *m, const git_oid *id)
 {
-	size_t h;
+	void *value = NULL;
 
-	memcpy(&h, id->id, sizeof(h));
-	return h;
+	gm_strmap_get(m, (const char *)id->id, GIT_OID_RAWSZ, &value);
+	return value;
 }
 
-/* The slot of `id` in `m`: its own, or the empty one it would take. */
-static size_t oidmap_slot(const struct oidmap *m, const git_oid *id)
+static int oidmap_put(struct gm_strmap *m, const git_oid *id, void *value)
 {
-	size_t mask = m->alloc - 1, i = oidmap_hash(id) & mask;
-
-	while (m->values[i] && !gm_oid_equal(&m->keys[i], id))
-		i = (i + 1) & mask;
-	return i;
-}
-
-static void *oidmap_get(const struct oidmap *m, const git_oid *id)
-{
-	return m->alloc ? m->values[oidmap_slot(m, id)] : NULL;
-}
-
-/* Map `id` (absent) to `value` (not NULL). @return 0 or GM_ERROR. */
-static int oidmap_put(struct oidmap *m, const git_oid *id, void *value)
-{
-	size_t i;
-
-	if ((m->nr + 1) * 2 > m->alloc) {
-		struct oidmap n = { NULL, NULL, 0, m->alloc ? m->alloc * 2 : 256 };
-
-		n.keys = malloc(n.alloc * sizeof(*n.keys));
-		n.values = calloc(n.alloc, sizeof(*n.values));
-		if (!n.keys || !n.values) {
-			free(n.keys);
-			free(n.values);
-			return gm_error_set(GM_ERROR, "out of memory");
-		}
-		for (size_t k = 0; k < m->alloc; k++) {
-			if (!m->values[k])
-				continue;
-			i = oidmap_slot(&n, &m->keys[k]);
-			n.keys[i] = m->keys[k];
-			n.values[i] = m->values[k];
-		}
-		n.nr = m->nr;
-		free(m->keys);
-		free(m->values);
-		*m = n;
-	}
-	i = oidmap_slot(m, id);
-	m->keys[i] = *id;
-	m->values[i] = value;
-	m->nr++;
-	return 0;
+	return gm_strmap_put(m, (const char *)id->id, GIT_OID_RAWSZ, value);
 }
 
 static int scratch_init(struct fp_scratch *sc)
@@ -420,11 +371,9 @@ void gm_follow_free(struct gm_follow *fc)
 	if (!fc)
 		return;
 	for (size_t i = 0; i < fc->trees.alloc; i++)
-		gm_objects_tree_free(fc->trees.values[i]);
-	free(fc->trees.keys);
-	free(fc->trees.values);
-	free(fc->blobs.keys);
-	free(fc->blobs.values);
+		gm_objects_tree_free(fc->trees.slots[i].value);
+	gm_strmap_release(&fc->trees);
+	gm_strmap_release(&fc->blobs);
 	free(fc->once.fp);
 	free(fc->temps);
 	arena_release(&fc->arena);

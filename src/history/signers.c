@@ -5,10 +5,17 @@
 #include <time.h>
 
 #include "gm/blame.h"
+#include "gm/buf.h"
+#include "gm/commits.h"
 #include "gm/date.h"
 #include "gm/email.h"
+#include "gm/encoding.h"
 #include "gm/error.h"
+#include "gm/follow.h"
+#include "gm/objects.h"
+#include "gm/repo.h"
 #include "gm/trailer.h"
+#include "gm/window.h"
 
 /* ==================== the script's reading of a log entry ==================== */
 
@@ -151,4 +158,488 @@ void gm_signers_report_free(struct gm_signers_report *r)
 	gm_blame_free(r->blame);
 	gm_signers_free(r->walk);
 	free(r);
+}
+
+/* ==================== a log entry, read ==================== */
+
+static bool is_commit_line(const char *s)
+{
+	if (strncmp(s, "GitCommit: ", 11))
+		return false;
+	for (int i = 0; i < GIT_OID_HEXSZ; i++) {
+		char c = s[11 + i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/* Whether `s` starts with "<digits>\t<digits>\t", as numstat lines do. */
+static bool is_stat_like(const char *s)
+{
+	for (int k = 0; k < 2; k++) {
+		const char *d = s;
+
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (s == d || *s++ != '\t')
+			return false;
+	}
+	return true;
+}
+
+/* One line of the script's output, white space at its start removed. */
+static int classify_line(struct gm_signers_commit *out, const char *s,
+			 size_t len, bool all_types, bool body)
+{
+	struct gm_buf line = GM_BUF_INIT;
+	int error = 0;
+
+	while (len && gm_email_isspace((unsigned char)*s))
+		s++, len--;
+	if (!len)
+		return 0;
+	if ((error = gm_buf_put(&line, s, len)) < 0)
+		return error;
+	if (is_commit_line(line.ptr))
+		out->commit_lines++;
+	if (!strncmp(line.ptr, "GitAuthor: ", 11))
+		error = gm_strvec_push(&out->authors, line.ptr);
+	if (!error && gm_trailer_is_signature(line.ptr, line.len, all_types))
+		error = gm_strvec_push(&out->signatures, line.ptr);
+	if (!error && body && is_stat_like(line.ptr))
+		error = gm_strvec_push(&out->stat_like, line.ptr);
+	gm_buf_release(&line);
+	return error;
+}
+
+/*
+ * The entry of `--format="GitCommit: %H%nGitAuthor: %an <%ae>%nGitDate:
+ * %aD%nGitSubject: %s%n%b%n"`: %s is the first paragraph, its lines
+ * joined by spaces, %b the rest. The date line can match nothing.
+ */
+int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
+			   bool all_types)
+{
+	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
+	struct gm_buf line = GM_BUF_INIT, subject = GM_BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	bool in_subject = true;
+	const char *msg;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	out->id = *gm_objects_commit_id(c);
+	gm_oid_hex(hex, &out->id);
+	if ((error = gm_commit_utf8(&u, c, gm_objects_commit_message(c))) < 0 ||
+	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
+		goto out;
+	msg = u.message;
+	if (!(out->author = strdup(line.ptr))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	gm_buf_reset(&line);
+	if ((error = gm_buf_printf(&line, "GitCommit: %s", hex)) < 0 ||
+	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
+		goto out;
+	gm_buf_reset(&line);
+	if ((error = gm_buf_printf(&line, "GitAuthor: %s", out->author)) < 0 ||
+	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
+		goto out;
+	if ((error = gm_buf_puts(&subject, "GitSubject: ")) < 0)
+		goto out;
+	while (msg && *msg && !error) {
+		size_t len = strcspn(msg, "\n"), n = len;
+		bool blank = true;
+
+		for (size_t i = 0; i < len && blank; i++)
+			blank = gm_email_isspace((unsigned char)msg[i]);
+		if (in_subject && blank && subject.len > 12) {
+			in_subject = false;
+		} else if (in_subject && !blank) {
+			while (n && gm_email_isspace((unsigned char)msg[n - 1]))
+				n--;
+			if (subject.len > 12)
+				error = gm_buf_putc(&subject, ' ');
+			if (!error)
+				error = gm_buf_put(&subject, msg, n);
+		} else if (!in_subject) {
+			error = classify_line(out, msg, len, all_types, true);
+		}
+		msg += len + (msg[len] == '\n');
+	}
+	if (!error)
+		error = classify_line(out, subject.ptr, subject.len, all_types,
+				      false);
+out:
+	gm_commit_utf8_release(&u);
+	gm_buf_release(&line);
+	gm_buf_release(&subject);
+	if (error)
+		gm_signers_commit_release(out);
+	return error;
+}
+
+char *gm_signers_commit_hex(const struct gm_signers_commit *c,
+			    char out[GIT_OID_HEXSZ + 1])
+{
+	return gm_oid_hex(out, &c->id);
+}
+
+void gm_signers_commit_release(struct gm_signers_commit *c)
+{
+	gm_strvec_release(&c->authors);
+	gm_strvec_release(&c->signatures);
+	gm_strvec_release(&c->stat_like);
+	free(c->author);
+	c->author = NULL;
+}
+
+/* ==================== the walk ==================== */
+
+/*
+ * gm_signers_walk(): the commits of the window, and for each non-merge
+ * one the files it changed at their current paths, renames followed,
+ * on the history engine (commits.c).
+ */
+
+/* A change of one file in one commit, its numstat still to count. */
+struct pending {
+	size_t path, touch;
+	struct gm_commits_entry a, b;	/* parent's, commit's */
+};
+
+struct walk {
+	git_repository *repo;
+	const struct gm_signers_options *opts;
+	struct gm_objects_rules *rules;	/* how git reads commits here */
+	struct gm_commits src;		/* commits and trees, as git reads them */
+	struct gm_signers *s;
+	char **paths;		/* per file: its current path, no final '/' */
+	enum gm_commits_kind *kind;	/* per file: a file or a directory */
+	struct gm_commits_paths all;	/* every file */
+	struct gm_window *win;	/* the commits of the window, compared */
+	bool *moved;		/* per file: not where the window compares it */
+	struct gm_commits_paths away;	/* the files moved */
+	struct gm_commits_changes ch;	/* the files the commit changed */
+	struct pending *pending;
+	size_t nr_pending, alloc_pending;
+	struct gm_follow *follow;	/* the copy searches' cache */
+};
+
+/*
+ * File `f` now at `path` (the walk's). The window compares the walk's
+ * paths (all of them, kept sorted) where the walk runs alone and where
+ * it compares for the window; ahead, it compares their first paths, and
+ * the walk those moved since (`away`, sorted too).
+ */
+static void walk_move(struct walk *w, size_t f, char *path)
+{
+	free(w->paths[f]);
+	w->paths[f] = path;
+	gm_commits_paths_sort(&w->all);
+	if (!gm_window_ahead(w->win))
+		return;
+	if (!w->moved[f]) {
+		w->moved[f] = true;
+		w->away.order[w->away.nr++] = f;
+	}
+	gm_commits_paths_sort(&w->away);
+}
+
+/* The touch of file `c->path` by commit `k`, and its numstat to count. */
+static int note_touch(struct walk *w, size_t k,
+		      const struct gm_commits_change *c, bool renamed)
+{
+	struct gm_signers_file *file = &w->s->files[c->path];
+	struct gm_signers_touch *t;
+	struct pending *p;
+
+	if (GM_ARRAY_GROW(file->touches, file->nr_touches,
+			  file->alloc_touches) < 0 ||
+	    GM_ARRAY_GROW(w->pending, w->nr_pending, w->alloc_pending) < 0)
+		return GM_ERROR;
+	t = &file->touches[file->nr_touches];
+	memset(t, 0, sizeof(*t));
+	t->commit = k;
+	t->added = t->deleted = -1;
+	if (w->kind[c->path] == GM_COMMITS_FILE && !renamed &&
+	    !(t->path = strdup(w->paths[c->path])))
+		return gm_error_set(GM_ERROR, "out of memory");
+	p = &w->pending[w->nr_pending++];
+	*p = (struct pending){ c->path, file->nr_touches++, c->a, c->b };
+	return 0;
+}
+
+/* Record the changes `ch` of the commit examined, following renames. */
+static int record(struct walk *w, struct gm_commits_item *it,
+		  const struct gm_commits_changes *ch, const git_oid *ta,
+		  const git_oid *tb)
+{
+	struct gm_signers *s = w->s;
+	size_t k = s->nr_commits;
+	int error;
+
+	if (GM_ARRAY_GROW(s->commits, s->nr_commits, s->alloc_commits) < 0)
+		return GM_ERROR;
+	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
+	    (error = gm_signers_commit_read(&s->commits[k], it->c,
+					    w->opts->all_signature_types)) < 0)
+		return error;
+	s->commits[k].id = it->id;	/* not its replacement's */
+	s->nr_commits++;
+	for (size_t i = 0; i < ch->nr && !error; i++) {
+		const struct gm_commits_change *c = &ch->v[i];
+		char *source = NULL;
+
+		if (w->kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
+		    c->b.found &&
+		    (error = gm_follow_source(&source, w->follow, ta, tb,
+					      w->paths[c->path], &c->b.id,
+					      c->b.mode)) < 0)
+			break;
+		if ((error = note_touch(w, k, c, source != NULL)) < 0 ||
+		    (source && (error = gm_strvec_push(
+				&s->files[c->path].renamed_from, source)) < 0)) {
+			free(source);
+			break;
+		}
+		if (source)
+			walk_move(w, c->path, source);
+	}
+	return error;
+}
+
+/*
+ * One commit of the window: a non-merge one that changed a file at its
+ * current path recorded. Unless compared at the current paths, the
+ * window's changes stand for the files not moved; those moved are
+ * compared here. No changed-path filter is
+ * asked: git log --follow asks none.
+ */
+static int walk_commit(struct walk *w, const struct gm_window_commit *wc)
+{
+	const struct gm_commits_changes *ch = &wc->ch;
+	const git_oid *ta = wc->has_parent ? &wc->ta : NULL;
+	struct gm_commits_item it;
+	int error = 0;
+
+	w->s->walked++;
+	if (wc->merge)
+		return 0;
+	if (w->away.nr && !wc->current) {
+		w->ch.nr = 0;
+		for (size_t i = 0; i < wc->ch.nr && !error; i++) {
+			if (w->moved[wc->ch.v[i].path])
+				continue;
+			if (GM_ARRAY_GROW(w->ch.v, w->ch.nr, w->ch.alloc) < 0)
+				return GM_ERROR;
+			w->ch.v[w->ch.nr++] = wc->ch.v[i];
+		}
+		if ((error = gm_commits_diff(&w->src, &w->away, ta, &wc->tb,
+					     &w->ch)) < 0)
+			return error;
+		ch = &w->ch;
+	}
+	if (!ch->nr)
+		return 0;
+	memset(&it, 0, sizeof(it));
+	it.id = wc->id;
+	error = record(w, &it, ch, ta, &wc->tb);
+	gm_commits_item_release(&it);
+	return error;
+}
+
+/* ==================== numstat ==================== */
+
+/* The blob of `e` (or its replacement), if a file's; else NULL. */
+static const git_oid *blob_of(const struct walk *w,
+			      const struct gm_commits_entry *e)
+{
+	if (!e->found || e->mode == GIT_FILEMODE_COMMIT ||
+	    e->mode == GIT_FILEMODE_TREE)
+		return NULL;
+	return gm_objects_replaced(w->rules, &e->id);
+}
+
+/* The numstat of `p`. */
+static void count_lines(struct walk *w, struct gm_repo_numstat *n,
+			const struct pending *p)
+{
+	struct gm_signers_touch *t =
+		&w->s->files[p->path].touches[p->touch];
+
+	if (t->path)	/* else never matched: not counted */
+		gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
+				t->path, &t->added, &t->deleted);
+}
+
+/*
+ * The blobs the line counts read, those a partial clone lacks fetched in
+ * one go, as git log --numstat fetches them.
+ */
+static int count_fetch(struct walk *w)
+{
+	git_oid *ids = malloc(2 * w->nr_pending * sizeof(*ids));
+	size_t nr = 0;
+	int error;
+
+	if (!ids)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+		const struct gm_commits_entry *e[] = { &p->a, &p->b };
+
+		if (!w->s->files[p->path].touches[p->touch].path)
+			continue;	/* not counted */
+		for (size_t k = 0; k < 2; k++)
+			if (blob_of(w, e[k]))
+				ids[nr++] = *blob_of(w, e[k]);
+	}
+	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
+	free(ids);
+	return error;
+}
+
+static int count_all(struct walk *w)
+{
+	struct gm_repo_numstat *n = NULL;
+	int error;
+
+	if (!w->nr_pending)
+		return 0;
+	if ((error = count_fetch(w)) < 0 ||
+	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
+		return error;
+	for (size_t i = 0; i < w->nr_pending; i++)
+		count_lines(w, n, &w->pending[i]);
+	gm_repo_numstat_free(n);
+	return 0;
+}
+
+/* ==================== the walk, all of it ==================== */
+
+static int walk_prepare(struct walk *w, const struct gm_strvec *files)
+{
+	struct gm_signers *s = w->s;
+	size_t n = files->nr;
+
+	s->files = calloc(n + 1, sizeof(*s->files));
+	w->paths = calloc(n + 1, sizeof(*w->paths));
+	w->kind = calloc(n + 1, sizeof(*w->kind));
+	w->all.order = calloc(n + 1, sizeof(*w->all.order));
+	w->away.order = calloc(n + 1, sizeof(*w->away.order));
+	w->moved = calloc(n + 1, sizeof(*w->moved));
+	if (!s->files || !w->paths || !w->kind || !w->all.order ||
+	    !w->away.order || !w->moved)
+		return gm_error_set(GM_ERROR, "out of memory");
+	w->all.paths = w->away.paths = w->paths;
+	w->all.kind = w->away.kind = w->kind;
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files->v[i];
+		size_t len = strlen(p);
+
+		s->nr_files++;
+		if (!(s->files[i].path = strdup(p)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		while (len && p[len - 1] == '/')
+			len--;
+		w->kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
+			     GM_COMMITS_FILE;
+		if (!(w->paths[i] = strndup(p, len)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		w->all.order[w->all.nr++] = i;
+	}
+	gm_commits_paths_sort(&w->all);
+	return 0;
+}
+
+/* The walk from `start`, over the commits of the window. */
+static int walk_run(struct walk *w, const git_oid *start)
+{
+	const struct gm_window_options o = {
+		&w->src, &w->all, start, w->opts->since,
+		w->opts->serial ? NULL : w->opts->reopen,
+		w->opts->packs, w->rules, w->opts->graph,
+	};
+	const struct gm_window_commit *wc;
+	int error = gm_window_start(&w->win, &o);
+
+	while (!error && (error = gm_window_next(w->win, &wc)) > 0)
+		error = walk_commit(w, wc);
+	if (!error)
+		w->s->shallow |= gm_window_shallow(w->win) || w->src.shallow;
+	return error;
+}
+
+static void walk_release(struct walk *w)
+{
+	gm_window_free(w->win);
+	gm_commits_close(&w->src);
+	gm_objects_rules_free(w->rules);
+	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
+		free(w->paths[i]);
+	free(w->paths);
+	free(w->kind);
+	free(w->all.order);
+	free(w->moved);
+	free(w->away.order);
+	free(w->ch.v);
+	free(w->pending);
+	gm_follow_free(w->follow);
+}
+
+int gm_signers_walk(struct gm_signers **out, git_repository *repo,
+		    const git_oid *start, const struct gm_strvec *files,
+		    const struct gm_signers_options *opts)
+{
+	struct walk w;
+	int error;
+
+	*out = NULL;
+	memset(&w, 0, sizeof(w));
+	w.repo = repo;
+	w.opts = opts;
+	if (!(w.s = calloc(1, sizeof(*w.s))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
+	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
+				     opts->graph)) < 0 ||
+	    (error = gm_follow_new(&w.follow, &w.src.objs,
+				     opts->reopen && !opts->serial ?
+				     opts->packs : NULL)) < 0 ||
+	    (error = walk_prepare(&w, files)) < 0)
+		goto out;
+	error = walk_run(&w, start);
+	if (!error)
+		error = count_all(&w);
+out:
+	walk_release(&w);
+	if (error)
+		gm_signers_free(w.s);
+	else
+		*out = w.s;
+	return error;
+}
+
+void gm_signers_free(struct gm_signers *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nr_commits; i++)
+		gm_signers_commit_release(&s->commits[i]);
+	free(s->commits);
+	for (size_t i = 0; i < s->nr_files; i++) {
+		struct gm_signers_file *f = &s->files[i];
+
+		for (size_t k = 0; k < f->nr_touches; k++)
+			free(f->touches[k].path);
+		free(f->touches);
+		free(f->path);
+		gm_strvec_release(&f->renamed_from);
+	}
+	free(s->files);
+	free(s);
 }

@@ -6,7 +6,6 @@
 
 #include "gm/error.h"
 #include "gm/repo.h"
-#include "gm/strmap.h"
 #include "gm/thread.h"
 
 /*
@@ -25,13 +24,10 @@
  */
 #define AHEAD_OPEN 64
 
-/* A walk over the window: its queue, and what it reads and compares. */
+/* The walk over the window, and what it compares. */
 struct finder {
-	struct gm_commits *src;
+	struct gm_commits_walk walk;
 	const struct gm_commits_paths *paths;
-	int64_t since;
-	struct gm_strmap seen;		/* hex ids of queued commits */
-	struct gm_commits_queue q;
 };
 
 /*
@@ -75,32 +71,13 @@ static int window_compare(struct gm_commits *src,
 			       &c->tb, &c->ch);
 }
 
-/* Queue the window's first commit. @return 0 or GM_ERROR. */
 static int finder_start(struct finder *fd, struct gm_commits *src,
 			const struct gm_commits_paths *paths,
 			const git_oid *start, int64_t since)
 {
-	struct gm_commits_item it;
-	int error;
-
-	fd->src = src;
 	fd->paths = paths;
-	fd->since = since;
-	gm_commits_queue_init(&fd->q, &fd->seen);
-	if ((error = gm_commits_item(src, start, &it)) < 0)
-		return error == GM_ERROR ? error :
-			gm_error_set(GM_ERROR, "cannot read the start commit");
-	if (!paths->nr) {
-		gm_commits_item_release(&it);
-		return 0;
-	}
-	return gm_commits_queue_push(&fd->q, &it);
-}
-
-static void finder_release(struct finder *fd)
-{
-	gm_commits_queue_release(&fd->q);
-	gm_strmap_release(&fd->seen);
+	return gm_commits_walk_start(&fd->walk, src, GM_COMMITS_FULL, start,
+				     since, !paths->nr);
 }
 
 /*
@@ -113,31 +90,22 @@ static int finder_next(struct finder *fd, struct gm_window_commit *out,
 		       bool compare)
 {
 	struct gm_commits_item it;
-	struct gm_commits_parents p;
-	int error;
+	struct gm_commits_parents p = { .nr = 0 };
+	int error = gm_commits_walk_next(&fd->walk, &it, &p);
 
-	do {
-		if (!gm_commits_queue_pop(&fd->q, &it))
-			return 0;
-		if (it.time >= fd->since)
-			break;
-		gm_commits_item_release(&it);
-	} while (1);
-	error = gm_commits_parents(fd->src, &it, &p);
-	for (size_t i = 0; i < p.nr && !error; i++)
-		if (p.loaded[i])
-			error = gm_commits_queue_push(&fd->q, &p.v[i]);
+	if (!error)
+		return 0;
 	out->id = it.id;
 	out->merge = p.nr > 1;
 	out->has_parent = p.nr_loaded > 0;
 	out->ch.nr = 0;
 	out->open = !out->merge && !compare;
-	if (!error && !out->merge) {
+	if (error > 0 && !out->merge) {
 		out->tb = p.tree;
 		if (out->has_parent)
 			out->ta = p.trees[0];
 		if (compare)
-			error = window_compare(fd->src, fd->paths, out);
+			error = window_compare(fd->walk.src, fd->paths, out);
 	}
 	gm_commits_parents_release(&p);
 	gm_commits_item_release(&it);
@@ -206,7 +174,7 @@ static void ahead_free(struct ahead *a)
 {
 	if (!a)
 		return;
-	finder_release(&a->fd);
+	gm_commits_walk_release(&a->fd.walk);
 	gm_commits_close(&a->src);
 	gm_repo_free(a->repo);
 	for (size_t i = 0; a->paths.paths && i < a->paths.nr; i++)
@@ -368,7 +336,7 @@ int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 
 bool gm_window_shallow(const struct gm_window *w)
 {
-	return w->ahead ? w->ahead->src.shallow : w->fd.src && w->fd.src->shallow;
+	return w->ahead ? w->ahead->src.shallow : w->fd.walk.src && w->fd.walk.src->shallow;
 }
 
 void gm_window_free(struct gm_window *w)
@@ -379,7 +347,7 @@ void gm_window_free(struct gm_window *w)
 		ahead_stop(w->ahead);
 		ahead_free(w->ahead);
 	}
-	finder_release(&w->fd);
+	gm_commits_walk_release(&w->fd.walk);
 	free(w->one.ch.v);
 	free(w);
 }

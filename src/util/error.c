@@ -45,7 +45,11 @@ int gm_error_write_records(FILE *f, const void *buf, size_t len)
 _Noreturn void gm_error_die(void)
 {
 	pthread_mutex_lock(&stdout_lock);
-	fprintf(stderr, "fatal: %s\n", gm_error_last());
+	fputs("fatal: ", stderr);
+	for (const unsigned char *p = (const unsigned char *)gm_error_last();
+	     *p; p++)
+		fprintf(stderr, *p < ' ' || *p == 0x7f ? "\\x%02x" : "%c", *p);
+	fputc('\n', stderr);
 	fflush(stderr);
 	_exit(128);
 }

@@ -24,7 +24,6 @@ struct gm_progress {
 	bool stopping;
 	bool held;
 	bool shown;		/* drawn at least once */
-	char doing[128];
 	size_t drawn;		/* width of the line on the terminal */
 };
 
@@ -65,9 +64,8 @@ static size_t progress_format(struct gm_progress *p, char *buf, size_t size,
 			      (double)done / secs);
 	if (n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, ", %.1f s", secs);
-	if (n >= 0 && (size_t)n < size && (end || p->doing[0]))
-		n += snprintf(buf + n, size - (size_t)n, ", %s",
-			      end ? "done" : p->doing);
+	if (n >= 0 && (size_t)n < size && end)
+		n += snprintf(buf + n, size - (size_t)n, ", done");
 	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
@@ -141,25 +139,10 @@ void gm_progress_set(struct gm_progress *p, uint64_t done)
 		atomic_store(&p->done, done);
 }
 
-void gm_progress_add(struct gm_progress *p, uint64_t n)
-{
-	if (p)
-		atomic_fetch_add(&p->done, n);
-}
-
 void gm_progress_total(struct gm_progress *p, uint64_t total)
 {
 	if (p)
 		atomic_store(&p->total, total);
-}
-
-void gm_progress_doing(struct gm_progress *p, const char *what)
-{
-	if (!p)
-		return;
-	pthread_mutex_lock(&p->lock);
-	snprintf(p->doing, sizeof(p->doing), "%s", what ? what : "");
-	pthread_mutex_unlock(&p->lock);
 }
 
 void gm_progress_hold(struct gm_progress *p)

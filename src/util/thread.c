@@ -58,13 +58,26 @@ int gm_thread_start(pthread_t *t, void *(*fn)(void *), void *arg)
 }
 #endif
 
+static _Atomic int cpus_forced;
+static _Atomic size_t jobs_done;
+
+void gm_thread_cpus_force(int n)
+{
+	cpus_forced = n;
+}
+
+size_t gm_thread_jobs_done(void)
+{
+	return jobs_done;
+}
+
 int gm_thread_cpus(void)
 {
-	long n = 0;
+	long n = cpus_forced;
 #if defined(__linux__) && defined(CPU_COUNT)
 	cpu_set_t allowed;
 
-	if (!sched_getaffinity(0, sizeof(allowed), &allowed))
+	if (!n && !sched_getaffinity(0, sizeof(allowed), &allowed))
 		n = CPU_COUNT(&allowed);
 #endif
 	if (n < 1)
@@ -97,6 +110,7 @@ void gm_job_done(struct gm_job *j, int error)
 	if (error)
 		snprintf(j->message, sizeof(j->message), "%s", gm_error_last());
 	j->done = true;
+	jobs_done++;
 	pthread_cond_signal(&j->cond);
 	pthread_mutex_unlock(&j->lock);
 }
