@@ -132,7 +132,7 @@ static void servers_stop(void)
 	gm_test_rmtree(server_dir);
 }
 
-static const struct gm_net_options opts_default = { 5000, 4, false };
+static const struct gm_net_options opts_default = { 5000, 4, false, NULL };
 
 static void url_at(struct gm_buf *url, const char *scheme, int port,
 		   const char *target)
@@ -208,7 +208,7 @@ END_TEST
 /* An answer later than the limit, or none at all, costs the limit. */
 START_TEST(test_net_http_deadline)
 {
-	struct gm_net_options o = { 500, 1, false };
+	struct gm_net_options o = { 500, 1, false, NULL };
 	struct gm_buf url = GM_BUF_INIT;
 	struct gm_net_link link;
 	int64_t start = gm_net_now();
@@ -235,7 +235,7 @@ END_TEST
 /* Elapsed milliseconds for `n` half-second answers, `parallel` at once. */
 static int64_t delays(size_t n, int parallel)
 {
-	struct gm_net_options o = { 5000, parallel, false };
+	struct gm_net_options o = { 5000, parallel, false, NULL };
 	struct gm_net_link links[8], *p[8];
 	struct gm_buf url = GM_BUF_INIT;
 	int64_t start;
@@ -387,7 +387,7 @@ static struct gm_net_link git_link(const char *url, const char *pattern,
 
 static int git_check(const char *url, const char *pattern, int ms)
 {
-	struct gm_net_options o = { ms, 1, false };
+	struct gm_net_options o = { ms, 1, false, NULL };
 
 	return git_link(url, pattern, &o).result;
 }
@@ -441,7 +441,7 @@ END_TEST
 /* git:// and smart HTTP through libgit2, on sockets with our deadline. */
 START_TEST(test_net_git_network_deadline)
 {
-	struct gm_net_options quick = { 300, 1, false };
+	struct gm_net_options quick = { 300, 1, false, NULL };
 	struct gm_buf url = GM_BUF_INIT;
 	struct gm_net_link link;
 	int64_t start;

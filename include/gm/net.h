@@ -7,6 +7,8 @@
 
 #include "gm/strvec.h"
 
+struct gm_progress;
+
 /*
  * Whether the links of MAINTAINERS answer: an HTTP HEAD request (through
  * libcurl), and what `git ls-remote --exit-code -h` asks of a git server
@@ -21,6 +23,7 @@ struct gm_net_options {
 	int timeout_ms;		/* per link, from its start */
 	int parallel;		/* HTTP links checked at once */
 	bool insecure;		/* accept any TLS certificate */
+	struct gm_progress *progress;	/* one added per link done, or NULL */
 };
 
 #define GM_NET_WHY_SIZE 256	/* libcurl's CURL_ERROR_SIZE */
@@ -78,5 +81,18 @@ int gm_net_git_check(struct gm_net_link *link,
  */
 int gm_net_init(void);
 void gm_net_shutdown(void);
+
+/** Whether `url` names a server to reach (http, https, git). */
+bool gm_net_remote(const char *url);
+
+/**
+ * Whether the network is out of reach, judged before any check: no proxy
+ * is set, and the names of the first (at most three) distinct hosts of
+ * the remote URLs of urls[0..nr) all fail to resolve. `why` then gets the
+ * first failure ("cannot resolve 'HOST': ..."). Seconds at most, where
+ * the checks would wait for each link's time limit.
+ */
+bool gm_net_offline(const char *const *urls, size_t nr,
+		    char why[GM_NET_WHY_SIZE]);
 
 #endif /* GM_NET_H */

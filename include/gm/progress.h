@@ -12,7 +12,7 @@
  * written to standard output. Every function accepts NULL (progress off)
  * and does nothing then, so a caller need not test.
  *
- * Threads: gm_progress_set() and gm_progress_total()
+ * Threads: gm_progress_set(), gm_progress_add() and gm_progress_total()
  * may be called from any thread; the others by the thread that started it.
  */
 struct gm_progress;
@@ -37,6 +37,8 @@ int gm_progress_start(struct gm_progress **out, bool on, FILE *f,
 
 /** The items done so far. */
 void gm_progress_set(struct gm_progress *p, uint64_t done);
+/** One more item done, `n` more: the links of --self-test, say. */
+void gm_progress_add(struct gm_progress *p, uint64_t n);
 
 /** The number of items, once known. */
 void gm_progress_total(struct gm_progress *p, uint64_t total);

@@ -56,11 +56,12 @@ struct gm_selftest_input {
 	int timeout_ms;			/* per link */
 	int jobs;			/* links checked at once */
 	bool insecure;			/* accept any TLS certificate */
+	struct gm_progress *progress;	/* counts the links, or NULL */
 };
 
 #define GM_SELFTEST_INPUT_INIT \
 	{ NULL, 0, GM_STRVEC_INIT, NULL, NULL, NULL, GM_SELFTEST_TIMEOUT_MS, 8, \
-	  false }
+	  false, NULL }
 
 /**
  * The checks `words` names (the value of --self-test=): words made of
@@ -95,7 +96,9 @@ void gm_selftest_release(struct gm_selftest_input *in);
  * on threads), each link within `in->timeout_ms`. When no link reaches
  * its server (names that do not resolve, no connection), one line
  * "warning: network unreachable: links not checked (<reason>)" goes to
- * `err` instead of a warning per link, and those links count as none.
+ * `err` instead of a warning per link, and those links count as none;
+ * when the first names do not resolve (gm_net_offline()) no link is
+ * tried. `in->progress` counts the links checked out of all.
  * @return 0 or GM_ERROR (out of memory, a write error).
  */
 int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,

@@ -150,7 +150,9 @@ static int cli_self_test(struct cli *c)
 	in.insecure = c->opts.links_insecure;
 	if ((error = held_open(&notes)) < 0)
 		goto out;
-	progress = cli_progress(c, "Checking MAINTAINERS");
+	gm_progress_start(&progress, gm_progress_wanted(c->opts.progress),
+			  stderr, "Checking MAINTAINERS: links", "checked", 0);
+	in.progress = progress;
 	if (!(error = gm_selftest_load(&in, c->repo, checks,
 				       c->opts.maintainer_path,
 				       c->opts.find_maintainer_files,

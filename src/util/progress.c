@@ -139,6 +139,12 @@ void gm_progress_set(struct gm_progress *p, uint64_t done)
 		atomic_store(&p->done, done);
 }
 
+void gm_progress_add(struct gm_progress *p, uint64_t n)
+{
+	if (p)
+		atomic_fetch_add(&p->done, n);
+}
+
 void gm_progress_total(struct gm_progress *p, uint64_t total)
 {
 	if (p)

@@ -20,6 +20,7 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/progress.h"
 
 #define HTTP_MAX_REDIRECTS 20	/* wget's --max-redirect default */
 
@@ -281,6 +282,7 @@ static size_t http_reap(struct http_run *run)
 		lc.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &i);
 		http_finish(run->links[(uintptr_t)i], msg->easy_handle,
 			    msg->data.result);
+		gm_progress_add(run->o->progress, 1);
 		run->easy[(uintptr_t)i] = NULL;
 		lc.multi_remove_handle(run->multi, msg->easy_handle);
 		lc.easy_cleanup(msg->easy_handle);
@@ -629,6 +631,7 @@ int gm_net_git_check(struct gm_net_link *link,
 
 	memset(link->why, 0, sizeof(link->why));
 	link->network = link->unreached = false;
+	gm_progress_add(o->progress, 1);
 	if (url_is_ssh(link->url)) {
 		link_fail(link, GM_EINVALID, "ssh URLs are not checked");
 		return link->result;
@@ -654,4 +657,69 @@ int gm_net_git_check(struct gm_net_link *link,
 	git_remote_free(remote);
 	stream_deadline = 0;
 	return link->result;
+}
+
+/* ==================== before the checks ==================== */
+
+bool gm_net_remote(const char *url)
+{
+	return !strncasecmp(url, "http://", 7) ||
+	       !strncasecmp(url, "https://", 8) ||
+	       !strncasecmp(url, "git://", 6);
+}
+
+/* The host of the remote `url` ([user@]host[:port] after "://"). */
+static bool url_host(const char *url, char *host, size_t size)
+{
+	const char *h = strstr(url, "://") + 3, *at, *end;
+	size_t len;
+
+	end = h + strcspn(h, "/?#");
+	if ((at = memchr(h, '@', (size_t)(end - h))))
+		h = at + 1;
+	if (*h == '[')		/* an IPv6 literal: nothing to resolve */
+		return false;
+	len = strcspn(h, ":/?#");
+	if (!len || len >= size)
+		return false;
+	memcpy(host, h, len);
+	host[len] = '\0';
+	return true;
+}
+
+bool gm_net_offline(const char *const *urls, size_t nr,
+		    char why[GM_NET_WHY_SIZE])
+{
+	static const char *const proxies[] = { "http_proxy", "https_proxy",
+		"HTTPS_PROXY", "all_proxy", "ALL_PROXY" };
+	char seen[3][256];
+	size_t tried = 0;
+
+	for (size_t i = 0; i < sizeof(proxies) / sizeof(*proxies); i++)
+		if (getenv(proxies[i]) && *getenv(proxies[i]))
+			return false;
+	for (size_t i = 0; i < nr && tried < 3; i++) {
+		struct addrinfo hints, *ai = NULL;
+		bool again = false;
+		int rc;
+
+		if (!gm_net_remote(urls[i]) ||
+		    !url_host(urls[i], seen[tried], sizeof(seen[tried])))
+			continue;
+		for (size_t k = 0; k < tried && !again; k++)
+			again = !strcasecmp(seen[k], seen[tried]);
+		if (again)
+			continue;
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_socktype = SOCK_STREAM;
+		if (!(rc = getaddrinfo(seen[tried], NULL, &hints, &ai))) {
+			freeaddrinfo(ai);
+			return false;
+		}
+		if (!tried)
+			snprintf(why, GM_NET_WHY_SIZE, "cannot resolve '%.160s': %.60s",
+				 seen[tried], gai_strerror(rc));
+		tried++;
+	}
+	return tried > 0;
 }

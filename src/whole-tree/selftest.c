@@ -13,6 +13,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/net.h"
+#include "gm/progress.h"
 #include "gm/strmap.h"
 
 /*
@@ -34,7 +35,7 @@ struct st_line {
 	size_t len;
 };
 
-enum st_job_kind { JOB_HTTP, JOB_GIT };
+enum st_job_kind { JOB_HTTP, JOB_GIT, JOB_OFFLINE };
 
 /* A reachability check, done once per value (the script's cache). */
 struct st_job {
@@ -786,6 +787,37 @@ static void judge_network(struct st *st)
 }
 
 /*
+ * Before any check: when the network is out of reach (gm_net_offline()),
+ * the jobs that would go out are marked unreached (JOB_OFFLINE), for
+ * judge_network() to say so once, and are not run.
+ */
+static int skip_offline(struct st *st)
+{
+	const char **urls = calloc(st->nr_jobs + 1, sizeof(*urls));
+	char why[GM_NET_WHY_SIZE];
+	bool offline;
+
+	if (!urls)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t k = 0; k < st->nr_jobs; k++)
+		urls[k] = st->jobs[k].link.url;
+	offline = gm_net_offline(urls, st->nr_jobs, why);
+	for (size_t k = 0; offline && k < st->nr_jobs; k++) {
+		struct st_job *job = &st->jobs[k];
+
+		if (!gm_net_remote(job->link.url))
+			continue;
+		job->kind = JOB_OFFLINE;
+		job->link.network = job->link.unreached = true;
+		job->link.result = GM_ENOTFOUND;
+		snprintf(job->link.why, sizeof(job->link.why), "%s", why);
+		gm_progress_add(st->net.progress, 1);
+	}
+	free(urls);
+	return 0;
+}
+
+/*
  * Run the jobs: the HTTP ones in->jobs at a time in this thread, beside
  * them the git ones on in->jobs threads; wait for all.
  */
@@ -799,10 +831,14 @@ static int run_jobs(struct st *st)
 	st->net.timeout_ms = st->in->timeout_ms;
 	st->net.parallel = (int)nr;
 	st->net.insecure = st->in->insecure;
-	for (size_t k = 0; k < st->nr_jobs; k++)
-		nr_git += st->jobs[k].kind == JOB_GIT;
+	st->net.progress = st->in->progress;
+	gm_progress_total(st->net.progress, st->nr_jobs);
 	if (!st->nr_jobs)
 		return 0;
+	if ((error = skip_offline(st)) < 0)
+		return error;
+	for (size_t k = 0; k < st->nr_jobs; k++)
+		nr_git += st->jobs[k].kind == JOB_GIT;
 	if (nr > nr_git)
 		nr = nr_git;
 	if (!(threads = calloc(nr + 1, sizeof(*threads))))
