@@ -433,19 +433,20 @@ START_TEST(test_rankhist_best_three)
 END_TEST
 
 /*
- * --max-recipients=5 leaves two places after Val, Tom and Sam: a score
- * of 0 takes none, so Fay and Gus stay out (in rk->cut).
+ * --max-recipients=4 leaves one place after Val, Tom and Sam: Fay and
+ * Gus both score 0, and Fay comes first in the list: Gus is cut.
  */
-START_TEST(test_rankhist_zero_takes_no_place)
+START_TEST(test_rankhist_zero_fills_places)
 {
 	struct env e;
 
-	env_in_file(&e, fay_gus, &some_reviewed, 5);
+	env_in_file(&e, fay_gus, &some_reviewed, 4);
 	assert_people(&e.rk.people,
 		    VAL "\n"
 		    TOM "\n"
-		    SAM "\n");
-	assert_people(&e.rk.cut, FAY "\n" GUS "\n");
+		    SAM "\n"
+		    FAY "\n");
+	assert_people(&e.rk.cut, GUS "\n");
 	env_release(&e);
 }
 END_TEST
@@ -600,7 +601,7 @@ Suite *rankhist_suite(void)
 	tcase_add_test(cut, test_rankhist_roles_without_stats);
 	tcase_add_test(cut, test_rankhist_one_entry_per_address);
 	tcase_add_test(cut, test_rankhist_best_three);
-	tcase_add_test(cut, test_rankhist_zero_takes_no_place);
+	tcase_add_test(cut, test_rankhist_zero_fills_places);
 	tcase_add_test(cut, test_rankhist_no_review_in_window);
 	tcase_add_test(cut, test_rankhist_short_roles);
 	tcase_add_test(cut, test_rankhist_two_addresses_one_person);

@@ -1,6 +1,5 @@
 #include "gm/rank.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1256,7 +1255,6 @@ enum {
 	CAP_REVIEW = 1,		/* ... this many at most */
 	W_WORK = 1,		/* per Signed-off-by: line or commit written ... */
 	CAP_WORK = 3,		/* ... this many at most */
-	MIN_SCORE = 1,		/* the least score that takes a place */
 	KEEP_MAINTAINERS = 0	/* own sections' M: never cut */
 };
 
@@ -1457,16 +1455,14 @@ static bool history_kept(const struct gm_rank_entry *e)
 
 /*
  * Score and order the people (ties in list order), then keep `budget` of
- * them: everyone history_kept() holds, then the best of the others that
- * score MIN_SCORE or more (with --max-recipients=0, everyone). The others
- * go to rk->cut, best first.
+ * them: everyone history_kept() holds, then the best of the others. The
+ * others go to rk->cut, best first.
  */
 static int history_cut(struct gm_rank *rk, size_t budget)
 {
 	struct gm_rank_list *l = &rk->people;
 	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
-	int least = rk->set->max_recipients ? MIN_SCORE : INT_MIN;
 	size_t kept = 0, room, j = 0;
 	bool own = false;
 	int error = 0;
@@ -1491,7 +1487,7 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[r[i].index];
 
-		if (history_kept(e) || (r[i].score >= least && room && room--))
+		if (history_kept(e) || (room && room--))
 			v[j++] = *e;
 		else if (!error && !(error = GM_ARRAY_GROW(rk->cut.v, rk->cut.nr,
 							   rk->cut.alloc)))
