@@ -41,24 +41,25 @@ static const struct score_case {
 	bool walked;		/* false: no activity (NULL) */
 	int want;
 } score_cases[] = {
+	/* scope: 4 for M:, 2 for R:, 0 for a catch-all's */
 	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), false, 0 },
-	{ GM_SCOPE_CATCHALL, PERSON(t_rev1, 0), false, 2 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 4 },
-	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 8 },
-	/* one review: 6, more than an R: line */
+	{ GM_SCOPE_CATCHALL, PERSON(t_rev1, 0), false, 0 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 2 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 4 },
+	/* one review: 6, more than an M: line */
 	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), true, 6 },
-	/* four review lines count as three: 18; the 9 sign-offs as 3 */
-	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 18 + 3 },
+	/* four review lines count as one: 6; the 9 sign-offs as 3 */
+	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 6 + 3 },
 	/* sign-offs and authorship together count up to 3 */
 	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 3 },
 	{ GM_SCOPE_NONE, PERSON(t_sob1, 1), true, 2 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 4 + 3 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 2 + 3 },
 	/* trailer names in any case */
 	{ GM_SCOPE_NONE, PERSON(t_case, 0), true, 6 },
 	/* other trailers count nothing */
 	{ GM_SCOPE_NONE, PERSON(t_test, 0), true, 0 },
-	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 8 + 6 + 1 },
-	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 2 + 6 + 2 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 4 + 6 + 1 },
+	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 0 + 6 + 2 },
 };
 
 START_TEST(test_rankhist_score_table)
@@ -103,8 +104,9 @@ static struct gm_history_type h_val[] = { { k_ack, 1 } };
 static struct gm_history_type h_tess[] = { { k_test, 1 } };
 
 /*
- * Four commits; most commits first. Scores: Ria 4 + 2 * 6 = 16, Val 6,
- * Sam 3 (three sign-offs, three commits written: 3 at most), Tess 0.
+ * Four commits; most commits first. Scores (with FOO's roles): Ria
+ * 2 + 6 = 8 (two reviews count as one), Val 6, Sam 3 (three sign-offs,
+ * three commits written: 3 at most), Tess 0.
  */
 static char n_sam[] = "Sam Signer", e_sam[] = "sam@example.com";
 static char n_ria[] = "Ria Active", e_ria[] = "ria@example.com";
@@ -191,10 +193,10 @@ static const char *const rest_only[] = { "THE REST", NULL };
 static const char *const none[] = { NULL };
 
 /*
- * Budget 4 (Mae, Rex, Ria, Tom). Mae and Tom (M:) are kept; Tom is M:
- * of the catch-all while FOO has its own M:, so he scores 2. The two
- * places left go to Ria (16) and Val (6) over Rex (4) and Sam (3). Order
- * by score: Ria 16, Mae 8, Val 6, Tom 2.
+ * Budget 4 (Mae, Rex, Ria, Tom). Scores: Ria 8, Val 6, Mae 4 (M:), Sam
+ * 3, Rex 2 (R:), Tom 0 (M: of the catch-all while FOO has its own M:),
+ * Tess 0; ties in list order (the sections' people, then the walk's).
+ * Nobody is kept whatever their role: the best four.
  */
 START_TEST(test_rankhist_default_budget)
 {
@@ -203,9 +205,9 @@ START_TEST(test_rankhist_default_budget)
 	env_run(&e, both, -1, 5);
 	assert_list(&e.rk.people,
 		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
-		    TOM " (maintainer:THE REST,inactive)\n");
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n");
 	assert_list(&e.rk.lists,
 		    "foo@lists.example.com (open list:FOO DRIVER)\n"
 		    "all@lists.example.com (open list)\n");
@@ -213,7 +215,7 @@ START_TEST(test_rankhist_default_budget)
 }
 END_TEST
 
-/* --max-recipients=0: everyone, Tess (0) too, by score then list order. */
+/* --max-recipients=0: everyone, Tom and Tess (0) too, by score. */
 START_TEST(test_rankhist_no_cut)
 {
 	struct env e;
@@ -221,48 +223,42 @@ START_TEST(test_rankhist_no_cut)
 	env_run(&e, both, 0, 5);
 	assert_list(&e.rk.people,
 		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
-		    REX " (reviewer:FOO DRIVER,inactive)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    REX " (reviewer:FOO DRIVER,inactive)\n"
 		    TOM " (maintainer:THE REST,inactive)\n"
 		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
 
-/* --max-recipients=2: the two M: people fill it; nobody else gets in. */
-START_TEST(test_rankhist_budget_of_the_kept)
+/* --max-recipients=2: the two best, M: people or not. */
+START_TEST(test_rankhist_budget_of_two)
 {
 	struct env e;
 
 	env_run(&e, both, 2, 5);
-	assert_list(&e.rk.people,
-		    MAE " (maintainer:FOO DRIVER,inactive)\n"
-		    TOM " (maintainer:THE REST,inactive)\n");
+	assert_people(&e.rk.people, RIA "\n" VAL "\n");
 	env_release(&e);
 }
 END_TEST
 
-/*
- * --max-recipients=3: Mae and Tom, and Ria, the best of the rest.
- */
+/* --max-recipients=3: Mae (4) third, over Sam (3). */
 START_TEST(test_rankhist_budget_three)
 {
 	struct env e;
 
 	env_run(&e, both, 3, 5);
-	assert_list(&e.rk.people,
-		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    MAE " (maintainer:FOO DRIVER,inactive)\n"
-		    TOM " (maintainer:THE REST,inactive)\n");
+	assert_people(&e.rk.people, RIA "\n" VAL "\n" MAE "\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
  * THE REST alone: no section has an M: of its own, so Tom is scored as
- * a maintainer (8) and ranks above Val (6); Ria has no R: here: 12.
+ * a maintainer (4), above Sam (3); Ria has no R: here: 6, as Val, who
+ * comes after her in the walk's order.
  */
 START_TEST(test_rankhist_catchall_alone)
 {
@@ -271,8 +267,8 @@ START_TEST(test_rankhist_catchall_alone)
 	env_run(&e, rest_only, 0, 5);
 	assert_list(&e.rk.people,
 		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    TOM " (maintainer:THE REST,inactive)\n"
 		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n"
 		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
 		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
@@ -280,9 +276,9 @@ START_TEST(test_rankhist_catchall_alone)
 END_TEST
 
 /*
- * No section: the budget is --git-max-maintainers (2), which also limits
- * who of the walk is taken, most commits first: Sam and Ria (Val, the
- * third, is not), ranked Ria (12) then Sam (3).
+ * No section: the budget is --git-max-maintainers (2), and the walk's
+ * people take it by score, not by commits: Ria and Val (6), not Sam (3,
+ * in the most commits).
  */
 START_TEST(test_rankhist_no_sections)
 {
@@ -291,14 +287,14 @@ START_TEST(test_rankhist_no_sections)
 	env_run(&e, none, -1, 2);
 	assert_list(&e.rk.people,
 		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n");
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
- * Mae is M: of FOO and of THE REST: one entry with both roles, counted
- * once in the budget (Mae, Tom: 2), so nobody else gets in.
+ * Mae is M: of FOO and of THE REST: one entry with both roles (scored as
+ * FOO's M:, 4), under --max-recipients=0 between Val (6) and Sam (3).
  */
 static const char twice[] =
 	"FOO DRIVER\n"
@@ -321,6 +317,7 @@ START_TEST(test_rankhist_one_entry_per_address)
 	e.opts.rolestats = 1;
 	e.opts.history = 1;
 	e.opts.remove_duplicates = 0;
+	e.opts.max_recipients = 0;
 	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
 	e.m = gm_test_parse(twice);
 	env_rank_init(&e);
@@ -331,8 +328,12 @@ START_TEST(test_rankhist_one_entry_per_address)
 	ck_assert_uint_eq(e.rk.people.nr, 3);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_list(&e.rk.people,
+		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
 		    MAE " (maintainer:FOO DRIVER,maintainer:THE REST,inactive)\n"
-		    TOM " (maintainer:THE REST,inactive)\n");
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n"
+		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
@@ -398,10 +399,9 @@ static const char *const fay[] = { FAY, NULL };
 static const char *const fay_gus[] = { FAY, GUS, NULL };
 
 /*
- * Nobody reviewed in the window: Tom and Fay listed, a budget of 2. Tom
- * (M: of THE REST, the only M:, 8) is kept; the place left goes to the
- * best of the others, Sam (three sign-offs, three commits written: 3)
- * over Fay (0) and Tess (not taken: a Tested-by: scores 0).
+ * Tom and Fay listed, a budget of 2. Tom (M: of THE REST, the only M:,
+ * 4) and Sam (three sign-offs, three commits written: 3) over Fay (0)
+ * and Tess (a Tested-by: 0).
  */
 START_TEST(test_rankhist_no_review_in_window)
 {
@@ -416,32 +416,37 @@ START_TEST(test_rankhist_no_review_in_window)
 END_TEST
 
 /*
- * Val acked a commit: Tom, Fay and Gus listed, a budget of 3, two places
- * after Tom. Val (6) takes one; Sam (3), Fay and Gus (0) show no sign of
- * reviewing, so the other stays empty: Tom (8), Val.
+ * Tom, Fay and Gus listed, a budget of 3: Val (6), Tom (4), Sam (3);
+ * Fay and Gus score 0.
  */
-START_TEST(test_rankhist_place_needs_review)
+START_TEST(test_rankhist_best_three)
 {
 	struct env e;
 
 	env_in_file(&e, fay_gus, &some_reviewed, -1);
 	assert_people(&e.rk.people,
+		    VAL "\n"
 		    TOM "\n"
-		    VAL "\n");
+		    SAM "\n");
 	env_release(&e);
 }
 END_TEST
 
-/* --max-recipients=3 asks for three: Sam takes the second place. */
-START_TEST(test_rankhist_place_asked_for)
+/*
+ * --max-recipients=4 leaves one place after Val, Tom and Sam: Fay and
+ * Gus both score 0, and Fay comes first in the list: Gus is cut.
+ */
+START_TEST(test_rankhist_zero_fills_places)
 {
 	struct env e;
 
-	env_in_file(&e, fay_gus, &some_reviewed, 3);
+	env_in_file(&e, fay_gus, &some_reviewed, 4);
 	assert_people(&e.rk.people,
-		    TOM "\n"
 		    VAL "\n"
-		    SAM "\n");
+		    TOM "\n"
+		    SAM "\n"
+		    FAY "\n");
+	assert_people(&e.rk.cut, GUS "\n");
 	env_release(&e);
 }
 END_TEST
@@ -449,8 +454,8 @@ END_TEST
 /*
  * Roles as Xen's script shows them: section names cut to 8 bytes and R:
  * lines as a bare "reviewer". The scopes are those of the full names:
- * the ranking of test_rankhist_default_budget, Ria (R: of FOO) 16, Mae
- * (M: of FOO, cut to "FOO D...") 8, Val 6, Tom (THE REST) 2.
+ * the ranking of test_rankhist_default_budget: Ria (R: of FOO) 8, Val 6,
+ * Mae (M: of FOO, cut to "FOO D...") 4, Sam 3.
  */
 START_TEST(test_rankhist_short_roles)
 {
@@ -472,9 +477,9 @@ START_TEST(test_rankhist_short_roles)
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_people(&e.rk.people,
 		    RIA "\n"
-		    MAE "\n"
 		    VAL "\n"
-		    TOM "\n");
+		    MAE "\n"
+		    SAM "\n");
 	env_release(&e);
 }
 END_TEST
@@ -500,7 +505,8 @@ END_TEST
 /*
  * Ria's lines under two addresses (FOO's R: line has the first): the
  * output names her once, so the walk does, counts summed: 2 + 1 review
- * lines, 2 + 1 commits; score 4 + 3 * 6 = 22, and not inactive.
+ * lines (counted as one), 2 + 1 commits; score 2 + 6 = 8, and not
+ * inactive.
  */
 static char e_ria_old[] = "ria@old.example.com";
 static struct gm_history_type h_ria_old[] = { { k_ack, 1 } };
@@ -535,7 +541,7 @@ START_TEST(test_rankhist_two_addresses_one_person)
 		    RIA " (reviewer:FOO DRIVER,history_commits:3/4=75%,history_reviewed:3/4=75%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    REX " (reviewer:FOO DRIVER,inactive)\n");
-	ck_assert_int_eq(e.rk.people.v[0].score, 22);
+	ck_assert_int_eq(e.rk.people.v[0].score, 8);
 	ck_assert_uint_eq(e.rk.cut.nr, 0);
 	env_release(&e);
 }
@@ -543,26 +549,28 @@ END_TEST
 
 /*
  * The default budget's cut (test_rankhist_default_budget) keeps those
- * cut in rk->cut, best first, with their scores: Rex 4, Sam 3, then
- * Tess 0 (below the limits: never listed, still ranked).
+ * cut in rk->cut, best first, with their scores: Rex 2, Tom 0, Tess 0.
  */
 START_TEST(test_rankhist_cut_kept_aside)
 {
 	struct env e;
 
 	env_run(&e, both, -1, 5);
-	assert_people(&e.rk.cut, REX "\n" SAM "\n" TESS "\n");
-	ck_assert_int_eq(e.rk.cut.v[0].score, 4);
-	ck_assert_int_eq(e.rk.cut.v[1].score, 3);
+	assert_people(&e.rk.cut, REX "\n" TOM "\n" TESS "\n");
+	ck_assert_int_eq(e.rk.cut.v[0].score, 2);
+	ck_assert_int_eq(e.rk.cut.v[0].scope, GM_SCOPE_REVIEWER);
+	ck_assert_int_eq(e.rk.cut.v[1].score, 0);
+	ck_assert_int_eq(e.rk.cut.v[1].scope, GM_SCOPE_CATCHALL);
 	ck_assert_int_eq(e.rk.cut.v[2].score, 0);
-	ck_assert_int_eq(e.rk.people.v[0].score, 16);
+	ck_assert_int_eq(e.rk.people.v[0].score, 8);
+	ck_assert_int_eq(e.rk.people.v[0].scope, GM_SCOPE_REVIEWER);
 	env_release(&e);
 }
 END_TEST
 
 /*
  * --max-recipients=0 lists everyone the walk counted, whatever
- * --git-max-maintainers says (1 here: Sam alone without it).
+ * --git-max-maintainers says (1 here: the budget without sections).
  */
 START_TEST(test_rankhist_zero_ignores_limits)
 {
@@ -586,14 +594,14 @@ Suite *rankhist_suite(void)
 	suite_add_tcase(s, score);
 	tcase_add_test(cut, test_rankhist_default_budget);
 	tcase_add_test(cut, test_rankhist_no_cut);
-	tcase_add_test(cut, test_rankhist_budget_of_the_kept);
+	tcase_add_test(cut, test_rankhist_budget_of_two);
 	tcase_add_test(cut, test_rankhist_budget_three);
 	tcase_add_test(cut, test_rankhist_catchall_alone);
 	tcase_add_test(cut, test_rankhist_no_sections);
 	tcase_add_test(cut, test_rankhist_roles_without_stats);
 	tcase_add_test(cut, test_rankhist_one_entry_per_address);
-	tcase_add_test(cut, test_rankhist_place_needs_review);
-	tcase_add_test(cut, test_rankhist_place_asked_for);
+	tcase_add_test(cut, test_rankhist_best_three);
+	tcase_add_test(cut, test_rankhist_zero_fills_places);
 	tcase_add_test(cut, test_rankhist_no_review_in_window);
 	tcase_add_test(cut, test_rankhist_short_roles);
 	tcase_add_test(cut, test_rankhist_two_addresses_one_person);

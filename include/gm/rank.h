@@ -72,10 +72,7 @@ enum gm_rank_kind {
 	GM_KIND_HISTORY = 1 << 2,	/* the history walk */
 	GM_KIND_FIXES = 1 << 3,		/* a signer of a Fixes: commit */
 	GM_KIND_IN_FILE = 1 << 4,	/* written in one of the files */
-	GM_KIND_CHIEF = 1 << 5,		/* --git-chief-penguins */
-	GM_KIND_UNLISTED = 1 << 6	/* the walk's, below the --git-min-*
-					   limits or of no score: ranked,
-					   never given a place */
+	GM_KIND_CHIEF = 1 << 5		/* --git-chief-penguins */
 };
 
 /*
@@ -234,21 +231,16 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * ("history_commits:N/M=P%", "history_authored:...",
  * "history_reviewed:..." for Reviewed-by:/Acked-by: lines), or
  * "inactive" when the window has no commit they authored, committed or
- * are named in. The others the walk found are added; those below
- * --git-min-signatures, --git-min-percent and --git-max-maintainers (most
- * commits first) or of score 0 are GM_KIND_UNLISTED, unless
- * --max-recipients=0, which lists everyone. Then the people (one entry
- * per address, roles merged) are ordered by gm_rank_history_score(), the
- * order of the script ties kept, and cut to the budget: --max-recipients
+ * are named in; the others the walk found are added. Then every person
+ * (one entry per address, roles merged) gets a scope and a score
+ * (gm_rank_history_score()), the people are ordered by score, the order
+ * of the script kept in ties, and cut to the budget: --max-recipients
  * people (0: no cut), by default as many as were listed before (what
  * get_maintainer.pl would name), or --git-max-maintainers when none
- * were. The To: recipients (M:, the chief) and the signers of Fixes:
- * commits are never cut; the best of the others fill what they leave.
- * With the default budget from listed people, once anyone on the list
- * has a Reviewed-by:/Acked-by: line in the window, only M:/R: people and
- * reviewers fill it: sign-offs and authorship alone take no place (the
- * list may come out shorter). Those cut go to rk->cut, best first; every
- * entry of both has its score.
+ * were. The M: people of the patch's own sections (GM_SCOPE_MAINTAINER),
+ * the chief penguin and the signers of Fixes: commits are never cut; the
+ * best of the others that reach the rule's least score fill what they
+ * leave. Those cut go to rk->cut, best first.
  * Sections are known by their names as the roles show them (cut by
  * --section-name-max; "reviewer" alone with --no-reviewer-section).
  * Lists are not touched.
@@ -259,12 +251,12 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
 
 /**
- * How likely a person is to review the patch, in half points: 8 for
- * GM_SCOPE_MAINTAINER, 4 for GM_SCOPE_REVIEWER, 2 for GM_SCOPE_CATCHALL,
- * plus, from the history walk `p` (NULL: none), 6 per Reviewed-by: or
- * Acked-by: line (3 lines at most) and 1 per Signed-off-by: line or
- * commit authored (3 at most): one review weighs more than an R: line,
- * and an R: line more than any amount of work without review.
+ * How likely a person is to review the patch: 4 for GM_SCOPE_MAINTAINER,
+ * 2 for GM_SCOPE_REVIEWER, 0 for GM_SCOPE_CATCHALL, plus, from the
+ * history walk `p` (NULL: none), 6 for a Reviewed-by: or Acked-by: line
+ * (one counts, however many) and 1 per Signed-off-by: line or commit
+ * authored (3 at most). The weights are src/rank/rank.c's named
+ * constants, chosen by bench/quality-fit (doc/quality.md).
  */
 int gm_rank_history_score(enum gm_rank_scope scope,
 			  const struct gm_history_person *p);

@@ -1241,18 +1241,36 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
 	return &rk->people.v[(uintptr_t)v - 1];
 }
 
+/*
+ * --history's rule: the weights of gm_rank_history_score() and the least
+ * score that takes a place in the list, chosen by bench/quality-fit on
+ * the projects of doc/quality.md (there, each project's figures come from
+ * weights chosen without it; these are the choice on all of them).
+ */
+enum {
+	W_MAINTAINER = 4,	/* M: of a section of their own */
+	W_REVIEWER = 2,		/* R: of one */
+	W_CATCHALL = 0,		/* M: or R: of a catch-all only */
+	W_REVIEW = 6,		/* per Reviewed-by:/Acked-by: line ... */
+	CAP_REVIEW = 1,		/* ... this many at most */
+	W_WORK = 1,		/* per Signed-off-by: line or commit written ... */
+	CAP_WORK = 3,		/* ... this many at most */
+	KEEP_MAINTAINERS = 0	/* own sections' M: never cut */
+};
+
 int gm_rank_history_score(enum gm_rank_scope scope,
 			  const struct gm_history_person *p)
 {
-	static const int weight[] = { 0, 2, 4, 8 };
+	static const int weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
 	size_t reviews = 0, work = 0;
 
 	if (p) {
 		reviews = trailer_lines(p, review_keys, 2);
 		work = trailer_lines(p, signoff_keys, 1) + p->authored;
 	}
-	return weight[scope] + 6 * (int)(reviews < 3 ? reviews : 3) +
-	       (int)(work < 3 ? work : 3);
+	return weight[scope] +
+	       W_REVIEW * (int)(reviews < CAP_REVIEW ? reviews : CAP_REVIEW) +
+	       W_WORK * (int)(work < CAP_WORK ? work : CAP_WORK);
 }
 
 /* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
@@ -1413,7 +1431,6 @@ static size_t history_budget(const struct gm_rank *rk, size_t listed)
 struct ranked {
 	int score;
 	size_t index;
-	bool reviews;	/* a section role or a review line */
 };
 
 static int ranked_cmp(const void *a, const void *b)
@@ -1425,32 +1442,29 @@ static int ranked_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Who is never cut: the To: recipients (M:, chief) and Fixes: signers. */
+/*
+ * Who is never cut: with KEEP_MAINTAINERS the M: people of the patch's
+ * own sections (of the catch-all when no section has its own); the chief
+ * penguin and the signers of Fixes: commits.
+ */
 static bool history_kept(const struct gm_rank_entry *e)
 {
-	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF | GM_KIND_FIXES);
-}
-
-/* Whether `p` (NULL: no activity) has a Reviewed-by: or Acked-by: line. */
-static bool history_reviewed(const struct gm_history_person *p)
-{
-	return p && trailer_lines(p, review_keys, 2) > 0;
+	return (KEEP_MAINTAINERS && e->scope == GM_SCOPE_MAINTAINER) ||
+	       (e->kinds & (GM_KIND_CHIEF | GM_KIND_FIXES));
 }
 
 /*
- * Order the people by score (ties in list order) and keep `budget` of
- * them: everyone history_kept() holds, then the best of the others.
- * With `reviewers_only`, once anyone on the list reviewed in the window,
- * a place goes only to an M: or R: person or to someone who reviewed:
- * sign-offs and authorship alone then rank but take no place.
+ * Score and order the people (ties in list order), then keep `budget` of
+ * them: everyone history_kept() holds, then the best of the others. The
+ * others go to rk->cut, best first.
  */
-static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
+static int history_cut(struct gm_rank *rk, size_t budget)
 {
 	struct gm_rank_list *l = &rk->people;
 	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
-	bool own = false, any_review = false;
+	bool own = false;
 	int error = 0;
 
 	if (!r || !v) {
@@ -1461,28 +1475,19 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 	for (size_t i = 0; i < l->nr; i++)
 		own |= (entry_sections(rk, &l->v[i]) & M_OWN) != 0;
 	for (size_t i = 0; i < l->nr; i++) {
-		enum gm_rank_scope s = entry_scope(entry_sections(rk, &l->v[i]),
-						   own);
-
-		r[i].score = gm_rank_history_score(s, l->v[i].history);
+		l->v[i].scope = entry_scope(entry_sections(rk, &l->v[i]), own);
+		l->v[i].score = gm_rank_history_score(l->v[i].scope,
+						      l->v[i].history);
+		r[i].score = l->v[i].score;
 		r[i].index = i;
-		r[i].reviews = s != GM_SCOPE_NONE ||
-			       history_reviewed(l->v[i].history);
-		any_review |= history_reviewed(l->v[i].history);
-		l->v[i].score = r[i].score;
-		l->v[i].scope = s;
+		kept += history_kept(&l->v[i]);
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
-	for (size_t i = 0; i < l->nr; i++)
-		kept += history_kept(&l->v[i]);
 	room = budget > kept ? budget - kept : 0;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[r[i].index];
 
-		if (history_kept(e) ||
-		    (!(e->kinds & GM_KIND_UNLISTED) &&
-		     (r[i].reviews || !reviewers_only || !any_review) &&
-		     room && room--))
+		if (history_kept(e) || (room && room--))
 			v[j++] = *e;
 		else if (!error && !(error = GM_ARRAY_GROW(rk->cut.v, rk->cut.nr,
 							   rk->cut.alloc)))
@@ -1496,21 +1501,6 @@ static int history_cut(struct gm_rank *rk, size_t budget, bool reviewers_only)
 	l->nr = j;
 	free(r);
 	return error;
-}
-
-/* Whether a person found only by the walk passes the --git-min-* limits. */
-static bool history_qualifies(const struct gm_rank *rk,
-			      const struct gm_history_person *p, size_t total,
-			      int *taken)
-{
-	const struct gm_rank_settings *o = rk->set;
-
-	if ((int)p->commits < o->git_min_signatures ||
-	    p->commits * 100.0 / total < o->git_min_percent ||
-	    *taken >= o->git_max_maintainers)
-		return false;
-	++*taken;
-	return true;
 }
 
 /*
@@ -1629,25 +1619,17 @@ static int history_identities(struct gm_rank *rk, const struct gm_history *h)
 	return error;
 }
 
-/*
- * The people of rk->hist: those not listed yet are added, GM_KIND_UNLISTED
- * unless they pass the --git-min-* limits, most commits first, and score
- * (with --max-recipients=0, every one of them is listed).
- */
+/* The people of rk->hist: their roles, those not listed yet added. */
 static int history_merge(struct gm_rank *rk, size_t total)
 {
 	struct gm_strmap by_email = GM_STRMAP_INIT;
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
-	int taken = 0;
 	int error = index_by_email(rk, 0, &by_email, &tmp);
 
 	for (size_t i = 0; i < rk->nr_hist && !error; i++) {
 		const struct gm_history_person *p = &rk->hist[i];
 		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
 							&tmp);
-		bool unlisted = !e && rk->set->max_recipients &&
-				(!gm_rank_history_score(GM_SCOPE_NONE, p) ||
-				 !history_qualifies(rk, p, total, &taken));
 
 		if (!e) {
 			gm_buf_reset(&fmt);
@@ -1659,8 +1641,6 @@ static int history_merge(struct gm_rank *rk, size_t total)
 						    &by_email, &tmp)) < 0)
 				break;
 			e = &rk->people.v[rk->people.nr - 1];
-			if (unlisted)
-				e->kinds |= GM_KIND_UNLISTED;
 		}
 		e->history = p;
 		e->kinds |= GM_KIND_HISTORY;
@@ -1692,8 +1672,7 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		    !committed(&h->committers, rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed),
-				    rk->set->max_recipients < 0 && listed);
+		error = history_cut(rk, history_budget(rk, listed));
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "

@@ -25,6 +25,11 @@ if ! make_fixture "$REPO" || ! make_series "$REPO"; then
 fi
 format_series "$REPO" "$TMP/series" || exit 2
 EXPECTED=$(expected_recipients)
+# With --history the To: command drops THE REST's maintainer where a
+# section of the patch has its own (a catch-all's role scores 0): only
+# the README patch, which THE REST alone covers, keeps him.
+EXPECTED_HISTORY=$(printf '%s\n' "$EXPECTED" | grep -v -P \
+	'^\[PATCH [012]/3\][^\t]*\tTo\tChief Penguin <chief@example.com>$')
 
 # send_email DIR [OPTIONS...] -- FILES...: a dry run from DIR; the output
 # in $TMP/out, the status in $rc.
@@ -91,7 +96,7 @@ rm -rf "$REPO/outgoing"
 # history, but is the sender and so dropped by --suppress-cc=self; Dave
 # signed "beta: broken" and is already a Cc of the beta patch; Bob signed
 # it too but is a To recipient there, so never a Cc: the recipients stay
-# the same.
+# the same, but for THE REST's maintainer (EXPECTED_HISTORY).
 cat >"$TMP/cc-tee" <<EOF
 #!/bin/bash
 set -o pipefail
@@ -103,7 +108,7 @@ git -C "$REPO" config maintainer.history true
 git -C "$REPO" config maintainer.since 2023-06-01
 rm -f "$TMP/cc-out.log"
 send_email "$REPO" --to-cmd="$TO" --cc-cmd="$TMP/cc-tee" "$TMP"/series/*.patch
-check_run "maintainer.history, maintainer.rolestats" "$EXPECTED"
+check_run "maintainer.history, maintainer.rolestats" "$EXPECTED_HISTORY"
 touch "$TMP/cc-out.log"
 # Test only wrote and signed: within the default budget the reviewers of
 # MAINTAINERS outrank them; with no budget the walk's people all show.
@@ -119,7 +124,7 @@ fi
 rm -f "$TMP/cc-out.log"
 send_email "$REPO" --to-cmd="$TO" --cc-cmd="$TMP/cc-tee --no-history" \
 	"$TMP"/series/*.patch
-check_run "--no-history over maintainer.history" "$EXPECTED"
+check_run "--no-history over maintainer.history" "$EXPECTED_HISTORY"
 touch "$TMP/cc-out.log"
 if grep -q 'test@example.com' "$TMP/cc-out.log"; then
 	not_ok "--no-history overrides maintainer.history" "$(cat "$TMP/cc-out.log")"
