@@ -422,7 +422,7 @@ static char *write_to_string(const char *const *files, size_t nr,
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(gm_unowned_write(f, files, nr, owned, "0123abcd",
 					  json ? GM_UNOWNED_JSON :
-					  GM_UNOWNED_LIST), 0);
+					  GM_UNOWNED_LIST, true), 0);
 	fclose(f);
 	return buf;
 }

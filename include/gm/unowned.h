@@ -77,14 +77,6 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
 		    size_t nr);
 
-/**
- * Append `path` to `out` as git quotes it: as is, or in double quotes
- * with a control character, '"' or '\\' escaped (\n, \t, \", \\, \ooo).
- * The whole-tree modes' one quoting of paths (text and the page).
- * @return 0 or GM_ERROR.
- */
-int gm_unowned_quote(struct gm_buf *out, const char *path);
-
 /* Where the unowned files are, for people (gm_unowned_dirs()). */
 struct gm_unowned_dir {
 	char *path;		/* "dir/", or "" for the files at the top */
@@ -120,12 +112,13 @@ enum gm_unowned_form {
  * people, a table of gm_unowned_dirs(); one per line; or one JSON document
  * that also counts the owned and unowned files of each top-level directory
  * ("." for the files at the top), `rev` the commit's id. Paths in text
- * with a control character, '"' or '\\' are C-quoted, as git quotes them.
+ * are quoted as git quotes them (gm_buf_put_path(), `high` for
+ * core.quotePath).
  * @return 0, or GM_ERROR if writing failed.
  */
 int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 		     const unsigned char *owned, const char *rev,
-		     enum gm_unowned_form form);
+		     enum gm_unowned_form form, bool high);
 
 /**
  * Select the files of `r`'s tree at or below the paths `args` (relative

@@ -103,13 +103,13 @@ static void put_html(FILE *f, const char *s)
 	}
 }
 
-/* A path as git quotes it (gm_unowned_quote()), HTML-escaped. */
+/* A path as git quotes it, bytes >= 0x80 as they are, HTML-escaped. */
 static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
 {
 	int error;
 
 	gm_buf_reset(tmp);
-	if ((error = gm_unowned_quote(tmp, path)) == 0)
+	if ((error = gm_buf_put_path(tmp, path, false)) == 0)
 		put_html(f, tmp->ptr);
 	return error;
 }

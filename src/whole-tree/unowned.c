@@ -389,39 +389,13 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 
 /* ==================== output ==================== */
 
-int gm_unowned_quote(struct gm_buf *out, const char *path)
-{
-	static const char from[] = "\a\b\t\n\v\f\r\"\\";
-	static const char to[] = "abtnvfr\"\\";
-	const unsigned char *p = (const unsigned char *)path;
-	bool quote = false;
-	int error = 0;
-
-	for (; *p && !quote; p++)
-		quote = *p < ' ' || *p == 0x7f || *p == '"' || *p == '\\';
-	if (!quote)
-		return gm_buf_puts(out, path);
-	error = gm_buf_putc(out, '"');
-	for (p = (const unsigned char *)path; *p && !error; p++) {
-		const char *esc = strchr(from, *p);
-
-		if (esc)
-			error = gm_buf_printf(out, "\\%c", to[esc - from]);
-		else if (*p < ' ' || *p == 0x7f)
-			error = gm_buf_printf(out, "\\%03o", *p);
-		else
-			error = gm_buf_putc(out, (char)*p);
-	}
-	return error ? error : gm_buf_putc(out, '"');
-}
-
-/* A path as gm_unowned_quote() writes it, through `tmp`. */
-static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
+/* A path as git quotes it (gm_buf_put_path()), through `tmp`. */
+static int put_path(FILE *f, struct gm_buf *tmp, const char *path, bool high)
 {
 	int error;
 
 	gm_buf_reset(tmp);
-	if ((error = gm_unowned_quote(tmp, path)) == 0)
+	if ((error = gm_buf_put_path(tmp, path, high)) == 0)
 		fwrite(tmp->ptr, 1, tmp->len, f);
 	return error;
 }
@@ -547,7 +521,7 @@ void gm_unowned_dirs_release(struct gm_unowned_dirs *d)
 
 /* The directories as a table for people, with a legend. */
 static int write_table(FILE *f, const char *const *files, size_t nr,
-		       const unsigned char *owned)
+		       const unsigned char *owned, bool high)
 {
 	struct gm_buf tmp = GM_BUF_INIT;
 	struct gm_unowned_dirs d;
@@ -560,7 +534,8 @@ static int write_table(FILE *f, const char *const *files, size_t nr,
 		d.unowned, d.files, d.nr);
 	for (size_t i = 0; i < d.nr && !error; i++) {
 		fprintf(f, "%10zu  %8zu  ", d.v[i].unowned, d.v[i].files);
-		error = put_path(f, &tmp, *d.v[i].path ? d.v[i].path : "./");
+		error = put_path(f, &tmp, *d.v[i].path ? d.v[i].path : "./",
+				 high);
 		fputs(d.v[i].whole ? "  (all)\n" : "\n", f);
 	}
 	fputs("\nUNOWNED    the unowned files counted in a directory: the "
@@ -669,7 +644,7 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 
 int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 		     const unsigned char *owned, const char *rev,
-		     enum gm_unowned_form form)
+		     enum gm_unowned_form form, bool high)
 {
 	struct gm_buf tmp = GM_BUF_INIT;
 	int error = 0;
@@ -677,11 +652,11 @@ int gm_unowned_write(FILE *out, const char *const *files, size_t nr,
 	if (form == GM_UNOWNED_JSON)
 		error = write_json(out, files, nr, owned, rev);
 	else if (form == GM_UNOWNED_TABLE)
-		error = write_table(out, files, nr, owned);
+		error = write_table(out, files, nr, owned, high);
 	else
 		for (size_t i = 0; i < nr && !error; i++)
 			if (!owned[i] && !(error = put_path(out, &tmp,
-							    files[i])))
+							    files[i], high)))
 				fputc('\n', out);
 	gm_buf_release(&tmp);
 	if (!error && ferror(out))
@@ -790,6 +765,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	const char **files = NULL;
 	unsigned char *owned = NULL;
 	size_t nr = 0;
+	bool high = true;
 	int error;
 
 	uo.isdir = gm_unowned_isdir;
@@ -804,8 +780,10 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 	}
 	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) < 0)
 		goto out;
+	if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
+		high = true;
 	gm_repo_commit_hex(r, rev);
-	error = gm_unowned_write(out, files, nr, owned, rev, s->form);
+	error = gm_unowned_write(out, files, nr, owned, rev, s->form, high);
 out:
 	free(owned);
 	free(files);
