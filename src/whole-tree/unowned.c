@@ -7,34 +7,12 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
-#include "gm/needles.h"
+#include "gm/match.h"
 #include "gm/output.h"
 #include "gm/pattern.h"
 #include "gm/strmap.h"
 
 /* ==================== claims ==================== */
-
-/*
- * The length of the text that every path the glob matches starts with:
- * the glob up to its first '*' or '?', or the first character that the
- * converted regex (R-12) does not take literally. A quantifier after it
- * may make the last literal optional; an alternation anywhere may make
- * the whole prefix optional.
- */
-static size_t glob_prefix(const struct gm_glob *g)
-{
-	static const char stop[] = "*?[](){}+^$|\\\n";
-	size_t i = 0;
-
-	if (!g->plain && memchr(g->glob, '|', g->len))
-		return 0;
-	while (i < g->len && !strchr(stop, g->glob[i]))
-		i++;
-	if (!g->plain && i < g->len && i &&
-	    (g->glob[i] == '+' || g->glob[i] == '{'))
-		i--;
-	return i;
-}
 
 /* The first of files[0..nr) that is not below `prefix` in byte order. */
 static size_t lower_bound(const char *const *files, size_t nr,
@@ -53,89 +31,6 @@ static size_t lower_bound(const char *const *files, size_t nr,
 	return lo;
 }
 
-/* Files an N: regex may match: its literals are in them (gm_needles). */
-struct file_list {
-	size_t *v;
-	size_t nr, alloc;
-};
-
-struct claims {
-	const struct gm_maintainers *m;
-	struct gm_pattern_ctx pc;	/* match data, the directory test */
-	struct gm_glob_state *globs;	/* per m->globs[i] */
-	struct gm_regex_state *regexes;	/* per m->regexes[i] */
-	const char *const *files;
-	size_t nr;
-	size_t *lens;		/* per file: strlen */
-	size_t *slashes;	/* per file: '/' in it */
-	size_t *excluded;	/* per file: 1 + the last section an X: hit */
-	size_t *claimed;	/* per file: 1 + the last section reported */
-	unsigned char *settled;	/* per file: the callback is done with it */
-	size_t *regex_of;	/* per line: its N: regex's index or SIZE_MAX */
-	size_t *regex_line;	/* per N: regex: its line */
-	struct file_list *maybe;	/* per N: regex: the files to try */
-	size_t nr_regexes;
-	int pattern_depth;
-	bool skip_catch_all;	/* the catch-alls' two lines not tried */
-	gm_unowned_claim_fn fn;
-	void *payload;
-};
-
-/* The range [*lo, *hi) of files the glob can match. */
-static void glob_range(const struct claims *c, const struct gm_glob *g,
-		       size_t *lo, size_t *hi)
-{
-	size_t n = glob_prefix(g);
-
-	*lo = 0;
-	*hi = c->nr;
-	if (!n)
-		return;
-	*lo = lower_bound(c->files, c->nr, g->glob, n);
-	for (*hi = *lo; *hi < c->nr && !strncmp(c->files[*hi], g->glob, n);
-	     ++*hi)
-		;
-}
-
-/*
- * Whether the glob matches file `i`. Only a literal value can name a
- * directory (R-12); any other without a final '/' or "**" matches only
- * paths with as many slashes (R-13), which is checked first.
- */
-static bool glob_hit(struct claims *c, const struct gm_glob *g, size_t i)
-{
-	if (!g->literal && !g->anydepth && c->slashes[i] != g->slashes &&
-	    !(g->len && g->glob[g->len - 1] == '/'))
-		return false;
-	return gm_glob_matches(g, &c->globs[g - c->m->globs], &c->pc,
-			       c->files[i], c->lens[i], c->slashes[i]);
-}
-
-static bool regex_hit(struct claims *c, const struct gm_regex *re, size_t i)
-{
-	return gm_regex_matches(re, &c->regexes[re - c->m->regexes], &c->pc,
-				c->files[i], c->lens[i], false);
-}
-
-/* Whether file `i` is still to be tried for section `s`. */
-static bool open_for(const struct claims *c, size_t s, size_t i)
-{
-	return !c->settled[i] && c->claimed[i] != s + 1 &&
-	       c->excluded[i] != s + 1;
-}
-
-/* Report that section `s` claims file `i`. */
-static int claim(struct claims *c, size_t s, size_t i)
-{
-	int rc;
-
-	c->claimed[i] = s + 1;
-	rc = c->fn(s, i, c->payload);
-	if (rc > 0)
-		c->settled[i] = 1;
-	return rc < 0 ? rc : 0;
-}
-
 static bool line_is(const struct gm_mline *ml, const char *value)
 {
 	return ml->len == strlen(value) && !memcmp(ml->value, value, ml->len);
@@ -147,179 +42,68 @@ static bool is_catch_all_line(const struct gm_mline *ml)
 	return ml->tag == 'F' && (line_is(ml, "*") || line_is(ml, "*/"));
 }
 
-/* R-40 for one section on every file: its X: lines first. */
-static int claims_section(struct claims *c, size_t s)
-{
-	const struct gm_section *sec = &c->m->sections[s];
-	bool skip = c->skip_catch_all && gm_unowned_is_catch_all(c->m, s);
-	size_t lo, hi;
-	int error = 0;
-
-	for (size_t k = sec->start; k < sec->end; k++) {
-		const struct gm_mline *ml = &c->m->lines[k];
-
-		if (ml->tag != 'X')
-			continue;
-		glob_range(c, ml->glob, &lo, &hi);
-		for (size_t i = lo; i < hi; i++)
-			if (glob_hit(c, ml->glob, i))
-				c->excluded[i] = s + 1;
-	}
-	for (size_t k = sec->start; k < sec->end && !error; k++) {
-		const struct gm_mline *ml = &c->m->lines[k];
-		int pd;
-
-		if (ml->tag == 'N') {
-			const struct file_list *l = &c->maybe[c->regex_of[k]];
-
-			for (size_t j = 0; j < l->nr && !error; j++) {
-				size_t i = l->v[j];
-
-				if (open_for(c, s, i) &&
-				    regex_hit(c, ml->regex, i))
-					error = claim(c, s, i);
-			}
-			continue;
-		}
-		if (ml->tag != 'F' || (skip && is_catch_all_line(ml)))
-			continue;
-		pd = gm_glob_depth(ml->glob);
-		glob_range(c, ml->glob, &lo, &hi);
-		for (size_t i = lo; i < hi && !error; i++) {
-			if (!open_for(c, s, i))
-				continue;
-			if (c->pattern_depth &&
-			    (int)c->slashes[i] - pd >= c->pattern_depth)
-				continue;
-			if (glob_hit(c, ml->glob, i))
-				error = claim(c, s, i);
-		}
-	}
-	return error;
-}
-
-static int list_add(struct file_list *l, size_t i)
-{
-	if (GM_ARRAY_GROW(l->v, l->nr, l->alloc) < 0)
-		return GM_ERROR;
-	l->v[l->nr++] = i;
-	return 0;
-}
-
 /*
- * For each N: line of a wanted section, the files that hold one of the
- * literals every match of its regex holds (all files if it has none):
- * one scan of each path for all of them.
+ * `m` as the matcher sees it without the catch-alls' two F: lines: a
+ * copy of the model sharing all but its lines, in `*lines` (the
+ * caller's), where those two are no tag lines.
  */
-static int claims_regexes(struct claims *c, const bool *wanted)
+static int model_without_catch_alls(struct gm_maintainers *copy,
+				    struct gm_mline **lines,
+				    const struct gm_maintainers *m)
 {
-	const struct gm_maintainers *m = c->m;
-	struct gm_needles *needles = NULL;
-	unsigned char *found = NULL;
-	int error;
-
-	c->regex_of = malloc((m->nr_lines ? m->nr_lines : 1) *
-			     sizeof(*c->regex_of));
-	c->regex_line = malloc((m->nr_lines ? m->nr_lines : 1) *
-			       sizeof(*c->regex_line));
-	if (!c->regex_of || !c->regex_line)
+	*copy = *m;
+	*lines = malloc((m->nr_lines ? m->nr_lines : 1) * sizeof(**lines));
+	if (!*lines)
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < m->nr_lines; k++)
-		c->regex_of[k] = SIZE_MAX;
+	memcpy(*lines, m->lines, m->nr_lines * sizeof(**lines));
 	for (size_t s = 0; s < m->nr_sections; s++) {
 		const struct gm_section *sec = &m->sections[s];
 
-		for (size_t k = sec->start; k < sec->end; k++) {
-			if (m->lines[k].tag != 'N' || (wanted && !wanted[s]) ||
-			    c->regex_of[k] != SIZE_MAX)
-				continue;
-			c->regex_line[c->nr_regexes] = k;
-			c->regex_of[k] = c->nr_regexes++;
-		}
+		if (!gm_unowned_is_catch_all(m, s))
+			continue;
+		for (size_t k = sec->start; k < sec->end; k++)
+			if (is_catch_all_line(&m->lines[k]))
+				(*lines)[k].tag = 0;
 	}
-	if (!c->nr_regexes)
-		return 0;
-	c->maybe = calloc(c->nr_regexes, sizeof(*c->maybe));
-	found = malloc(c->nr_regexes);
-	if (!c->maybe || !found) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	error = gm_needles_new(&needles);
-	for (size_t r = 0; r < c->nr_regexes && !error; r++) {
-		const struct gm_regex *re = m->lines[c->regex_line[r]].regex;
-
-		for (size_t j = 0; j < re->required.nr && !error; j++)
-			error = gm_needles_add(needles, re->required.v[j],
-					       strlen(re->required.v[j]),
-					       re->caseless, r);
-	}
-	for (size_t i = 0; i < c->nr && !error; i++) {
-		memset(found, 0, c->nr_regexes);
-		gm_needles_scan(needles, c->files[i], c->lens[i], found);
-		for (size_t r = 0; r < c->nr_regexes && !error; r++)
-			if (found[r] ||
-			    !m->lines[c->regex_line[r]].regex->required.nr)
-				error = list_add(&c->maybe[r], i);
-	}
-out:
-	gm_needles_free(needles);
-	free(found);
-	return error;
-}
-
-/* The per-file arrays and the patterns' states for `c`. */
-static int claims_init(struct claims *c, const struct gm_maintainers *m,
-		       const struct gm_unowned_opts *o,
-		       const char *const *files, size_t nr)
-{
-	size_t n = nr ? nr : 1;
-
-	memset(c, 0, sizeof(*c));
-	c->m = m;
-	c->files = files;
-	c->nr = nr;
-	c->pattern_depth = o->pattern_depth;
-	c->skip_catch_all = o->skip_catch_all;
-	if (gm_pattern_ctx_init(&c->pc, o->isdir, o->payload) < 0)
-		return GM_ERROR;
-	c->globs = calloc(m->nr_globs ? m->nr_globs : 1, sizeof(*c->globs));
-	c->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
-			    sizeof(*c->regexes));
-	c->lens = malloc(n * sizeof(*c->lens));
-	c->slashes = malloc(n * sizeof(*c->slashes));
-	c->excluded = calloc(n, sizeof(*c->excluded));
-	c->claimed = calloc(n, sizeof(*c->claimed));
-	c->settled = calloc(n, 1);
-	if (!c->globs || !c->regexes || !c->lens || !c->slashes ||
-	    !c->excluded || !c->claimed || !c->settled)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < nr; i++) {
-		c->lens[i] = strlen(files[i]);
-		c->slashes[i] = gm_pattern_slashes(files[i], c->lens[i]);
-	}
+	copy->lines = *lines;
 	return 0;
 }
 
-static void claims_release(struct claims *c)
+/* A claim: section, then file. */
+struct claim {
+	size_t section;
+	size_t file;
+};
+
+static int claim_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; c->globs && i < c->m->nr_globs; i++)
-		gm_glob_state_release(&c->globs[i]);
-	for (size_t i = 0; c->regexes && i < c->m->nr_regexes; i++)
-		gm_regex_state_release(&c->regexes[i]);
-	for (size_t r = 0; c->maybe && r < c->nr_regexes; r++)
-		free(c->maybe[r].v);
-	free(c->globs);
-	free(c->regexes);
-	free(c->maybe);
-	free(c->regex_of);
-	free(c->regex_line);
-	free(c->lens);
-	free(c->slashes);
-	free(c->excluded);
-	free(c->claimed);
-	free(c->settled);
-	gm_pattern_ctx_release(&c->pc);
+	const struct claim *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* The claims of `mt` by wanted sections, in section then file order. */
+static int claims_sort(struct claim **out, size_t *nr,
+		       const struct gm_matches *mt, const bool *wanted)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < mt->nr_files; i++)
+		n += mt->files[i].nr_sections;
+	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	*nr = 0;
+	for (size_t i = 0; i < mt->nr_files; i++)
+		for (size_t k = 0; k < mt->files[i].nr_sections; k++) {
+			size_t s = mt->files[i].sections[k];
+
+			if (!wanted || wanted[s])
+				(*out)[(*nr)++] = (struct claim){ s, i };
+		}
+	qsort(*out, *nr, sizeof(**out), claim_cmp);
+	return 0;
 }
 
 int gm_unowned_claims(const struct gm_maintainers *m,
@@ -327,17 +111,42 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      const char *const *files, size_t nr,
 		      gm_unowned_claim_fn fn, void *payload)
 {
-	struct claims c;
-	int error = claims_init(&c, m, o, files, nr);
+	/* borrowed: the matcher only reads the list */
+	struct gm_strvec view = { (char **)files, nr, 0 };
+	struct gm_maintainers copy;
+	struct gm_mline *lines = NULL;
+	struct gm_match_ctx *ctx = NULL;
+	struct gm_matches *mt = NULL;
+	struct claim *c = NULL;
+	unsigned char *settled = calloc(nr ? nr : 1, 1);
+	size_t n = 0;
+	int error = settled ? 0 : gm_error_set(GM_ERROR, "out of memory");
 
-	c.fn = fn;
-	c.payload = payload;
-	if (!error)
-		error = claims_regexes(&c, o->wanted);
-	for (size_t s = 0; s < m->nr_sections && !error; s++)
-		if (!o->wanted || o->wanted[s])
-			error = claims_section(&c, s);
-	claims_release(&c);
+	if (!error && o->skip_catch_all)
+		error = model_without_catch_alls(&copy, &lines, m);
+	if (!error && o->skip_catch_all)
+		m = &copy;
+	if (error ||
+	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) < 0 ||
+	    (error = gm_match_files(&mt, m, ctx, &view,
+				    o->pattern_depth)) < 0 ||
+	    (error = claims_sort(&c, &n, mt, o->wanted)) < 0)
+		goto out;
+	for (size_t i = 0; i < n && !error; i++) {
+		int rc;
+
+		if (settled[c[i].file])
+			continue;
+		rc = fn(c[i].section, c[i].file, payload);
+		settled[c[i].file] = rc > 0;
+		error = rc < 0 ? rc : 0;
+	}
+out:
+	free(c);
+	gm_matches_free(mt);
+	gm_match_ctx_free(ctx);
+	free(lines);
+	free(settled);
 	return error;
 }
 
