@@ -438,7 +438,7 @@ START_TEST(test_net_git_ssh_not_checked)
 }
 END_TEST
 
-/* git:// and smart HTTP through libgit2, on sockets with our deadline. */
+/* git:// and smart HTTP through git ls-remote, killed at the deadline. */
 START_TEST(test_net_git_network_deadline)
 {
 	struct gm_net_options quick = { 300, 1, false, NULL };
