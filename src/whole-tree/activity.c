@@ -9,6 +9,7 @@
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/ident.h"
 #include "gm/output.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
@@ -101,7 +102,7 @@ static int seen_commit(const struct gm_history *h,
 	if (GM_ARRAY_GROW(sn->commits, sn->nr_commits, sn->alloc_commits) < 0)
 		return GM_ERROR;
 	c = &sn->commits[sn->nr_commits++];
-	c->time = git_commit_time(hc->commit);
+	c->time = gm_ident_commit_time(hc->commit);
 	c->files = sn->nr_files;
 	c->nr_files = hc->nr_files;
 	c->people = sn->nr_people;
@@ -265,8 +266,9 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	int error = 0;
 
 	*key = SIZE_MAX;
-	if (mm && git_mailmap_resolve(&rname, &remail, mm, name, email) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
+	if (mm && (error = gm_ident_resolve(&rname, &remail, mm, name,
+					    email)) < 0)
+		return error;
 	if ((error = lower(&lc, remail)) < 0)
 		goto out;
 	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
@@ -854,7 +856,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 		goto out;
 	error = add_warnings(warnings, *out);
 out:
-	git_mailmap_free(mm);
+	gm_ident_mailmap_free(mm);
 	free((bool *)uo.wanted);
 	return error;
 }
