@@ -10,6 +10,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/ident.h"
+#include "gm/match.h"
 #include "gm/output.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
@@ -145,103 +146,18 @@ static void seen_release(struct seen *sn)
 
 /* ==================== which sections claim which paths ==================== */
 
-/* Per path: the sections that claim it, as ranges of one array. */
-struct owners {
-	size_t *start;		/* per path, and one more: first in sections */
-	size_t *sections;
-	size_t nr;
-	const size_t *order;	/* sorted position -> path index */
-	size_t *fill;		/* while filling: next slot per path */
-	bool counting;
-};
-
-static int owners_claim(size_t section, size_t file, void *payload)
-{
-	struct owners *o = payload;
-	size_t p = o->order[file];
-
-	if (o->counting)
-		o->start[p + 1]++;
-	else
-		o->sections[o->fill[p]++] = section;
-	return 0;
-}
-
-struct sorted_path {
-	const char *path;
-	size_t id;		/* its index in the walk's list */
-};
-
-static int sorted_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct sorted_path *)a)->path,
-		      ((const struct sorted_path *)b)->path);
-}
-
-/*
- * The sections (of those wanted) that claim each path of `paths`:
- * claims counted in a first pass, stored in a second.
- */
-static int owners_find(struct owners *o, const struct gm_maintainers *m,
+/* The sections that claim each path of `paths`, as -f matches them. */
+static int owners_find(struct gm_matches **out, const struct gm_maintainers *m,
 		       const struct gm_strvec *paths,
 		       const struct gm_unowned_opts *uo)
 {
-	size_t n = paths->nr, *order = NULL;
-	struct sorted_path *sp = NULL;
-	const char **sorted = NULL;
-	int error;
+	struct gm_match_ctx *ctx = NULL;
+	int error = gm_match_ctx_new(&ctx, m, uo->isdir, uo->payload);
 
-	memset(o, 0, sizeof(*o));
-	o->start = calloc(n + 1, sizeof(*o->start));
-	o->fill = malloc((n ? n : 1) * sizeof(*o->fill));
-	order = malloc((n ? n : 1) * sizeof(*order));
-	sorted = malloc((n ? n : 1) * sizeof(*sorted));
-	sp = malloc((n ? n : 1) * sizeof(*sp));
-	if (!o->start || !o->fill || !order || !sorted || !sp) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sp[i].path = paths->v[i];
-		sp[i].id = i;
-	}
-	if (n)
-		qsort(sp, n, sizeof(*sp), sorted_cmp);
-	for (size_t i = 0; i < n; i++) {
-		sorted[i] = sp[i].path;
-		order[i] = sp[i].id;
-	}
-	o->order = order;
-	o->counting = true;
-	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
-	if (error)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		o->start[i + 1] += o->start[i];
-		o->fill[i] = o->start[i];
-	}
-	o->nr = o->start[n];
-	if (!(o->sections = malloc((o->nr ? o->nr : 1) *
-				   sizeof(*o->sections)))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	o->counting = false;
-	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
-out:
-	o->order = NULL;
-	free(order);
-	free(sorted);
-	free(sp);
-	free(o->fill);
-	o->fill = NULL;
+	if (!error)
+		error = gm_match_files(out, m, ctx, paths, uo->pattern_depth);
+	gm_match_ctx_free(ctx);
 	return error;
-}
-
-static void owners_release(struct owners *o)
-{
-	free(o->start);
-	free(o->sections);
 }
 
 /* ==================== the sections' people ==================== */
@@ -417,15 +333,15 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 
 /* Commit `c`: once for each wanted section that claims one of its files. */
 static void tally_commit(struct tally *t, const struct seen *sn,
-			 const struct owners *o, size_t c)
+			 const struct gm_matches *o, size_t c)
 {
 	const struct seen_commit *sc = &sn->commits[c];
 
 	for (size_t f = sc->files; f < sc->files + sc->nr_files; f++) {
-		size_t path = sn->files[f];
+		const struct gm_match_file *mf = &o->files[sn->files[f]];
 
-		for (size_t k = o->start[path]; k < o->start[path + 1]; k++) {
-			size_t s = o->sections[k];
+		for (size_t k = 0; k < mf->nr_sections; k++) {
+			size_t s = mf->sections[k];
 			struct gm_activity_section *as;
 
 			if (t->stamp[s] == c + 1 || t->slot[s] == SIZE_MAX)
@@ -440,7 +356,7 @@ static void tally_commit(struct tally *t, const struct seen *sn,
 
 static int tally_all(struct gm_activity *a, const struct gm_maintainers *m,
 		     const struct gm_history *h, const struct seen *sn,
-		     const struct owners *o, struct gm_strmap *keys)
+		     const struct gm_matches *o, struct gm_strmap *keys)
 {
 	struct tally t = { a, NULL, NULL, NULL };
 	size_t ns = m->nr_sections ? m->nr_sections : 1;
@@ -479,25 +395,24 @@ int gm_activity_count(struct gm_activity **out, git_repository *repo,
 	struct gm_activity *a = calloc(1, sizeof(*a));
 	struct gm_strmap keys = GM_STRMAP_INIT;
 	struct gm_history *h = NULL;
-	struct owners o;
+	struct gm_matches *o = NULL;
 	struct seen sn;
 	int error;
 
 	memset(&sn, 0, sizeof(sn));
-	memset(&o, 0, sizeof(o));
 	if (!a)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = sections_init(a, m, uo->wanted, &keys, ho->mailmap)) < 0 ||
 	    (error = gm_history_each(&h, repo, start, ho, seen_commit,
 				     &sn)) < 0 ||
 	    (error = owners_find(&o, m, &sn.paths, uo)) < 0 ||
-	    (error = tally_all(a, m, h, &sn, &o, &keys)) < 0)
+	    (error = tally_all(a, m, h, &sn, o, &keys)) < 0)
 		goto out;
 	a->commits = h->commits;
 	a->shallow = h->shallow;
 	a->unreadable = h->unreadable;
 out:
-	owners_release(&o);
+	gm_matches_free(o);
 	seen_release(&sn);
 	gm_history_free(h);
 	gm_strmap_release(&keys);
