@@ -607,22 +607,12 @@ static void write_table(FILE *f, const struct gm_activity *a,
 	gm_buf_release(&b);
 }
 
-/* `s` as a JSON string, through `tmp`; `*error` keeps the first error. */
-static void json_put(FILE *f, struct gm_buf *tmp, const char *s, int *error)
-{
-	gm_buf_reset(tmp);
-	if (*error || (*error = gm_output_json_string(tmp, s)) < 0)
-		return;
-	fwrite(tmp->ptr, 1, tmp->len, f);
-}
-
-static void write_person(FILE *f, struct gm_buf *tmp,
-			 const struct gm_activity_person *p, int *error)
+static void write_person(FILE *f, const struct gm_activity_person *p)
 {
 	fputs("{\"name\": ", f);
-	json_put(f, tmp, p->name, error);
+	gm_output_json_put(f, p->name);
 	fputs(", \"email\": ", f);
-	json_put(f, tmp, p->email, error);
+	gm_output_json_put(f, p->email);
 	fprintf(f, ", \"role\": \"%s\", \"commits\": %zu, \"reviews\": %zu, "
 		"\"last\": ", p->reviewer ? "reviewer" : "maintainer",
 		p->commits, p->reviews);
@@ -632,59 +622,52 @@ static void write_person(FILE *f, struct gm_buf *tmp,
 		fputs("null}", f);
 }
 
-static int write_json(FILE *f, const struct gm_activity *a,
-		      const struct gm_maintainers *m, const char *rev,
-		      int64_t since, int64_t until)
+static void write_json(FILE *f, const struct gm_activity *a,
+		       const struct gm_maintainers *m, const char *rev,
+		       int64_t since, int64_t until)
 {
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = 0;
-
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	json_put(f, &tmp, rev, &error);
+	gm_output_json_put(f, rev);
 	fprintf(f, ",\n  \"since\": %lld,\n  \"until\": ", (long long)since);
 	if (until == INT64_MAX)
 		fputs("null", f);
 	else
 		fprintf(f, "%lld", (long long)until);
 	fprintf(f, ",\n  \"commits\": %zu,\n  \"sections\": [", a->commits);
-	for (size_t i = 0; i < a->nr_sections && !error; i++) {
+	for (size_t i = 0; i < a->nr_sections; i++) {
 		const struct gm_activity_section *as = &a->sections[i];
 		const struct gm_section *sec = &m->sections[as->section];
 
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_put(f, &tmp, sec->name, &error);
+		gm_output_json_put(f, sec->name);
 		fputs(", \"status\": ", f);
 		if (sec->status)
-			json_put(f, &tmp, sec->status, &error);
+			gm_output_json_put(f, sec->status);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"commits\": %zu, \"people\": [", as->commits);
 		for (size_t k = 0; k < as->nr_people; k++) {
 			if (k)
 				fputs(", ", f);
-			write_person(f, &tmp, &as->people[k], &error);
+			write_person(f, &as->people[k]);
 		}
 		fputs("]}", f);
 	}
 	fputs(a->nr_sections ? "\n  ]\n}\n" : "]\n}\n", f);
-	gm_buf_release(&tmp);
-	return error;
 }
 
 int gm_activity_write(FILE *f, const struct gm_activity *a,
 		      const struct gm_maintainers *m, const char *rev,
 		      int64_t since, int64_t until, bool json)
 {
-	int error = 0;
-
 	if (json)
-		error = write_json(f, a, m, rev, since, until);
+		write_json(f, a, m, rev, since, until);
 	else
 		write_table(f, a, m, since, until);
-	if (!error && ferror(f))
-		error = gm_error_set(GM_ERROR, "write error: %s",
-				     strerror(errno));
-	return error;
+	if (ferror(f))
+		return gm_error_set(GM_ERROR, "write error: %s",
+				    strerror(errno));
+	return 0;
 }
 
 /* ==================== the mode ==================== */

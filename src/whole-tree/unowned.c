@@ -375,41 +375,28 @@ static bool same_top(const char *a, const char *b, size_t n)
 	return top_dir_len(b) == n && !strncmp(a, b, n);
 }
 
-/* `s` as a JSON string, through `tmp`. */
-static int json_put(FILE *f, struct gm_buf *tmp, const char *s)
-{
-	int error;
-
-	gm_buf_reset(tmp);
-	if ((error = gm_output_json_string(tmp, s)) == 0)
-		fwrite(tmp->ptr, 1, tmp->len, f);
-	return error;
-}
-
 /* One entry of "directories": `len` bytes of `name`. */
-static int write_dir(FILE *f, struct gm_buf *tmp, bool *first,
-		     const char *name, size_t len, size_t own, size_t all)
+static int write_dir(FILE *f, bool *first, const char *name, size_t len,
+		     size_t own, size_t all)
 {
-	struct gm_buf b = GM_BUF_INIT;
-	int error;
+	char *dir = strndup(name, len);
 
+	if (!dir)
+		return gm_error_set(GM_ERROR, "out of memory");
 	fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
-	if ((error = gm_buf_put(&b, name, len)) == 0 &&
-	    (error = json_put(f, tmp, b.ptr)) == 0)
-		fprintf(f, ", \"owned\": %zu, \"unowned\": %zu}", own,
-			all - own);
-	gm_buf_release(&b);
+	gm_output_json_put(f, dir);
+	fprintf(f, ", \"owned\": %zu, \"unowned\": %zu}", own, all - own);
+	free(dir);
 	*first = false;
-	return error;
+	return 0;
 }
 
 static int write_json(FILE *f, const char *const *files, size_t nr,
 		      const unsigned char *owned, const char *rev)
 {
-	struct gm_buf tmp = GM_BUF_INIT;
 	size_t own = 0, top = 0, top_own = 0;
 	bool first = true;
-	int error;
+	int error = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		own += owned[i];
@@ -419,21 +406,21 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 		}
 	}
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	error = json_put(f, &tmp, rev);
+	gm_output_json_put(f, rev);
 	fprintf(f, ",\n  \"files\": %zu,\n  \"owned\": %zu,\n  \"unowned\": [",
 		nr, own);
-	for (size_t i = 0; i < nr && !error; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		if (owned[i])
 			continue;
 		fputs(first ? "\n    " : ",\n    ", f);
-		error = json_put(f, &tmp, files[i]);
+		gm_output_json_put(f, files[i]);
 		first = false;
 	}
 	fputs(first ? "],\n" : "\n  ],\n", f);
 	fputs("  \"directories\": [", f);
 	first = true;
-	if (top && !error)
-		error = write_dir(f, &tmp, &first, ".", 1, top_own, top);
+	if (top)
+		error = write_dir(f, &first, ".", 1, top_own, top);
 	/* a directory's files are consecutive in path order */
 	for (size_t i = 0, j; i < nr && !error; i = j) {
 		size_t n = top_dir_len(files[i]);
@@ -443,11 +430,9 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 				       j == i); j++)
 			own += owned[j];
 		if (n)
-			error = write_dir(f, &tmp, &first, files[i], n, own,
-					  j - i);
+			error = write_dir(f, &first, files[i], n, own, j - i);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
-	gm_buf_release(&tmp);
 	return error;
 }
 
