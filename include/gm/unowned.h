@@ -15,16 +15,13 @@
  * Which sections claim which files, for a whole tree at once, and the
  * files that no maintainer claims (--unowned).
  *
- * A section claims a file as the matcher decides for `-f FILE` (R-40,
- * R-42): no X: line of the section matches it, and one of its F: lines
- * (within --pattern-depth) or N: lines does. K: lines are not looked at.
- * Instead of trying every section on every file, each F:/X: glob is tried
- * only on the files that start with its literal prefix (the text before
- * its first wildcard or regex character), found by binary search in the
- * sorted list; N: regexes are tried on every file.
+ * A section claims a file as the matcher decides for `-f FILE`
+ * (gm_match_files(), R-40, R-42): no X: line of the section matches it,
+ * and one of its F: lines (within --pattern-depth) or N: lines does. K:
+ * lines are not looked at.
  *
  * Threads: the model is only read; what matching learns lives in each
- * call's own state, so calls may run in several threads at once.
+ * call's own context, so calls may run in several threads at once.
  */
 
 /**

@@ -106,32 +106,43 @@ static int claims_sort(struct claim **out, size_t *nr,
 	return 0;
 }
 
-int gm_unowned_claims(const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *o,
-		      const char *const *files, size_t nr,
-		      gm_unowned_claim_fn fn, void *payload)
+/* What `o` asks of the matcher on files[0..nr), into `*out`. */
+static int claims_match(struct gm_matches **out,
+			const struct gm_maintainers *m,
+			const struct gm_unowned_opts *o,
+			const char *const *files, size_t nr)
 {
 	/* borrowed: the matcher only reads the list */
 	struct gm_strvec view = { (char **)files, nr, 0 };
 	struct gm_maintainers copy;
 	struct gm_mline *lines = NULL;
 	struct gm_match_ctx *ctx = NULL;
+	int error = 0;
+
+	if (o->skip_catch_all &&
+	    (error = model_without_catch_alls(&copy, &lines, m)) == 0)
+		m = &copy;
+	if (!error &&
+	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) == 0)
+		error = gm_match_files(out, m, ctx, &view, o->pattern_depth);
+	gm_match_ctx_free(ctx);
+	free(lines);
+	return error;
+}
+
+int gm_unowned_claims(const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *o,
+		      const char *const *files, size_t nr,
+		      gm_unowned_claim_fn fn, void *payload)
+{
 	struct gm_matches *mt = NULL;
 	struct claim *c = NULL;
 	unsigned char *settled = calloc(nr ? nr : 1, 1);
 	size_t n = 0;
 	int error = settled ? 0 : gm_error_set(GM_ERROR, "out of memory");
 
-	if (!error && o->skip_catch_all)
-		error = model_without_catch_alls(&copy, &lines, m);
-	if (!error && o->skip_catch_all)
-		m = &copy;
-	if (error ||
-	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) < 0 ||
-	    (error = gm_match_files(&mt, m, ctx, &view,
-				    o->pattern_depth)) < 0 ||
-	    (error = claims_sort(&c, &n, mt, o->wanted)) < 0)
-		goto out;
+	if (!error && (error = claims_match(&mt, m, o, files, nr)) == 0)
+		error = claims_sort(&c, &n, mt, o->wanted);
 	for (size_t i = 0; i < n && !error; i++) {
 		int rc;
 
@@ -141,11 +152,8 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		settled[c[i].file] = rc > 0;
 		error = rc < 0 ? rc : 0;
 	}
-out:
 	free(c);
 	gm_matches_free(mt);
-	gm_match_ctx_free(ctx);
-	free(lines);
 	free(settled);
 	return error;
 }
@@ -166,34 +174,25 @@ bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s)
 	return star && star_slash;
 }
 
-static int mark_owned(size_t section, size_t file, void *payload)
-{
-	unsigned char *owned = payload;
-
-	(void)section;
-	owned[file] = 1;
-	return 1;	/* one claim is enough */
-}
-
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
 		    size_t nr)
 {
 	struct gm_unowned_opts mine = *o;
-	bool *wanted = calloc(m->nr_sections ? m->nr_sections : 1,
-			      sizeof(*wanted));
+	struct gm_matches *mt = NULL;
 	int error;
 
-	if (!wanted)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t s = 0; s < m->nr_sections; s++)
-		wanted[s] = m->sections[s].has_maintainer;
-	mine.wanted = wanted;
 	mine.skip_catch_all = true;
 	memset(owned, 0, nr);
-	error = gm_unowned_claims(m, &mine, files, nr, mark_owned, owned);
-	free(wanted);
-	return error;
+	if ((error = claims_match(&mt, m, &mine, files, nr)) < 0)
+		return error;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = 0; k < mt->files[i].nr_sections && !owned[i];
+		     k++)
+			owned[i] = m->sections[mt->files[i].sections[k]]
+					   .has_maintainer;
+	gm_matches_free(mt);
+	return 0;
 }
 
 /* ==================== output ==================== */
