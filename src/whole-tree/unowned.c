@@ -43,13 +43,14 @@ static bool is_catch_all_line(const struct gm_mline *ml)
 }
 
 /*
- * `m` as the matcher sees it without the catch-alls' two F: lines: a
- * copy of the model sharing all but its lines, in `*lines` (the
- * caller's), where those two are no tag lines.
+ * `m` as the matcher is to see it for `o`: a copy sharing all but its
+ * lines, in `*lines` (the caller's), where the F:/N: lines of the
+ * sections not wanted, and with o->skip_catch_all the catch-alls' two
+ * F: lines, are no tag lines.
  */
-static int model_without_catch_alls(struct gm_maintainers *copy,
-				    struct gm_mline **lines,
-				    const struct gm_maintainers *m)
+static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
+		      const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *o)
 {
 	*copy = *m;
 	*lines = malloc((m->nr_lines ? m->nr_lines : 1) * sizeof(**lines));
@@ -58,12 +59,18 @@ static int model_without_catch_alls(struct gm_maintainers *copy,
 	memcpy(*lines, m->lines, m->nr_lines * sizeof(**lines));
 	for (size_t s = 0; s < m->nr_sections; s++) {
 		const struct gm_section *sec = &m->sections[s];
+		bool unwanted = o->wanted && !o->wanted[s];
 
-		if (!gm_unowned_is_catch_all(m, s))
+		if (!unwanted &&
+		    !(o->skip_catch_all && gm_unowned_is_catch_all(m, s)))
 			continue;
-		for (size_t k = sec->start; k < sec->end; k++)
-			if (is_catch_all_line(&m->lines[k]))
-				(*lines)[k].tag = 0;
+		for (size_t k = sec->start; k < sec->end; k++) {
+			struct gm_mline *ml = &(*lines)[k];
+
+			if (unwanted ? ml->tag == 'F' || ml->tag == 'N' :
+				       is_catch_all_line(ml))
+				ml->tag = 0;
+		}
 	}
 	copy->lines = *lines;
 	return 0;
@@ -84,9 +91,9 @@ static int claim_cmp(const void *a, const void *b)
 	return x->file < y->file ? -1 : x->file > y->file;
 }
 
-/* The claims of `mt` by wanted sections, in section then file order. */
+/* The claims of `mt`, in section then file order. */
 static int claims_sort(struct claim **out, size_t *nr,
-		       const struct gm_matches *mt, const bool *wanted)
+		       const struct gm_matches *mt)
 {
 	size_t n = 0;
 
@@ -96,12 +103,9 @@ static int claims_sort(struct claim **out, size_t *nr,
 		return gm_error_set(GM_ERROR, "out of memory");
 	*nr = 0;
 	for (size_t i = 0; i < mt->nr_files; i++)
-		for (size_t k = 0; k < mt->files[i].nr_sections; k++) {
-			size_t s = mt->files[i].sections[k];
-
-			if (!wanted || wanted[s])
-				(*out)[(*nr)++] = (struct claim){ s, i };
-		}
+		for (size_t k = 0; k < mt->files[i].nr_sections; k++)
+			(*out)[(*nr)++] =
+				(struct claim){ mt->files[i].sections[k], i };
 	qsort(*out, *nr, sizeof(**out), claim_cmp);
 	return 0;
 }
@@ -119,8 +123,8 @@ static int claims_match(struct gm_matches **out,
 	struct gm_match_ctx *ctx = NULL;
 	int error = 0;
 
-	if (o->skip_catch_all &&
-	    (error = model_without_catch_alls(&copy, &lines, m)) == 0)
+	if ((o->wanted || o->skip_catch_all) &&
+	    (error = model_view(&copy, &lines, m, o)) == 0)
 		m = &copy;
 	if (!error &&
 	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) == 0)
@@ -142,7 +146,7 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 	int error = settled ? 0 : gm_error_set(GM_ERROR, "out of memory");
 
 	if (!error && (error = claims_match(&mt, m, o, files, nr)) == 0)
-		error = claims_sort(&c, &n, mt, o->wanted);
+		error = claims_sort(&c, &n, mt);
 	for (size_t i = 0; i < n && !error; i++) {
 		int rc;
 
@@ -180,19 +184,22 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 {
 	struct gm_unowned_opts mine = *o;
 	struct gm_matches *mt = NULL;
+	bool *wanted = calloc(m->nr_sections ? m->nr_sections : 1,
+			      sizeof(*wanted));
 	int error;
 
+	if (!wanted)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t s = 0; s < m->nr_sections; s++)
+		wanted[s] = m->sections[s].has_maintainer;
+	mine.wanted = wanted;
 	mine.skip_catch_all = true;
-	memset(owned, 0, nr);
-	if ((error = claims_match(&mt, m, &mine, files, nr)) < 0)
-		return error;
-	for (size_t i = 0; i < nr; i++)
-		for (size_t k = 0; k < mt->files[i].nr_sections && !owned[i];
-		     k++)
-			owned[i] = m->sections[mt->files[i].sections[k]]
-					   .has_maintainer;
+	if ((error = claims_match(&mt, m, &mine, files, nr)) == 0)
+		for (size_t i = 0; i < nr; i++)
+			owned[i] = mt->files[i].nr_sections > 0;
 	gm_matches_free(mt);
-	return 0;
+	free(wanted);
+	return error;
 }
 
 /* ==================== output ==================== */
