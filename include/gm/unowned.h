@@ -132,6 +132,18 @@ int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 /** R-12's directory test in the tree of `repo`, a struct gm_repo. */
 bool gm_unowned_isdir(const char *path, void *repo);
 
+/**
+ * The files of `r`'s tree under `args` (gm_unowned_select(): `*files`,
+ * `*nr`, borrowed from `all`, the tree's files) and whether each is
+ * owned (gm_unowned_mark(): `*owned`), with `r`'s directory test and
+ * --pattern-depth `pattern_depth`. The caller frees `*files`, `*owned`
+ * and `all`, also after a failure. @return as those two.
+ */
+int gm_unowned_read(const char ***files, size_t *nr, unsigned char **owned,
+		    struct gm_strvec *all, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_strvec *args, int pattern_depth);
+
 /* What --unowned takes from the command line. */
 struct gm_unowned_settings {
 	const struct gm_strvec *args;	/* the paths, as given */

@@ -301,27 +301,16 @@ static int put_unowned(FILE *f, const struct gm_unowned_dirs *d)
 static int unowned_read(struct gm_unowned_dirs *d, struct gm_repo *r,
 			const struct gm_maintainers *m, int pattern_depth)
 {
-	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	struct gm_strvec all = GM_STRVEC_INIT, none = GM_STRVEC_INIT;
 	const char **files = NULL;
 	unsigned char *owned = NULL;
 	size_t nr = 0;
-	int error;
+	int error = gm_unowned_read(&files, &nr, &owned, &all, r, m, &none,
+				    pattern_depth);
 
 	memset(d, 0, sizeof(*d));
-	uo.isdir = gm_unowned_isdir;
-	uo.payload = r;
-	uo.pattern_depth = pattern_depth;
-	if ((error = gm_repo_files(r, &all)) < 0 ||
-	    (error = gm_unowned_select(&files, &nr, r, &all, &none)) < 0)
-		goto out;
-	if (!(owned = malloc(nr ? nr : 1))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) == 0)
+	if (!error)
 		error = gm_unowned_dirs(d, files, nr, owned);
-out:
 	free(owned);
 	free(files);
 	gm_strvec_release(&all);

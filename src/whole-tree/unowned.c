@@ -555,36 +555,46 @@ out:
 	return error;
 }
 
+int gm_unowned_read(const char ***files, size_t *nr, unsigned char **owned,
+		    struct gm_strvec *all, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_strvec *args, int pattern_depth)
+{
+	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
+	int error;
+
+	uo.isdir = gm_unowned_isdir;
+	uo.payload = r;
+	uo.pattern_depth = pattern_depth;
+	*owned = NULL;
+	if ((error = gm_repo_files(r, all)) < 0 ||
+	    (error = gm_unowned_select(files, nr, r, all, args)) < 0)
+		return error;
+	if (!(*owned = malloc(*nr ? *nr : 1)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return gm_unowned_mark(*owned, m, &uo, *files, *nr);
+}
+
 int gm_unowned_run(FILE *out, struct gm_repo *r,
 		   const struct gm_maintainers *m,
 		   const struct gm_unowned_settings *s)
 {
-	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	struct gm_strvec all = GM_STRVEC_INIT;
 	char rev[GM_REPO_HEX_SIZE];
 	const char **files = NULL;
 	unsigned char *owned = NULL;
 	size_t nr = 0;
 	bool high = true;
-	int error;
+	int error = gm_unowned_read(&files, &nr, &owned, &all, r, m, s->args,
+				    s->pattern_depth);
 
-	uo.isdir = gm_unowned_isdir;
-	uo.payload = r;
-	uo.pattern_depth = s->pattern_depth;
-	if ((error = gm_repo_files(r, &all)) < 0 ||
-	    (error = gm_unowned_select(&files, &nr, r, &all, s->args)) < 0)
-		goto out;
-	if (!(owned = malloc(nr ? nr : 1))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
+	if (!error) {
+		if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
+			high = true;
+		gm_repo_commit_hex(r, rev);
+		error = gm_unowned_write(out, files, nr, owned, rev, s->form,
+					 high);
 	}
-	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) < 0)
-		goto out;
-	if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
-		high = true;
-	gm_repo_commit_hex(r, rev);
-	error = gm_unowned_write(out, files, nr, owned, rev, s->form, high);
-out:
 	free(owned);
 	free(files);
 	gm_strvec_release(&all);
