@@ -658,10 +658,8 @@ static int add_job(struct st *st, size_t line, const char *value,
 	memset(job, 0, sizeof(*job));
 	job->kind = kind;
 	job->line = line;
-	if (!(job->url = malloc(ulen + 1)))
+	if (!(job->url = strndup(url, ulen)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(job->url, url, ulen);
-	job->url[ulen] = '\0';
 	job->link.url = job->url;
 	st->nr_jobs++;
 	*out = job;
