@@ -1,6 +1,8 @@
 #include "gm/report.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,22 +392,12 @@ out:
 /* The tree's name: its work tree's last component, else "the tree". */
 static const char *tree_name(struct gm_repo *r)
 {
-	const char *w = gm_repo_workdir(r), *end, *p;
-	static char name[256];
-	size_t len;
+	static char path[4096];
+	const char *w = gm_repo_workdir(r), *name;
 
-	if (!w || !*w)
-		return "the tree";
-	end = w + strlen(w);
-	while (end > w && end[-1] == '/')
-		end--;
-	for (p = end; p > w && p[-1] != '/'; p--)
-		;
-	len = (size_t)(end - p) < sizeof(name) - 1 ? (size_t)(end - p) :
-	      sizeof(name) - 1;
-	memcpy(name, p, len);
-	name[len] = '\0';
-	return len ? name : "the tree";
+	snprintf(path, sizeof(path), "%s", w ? w : "");
+	name = *path ? basename(path) : "";
+	return *name && strcmp(name, "/") ? name : "the tree";
 }
 
 static void put_summary(FILE *f, const char *name, const char *rev,
