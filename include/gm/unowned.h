@@ -26,8 +26,7 @@
 
 /**
  * Called for each claim: section `section` claims `files[file]`. Return
- * 0 to go on, 1 to hear no more about that file (from any section), or a
- * negative error, which stops the run and is returned.
+ * 0 to go on, or a negative error, which stops the run and is returned.
  */
 typedef int (*gm_unowned_claim_fn)(size_t section, size_t file,
 				   void *payload);

@@ -141,24 +141,15 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 {
 	struct gm_matches *mt = NULL;
 	struct claim *c = NULL;
-	unsigned char *settled = calloc(nr ? nr : 1, 1);
 	size_t n = 0;
-	int error = settled ? 0 : gm_error_set(GM_ERROR, "out of memory");
+	int error = claims_match(&mt, m, o, files, nr);
 
-	if (!error && (error = claims_match(&mt, m, o, files, nr)) == 0)
+	if (!error)
 		error = claims_sort(&c, &n, mt);
-	for (size_t i = 0; i < n && !error; i++) {
-		int rc;
-
-		if (settled[c[i].file])
-			continue;
-		rc = fn(c[i].section, c[i].file, payload);
-		settled[c[i].file] = rc > 0;
-		error = rc < 0 ? rc : 0;
-	}
+	for (size_t i = 0; i < n && !error; i++)
+		error = fn(c[i].section, c[i].file, payload);
 	free(c);
 	gm_matches_free(mt);
-	free(settled);
 	return error;
 }
 
