@@ -28,11 +28,13 @@ struct seen {
 	struct gm_strmap path_ids;	/* path -> 1 + its index in paths */
 	size_t *review_lines;		/* per person of the walk: so far */
 	size_t nr_review_lines;
-	bool *reviewed;			/* per entry of people: a review */
 	struct gm_strvec paths;		/* every file changed, in order seen */
 	size_t *files;			/* indices in paths, per commit */
 	size_t nr_files, alloc_files;
-	size_t *people;			/* indices in h->people */
+	struct seen_person {
+		size_t id;		/* index in h->people */
+		bool reviewed;		/* a review line in this commit */
+	} *people;
 	size_t nr_people, alloc_people;
 	struct seen_commit *commits;
 	size_t nr_commits, alloc_commits;
@@ -114,21 +116,12 @@ static int seen_commit(const struct gm_history *h,
 		error = seen_path(sn, hc->files[i], &sn->files[sn->nr_files++]);
 	}
 	for (size_t i = 0; i < hc->nr_people && !error; i++) {
-		size_t alloc = sn->alloc_people;
-		bool *r;
-
 		if (GM_ARRAY_GROW(sn->people, sn->nr_people,
 				  sn->alloc_people) < 0)
 			return GM_ERROR;
-		if (alloc != sn->alloc_people) {
-			if (!(r = realloc(sn->reviewed, sn->alloc_people *
-					  sizeof(*r))))
-				return gm_error_set(GM_ERROR, "out of memory");
-			sn->reviewed = r;
-		}
+		sn->people[sn->nr_people].id = hc->people[i];
 		error = seen_review(sn, h, hc->people[i],
-				    &sn->reviewed[sn->nr_people]);
-		sn->people[sn->nr_people++] = hc->people[i];
+				    &sn->people[sn->nr_people++].reviewed);
 	}
 	return error;
 }
@@ -139,7 +132,6 @@ static void seen_release(struct seen *sn)
 	gm_strvec_release(&sn->paths);
 	free(sn->files);
 	free(sn->people);
-	free(sn->reviewed);
 	free(sn->review_lines);
 	free(sn->commits);
 }
@@ -316,7 +308,7 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 			 struct gm_activity_section *as)
 {
 	for (size_t j = sc->people; j < sc->people + sc->nr_people; j++) {
-		size_t key = t->key_of[sn->people[j]];
+		size_t key = t->key_of[sn->people[j].id];
 
 		for (size_t i = 0; key != SIZE_MAX && i < as->nr_people; i++) {
 			struct gm_activity_person *p = &as->people[i];
@@ -324,7 +316,7 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 			if (p->key != key)
 				continue;
 			p->commits++;
-			p->reviews += sn->reviewed[j];
+			p->reviews += sn->people[j].reviewed;
 			if (sc->time > p->last)
 				p->last = sc->time;
 		}
