@@ -423,6 +423,33 @@ START_TEST(test_net_git_local)
 }
 END_TEST
 
+/* git's own configuration applies, as to the script's git ls-remote. */
+START_TEST(test_net_git_insteadof)
+{
+	char *dir = NULL, *home = gm_test_tmpdir();
+	struct gm_buf conf = GM_BUF_INIT, path = GM_BUF_INIT;
+	struct gm_net_link link;
+
+	ck_assert_ptr_nonnull(home);
+	ck_assert_int_eq(gm_test_repo_create(&dir, NULL, repo_commits, 1), 0);
+	ck_assert_int_eq(gm_buf_printf(&conf, "[url \"%s/\"]\n\tinsteadOf = "
+				       "http://moved.invalid/\n", dir), 0);
+	ck_assert_int_eq(gm_test_write_file(home, "gitconfig", conf.ptr), 0);
+	ck_assert_int_eq(gm_buf_printf(&path, "%s/gitconfig", home), 0);
+	ck_assert_int_eq(setenv("GIT_CONFIG_GLOBAL", path.ptr, 1), 0);
+	link = git_link("http://moved.invalid/.git", "master", &opts_default);
+	ck_assert_msg(link.result == 0, "%s", link.why);
+	ck_assert_int_eq(unsetenv("GIT_CONFIG_GLOBAL"), 0);
+	link = git_link("http://moved.invalid/.git", "master", &opts_default);
+	ck_assert_int_eq(link.result, GM_ENOTFOUND);
+	ck_assert(link.network && link.unreached);
+	gm_buf_release(&conf);
+	gm_buf_release(&path);
+	gm_test_rmtree(dir);
+	gm_test_rmtree(home);
+}
+END_TEST
+
 static const char *const ssh_urls[] = {
 	"ssh://git@127.0.0.1/x.git", "git+ssh://127.0.0.1/x", "ssh+git://h/x",
 	"git@127.0.0.1:x.git", "127.0.0.1:x.git",
@@ -438,7 +465,7 @@ START_TEST(test_net_git_ssh_not_checked)
 }
 END_TEST
 
-/* git:// and smart HTTP through libgit2, on sockets with our deadline. */
+/* git:// and smart HTTP through git ls-remote, killed at the deadline. */
 START_TEST(test_net_git_network_deadline)
 {
 	struct gm_net_options quick = { 300, 1, false, NULL };
@@ -523,6 +550,7 @@ Suite *net_suite(void)
 
 	tcase_add_unchecked_fixture(git, servers_start, servers_stop);
 	tcase_add_test(git, test_net_git_local);
+	tcase_add_test(git, test_net_git_insteadof);
 	tcase_add_loop_test(git, test_net_git_ssh_not_checked, 0,
 			    ARRAY_SIZE(ssh_urls));
 	tcase_add_test(git, test_net_git_network_deadline);

@@ -20,9 +20,9 @@
  *
  * A section's commits are those of `git log --no-merges --full-history
  * --since=S --until=U REV -- <its files>`: the non-merge commits that
- * change, against their one parent, a file the section claims as
- * gm_unowned_claims() decides (its X: lines exclude, its N: lines
- * include; the directory test of F: values is the tree's at REV). A
+ * change, against their one parent, a file the section claims as the
+ * matcher of -f decides (gm_match_files(): its X: lines exclude, its N:
+ * lines include; the directory test of F: values is the tree's at REV). A
  * person's commits are those of the section's that they authored or that
  * name them on a "*-by:" line, counted as gm_history_walk() counts them;
  * M:/R: addresses and commit identities meet after the same mailmap,
@@ -60,8 +60,8 @@ struct gm_activity {
 /**
  * Walk from `start` over the window of `ho` and count, for each section
  * `s` of `m` with `uo->wanted[s]` (all if NULL), its commits and its
- * M:/R: people's; the claims are gm_unowned_claims()'s with `uo` (its
- * directory test that of the tree at `start`). On success `*out` belongs
+ * M:/R: people's; the claims are gm_match_files()'s with `uo`'s
+ * directory test (that of the tree at `start`) and pattern depth. On success `*out` belongs
  * to the caller (gm_activity_free()). @return 0 or GM_ERROR.
  */
 int gm_activity_count(struct gm_activity **out, git_repository *repo,

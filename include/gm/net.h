@@ -11,9 +11,8 @@ struct gm_progress;
 
 /*
  * Whether the links of MAINTAINERS answer: an HTTP HEAD request (through
- * libcurl), and what `git ls-remote --exit-code -h` asks of a git server
- * (through libgit2), each within its own time limit. Nothing is tried
- * twice. Once gm_net_init() has returned, gm_net_git_check() may run in
+ * libcurl), and `git ls-remote --exit-code -h`, as the script runs it,
+ * each within its own time limit. Nothing is tried twice. Once gm_net_init() has returned, gm_net_git_check() may run in
  * several threads at once, beside one gm_net_http_check(), until
  * gm_net_shutdown().
  */
@@ -58,12 +57,12 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 		      const struct gm_net_options *o);
 
 /**
- * Whether the git repository at `link->url` has a branch: a ref under
- * refs/heads/ and, if `patterns` has any, one whose name, after a '/',
- * matches one of them as `git ls-remote` matches (a glob of the tail).
- * Through libgit2: git://, http(s):// (certificates verified unless
- * `o->insecure`, the proxy environment honoured), file:// and local
- * paths, within `o->timeout_ms`. An ssh URL is not checked.
+ * Whether the git repository at `link->url` has a branch: `git ls-remote
+ * --exit-code -h -- URL PATTERNS...` (with `-c http.sslVerify=false` if
+ * `o->insecure`; no terminal prompt), killed with the process group it
+ * starts once `o->timeout_ms` have passed. An ssh URL is not checked;
+ * one that reaches no server (git says the name does not resolve, or the
+ * connection was refused) is `unreached`.
  * @return link->result.
  */
 int gm_net_git_check(struct gm_net_link *link,
@@ -72,11 +71,10 @@ int gm_net_git_check(struct gm_net_link *link,
 
 /**
  * Load libcurl (GM_LIBCURL, with dlopen: a run that checks no link does
- * not pay for loading it), and make libgit2's plain sockets honour the
- * calling thread's time limit of gm_net_git_check(); call before any
- * thread checks, and pair with gm_net_shutdown() once they are done.
- * Without a usable libcurl, gm_net_http_check() answers GM_EINVALID for
- * every link, the reason in its why[].
+ * not pay for loading it); call before any check, and pair with
+ * gm_net_shutdown() once they are done. Without a usable libcurl,
+ * gm_net_http_check() answers GM_EINVALID for every link, the reason in
+ * its why[].
  * @return 0 or GM_ERROR.
  */
 int gm_net_init(void);

@@ -67,6 +67,9 @@ struct gm_output_report {
  */
 int gm_output_json(FILE *f, const struct gm_output_report *r);
 
+/** Write `s` as a JSON string (quoted, escaped) to `f`. */
+void gm_output_json_put(FILE *f, const char *s);
+
 /** Append `s` as a JSON string (quoted, escaped) to `out`. */
 int gm_output_json_string(struct gm_buf *out, const char *s);
 

@@ -15,22 +15,18 @@
  * Which sections claim which files, for a whole tree at once, and the
  * files that no maintainer claims (--unowned).
  *
- * A section claims a file as the matcher decides for `-f FILE` (R-40,
- * R-42): no X: line of the section matches it, and one of its F: lines
- * (within --pattern-depth) or N: lines does. K: lines are not looked at.
- * Instead of trying every section on every file, each F:/X: glob is tried
- * only on the files that start with its literal prefix (the text before
- * its first wildcard or regex character), found by binary search in the
- * sorted list; N: regexes are tried on every file.
+ * A section claims a file as the matcher decides for `-f FILE`
+ * (gm_match_files(), R-40, R-42): no X: line of the section matches it,
+ * and one of its F: lines (within --pattern-depth) or N: lines does. K:
+ * lines are not looked at.
  *
  * Threads: the model is only read; what matching learns lives in each
- * call's own state, so calls may run in several threads at once.
+ * call's own context, so calls may run in several threads at once.
  */
 
 /**
  * Called for each claim: section `section` claims `files[file]`. Return
- * 0 to go on, 1 to hear no more about that file (from any section), or a
- * negative error, which stops the run and is returned.
+ * 0 to go on, or a negative error, which stops the run and is returned.
  */
 typedef int (*gm_unowned_claim_fn)(size_t section, size_t file,
 				   void *payload);
@@ -134,6 +130,18 @@ int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 
 /** R-12's directory test in the tree of `repo`, a struct gm_repo. */
 bool gm_unowned_isdir(const char *path, void *repo);
+
+/**
+ * The files of `r`'s tree under `args` (gm_unowned_select(): `*files`,
+ * `*nr`, borrowed from `all`, the tree's files) and whether each is
+ * owned (gm_unowned_mark(): `*owned`), with `r`'s directory test and
+ * --pattern-depth `pattern_depth`. The caller frees `*files`, `*owned`
+ * and `all`, also after a failure. @return as those two.
+ */
+int gm_unowned_read(const char ***files, size_t *nr, unsigned char **owned,
+		    struct gm_strvec *all, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_strvec *args, int pattern_depth);
 
 /* What --unowned takes from the command line. */
 struct gm_unowned_settings {

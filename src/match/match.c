@@ -263,9 +263,19 @@ static int depth_cmp(const void *a, const void *b)
 	return x->section < y->section ? -1 : x->section > y->section;
 }
 
+/*
+ * Only a literal glob can name a directory (R-12): any other without a
+ * final '/' or "**" matches only paths with as many slashes (R-13),
+ * which is tried first.
+ */
 static bool glob_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 		     const char *path, size_t len, size_t slashes)
 {
+	const struct gm_glob *g = ml->glob;
+
+	if (!g->literal && !g->anydepth && slashes != g->slashes &&
+	    !(g->len && g->glob[g->len - 1] == '/'))
+		return false;
 	return gm_glob_matches(ml->glob, ctx_glob(ctx, ml), &ctx->pattern,
 			       path, len, slashes);
 }

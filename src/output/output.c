@@ -406,6 +406,11 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+void gm_output_json_put(FILE *f, const char *s)
+{
+	json_string(f, s);
+}
+
 int gm_output_json_string(struct gm_buf *out, const char *s)
 {
 	char *text = NULL;

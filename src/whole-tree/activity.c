@@ -9,6 +9,8 @@
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/ident.h"
+#include "gm/match.h"
 #include "gm/output.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
@@ -26,11 +28,13 @@ struct seen {
 	struct gm_strmap path_ids;	/* path -> 1 + its index in paths */
 	size_t *review_lines;		/* per person of the walk: so far */
 	size_t nr_review_lines;
-	bool *reviewed;			/* per entry of people: a review */
 	struct gm_strvec paths;		/* every file changed, in order seen */
 	size_t *files;			/* indices in paths, per commit */
 	size_t nr_files, alloc_files;
-	size_t *people;			/* indices in h->people */
+	struct seen_person {
+		size_t id;		/* index in h->people */
+		bool reviewed;		/* a review line in this commit */
+	} *people;
 	size_t nr_people, alloc_people;
 	struct seen_commit *commits;
 	size_t nr_commits, alloc_commits;
@@ -101,7 +105,7 @@ static int seen_commit(const struct gm_history *h,
 	if (GM_ARRAY_GROW(sn->commits, sn->nr_commits, sn->alloc_commits) < 0)
 		return GM_ERROR;
 	c = &sn->commits[sn->nr_commits++];
-	c->time = git_commit_time(hc->commit);
+	c->time = gm_ident_commit_time(hc->commit);
 	c->files = sn->nr_files;
 	c->nr_files = hc->nr_files;
 	c->people = sn->nr_people;
@@ -112,21 +116,12 @@ static int seen_commit(const struct gm_history *h,
 		error = seen_path(sn, hc->files[i], &sn->files[sn->nr_files++]);
 	}
 	for (size_t i = 0; i < hc->nr_people && !error; i++) {
-		size_t alloc = sn->alloc_people;
-		bool *r;
-
 		if (GM_ARRAY_GROW(sn->people, sn->nr_people,
 				  sn->alloc_people) < 0)
 			return GM_ERROR;
-		if (alloc != sn->alloc_people) {
-			if (!(r = realloc(sn->reviewed, sn->alloc_people *
-					  sizeof(*r))))
-				return gm_error_set(GM_ERROR, "out of memory");
-			sn->reviewed = r;
-		}
+		sn->people[sn->nr_people].id = hc->people[i];
 		error = seen_review(sn, h, hc->people[i],
-				    &sn->reviewed[sn->nr_people]);
-		sn->people[sn->nr_people++] = hc->people[i];
+				    &sn->people[sn->nr_people++].reviewed);
 	}
 	return error;
 }
@@ -137,110 +132,24 @@ static void seen_release(struct seen *sn)
 	gm_strvec_release(&sn->paths);
 	free(sn->files);
 	free(sn->people);
-	free(sn->reviewed);
 	free(sn->review_lines);
 	free(sn->commits);
 }
 
 /* ==================== which sections claim which paths ==================== */
 
-/* Per path: the sections that claim it, as ranges of one array. */
-struct owners {
-	size_t *start;		/* per path, and one more: first in sections */
-	size_t *sections;
-	size_t nr;
-	const size_t *order;	/* sorted position -> path index */
-	size_t *fill;		/* while filling: next slot per path */
-	bool counting;
-};
-
-static int owners_claim(size_t section, size_t file, void *payload)
-{
-	struct owners *o = payload;
-	size_t p = o->order[file];
-
-	if (o->counting)
-		o->start[p + 1]++;
-	else
-		o->sections[o->fill[p]++] = section;
-	return 0;
-}
-
-struct sorted_path {
-	const char *path;
-	size_t id;		/* its index in the walk's list */
-};
-
-static int sorted_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct sorted_path *)a)->path,
-		      ((const struct sorted_path *)b)->path);
-}
-
-/*
- * The sections (of those wanted) that claim each path of `paths`:
- * claims counted in a first pass, stored in a second.
- */
-static int owners_find(struct owners *o, const struct gm_maintainers *m,
+/* The sections that claim each path of `paths`, as -f matches them. */
+static int owners_find(struct gm_matches **out, const struct gm_maintainers *m,
 		       const struct gm_strvec *paths,
 		       const struct gm_unowned_opts *uo)
 {
-	size_t n = paths->nr, *order = NULL;
-	struct sorted_path *sp = NULL;
-	const char **sorted = NULL;
-	int error;
+	struct gm_match_ctx *ctx = NULL;
+	int error = gm_match_ctx_new(&ctx, m, uo->isdir, uo->payload);
 
-	memset(o, 0, sizeof(*o));
-	o->start = calloc(n + 1, sizeof(*o->start));
-	o->fill = malloc((n ? n : 1) * sizeof(*o->fill));
-	order = malloc((n ? n : 1) * sizeof(*order));
-	sorted = malloc((n ? n : 1) * sizeof(*sorted));
-	sp = malloc((n ? n : 1) * sizeof(*sp));
-	if (!o->start || !o->fill || !order || !sorted || !sp) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		sp[i].path = paths->v[i];
-		sp[i].id = i;
-	}
-	if (n)
-		qsort(sp, n, sizeof(*sp), sorted_cmp);
-	for (size_t i = 0; i < n; i++) {
-		sorted[i] = sp[i].path;
-		order[i] = sp[i].id;
-	}
-	o->order = order;
-	o->counting = true;
-	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
-	if (error)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		o->start[i + 1] += o->start[i];
-		o->fill[i] = o->start[i];
-	}
-	o->nr = o->start[n];
-	if (!(o->sections = malloc((o->nr ? o->nr : 1) *
-				   sizeof(*o->sections)))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	o->counting = false;
-	error = gm_unowned_claims(m, uo, sorted, n, owners_claim, o);
-out:
-	o->order = NULL;
-	free(order);
-	free(sorted);
-	free(sp);
-	free(o->fill);
-	o->fill = NULL;
+	if (!error)
+		error = gm_match_files(out, m, ctx, paths, uo->pattern_depth);
+	gm_match_ctx_free(ctx);
 	return error;
-}
-
-static void owners_release(struct owners *o)
-{
-	free(o->start);
-	free(o->sections);
 }
 
 /* ==================== the sections' people ==================== */
@@ -265,8 +174,9 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	int error = 0;
 
 	*key = SIZE_MAX;
-	if (mm && git_mailmap_resolve(&rname, &remail, mm, name, email) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
+	if (mm && (error = gm_ident_resolve(&rname, &remail, mm, name,
+					    email)) < 0)
+		return error;
 	if ((error = lower(&lc, remail)) < 0)
 		goto out;
 	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
@@ -398,7 +308,7 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 			 struct gm_activity_section *as)
 {
 	for (size_t j = sc->people; j < sc->people + sc->nr_people; j++) {
-		size_t key = t->key_of[sn->people[j]];
+		size_t key = t->key_of[sn->people[j].id];
 
 		for (size_t i = 0; key != SIZE_MAX && i < as->nr_people; i++) {
 			struct gm_activity_person *p = &as->people[i];
@@ -406,7 +316,7 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 			if (p->key != key)
 				continue;
 			p->commits++;
-			p->reviews += sn->reviewed[j];
+			p->reviews += sn->people[j].reviewed;
 			if (sc->time > p->last)
 				p->last = sc->time;
 		}
@@ -415,15 +325,15 @@ static void tally_people(const struct tally *t, const struct seen *sn,
 
 /* Commit `c`: once for each wanted section that claims one of its files. */
 static void tally_commit(struct tally *t, const struct seen *sn,
-			 const struct owners *o, size_t c)
+			 const struct gm_matches *o, size_t c)
 {
 	const struct seen_commit *sc = &sn->commits[c];
 
 	for (size_t f = sc->files; f < sc->files + sc->nr_files; f++) {
-		size_t path = sn->files[f];
+		const struct gm_match_file *mf = &o->files[sn->files[f]];
 
-		for (size_t k = o->start[path]; k < o->start[path + 1]; k++) {
-			size_t s = o->sections[k];
+		for (size_t k = 0; k < mf->nr_sections; k++) {
+			size_t s = mf->sections[k];
 			struct gm_activity_section *as;
 
 			if (t->stamp[s] == c + 1 || t->slot[s] == SIZE_MAX)
@@ -438,7 +348,7 @@ static void tally_commit(struct tally *t, const struct seen *sn,
 
 static int tally_all(struct gm_activity *a, const struct gm_maintainers *m,
 		     const struct gm_history *h, const struct seen *sn,
-		     const struct owners *o, struct gm_strmap *keys)
+		     const struct gm_matches *o, struct gm_strmap *keys)
 {
 	struct tally t = { a, NULL, NULL, NULL };
 	size_t ns = m->nr_sections ? m->nr_sections : 1;
@@ -477,25 +387,24 @@ int gm_activity_count(struct gm_activity **out, git_repository *repo,
 	struct gm_activity *a = calloc(1, sizeof(*a));
 	struct gm_strmap keys = GM_STRMAP_INIT;
 	struct gm_history *h = NULL;
-	struct owners o;
+	struct gm_matches *o = NULL;
 	struct seen sn;
 	int error;
 
 	memset(&sn, 0, sizeof(sn));
-	memset(&o, 0, sizeof(o));
 	if (!a)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = sections_init(a, m, uo->wanted, &keys, ho->mailmap)) < 0 ||
 	    (error = gm_history_each(&h, repo, start, ho, seen_commit,
 				     &sn)) < 0 ||
 	    (error = owners_find(&o, m, &sn.paths, uo)) < 0 ||
-	    (error = tally_all(a, m, h, &sn, &o, &keys)) < 0)
+	    (error = tally_all(a, m, h, &sn, o, &keys)) < 0)
 		goto out;
 	a->commits = h->commits;
 	a->shallow = h->shallow;
 	a->unreadable = h->unreadable;
 out:
-	owners_release(&o);
+	gm_matches_free(o);
 	seen_release(&sn);
 	gm_history_free(h);
 	gm_strmap_release(&keys);
@@ -690,22 +599,12 @@ static void write_table(FILE *f, const struct gm_activity *a,
 	gm_buf_release(&b);
 }
 
-/* `s` as a JSON string, through `tmp`; `*error` keeps the first error. */
-static void json_put(FILE *f, struct gm_buf *tmp, const char *s, int *error)
-{
-	gm_buf_reset(tmp);
-	if (*error || (*error = gm_output_json_string(tmp, s)) < 0)
-		return;
-	fwrite(tmp->ptr, 1, tmp->len, f);
-}
-
-static void write_person(FILE *f, struct gm_buf *tmp,
-			 const struct gm_activity_person *p, int *error)
+static void write_person(FILE *f, const struct gm_activity_person *p)
 {
 	fputs("{\"name\": ", f);
-	json_put(f, tmp, p->name, error);
+	gm_output_json_put(f, p->name);
 	fputs(", \"email\": ", f);
-	json_put(f, tmp, p->email, error);
+	gm_output_json_put(f, p->email);
 	fprintf(f, ", \"role\": \"%s\", \"commits\": %zu, \"reviews\": %zu, "
 		"\"last\": ", p->reviewer ? "reviewer" : "maintainer",
 		p->commits, p->reviews);
@@ -715,59 +614,52 @@ static void write_person(FILE *f, struct gm_buf *tmp,
 		fputs("null}", f);
 }
 
-static int write_json(FILE *f, const struct gm_activity *a,
-		      const struct gm_maintainers *m, const char *rev,
-		      int64_t since, int64_t until)
+static void write_json(FILE *f, const struct gm_activity *a,
+		       const struct gm_maintainers *m, const char *rev,
+		       int64_t since, int64_t until)
 {
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = 0;
-
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	json_put(f, &tmp, rev, &error);
+	gm_output_json_put(f, rev);
 	fprintf(f, ",\n  \"since\": %lld,\n  \"until\": ", (long long)since);
 	if (until == INT64_MAX)
 		fputs("null", f);
 	else
 		fprintf(f, "%lld", (long long)until);
 	fprintf(f, ",\n  \"commits\": %zu,\n  \"sections\": [", a->commits);
-	for (size_t i = 0; i < a->nr_sections && !error; i++) {
+	for (size_t i = 0; i < a->nr_sections; i++) {
 		const struct gm_activity_section *as = &a->sections[i];
 		const struct gm_section *sec = &m->sections[as->section];
 
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_put(f, &tmp, sec->name, &error);
+		gm_output_json_put(f, sec->name);
 		fputs(", \"status\": ", f);
 		if (sec->status)
-			json_put(f, &tmp, sec->status, &error);
+			gm_output_json_put(f, sec->status);
 		else
 			fputs("null", f);
 		fprintf(f, ", \"commits\": %zu, \"people\": [", as->commits);
 		for (size_t k = 0; k < as->nr_people; k++) {
 			if (k)
 				fputs(", ", f);
-			write_person(f, &tmp, &as->people[k], &error);
+			write_person(f, &as->people[k]);
 		}
 		fputs("]}", f);
 	}
 	fputs(a->nr_sections ? "\n  ]\n}\n" : "]\n}\n", f);
-	gm_buf_release(&tmp);
-	return error;
 }
 
 int gm_activity_write(FILE *f, const struct gm_activity *a,
 		      const struct gm_maintainers *m, const char *rev,
 		      int64_t since, int64_t until, bool json)
 {
-	int error = 0;
-
 	if (json)
-		error = write_json(f, a, m, rev, since, until);
+		write_json(f, a, m, rev, since, until);
 	else
 		write_table(f, a, m, since, until);
-	if (!error && ferror(f))
-		error = gm_error_set(GM_ERROR, "write error: %s",
-				     strerror(errno));
-	return error;
+	if (ferror(f))
+		return gm_error_set(GM_ERROR, "write error: %s",
+				    strerror(errno));
+	return 0;
 }
 
 /* ==================== the mode ==================== */
@@ -854,7 +746,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 		goto out;
 	error = add_warnings(warnings, *out);
 out:
-	git_mailmap_free(mm);
+	gm_ident_mailmap_free(mm);
 	free((bool *)uo.wanted);
 	return error;
 }

@@ -1,22 +1,25 @@
+/* pipe2() is a GNU and BSD extension, in every libc this is built with. */
+#define _GNU_SOURCE
 #include "gm/net.h"
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <fnmatch.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <curl/curl.h>
-#include <git2.h>
-#include <git2/sys/stream.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
@@ -339,218 +342,16 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 	return error;
 }
 
-/* ==================== git ls-remote, through libgit2 ==================== */
-
-/*
- * Wait for `events` on `fd` until `deadline` (a gm_net_now() time, 0 for
- * none). @return 0 or GM_ERROR.
- */
-static int net_wait(int fd, short events, int64_t deadline)
-{
-	struct pollfd p = { fd, events, 0 };
-
-	for (;;) {
-		int64_t left = deadline ? deadline - gm_net_now() : -1;
-		int rc;
-
-		if (deadline && left <= 0)
-			return gm_error_set(GM_ERROR, "timed out");
-		rc = poll(&p, 1, left > 1000000 ? 1000000 : (int)left);
-		if (rc > 0)
-			return 0;
-		if (rc < 0 && errno != EINTR)
-			return gm_error_set(GM_ERROR, "poll: %s",
-					    strerror(errno));
-	}
-}
-
-/* Connect the non-blocking socket `fd` to `ai` before `deadline`. */
-static int net_connect_one(int fd, const struct addrinfo *ai, int64_t deadline)
-{
-	int so_error = 0;
-	socklen_t len = sizeof(so_error);
-
-	if (!connect(fd, ai->ai_addr, ai->ai_addrlen))
-		return 0;
-	if (errno != EINPROGRESS && errno != EINTR)
-		return gm_error_set(GM_ERROR, "%s", strerror(errno));
-	if (net_wait(fd, POLLOUT, deadline) < 0)
-		return GM_ERROR;
-	if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) < 0)
-		so_error = errno;
-	if (so_error)
-		return gm_error_set(GM_ERROR, "%s", strerror(so_error));
-	return 0;
-}
-
-/* A TCP connection to `host` at `port` before `deadline`: its socket. */
-static int net_connect(const char *host, const char *port, int64_t deadline)
-{
-	struct addrinfo hints, *list = NULL;
-	int fd = -1, rc;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	rc = getaddrinfo(host, port, &hints, &list);
-	if (rc)
-		return gm_error_set(GM_ERROR, "cannot resolve '%s': %s", host,
-				    gai_strerror(rc));
-	for (const struct addrinfo *ai = list; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
-					   SOCK_NONBLOCK, ai->ai_protocol);
-		if (fd < 0) {
-			gm_error_set(GM_ERROR, "socket: %s", strerror(errno));
-			continue;
-		}
-		if (!net_connect_one(fd, ai, deadline))
-			break;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(list);
-	if (fd < 0) {
-		char why[256];
-
-		snprintf(why, sizeof(why), "%s", gm_error_last());
-		return gm_error_set(GM_ERROR, "cannot connect to %s port %s: %s",
-				    host, port, why);
-	}
-	return fd;
-}
-
-/*
- * libgit2's plain sockets, replaced by these (git_stream_register()) while
- * the checks run, so that each stays within its thread's deadline. They
- * also tell whether a server was reached.
- */
-struct net_stream {
-	git_stream parent;
-	char *host;
-	char *port;
-	int fd;
-};
-
-/* The calling thread's gm_net_git_check(). */
-static _Thread_local int64_t stream_deadline;
-static _Thread_local bool stream_tried, stream_reached;
-
-static int stream_fail(void)
-{
-	git_error_set_str(GIT_ERROR_NET, gm_error_last());
-	return -1;
-}
-
-static int stream_connect(git_stream *s)
-{
-	struct net_stream *ns = (struct net_stream *)s;
-
-	stream_tried = true;
-	ns->fd = net_connect(ns->host, ns->port, stream_deadline);
-	if (ns->fd < 0)
-		return stream_fail();
-	stream_reached = true;
-	return 0;
-}
-
-static ssize_t stream_read(git_stream *s, void *buf, size_t len)
-{
-	struct net_stream *ns = (struct net_stream *)s;
-
-	for (;;) {
-		ssize_t n;
-
-		if (net_wait(ns->fd, POLLIN, stream_deadline) < 0)
-			return stream_fail();
-		n = recv(ns->fd, buf, len, 0);
-		if (n >= 0)
-			return n;
-		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-			gm_error_set(GM_ERROR, "recv: %s", strerror(errno));
-			return stream_fail();
-		}
-	}
-}
-
-static ssize_t stream_write(git_stream *s, const char *buf, size_t len,
-			    int flags)
-{
-	struct net_stream *ns = (struct net_stream *)s;
-	size_t done = 0;
-
-	(void)flags;
-	while (done < len) {
-		ssize_t n;
-
-		if (net_wait(ns->fd, POLLOUT, stream_deadline) < 0)
-			return stream_fail();
-		n = send(ns->fd, buf + done, len - done, MSG_NOSIGNAL);
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
-		    errno != EINTR) {
-			gm_error_set(GM_ERROR, "send: %s", strerror(errno));
-			return stream_fail();
-		}
-		if (n > 0)
-			done += (size_t)n;
-	}
-	return (ssize_t)len;
-}
-
-static int stream_close(git_stream *s)
-{
-	struct net_stream *ns = (struct net_stream *)s;
-
-	if (ns->fd >= 0)
-		close(ns->fd);
-	ns->fd = -1;
-	return 0;
-}
-
-static void stream_free(git_stream *s)
-{
-	struct net_stream *ns = (struct net_stream *)s;
-
-	stream_close(s);
-	free(ns->host);
-	free(ns->port);
-	free(ns);
-}
-
-static int stream_new(git_stream **out, const char *host, const char *port)
-{
-	struct net_stream *ns = calloc(1, sizeof(*ns));
-
-	if (!ns || !(ns->host = strdup(host)) || !(ns->port = strdup(port))) {
-		if (ns)
-			free(ns->host);
-		free(ns);
-		git_error_set_oom();
-		return -1;
-	}
-	ns->fd = -1;
-	ns->parent.version = GIT_STREAM_VERSION;
-	ns->parent.connect = stream_connect;
-	ns->parent.read = stream_read;
-	ns->parent.write = stream_write;
-	ns->parent.close = stream_close;
-	ns->parent.free = stream_free;
-	*out = &ns->parent;
-	return 0;
-}
+/* ==================== git ls-remote ==================== */
 
 int gm_net_init(void)
 {
-	git_stream_registration reg = { GIT_STREAM_VERSION, stream_new, NULL };
-
-	if (git_stream_register(GIT_STREAM_STANDARD, &reg) < 0)
-		return gm_error_from_git(-1, "cannot set up the network");
 	lc_load();
 	return 0;
 }
 
 void gm_net_shutdown(void)
 {
-	git_stream_register(GIT_STREAM_STANDARD, NULL);
 	lc_unload();
 }
 
@@ -570,64 +371,111 @@ static bool url_is_ssh(const char *url)
 	       (size_t)(colon - url) < strcspn(url, "/");
 }
 
-/* With --links-insecure: any certificate; else libgit2's verdict. */
-static int accept_any_certificate(git_cert *cert, int valid, const char *host,
-				  void *payload)
+/* Whether git's messages `err` say that no server was reached. */
+static bool git_unreached(const char *err)
 {
-	(void)cert;
-	(void)valid;
-	(void)host;
-	(void)payload;
-	return 0;
+	static const char *const says[] = {
+		"unable to look up", "Could not resolve", "Connection refused",
+		"Couldn't connect to server", "Network is unreachable",
+		"No route to host",
+	};
+
+	for (size_t i = 0; i < sizeof(says) / sizeof(*says); i++)
+		if (strstr(err, says[i]))
+			return true;
+	return false;
 }
 
-/* Whether the ref `name` is a branch `git ls-remote -h URL patterns` lists. */
-static bool ls_remote_lists(const char *name, const struct gm_strvec *patterns)
+/* git's last message in `err`, without its "fatal: " or "error: ". */
+static void git_why(struct gm_net_link *link, struct gm_buf *err)
 {
-	struct gm_buf pat = GM_BUF_INIT, path = GM_BUF_INIT;
-	bool found = !patterns || !patterns->nr;
+	const char *msg;
 
-	if (strncmp(name, "refs/heads/", 11))
-		return false;
-	for (size_t i = 0; !found && patterns && i < patterns->nr; i++) {
-		gm_buf_reset(&pat);
-		gm_buf_reset(&path);
-		if (gm_buf_printf(&pat, "*/%s", patterns->v[i]) < 0 ||
-		    gm_buf_printf(&path, "/%s", name) < 0)
-			break;
-		found = !fnmatch(pat.ptr, path.ptr, 0);
-	}
-	gm_buf_release(&pat);
-	gm_buf_release(&path);
-	return found;
+	while (err->len && err->ptr[err->len - 1] == '\n')
+		err->ptr[--err->len] = '\0';
+	msg = err->len ? strrchr(err->ptr, '\n') : NULL;
+	msg = msg ? msg + 1 : err->len ? err->ptr : "git ls-remote failed";
+	if (!strncmp(msg, "fatal: ", 7) || !strncmp(msg, "error: ", 7))
+		msg += 7;
+	link_fail(link, GM_ENOTFOUND, msg);
 }
 
-/* Whether the listing `remote` answered has a branch `patterns` ask for. */
-static int git_has_branch(struct gm_net_link *link, git_remote *remote,
-			  const struct gm_strvec *patterns)
+/*
+ * Start `argv` (git) in a process group of its own, its stderr into
+ * `fd`, its stdin and stdout /dev/null, never prompting on a terminal.
+ * @return its pid, or -1.
+ */
+static pid_t git_spawn(char *const *argv, int fd)
 {
-	const git_remote_head **heads;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	size_t n = 0;
+	static char no_prompt[] = "GIT_TERMINAL_PROMPT=0";
+	char **env;
+	pid_t pid = -1;
 
-	if (git_remote_ls(&heads, &n, remote) < 0) {
-		link_fail(link, GM_ENOTFOUND, git_error_last() ?
-			  git_error_last()->message : "cannot list the branches");
-		return link->result;
+	while (environ[n])
+		n++;
+	if (!(env = calloc(n + 2, sizeof(*env))))
+		return -1;
+	env[0] = no_prompt;	/* getenv() finds the first */
+	memcpy(env + 1, environ, n * sizeof(*env));
+	if (!posix_spawnattr_init(&attr)) {
+		if (!posix_spawn_file_actions_init(&fa)) {
+			if (!posix_spawnattr_setflags(&attr,
+						      POSIX_SPAWN_SETPGROUP) &&
+			    !posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+							      O_RDONLY, 0) &&
+			    !posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
+							      O_WRONLY, 0) &&
+			    !posix_spawn_file_actions_adddup2(&fa, fd, 2) &&
+			    posix_spawnp(&pid, "git", &fa, &attr, argv, env))
+				pid = -1;
+			posix_spawn_file_actions_destroy(&fa);
+		}
+		posix_spawnattr_destroy(&attr);
 	}
-	link_fail(link, GM_ENOTFOUND, "no such branch");
-	for (size_t i = 0; i < n && link->result; i++)
-		if (ls_remote_lists(heads[i]->name, patterns))
-			link->result = 0;
-	return link->result;
+	free(env);
+	return pid;
+}
+
+/*
+ * git's messages from `fd` into `err`, until it closes it.
+ * @return 0, or 1 if `deadline` (a gm_net_now() time) came first.
+ */
+static int git_read(struct gm_buf *err, int fd, int64_t deadline)
+{
+	char chunk[1024];
+
+	for (;;) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		int64_t left = deadline - gm_net_now();
+		ssize_t n;
+
+		if (left <= 0)
+			return 1;
+		if (poll(&p, 1, left > 1000000 ? 1000000 : (int)left) <= 0)
+			continue;
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		if (err->len < 4096 && gm_buf_put(err, chunk, (size_t)n) < 0)
+			return 0;
+	}
 }
 
 int gm_net_git_check(struct gm_net_link *link,
 		     const struct gm_strvec *patterns,
 		     const struct gm_net_options *o)
 {
-	git_remote_callbacks cb;
-	git_proxy_options proxy;
-	git_remote *remote = NULL;
+	static const char *const args[] = { "-c", "http.sslVerify=false",
+		"ls-remote", "--exit-code", "-h", "--" };
+	struct gm_strvec argv = GM_STRVEC_INIT;
+	struct gm_buf err = GM_BUF_INIT;
+	int fd[2], status = -1, late = 0, error;
+	pid_t pid = -1;
 
 	memset(link->why, 0, sizeof(link->why));
 	link->network = link->unreached = false;
@@ -636,26 +484,42 @@ int gm_net_git_check(struct gm_net_link *link,
 		link_fail(link, GM_EINVALID, "ssh URLs are not checked");
 		return link->result;
 	}
-	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
-	if (o->insecure)
-		cb.certificate_check = accept_any_certificate;
-	git_proxy_options_init(&proxy, GIT_PROXY_OPTIONS_VERSION);
-	proxy.type = GIT_PROXY_AUTO;
-	stream_deadline = gm_net_now() + o->timeout_ms;
-	stream_tried = stream_reached = false;
-	if (git_remote_create_detached(&remote, link->url) < 0 ||
-	    git_remote_connect(remote, GIT_DIRECTION_FETCH, &cb, &proxy,
-			       NULL) < 0)
-		link_fail(link, GM_ENOTFOUND, git_error_last() ?
-			  git_error_last()->message : "cannot connect");
+	link->network = gm_net_remote(link->url);
+	error = gm_strvec_push(&argv, "git");
+	for (size_t i = o->insecure ? 0 : 2;
+	     i < sizeof(args) / sizeof(*args) && !error; i++)
+		error = gm_strvec_push(&argv, args[i]);
+	if (!error)
+		error = gm_strvec_push(&argv, link->url);
+	for (size_t i = 0; patterns && i < patterns->nr && !error; i++)
+		error = gm_strvec_push(&argv, patterns->v[i]);
+	if (error)
+		goto out;
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		goto out;
+	pid = git_spawn(argv.v, fd[1]);
+	close(fd[1]);
+	if (pid > 0 && (late = git_read(&err, fd[0], gm_net_now() +
+					o->timeout_ms)))
+		kill(-pid, SIGKILL);
+	close(fd[0]);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+out:
+	if (late)
+		link_fail(link, GM_ENOTFOUND, "timed out");
+	else if (pid <= 0)
+		link_fail(link, GM_EINVALID, "not checked: git cannot be run");
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		link->result = 0;
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		link_fail(link, GM_ENOTFOUND, "no such branch");
 	else
-		git_has_branch(link, remote, patterns);
-	link->network = stream_tried;
-	link->unreached = link->result && stream_tried && !stream_reached;
-	if (remote)
-		git_remote_disconnect(remote);
-	git_remote_free(remote);
-	stream_deadline = 0;
+		git_why(link, &err);
+	link->unreached = link->network && !late && link->result &&
+			  git_unreached(err.len ? err.ptr : "");
+	gm_strvec_release(&argv);
+	gm_buf_release(&err);
 	return link->result;
 }
 

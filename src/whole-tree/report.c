@@ -1,6 +1,8 @@
 #include "gm/report.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,27 +303,16 @@ static int put_unowned(FILE *f, const struct gm_unowned_dirs *d)
 static int unowned_read(struct gm_unowned_dirs *d, struct gm_repo *r,
 			const struct gm_maintainers *m, int pattern_depth)
 {
-	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	struct gm_strvec all = GM_STRVEC_INIT, none = GM_STRVEC_INIT;
 	const char **files = NULL;
 	unsigned char *owned = NULL;
 	size_t nr = 0;
-	int error;
+	int error = gm_unowned_read(&files, &nr, &owned, &all, r, m, &none,
+				    pattern_depth);
 
 	memset(d, 0, sizeof(*d));
-	uo.isdir = gm_unowned_isdir;
-	uo.payload = r;
-	uo.pattern_depth = pattern_depth;
-	if ((error = gm_repo_files(r, &all)) < 0 ||
-	    (error = gm_unowned_select(&files, &nr, r, &all, &none)) < 0)
-		goto out;
-	if (!(owned = malloc(nr ? nr : 1))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) == 0)
+	if (!error)
 		error = gm_unowned_dirs(d, files, nr, owned);
-out:
 	free(owned);
 	free(files);
 	gm_strvec_release(&all);
@@ -401,22 +392,12 @@ out:
 /* The tree's name: its work tree's last component, else "the tree". */
 static const char *tree_name(struct gm_repo *r)
 {
-	const char *w = gm_repo_workdir(r), *end, *p;
-	static char name[256];
-	size_t len;
+	static char path[4096];
+	const char *w = gm_repo_workdir(r), *name;
 
-	if (!w || !*w)
-		return "the tree";
-	end = w + strlen(w);
-	while (end > w && end[-1] == '/')
-		end--;
-	for (p = end; p > w && p[-1] != '/'; p--)
-		;
-	len = (size_t)(end - p) < sizeof(name) - 1 ? (size_t)(end - p) :
-	      sizeof(name) - 1;
-	memcpy(name, p, len);
-	name[len] = '\0';
-	return len ? name : "the tree";
+	snprintf(path, sizeof(path), "%s", w ? w : "");
+	name = *path ? basename(path) : "";
+	return *name && strcmp(name, "/") ? name : "the tree";
 }
 
 static void put_summary(FILE *f, const char *name, const char *rev,

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +64,7 @@ struct st {
 	struct st_job *jobs;
 	size_t nr_jobs, alloc_jobs;
 	struct gm_strmap job_of;	/* value -> job index + 1 */
-	size_t next_job;		/* for the workers, under `lock` */
-	pthread_mutex_t lock;
+	_Atomic size_t next_job;	/* the next for the workers to take */
 	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
 	size_t *misplaced;		/* line -> index in places + 1, or 0 */
@@ -658,10 +658,8 @@ static int add_job(struct st *st, size_t line, const char *value,
 	memset(job, 0, sizeof(*job));
 	job->kind = kind;
 	job->line = line;
-	if (!(job->url = malloc(ulen + 1)))
+	if (!(job->url = strndup(url, ulen)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(job->url, url, ulen);
-	job->url[ulen] = '\0';
 	job->link.url = job->url;
 	st->nr_jobs++;
 	*out = job;
@@ -726,21 +724,12 @@ static int plan_jobs(struct st *st)
 static void *worker(void *payload)
 {
 	struct st *st = payload;
+	size_t k;
 
-	for (;;) {
-		size_t k;
-
-		pthread_mutex_lock(&st->lock);
-		while (st->next_job < st->nr_jobs &&
-		       st->jobs[st->next_job].kind != JOB_GIT)
-			st->next_job++;
-		k = st->next_job++;
-		pthread_mutex_unlock(&st->lock);
-		if (k >= st->nr_jobs)
-			break;
-		gm_net_git_check(&st->jobs[k].link, &st->jobs[k].patterns,
-				 &st->net);
-	}
+	while ((k = atomic_fetch_add(&st->next_job, 1)) < st->nr_jobs)
+		if (st->jobs[k].kind == JOB_GIT)
+			gm_net_git_check(&st->jobs[k].link,
+					 &st->jobs[k].patterns, &st->net);
 	return NULL;
 }
 
@@ -845,10 +834,6 @@ static int run_jobs(struct st *st)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_net_init()) < 0)
 		goto out;
-	if (pthread_mutex_init(&st->lock, NULL)) {
-		error = gm_error_set(GM_ERROR, "cannot start the link checks");
-		goto out_net;
-	}
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
@@ -857,10 +842,8 @@ static int run_jobs(struct st *st)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
-	pthread_mutex_destroy(&st->lock);
 	if (!error)
 		judge_network(st);
-out_net:
 	gm_net_shutdown();
 out:
 	free(threads);

@@ -7,34 +7,12 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
-#include "gm/needles.h"
+#include "gm/match.h"
 #include "gm/output.h"
 #include "gm/pattern.h"
 #include "gm/strmap.h"
 
 /* ==================== claims ==================== */
-
-/*
- * The length of the text that every path the glob matches starts with:
- * the glob up to its first '*' or '?', or the first character that the
- * converted regex (R-12) does not take literally. A quantifier after it
- * may make the last literal optional; an alternation anywhere may make
- * the whole prefix optional.
- */
-static size_t glob_prefix(const struct gm_glob *g)
-{
-	static const char stop[] = "*?[](){}+^$|\\\n";
-	size_t i = 0;
-
-	if (!g->plain && memchr(g->glob, '|', g->len))
-		return 0;
-	while (i < g->len && !strchr(stop, g->glob[i]))
-		i++;
-	if (!g->plain && i < g->len && i &&
-	    (g->glob[i] == '+' || g->glob[i] == '{'))
-		i--;
-	return i;
-}
 
 /* The first of files[0..nr) that is not below `prefix` in byte order. */
 static size_t lower_bound(const char *const *files, size_t nr,
@@ -53,89 +31,6 @@ static size_t lower_bound(const char *const *files, size_t nr,
 	return lo;
 }
 
-/* Files an N: regex may match: its literals are in them (gm_needles). */
-struct file_list {
-	size_t *v;
-	size_t nr, alloc;
-};
-
-struct claims {
-	const struct gm_maintainers *m;
-	struct gm_pattern_ctx pc;	/* match data, the directory test */
-	struct gm_glob_state *globs;	/* per m->globs[i] */
-	struct gm_regex_state *regexes;	/* per m->regexes[i] */
-	const char *const *files;
-	size_t nr;
-	size_t *lens;		/* per file: strlen */
-	size_t *slashes;	/* per file: '/' in it */
-	size_t *excluded;	/* per file: 1 + the last section an X: hit */
-	size_t *claimed;	/* per file: 1 + the last section reported */
-	unsigned char *settled;	/* per file: the callback is done with it */
-	size_t *regex_of;	/* per line: its N: regex's index or SIZE_MAX */
-	size_t *regex_line;	/* per N: regex: its line */
-	struct file_list *maybe;	/* per N: regex: the files to try */
-	size_t nr_regexes;
-	int pattern_depth;
-	bool skip_catch_all;	/* the catch-alls' two lines not tried */
-	gm_unowned_claim_fn fn;
-	void *payload;
-};
-
-/* The range [*lo, *hi) of files the glob can match. */
-static void glob_range(const struct claims *c, const struct gm_glob *g,
-		       size_t *lo, size_t *hi)
-{
-	size_t n = glob_prefix(g);
-
-	*lo = 0;
-	*hi = c->nr;
-	if (!n)
-		return;
-	*lo = lower_bound(c->files, c->nr, g->glob, n);
-	for (*hi = *lo; *hi < c->nr && !strncmp(c->files[*hi], g->glob, n);
-	     ++*hi)
-		;
-}
-
-/*
- * Whether the glob matches file `i`. Only a literal value can name a
- * directory (R-12); any other without a final '/' or "**" matches only
- * paths with as many slashes (R-13), which is checked first.
- */
-static bool glob_hit(struct claims *c, const struct gm_glob *g, size_t i)
-{
-	if (!g->literal && !g->anydepth && c->slashes[i] != g->slashes &&
-	    !(g->len && g->glob[g->len - 1] == '/'))
-		return false;
-	return gm_glob_matches(g, &c->globs[g - c->m->globs], &c->pc,
-			       c->files[i], c->lens[i], c->slashes[i]);
-}
-
-static bool regex_hit(struct claims *c, const struct gm_regex *re, size_t i)
-{
-	return gm_regex_matches(re, &c->regexes[re - c->m->regexes], &c->pc,
-				c->files[i], c->lens[i], false);
-}
-
-/* Whether file `i` is still to be tried for section `s`. */
-static bool open_for(const struct claims *c, size_t s, size_t i)
-{
-	return !c->settled[i] && c->claimed[i] != s + 1 &&
-	       c->excluded[i] != s + 1;
-}
-
-/* Report that section `s` claims file `i`. */
-static int claim(struct claims *c, size_t s, size_t i)
-{
-	int rc;
-
-	c->claimed[i] = s + 1;
-	rc = c->fn(s, i, c->payload);
-	if (rc > 0)
-		c->settled[i] = 1;
-	return rc < 0 ? rc : 0;
-}
-
 static bool line_is(const struct gm_mline *ml, const char *value)
 {
 	return ml->len == strlen(value) && !memcmp(ml->value, value, ml->len);
@@ -147,179 +42,96 @@ static bool is_catch_all_line(const struct gm_mline *ml)
 	return ml->tag == 'F' && (line_is(ml, "*") || line_is(ml, "*/"));
 }
 
-/* R-40 for one section on every file: its X: lines first. */
-static int claims_section(struct claims *c, size_t s)
-{
-	const struct gm_section *sec = &c->m->sections[s];
-	bool skip = c->skip_catch_all && gm_unowned_is_catch_all(c->m, s);
-	size_t lo, hi;
-	int error = 0;
-
-	for (size_t k = sec->start; k < sec->end; k++) {
-		const struct gm_mline *ml = &c->m->lines[k];
-
-		if (ml->tag != 'X')
-			continue;
-		glob_range(c, ml->glob, &lo, &hi);
-		for (size_t i = lo; i < hi; i++)
-			if (glob_hit(c, ml->glob, i))
-				c->excluded[i] = s + 1;
-	}
-	for (size_t k = sec->start; k < sec->end && !error; k++) {
-		const struct gm_mline *ml = &c->m->lines[k];
-		int pd;
-
-		if (ml->tag == 'N') {
-			const struct file_list *l = &c->maybe[c->regex_of[k]];
-
-			for (size_t j = 0; j < l->nr && !error; j++) {
-				size_t i = l->v[j];
-
-				if (open_for(c, s, i) &&
-				    regex_hit(c, ml->regex, i))
-					error = claim(c, s, i);
-			}
-			continue;
-		}
-		if (ml->tag != 'F' || (skip && is_catch_all_line(ml)))
-			continue;
-		pd = gm_glob_depth(ml->glob);
-		glob_range(c, ml->glob, &lo, &hi);
-		for (size_t i = lo; i < hi && !error; i++) {
-			if (!open_for(c, s, i))
-				continue;
-			if (c->pattern_depth &&
-			    (int)c->slashes[i] - pd >= c->pattern_depth)
-				continue;
-			if (glob_hit(c, ml->glob, i))
-				error = claim(c, s, i);
-		}
-	}
-	return error;
-}
-
-static int list_add(struct file_list *l, size_t i)
-{
-	if (GM_ARRAY_GROW(l->v, l->nr, l->alloc) < 0)
-		return GM_ERROR;
-	l->v[l->nr++] = i;
-	return 0;
-}
-
 /*
- * For each N: line of a wanted section, the files that hold one of the
- * literals every match of its regex holds (all files if it has none):
- * one scan of each path for all of them.
+ * `m` as the matcher is to see it for `o`: a copy sharing all but its
+ * lines, in `*lines` (the caller's), where the F:/N: lines of the
+ * sections not wanted, and with o->skip_catch_all the catch-alls' two
+ * F: lines, are no tag lines.
  */
-static int claims_regexes(struct claims *c, const bool *wanted)
+static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
+		      const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *o)
 {
-	const struct gm_maintainers *m = c->m;
-	struct gm_needles *needles = NULL;
-	unsigned char *found = NULL;
-	int error;
-
-	c->regex_of = malloc((m->nr_lines ? m->nr_lines : 1) *
-			     sizeof(*c->regex_of));
-	c->regex_line = malloc((m->nr_lines ? m->nr_lines : 1) *
-			       sizeof(*c->regex_line));
-	if (!c->regex_of || !c->regex_line)
+	*copy = *m;
+	*lines = malloc((m->nr_lines ? m->nr_lines : 1) * sizeof(**lines));
+	if (!*lines)
 		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < m->nr_lines; k++)
-		c->regex_of[k] = SIZE_MAX;
+	memcpy(*lines, m->lines, m->nr_lines * sizeof(**lines));
 	for (size_t s = 0; s < m->nr_sections; s++) {
 		const struct gm_section *sec = &m->sections[s];
+		bool unwanted = o->wanted && !o->wanted[s];
 
+		if (!unwanted &&
+		    !(o->skip_catch_all && gm_unowned_is_catch_all(m, s)))
+			continue;
 		for (size_t k = sec->start; k < sec->end; k++) {
-			if (m->lines[k].tag != 'N' || (wanted && !wanted[s]) ||
-			    c->regex_of[k] != SIZE_MAX)
-				continue;
-			c->regex_line[c->nr_regexes] = k;
-			c->regex_of[k] = c->nr_regexes++;
+			struct gm_mline *ml = &(*lines)[k];
+
+			if (unwanted ? ml->tag == 'F' || ml->tag == 'N' :
+				       is_catch_all_line(ml))
+				ml->tag = 0;
 		}
 	}
-	if (!c->nr_regexes)
-		return 0;
-	c->maybe = calloc(c->nr_regexes, sizeof(*c->maybe));
-	found = malloc(c->nr_regexes);
-	if (!c->maybe || !found) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	error = gm_needles_new(&needles);
-	for (size_t r = 0; r < c->nr_regexes && !error; r++) {
-		const struct gm_regex *re = m->lines[c->regex_line[r]].regex;
-
-		for (size_t j = 0; j < re->required.nr && !error; j++)
-			error = gm_needles_add(needles, re->required.v[j],
-					       strlen(re->required.v[j]),
-					       re->caseless, r);
-	}
-	for (size_t i = 0; i < c->nr && !error; i++) {
-		memset(found, 0, c->nr_regexes);
-		gm_needles_scan(needles, c->files[i], c->lens[i], found);
-		for (size_t r = 0; r < c->nr_regexes && !error; r++)
-			if (found[r] ||
-			    !m->lines[c->regex_line[r]].regex->required.nr)
-				error = list_add(&c->maybe[r], i);
-	}
-out:
-	gm_needles_free(needles);
-	free(found);
-	return error;
-}
-
-/* The per-file arrays and the patterns' states for `c`. */
-static int claims_init(struct claims *c, const struct gm_maintainers *m,
-		       const struct gm_unowned_opts *o,
-		       const char *const *files, size_t nr)
-{
-	size_t n = nr ? nr : 1;
-
-	memset(c, 0, sizeof(*c));
-	c->m = m;
-	c->files = files;
-	c->nr = nr;
-	c->pattern_depth = o->pattern_depth;
-	c->skip_catch_all = o->skip_catch_all;
-	if (gm_pattern_ctx_init(&c->pc, o->isdir, o->payload) < 0)
-		return GM_ERROR;
-	c->globs = calloc(m->nr_globs ? m->nr_globs : 1, sizeof(*c->globs));
-	c->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
-			    sizeof(*c->regexes));
-	c->lens = malloc(n * sizeof(*c->lens));
-	c->slashes = malloc(n * sizeof(*c->slashes));
-	c->excluded = calloc(n, sizeof(*c->excluded));
-	c->claimed = calloc(n, sizeof(*c->claimed));
-	c->settled = calloc(n, 1);
-	if (!c->globs || !c->regexes || !c->lens || !c->slashes ||
-	    !c->excluded || !c->claimed || !c->settled)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < nr; i++) {
-		c->lens[i] = strlen(files[i]);
-		c->slashes[i] = gm_pattern_slashes(files[i], c->lens[i]);
-	}
+	copy->lines = *lines;
 	return 0;
 }
 
-static void claims_release(struct claims *c)
+/* A claim: section, then file. */
+struct claim {
+	size_t section;
+	size_t file;
+};
+
+static int claim_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; c->globs && i < c->m->nr_globs; i++)
-		gm_glob_state_release(&c->globs[i]);
-	for (size_t i = 0; c->regexes && i < c->m->nr_regexes; i++)
-		gm_regex_state_release(&c->regexes[i]);
-	for (size_t r = 0; c->maybe && r < c->nr_regexes; r++)
-		free(c->maybe[r].v);
-	free(c->globs);
-	free(c->regexes);
-	free(c->maybe);
-	free(c->regex_of);
-	free(c->regex_line);
-	free(c->lens);
-	free(c->slashes);
-	free(c->excluded);
-	free(c->claimed);
-	free(c->settled);
-	gm_pattern_ctx_release(&c->pc);
+	const struct claim *x = a, *y = b;
+
+	if (x->section != y->section)
+		return x->section < y->section ? -1 : 1;
+	return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* The claims of `mt`, in section then file order. */
+static int claims_sort(struct claim **out, size_t *nr,
+		       const struct gm_matches *mt)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < mt->nr_files; i++)
+		n += mt->files[i].nr_sections;
+	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	*nr = 0;
+	for (size_t i = 0; i < mt->nr_files; i++)
+		for (size_t k = 0; k < mt->files[i].nr_sections; k++)
+			(*out)[(*nr)++] =
+				(struct claim){ mt->files[i].sections[k], i };
+	qsort(*out, *nr, sizeof(**out), claim_cmp);
+	return 0;
+}
+
+/* What `o` asks of the matcher on files[0..nr), into `*out`. */
+static int claims_match(struct gm_matches **out,
+			const struct gm_maintainers *m,
+			const struct gm_unowned_opts *o,
+			const char *const *files, size_t nr)
+{
+	/* borrowed: the matcher only reads the list */
+	struct gm_strvec view = { (char **)files, nr, 0 };
+	struct gm_maintainers copy;
+	struct gm_mline *lines = NULL;
+	struct gm_match_ctx *ctx = NULL;
+	int error = 0;
+
+	if ((o->wanted || o->skip_catch_all) &&
+	    (error = model_view(&copy, &lines, m, o)) == 0)
+		m = &copy;
+	if (!error &&
+	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) == 0)
+		error = gm_match_files(out, m, ctx, &view, o->pattern_depth);
+	gm_match_ctx_free(ctx);
+	free(lines);
+	return error;
 }
 
 int gm_unowned_claims(const struct gm_maintainers *m,
@@ -327,17 +139,17 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      const char *const *files, size_t nr,
 		      gm_unowned_claim_fn fn, void *payload)
 {
-	struct claims c;
-	int error = claims_init(&c, m, o, files, nr);
+	struct gm_matches *mt = NULL;
+	struct claim *c = NULL;
+	size_t n = 0;
+	int error = claims_match(&mt, m, o, files, nr);
 
-	c.fn = fn;
-	c.payload = payload;
 	if (!error)
-		error = claims_regexes(&c, o->wanted);
-	for (size_t s = 0; s < m->nr_sections && !error; s++)
-		if (!o->wanted || o->wanted[s])
-			error = claims_section(&c, s);
-	claims_release(&c);
+		error = claims_sort(&c, &n, mt);
+	for (size_t i = 0; i < n && !error; i++)
+		error = fn(c[i].section, c[i].file, payload);
+	free(c);
+	gm_matches_free(mt);
 	return error;
 }
 
@@ -357,20 +169,12 @@ bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s)
 	return star && star_slash;
 }
 
-static int mark_owned(size_t section, size_t file, void *payload)
-{
-	unsigned char *owned = payload;
-
-	(void)section;
-	owned[file] = 1;
-	return 1;	/* one claim is enough */
-}
-
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
 		    size_t nr)
 {
 	struct gm_unowned_opts mine = *o;
+	struct gm_matches *mt = NULL;
 	bool *wanted = calloc(m->nr_sections ? m->nr_sections : 1,
 			      sizeof(*wanted));
 	int error;
@@ -381,8 +185,10 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		wanted[s] = m->sections[s].has_maintainer;
 	mine.wanted = wanted;
 	mine.skip_catch_all = true;
-	memset(owned, 0, nr);
-	error = gm_unowned_claims(m, &mine, files, nr, mark_owned, owned);
+	if ((error = claims_match(&mt, m, &mine, files, nr)) == 0)
+		for (size_t i = 0; i < nr; i++)
+			owned[i] = mt->files[i].nr_sections > 0;
+	gm_matches_free(mt);
 	free(wanted);
 	return error;
 }
@@ -566,41 +372,28 @@ static bool same_top(const char *a, const char *b, size_t n)
 	return top_dir_len(b) == n && !strncmp(a, b, n);
 }
 
-/* `s` as a JSON string, through `tmp`. */
-static int json_put(FILE *f, struct gm_buf *tmp, const char *s)
-{
-	int error;
-
-	gm_buf_reset(tmp);
-	if ((error = gm_output_json_string(tmp, s)) == 0)
-		fwrite(tmp->ptr, 1, tmp->len, f);
-	return error;
-}
-
 /* One entry of "directories": `len` bytes of `name`. */
-static int write_dir(FILE *f, struct gm_buf *tmp, bool *first,
-		     const char *name, size_t len, size_t own, size_t all)
+static int write_dir(FILE *f, bool *first, const char *name, size_t len,
+		     size_t own, size_t all)
 {
-	struct gm_buf b = GM_BUF_INIT;
-	int error;
+	char *dir = strndup(name, len);
 
+	if (!dir)
+		return gm_error_set(GM_ERROR, "out of memory");
 	fputs(*first ? "\n    {\"name\": " : ",\n    {\"name\": ", f);
-	if ((error = gm_buf_put(&b, name, len)) == 0 &&
-	    (error = json_put(f, tmp, b.ptr)) == 0)
-		fprintf(f, ", \"owned\": %zu, \"unowned\": %zu}", own,
-			all - own);
-	gm_buf_release(&b);
+	gm_output_json_put(f, dir);
+	fprintf(f, ", \"owned\": %zu, \"unowned\": %zu}", own, all - own);
+	free(dir);
 	*first = false;
-	return error;
+	return 0;
 }
 
 static int write_json(FILE *f, const char *const *files, size_t nr,
 		      const unsigned char *owned, const char *rev)
 {
-	struct gm_buf tmp = GM_BUF_INIT;
 	size_t own = 0, top = 0, top_own = 0;
 	bool first = true;
-	int error;
+	int error = 0;
 
 	for (size_t i = 0; i < nr; i++) {
 		own += owned[i];
@@ -610,21 +403,21 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 		}
 	}
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	error = json_put(f, &tmp, rev);
+	gm_output_json_put(f, rev);
 	fprintf(f, ",\n  \"files\": %zu,\n  \"owned\": %zu,\n  \"unowned\": [",
 		nr, own);
-	for (size_t i = 0; i < nr && !error; i++) {
+	for (size_t i = 0; i < nr; i++) {
 		if (owned[i])
 			continue;
 		fputs(first ? "\n    " : ",\n    ", f);
-		error = json_put(f, &tmp, files[i]);
+		gm_output_json_put(f, files[i]);
 		first = false;
 	}
 	fputs(first ? "],\n" : "\n  ],\n", f);
 	fputs("  \"directories\": [", f);
 	first = true;
-	if (top && !error)
-		error = write_dir(f, &tmp, &first, ".", 1, top_own, top);
+	if (top)
+		error = write_dir(f, &first, ".", 1, top_own, top);
 	/* a directory's files are consecutive in path order */
 	for (size_t i = 0, j; i < nr && !error; i = j) {
 		size_t n = top_dir_len(files[i]);
@@ -634,11 +427,9 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 				       j == i); j++)
 			own += owned[j];
 		if (n)
-			error = write_dir(f, &tmp, &first, files[i], n, own,
-					  j - i);
+			error = write_dir(f, &first, files[i], n, own, j - i);
 	}
 	fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
-	gm_buf_release(&tmp);
 	return error;
 }
 
@@ -755,36 +546,46 @@ out:
 	return error;
 }
 
+int gm_unowned_read(const char ***files, size_t *nr, unsigned char **owned,
+		    struct gm_strvec *all, struct gm_repo *r,
+		    const struct gm_maintainers *m,
+		    const struct gm_strvec *args, int pattern_depth)
+{
+	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
+	int error;
+
+	uo.isdir = gm_unowned_isdir;
+	uo.payload = r;
+	uo.pattern_depth = pattern_depth;
+	*owned = NULL;
+	if ((error = gm_repo_files(r, all)) < 0 ||
+	    (error = gm_unowned_select(files, nr, r, all, args)) < 0)
+		return error;
+	if (!(*owned = malloc(*nr ? *nr : 1)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	return gm_unowned_mark(*owned, m, &uo, *files, *nr);
+}
+
 int gm_unowned_run(FILE *out, struct gm_repo *r,
 		   const struct gm_maintainers *m,
 		   const struct gm_unowned_settings *s)
 {
-	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	struct gm_strvec all = GM_STRVEC_INIT;
 	char rev[GM_REPO_HEX_SIZE];
 	const char **files = NULL;
 	unsigned char *owned = NULL;
 	size_t nr = 0;
 	bool high = true;
-	int error;
+	int error = gm_unowned_read(&files, &nr, &owned, &all, r, m, s->args,
+				    s->pattern_depth);
 
-	uo.isdir = gm_unowned_isdir;
-	uo.payload = r;
-	uo.pattern_depth = s->pattern_depth;
-	if ((error = gm_repo_files(r, &all)) < 0 ||
-	    (error = gm_unowned_select(&files, &nr, r, &all, s->args)) < 0)
-		goto out;
-	if (!(owned = malloc(nr ? nr : 1))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
+	if (!error) {
+		if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
+			high = true;
+		gm_repo_commit_hex(r, rev);
+		error = gm_unowned_write(out, files, nr, owned, rev, s->form,
+					 high);
 	}
-	if ((error = gm_unowned_mark(owned, m, &uo, files, nr)) < 0)
-		goto out;
-	if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
-		high = true;
-	gm_repo_commit_hex(r, rev);
-	error = gm_unowned_write(out, files, nr, owned, rev, s->form, high);
-out:
 	free(owned);
 	free(files);
 	gm_strvec_release(&all);
