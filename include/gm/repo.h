@@ -59,6 +59,15 @@ int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
 void gm_repo_free(struct gm_repo *r);
 
 /**
+ * Run git with `argv` (argv[0] "git"): `in` on its stdin (NULL: empty),
+ * its stdout into `out` and its stderr into `err` (NULL: discarded).
+ * `in` is written whole before any output is read.
+ * @return its exit status, or -1 if it could not be run or read.
+ */
+int gm_git_run(const char *const *argv, const struct gm_buf *in,
+	       struct gm_buf *out, struct gm_buf *err);
+
+/**
  * In a partial clone, fetch those of the `nr` objects `ids` that the
  * repository lacks, in one fetch per promisor remote, as git would one
  * by one when reading them (what needs many asks here first); else
