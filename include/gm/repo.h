@@ -34,6 +34,14 @@ int gm_repo_locate(struct gm_repo_location **out);
 void gm_repo_location_free(struct gm_repo_location *loc);
 
 /**
+ * Set libgit2 up for the process (after gm_repo_locate(), which needs
+ * none of it): no re-hashing of objects read, no object cache, partial
+ * clones readable. gm_repo_shutdown() undoes it.
+ */
+void gm_repo_init(void);
+void gm_repo_shutdown(void);
+
+/**
  * The top of the work tree the location names, canonical, no final '/',
  * where it is known before the repository is opened (found from a
  * ".git" in it, or given by GIT_WORK_TREE); else NULL.
