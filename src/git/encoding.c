@@ -53,70 +53,110 @@ static int convert(iconv_t cd, const char *s, struct gm_buf *out)
 	return 0;
 }
 
-/*
- * Point out's fields into `conv`, the whole commit converted: the author
- * of its header, and with `message` the message after it. @return 0,
- * GM_ENOTFOUND if there is no author line to read, or GM_ERROR.
- */
-static int take_fields(struct gm_commit_utf8 *out, const char *conv,
-		       bool message)
+/* The value of the first header line `key` ("author ") of `text`, or NULL. */
+static const char *header(const char *text, const char *body, const char *key,
+			  size_t *len)
 {
-	const char *body = strstr(conv, "\n\n"), *line, *end;
+	size_t n = strlen(key);
+
+	for (const char *p = text; p && p < body; p = strchr(p, '\n')) {
+		p += *p == '\n';
+		if (!strncmp(p, key, n)) {
+			*len = strcspn(p + n, "\n");
+			return p + n;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The author of the commit `text`, whose header ends at `body`, into
+ * the empty `who`: its name, a NUL, its email. @return 0, GM_ENOTFOUND
+ * if it has no author line libgit2 reads, or GM_ERROR.
+ */
+static int take_author(struct gm_buf *who, const char *text, const char *body)
+{
+	const char *line;
 	git_signature *sig = NULL;
-	struct gm_buf *who = &out->buf[1];
+	size_t len;
 	int error = GM_ENOTFOUND;
 
-	if (!body)
+	if (!(line = header(text, body, "author ", &len)))
 		return GM_ENOTFOUND;
-	line = !strncmp(conv, "author ", 7) ? conv : strstr(conv, "\nauthor ");
-	if (!line || line > body)
-		return GM_ENOTFOUND;
-	line += *line == '\n' ? 8 : 7;
-	end = strchr(line, '\n');
-	if (gm_buf_put(who, line, (size_t)(end - line)) < 0)
+	if (gm_buf_put(who, line, len) < 0)
 		return GM_ERROR;
 	if (git_signature_from_buffer(&sig, who->ptr) == 0) {
 		gm_buf_reset(who);
 		error = gm_buf_put(who, sig->name, strlen(sig->name) + 1) < 0 ||
 			gm_buf_put(who, sig->email, strlen(sig->email)) < 0 ?
 			GM_ERROR : 0;
-		out->name = who->ptr;
-		out->email = who->ptr + strlen(who->ptr) + 1;
-		if (message)
-			out->message = body + 2;
 	}
 	git_signature_free(sig);
 	return error;
 }
 
+/* Point out's name and email at the author in `who`, taken (`who` empty). */
+static void keep_author(struct gm_commit_utf8 *out, struct gm_buf *who)
+{
+	gm_buf_release(&out->buf[1]);
+	out->buf[1] = *who;
+	gm_buf_init(who);
+	out->name = out->buf[1].ptr;
+	out->email = out->name + strlen(out->name) + 1;
+}
+
+int gm_commit_utf8_text(struct gm_commit_utf8 *out, const char *text)
+{
+	const char *body = strstr(text, "\n\n"), *enc, *conv;
+	struct gm_buf name = GM_BUF_INIT, who = GM_BUF_INIT;
+	size_t len = 0;
+	iconv_t cd;
+	int error;
+
+	*out = (struct gm_commit_utf8)GM_COMMIT_UTF8_INIT;
+	if (!body)
+		body = text + strlen(text);
+	out->message = *body ? body + 2 : body;
+	if ((error = take_author(&who, text, body)) == 0)
+		keep_author(out, &who);
+	gm_buf_release(&who);
+	if (error == GM_ERROR ||
+	    !(enc = header(text, body, "encoding ", &len)) ||
+	    gm_buf_put(&name, enc, len) < 0 || is_utf8(name.ptr) ||
+	    (cd = open_to_utf8(name.ptr)) == (iconv_t)-1) {
+		gm_buf_release(&name);
+		return error == GM_ERROR ? error : 0;
+	}
+	gm_buf_release(&name);
+	/* git converts the whole commit, or shows the whole as it is */
+	error = convert(cd, text, &out->buf[0]);
+	iconv_close(cd);
+	conv = out->buf[0].ptr;
+	if (!error && (body = strstr(conv, "\n\n")) &&
+	    (error = take_author(&who, conv, body)) == 0) {
+		keep_author(out, &who);
+		out->message = body + 2;
+	}
+	gm_buf_release(&who);
+	return error == GM_ERROR ? error : 0;
+}
+
 int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
 		   const char *message)
 {
-	const git_signature *a = git_commit_author(c);
-	const char *enc = git_commit_message_encoding(c);
-	struct gm_buf *whole = &out->buf[2];
-	iconv_t cd;
-	int error = 0;
+	struct gm_buf whole = GM_BUF_INIT;
+	int error;
 
-	*out = (struct gm_commit_utf8)GM_COMMIT_UTF8_INIT;
-	out->name = a && a->name ? a->name : "";
-	out->email = a && a->email ? a->email : "";
-	out->message = message;
-	if (!enc || is_utf8(enc) || (cd = open_to_utf8(enc)) == (iconv_t)-1)
-		return 0;
-	/* git converts the whole commit, or shows the whole as it is */
-	if (!(error = gm_buf_printf(whole, "%s\n%s", git_commit_raw_header(c),
-				    message ? message :
-				    git_commit_message_raw(c))))
-		error = convert(cd, whole->ptr, &out->buf[0]);
-	iconv_close(cd);
-	if (!error && (error = take_fields(out, out->buf[0].ptr,
-					   message != NULL)) < 0) {
-		out->name = a && a->name ? a->name : "";
-		out->email = a && a->email ? a->email : "";
-		out->message = message;
+	if (gm_buf_printf(&whole, "%s\n%s", git_commit_raw_header(c),
+			  message ? message : git_commit_message_raw(c)) < 0) {
+		*out = (struct gm_commit_utf8)GM_COMMIT_UTF8_INIT;
+		return GM_ERROR;
 	}
-	return error == GM_ENOTFOUND ? 0 : error;
+	error = gm_commit_utf8_text(out, whole.ptr);
+	out->buf[2] = whole;
+	if (!message)
+		out->message = NULL;
+	return error;
 }
 
 void gm_commit_utf8_release(struct gm_commit_utf8 *u)

@@ -486,7 +486,8 @@ const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
 static int read_commits(struct gm_blame_file *f,
 			const struct gm_blame_request *req)
 {
-	int error = 0;
+	struct gm_objects o;
+	int error = gm_objects_open(&o, req->repo, NULL, NULL);
 
 	for (size_t i = 0; i < f->lines.nr && !error; i++)
 		if (!gm_strvec_contains(&f->ids, f->lines.v[i]))
@@ -495,16 +496,18 @@ static int read_commits(struct gm_blame_file *f,
 	    !(f->commits = calloc(f->ids.nr, sizeof(*f->commits))))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t k = 0; k < f->ids.nr && !error; k++) {
-		git_commit *c = NULL;
+		char *text = NULL;
+		size_t len;
 		git_oid id;
 
 		if (!gm_oid_fromhex(&id, f->ids.v[k]) ||
-		    gm_objects_commit(&c, req->repo, NULL, &id) < 0)
+		    !gm_objects_read(&o, &id, GIT_OBJECT_COMMIT, &text, &len))
 			continue;	/* git log fails: nothing */
-		error = gm_signers_commit_read(&f->commits[k], c,
+		error = gm_signers_commit_read(&f->commits[k], &id, text,
 					       req->all_signature_types);
-		gm_objects_commit_free(c);
+		free(text);
 	}
+	gm_objects_close(&o);
 	return error;
 }
 
