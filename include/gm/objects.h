@@ -186,14 +186,4 @@ int gm_objects_commit(git_commit **out, git_repository *repo,
 		      const struct gm_objects_rules *rules, const git_oid *id);
 void gm_objects_commit_free(git_commit *c);
 
-static inline const git_oid *gm_objects_commit_id(const git_commit *c)
-{
-	return git_commit_id(c);
-}
-
-static inline const char *gm_objects_commit_message(const git_commit *c)
-{
-	return git_commit_message(c);
-}
-
 #endif /* GM_OBJECTS_H */
