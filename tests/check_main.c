@@ -18,7 +18,7 @@
 
 static Suite *(*const suites[])(void) = {
 	buf_suite, strvec_suite, strmap_suite, options_suite, email_suite,
-	mailmap_suite, needles_suite, sha1_suite, index_suite, prefetch_suite,
+	mailmap_suite, needles_suite, index_suite, prefetch_suite,
 	patch_suite, pattern_suite, maintainers_suite, match_suite,
 	trailer_suite, rank_suite, output_suite, repo_suite, cli_suite,
 	thread_suite,

@@ -736,6 +736,9 @@ static const struct config_env_case {
 	{ NULL, { "maintainer.format", "count" }, "maintainer.format" },
 	{ NULL, { "a.b", "1", "A.B", "2" }, "a.b" },
 	{ "'a.b'='params'", { "a.b", "count" }, "a.b" },
+	{ NULL, { "a.b", "q\"u\\o;t#e  " }, "a.b" },
+	{ NULL, { "a.x.Y.b", " lead\ttab\nnl\\n" }, "a.x.Y.b" },
+	{ NULL, { "a.S\"u\\b.b", "1" }, "a.S\"u\\b.b" },
 	{ NULL, { NULL }, "maintainer.format" },	/* the file's */
 };
 

@@ -12,7 +12,6 @@ Suite *options_suite(void);
 Suite *email_suite(void);
 Suite *mailmap_suite(void);
 Suite *needles_suite(void);
-Suite *sha1_suite(void);
 Suite *index_suite(void);
 Suite *prefetch_suite(void);
 Suite *patch_suite(void);

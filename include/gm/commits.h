@@ -95,6 +95,14 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
  */
 int gm_commits_item_commit(struct gm_commits *c, struct gm_commits_item *it);
 
+/**
+ * The bytes of the object that stands for `it` (its replacement, if
+ * any), read once with its header: `*text`, NUL-terminated, belongs to `it`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
+			 const char **text);
+
 /* A commit's tree and its parents, as items with their trees. */
 struct gm_commits_parents {
 	git_oid tree;

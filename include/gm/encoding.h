@@ -32,6 +32,13 @@ struct gm_commit_utf8 {
  */
 int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
 		   const char *message);
+
+/**
+ * The same from the commit object's bytes `text` (NUL-terminated), its
+ * message the one after its header.
+ * @return 0 or GM_ERROR (out of memory).
+ */
+int gm_commit_utf8_text(struct gm_commit_utf8 *out, const char *text);
 void gm_commit_utf8_release(struct gm_commit_utf8 *u);
 
 #endif /* GM_ENCODING_H */

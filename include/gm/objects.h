@@ -90,12 +90,13 @@ struct gm_objects_commit {
 	size_t nr_parents;
 	int64_t time;		/* the committer's */
 	bool shallow;		/* at the shallow boundary: parents cut */
+	char *data;		/* the object's bytes, a NUL after them */
 };
 
 /**
  * Commit `id` into `out` (released by gm_objects_commit_release() even
  * on failure): the content of its replacement, if any, and the parents
- * its graft or the shallow boundary gives it.
+ * its graft or the shallow boundary gives it; its bytes kept in `data`.
  * @return 0, GM_ENOTFOUND (unreadable, or no commit), or GM_ERROR.
  */
 int gm_objects_commit_read(struct gm_objects_commit *out,
@@ -184,15 +185,5 @@ static inline char *gm_oid_hex(char *out, const git_oid *id)
 int gm_objects_commit(git_commit **out, git_repository *repo,
 		      const struct gm_objects_rules *rules, const git_oid *id);
 void gm_objects_commit_free(git_commit *c);
-
-static inline const git_oid *gm_objects_commit_id(const git_commit *c)
-{
-	return git_commit_id(c);
-}
-
-static inline const char *gm_objects_commit_message(const git_commit *c)
-{
-	return git_commit_message(c);
-}
 
 #endif /* GM_OBJECTS_H */

@@ -34,6 +34,14 @@ int gm_repo_locate(struct gm_repo_location **out);
 void gm_repo_location_free(struct gm_repo_location *loc);
 
 /**
+ * Set libgit2 up for the process (after gm_repo_locate(), which needs
+ * none of it): no re-hashing of objects read, no object cache, partial
+ * clones readable. gm_repo_shutdown() undoes it.
+ */
+void gm_repo_init(void);
+void gm_repo_shutdown(void);
+
+/**
  * The top of the work tree the location names, canonical, no final '/',
  * where it is known before the repository is opened (found from a
  * ".git" in it, or given by GIT_WORK_TREE); else NULL.
@@ -57,6 +65,15 @@ int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
 int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r);
 
 void gm_repo_free(struct gm_repo *r);
+
+/**
+ * Run git with `argv` (argv[0] "git"): `in` on its stdin (NULL: empty),
+ * its stdout into `out` and its stderr into `err` (NULL: discarded).
+ * `in` is written whole before any output is read.
+ * @return its exit status, or -1 if it could not be run or read.
+ */
+int gm_git_run(const char *const *argv, const struct gm_buf *in,
+	       struct gm_buf *out, struct gm_buf *err);
 
 /**
  * In a partial clone, fetch those of the `nr` objects `ids` that the

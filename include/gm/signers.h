@@ -58,13 +58,14 @@ char *gm_signers_commit_hex(const struct gm_signers_commit *c,
 			    char out[GIT_OID_HEXSZ + 1]);
 
 /**
- * Classify the log entry of commit `c` into `out` (released by
- * gm_signers_commit_release()): the signature lines of R-73, or with
- * `all_signature_types` those of --git-all-signature-types.
+ * Classify the log entry of commit `id`, whose object's bytes are
+ * `text`, into `out` (released by gm_signers_commit_release()): the
+ * signature lines of R-73, or with `all_signature_types` those of
+ * --git-all-signature-types.
  * @return 0 or GM_ERROR.
  */
-int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
-			   bool all_signature_types);
+int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
+			   const char *text, bool all_signature_types);
 void gm_signers_commit_release(struct gm_signers_commit *c);
 
 /* One commit in one file's log. */

@@ -341,6 +341,7 @@ bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
 void gm_objects_commit_release(struct gm_objects_commit *c)
 {
 	free(c->parents);
+	free(c->data);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -489,20 +490,20 @@ int gm_objects_commit_read(struct gm_objects_commit *out,
 {
 	char *buf = NULL;
 	size_t len;
-	bool parsed;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	if (!gm_objects_read(o, id, GIT_OBJECT_COMMIT, &buf, &len))
 		return GM_ENOTFOUND;
-	parsed = commit_parse(out, buf, len);
-	free(buf);
-	if (!parsed) {
+	if (!commit_parse(out, buf, len)) {
 		gm_objects_commit_release(out);
 		if ((error = commit_from_git(out, o->repo,
-				gm_objects_replaced(o->rules, id))) < 0)
+				gm_objects_replaced(o->rules, id))) < 0) {
+			free(buf);
 			return error;
+		}
 	}
+	out->data = buf;
 	return commit_graft(out, o->rules, id);
 }
 

@@ -1,7 +1,11 @@
+/* OpenSSL's SHA-1 rounds alone: its EVP interface starts providers. */
+#define OPENSSL_API_COMPAT 0x10100000L
 #include "gm/prefetch.h"
 
+#include <openssl/sha.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,7 +13,6 @@
 
 #include "gm/buf.h"
 #include "gm/repo.h"
-#include "gm/sha1.h"
 #include "gm/thread.h"
 
 /* Files of the command line read at the most, and their sizes. */
@@ -20,7 +23,7 @@
 struct prefetch_text {
 	char *arg;			/* as given */
 	char *path;			/* canonical, once read */
-	unsigned char id[GM_SHA1_SIZE];
+	unsigned char id[SHA_DIGEST_LENGTH];
 	struct gm_buf text;
 };
 
@@ -32,13 +35,27 @@ struct gm_prefetch {
 	bool digested;		/* under `lock`: MAINTAINERS is done */
 	char *top;			/* the work tree top it found */
 	const struct gm_prefetch_digest *digest;	/* or NULL */
-	unsigned char id[GM_SHA1_SIZE];	/* of the MAINTAINERS it read */
+	unsigned char id[SHA_DIGEST_LENGTH];	/* of the MAINTAINERS it read */
 	void *made;			/* the digest of it, or NULL */
 	struct prefetch_text texts[PREFETCH_FILES];
 	size_t nr_texts;
 	char *asked;			/* the workdir last compared with top */
 	bool same_top;			/* the answer */
 };
+
+/* The id git gives a blob of these bytes: SHA-1 of "blob <len>\0" data. */
+static void blob_id(const char *data, size_t len,
+		    unsigned char out[SHA_DIGEST_LENGTH])
+{
+	char head[32];
+	SHA_CTX s;
+
+	SHA1_Init(&s);
+	SHA1_Update(&s, head, (size_t)snprintf(head, sizeof(head), "blob %zu",
+					       len) + 1);
+	SHA1_Update(&s, data, len);
+	SHA1_Final(out, &s);
+}
 
 /* The file t->arg of the work tree `top`, if it is a regular one of no more than `room` bytes. */
 static void prefetch_text(struct prefetch_text *t, const char *top,
@@ -55,7 +72,7 @@ static void prefetch_text(struct prefetch_text *t, const char *top,
 		gm_buf_release(&t->text);
 		return;
 	}
-	gm_sha1_blob(t->text.ptr, t->text.len, t->id);
+	blob_id(t->text.ptr, t->text.len, t->id);
 	*room -= t->text.len;
 }
 
@@ -75,7 +92,7 @@ static void *prefetch_run(void *payload)
 	if (!p->digest ||
 	    gm_repo_worktree_read_at(p->top, "MAINTAINERS", &text) < 0)
 		goto out;
-	gm_sha1_blob(text.ptr, text.len, p->id);
+	blob_id(text.ptr, text.len, p->id);
 	p->made = p->digest->make(text.ptr, text.len);
 out:
 	gm_buf_release(&text);
@@ -169,7 +186,7 @@ void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 		pthread_cond_wait(&p->cond, &p->lock);
 	pthread_mutex_unlock(&p->lock);
 	if (p->made && prefetch_same_top(p, workdir) &&
-	    !memcmp(id->id, p->id, GM_SHA1_SIZE)) {
+	    !memcmp(id->id, p->id, SHA_DIGEST_LENGTH)) {
 		made = p->made;
 		p->made = NULL;
 	}
@@ -198,7 +215,7 @@ bool gm_prefetch_take_text(struct gm_prefetch *p, const char *workdir,
 		struct prefetch_text *t = &p->texts[i];
 
 		if (t->path && path_is(t->path, p->top, path) &&
-		    !memcmp(t->id, id->id, GM_SHA1_SIZE)) {
+		    !memcmp(t->id, id->id, SHA_DIGEST_LENGTH)) {
 			*out = t->text;
 			gm_buf_init(&t->text);
 			free(t->path);

@@ -20,22 +20,14 @@
 
 #include <git2/sys/odb_backend.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
-
-extern char **environ;
 
 /* Ids given to one fetch at most (41 bytes each, under a pipe's 64 KiB). */
 #define FETCH_BATCH 1000
@@ -123,43 +115,13 @@ static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 
 /* ==================== running git fetch ==================== */
 
-/* Write all of `buf` to `fd`, a SIGPIPE held back and taken. */
-static bool write_all(int fd, const char *buf, size_t len)
-{
-	sigset_t pipe_set, old;
-	bool ok = true;
-
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ok = false;
-			break;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	if (!ok && errno == EPIPE) {
-		struct timespec zero = { 0, 0 };
-
-		sigtimedwait(&pipe_set, NULL, &zero);
-	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return ok;
-}
-
 /*
  * "git fetch" from `remote` of the objects `ids` lists (one hex id a
- * line), as git runs it, its output discarded. @return its exit status,
- * or -1 if it could not be run (what it fetched is what counts).
+ * line), as git runs it, its output discarded (its messages are not
+ * ours: a failure is said in one line). What it fetched is what counts.
  */
-static int run_fetch(const char *git_dir, const char *remote,
-		     const struct gm_buf *ids)
+static void run_fetch(const char *git_dir, const char *remote,
+		      const struct gm_buf *ids)
 {
 	const char *argv[] = {
 		"git", "--git-dir", git_dir,
@@ -168,37 +130,8 @@ static int run_fetch(const char *git_dir, const char *remote,
 		"--recurse-submodules=no", "--filter=blob:none", "--stdin",
 		NULL
 	};
-	posix_spawn_file_actions_t fa;
-	int in[2], status = -1;
-	pid_t pid;
 
-	if (pipe(in) < 0)
-		return -1;
-	if (posix_spawn_file_actions_init(&fa)) {
-		close(in[0]);
-		close(in[1]);
-		return -1;
-	}
-	/* its messages are not ours: a failure is said in one line */
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addclose(&fa, in[1]);
-	if (posix_spawnp(&pid, "git", &fa, NULL, (char *const *)argv,
-			 environ)) {
-		pid = -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(in[0]);
-	if (pid > 0)
-		write_all(in[1], ids->ptr, ids->len);
-	close(in[1]);
-	if (pid <= 0)
-		return -1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	gm_git_run(argv, ids, NULL, NULL);
 }
 
 /* `s` as one word of a POSIX shell, quoted if it must be. */

@@ -842,3 +842,26 @@ int gm_repo_commit_body(struct gm_repo *r, const char *rev,
 	git_object_free(obj);
 	return error;
 }
+
+void gm_repo_init(void)
+{
+	static const char *extensions[] = { "partialclone" };
+
+	git_libgit2_init();
+	/* git does not re-hash objects on read; neither do we */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+	/*
+	 * What is read again is kept where it is used (the trees of looked-up
+	 * directories in gm_repo, the history walk's memo). libgit2's cache
+	 * would hold every commit and tree read until its repository is
+	 * freed, which took 5-10 ms at the end of a U-Boot walk.
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	/* a partial clone's missing objects are fetched (promisor.c) */
+	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)1);
+}
+
+void gm_repo_shutdown(void)
+{
+	git_libgit2_shutdown();
+}

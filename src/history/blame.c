@@ -1,16 +1,11 @@
-/* pipe2(): POSIX 2024, and GNU in every libc this is built with. */
-#define _GNU_SOURCE
 #include "gm/blame.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <spawn.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gm/buf.h"
@@ -19,8 +14,6 @@
 #include "gm/repo.h"
 #include "gm/signers.h"
 #include "gm/thread.h"
-
-extern char **environ;
 
 /* ==================== git blame --porcelain, read ==================== */
 
@@ -181,8 +174,7 @@ struct blame_job {
 	bool quiet;		/* its stderr to /dev/null */
 	struct gm_strvec argv;
 	struct gm_buf out;
-	pid_t pid;		/* 0: not started, or reaped */
-	int fd;			/* its stdout, or -1 */
+	int status;		/* its exit status; -1: it could not run */
 	bool ok;		/* it ran and exited 0 */
 };
 
@@ -203,7 +195,6 @@ static int job_init(struct blame_job *j, git_repository *repo,
 	int error;
 
 	memset(j, 0, sizeof(*j));
-	j->fd = -1;
 	j->ranges = ranges;
 	j->nr_ranges = nr_ranges;
 	gm_buf_init(&j->out);
@@ -245,111 +236,52 @@ static void job_release(struct blame_job *j)
 	gm_buf_release(&j->out);
 }
 
-/* Start `git blame`, its stdout a pipe to us, stdin empty, stderr ours. */
-static int job_start(struct blame_job *j)
-{
-	posix_spawn_file_actions_t fa;
-	int p[2], err;
-
-	if (pipe2(p, O_CLOEXEC) < 0)
-		return gm_error_set(GM_ERROR, "cannot run git blame: %s",
-				    strerror(errno));
-	if ((err = posix_spawn_file_actions_init(&fa)) == 0) {
-		if (!(err = posix_spawn_file_actions_adddup2(&fa, p[1], 1)) &&
-		    !(err = posix_spawn_file_actions_addopen(
-			      &fa, 0, "/dev/null", O_RDONLY, 0)) &&
-		    !(j->quiet && (err = posix_spawn_file_actions_addopen(
-					   &fa, 2, "/dev/null", O_WRONLY, 0))))
-			err = posix_spawnp(&j->pid, "git", &fa, NULL, j->argv.v,
-					   environ);
-		posix_spawn_file_actions_destroy(&fa);
-	}
-	close(p[1]);
-	if (err) {
-		j->pid = 0;
-		close(p[0]);
-		return gm_error_set(GM_ERROR, "cannot run git blame: %s",
-				    strerror(err));
-	}
-	j->fd = p[0];
-	return 0;
-}
-
-/* The job's output is all read: wait for its end. */
-static void job_reap(struct blame_job *j)
-{
-	int status = 0;
-
-	close(j->fd);
-	j->fd = -1;
-	while (waitpid(j->pid, &status, 0) < 0 && errno == EINTR)
-		;
-	j->pid = 0;
-	j->ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-/* Read what job `j` has written; reap it at its end. */
-static int job_read(struct blame_job *j)
-{
-	ssize_t n;
-
-	if (gm_buf_grow(&j->out, 65536) < 0)
-		return GM_ERROR;
-	n = read(j->fd, j->out.ptr + j->out.len, j->out.alloc - j->out.len - 1);
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n < 0)
-		return gm_error_set(GM_ERROR, "cannot read git blame's output: "
-				    "%s", strerror(errno));
-	j->out.len += (size_t)n;
-	j->out.ptr[j->out.len] = '\0';
-	if (!n)
-		job_reap(j);
-	return 0;
-}
-
 #define WIDTH_MAX 16
 
-/*
- * Run the jobs, as many at a time as there are CPUs (at most WIDTH_MAX).
- * On an error those started are waited for.
- */
+/* The jobs a thread runs, taken in turn with the others. */
+struct jobs {
+	struct blame_job *v;
+	size_t nr;
+	atomic_size_t next;
+};
+
+/* Run the jobs not yet taken; git's messages to stderr unless quiet. */
+static void *jobs_take(void *arg)
+{
+	struct jobs *js = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&js->next, 1)) < js->nr) {
+		struct blame_job *j = &js->v[i];
+		struct gm_buf err = GM_BUF_INIT;
+
+		j->status = gm_git_run((const char *const *)j->argv.v, NULL,
+				       &j->out, j->quiet ? NULL : &err);
+		j->ok = j->status == 0;
+		fwrite(err.ptr, 1, err.len, stderr);
+		gm_buf_release(&err);
+	}
+	return NULL;
+}
+
+/* Run the jobs, as many at a time as there are CPUs (at most WIDTH_MAX). */
 static int jobs_run(struct blame_job *v, size_t nr)
 {
-	size_t width = (size_t)gm_thread_cpus(), first = 0, next = 0;
-	size_t running = 0;
-	int error = 0;
+	struct jobs js = { v, nr, 0 };
+	size_t width = (size_t)gm_thread_cpus(), started = 0;
+	pthread_t t[WIDTH_MAX];
 
-	width = width > WIDTH_MAX ? WIDTH_MAX : width;
-	while (!error && (next < nr || running)) {
-		struct pollfd pfd[WIDTH_MAX];
-		struct blame_job *who[WIDTH_MAX];
-		nfds_t n = 0;
-
-		for (; running < width && next < nr && !error; running++)
-			error = job_start(&v[next++]);
-		while (first < next && v[first].fd < 0)
-			first++;
-		for (size_t i = first; i < next && !error; i++)
-			if (v[i].fd >= 0) {
-				pfd[n].fd = v[i].fd;
-				pfd[n].events = POLLIN;
-				pfd[n].revents = 0;
-				who[n++] = &v[i];
-			}
-		if (!error && poll(pfd, n, -1) < 0 && errno != EINTR)
-			error = gm_error_set(GM_ERROR, "cannot wait for git "
-					     "blame: %s", strerror(errno));
-		if (error)
-			break;
-		for (nfds_t i = 0; i < n && !error; i++)
-			if (pfd[i].revents && (error = job_read(who[i])) == 0)
-				running -= who[i]->fd < 0;
-	}
-	for (size_t i = 0; i < next; i++)
-		if (v[i].pid)
-			job_reap(&v[i]);
-	return error;
+	width = width > WIDTH_MAX ? WIDTH_MAX : width > nr ? nr : width;
+	while (started + 1 < width &&
+	       !gm_thread_start(&t[started], jobs_take, &js))
+		started++;
+	jobs_take(&js);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(t[i], NULL);
+	for (size_t i = 0; i < nr; i++)
+		if (v[i].status < 0)
+			return gm_error_set(GM_ERROR, "cannot run git blame");
+	return 0;
 }
 
 int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
@@ -554,7 +486,8 @@ const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
 static int read_commits(struct gm_blame_file *f,
 			const struct gm_blame_request *req)
 {
-	int error = 0;
+	struct gm_objects o;
+	int error = gm_objects_open(&o, req->repo, NULL, NULL);
 
 	for (size_t i = 0; i < f->lines.nr && !error; i++)
 		if (!gm_strvec_contains(&f->ids, f->lines.v[i]))
@@ -563,16 +496,18 @@ static int read_commits(struct gm_blame_file *f,
 	    !(f->commits = calloc(f->ids.nr, sizeof(*f->commits))))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t k = 0; k < f->ids.nr && !error; k++) {
-		git_commit *c = NULL;
+		char *text = NULL;
+		size_t len;
 		git_oid id;
 
 		if (!gm_oid_fromhex(&id, f->ids.v[k]) ||
-		    gm_objects_commit(&c, req->repo, NULL, &id) < 0)
+		    !gm_objects_read(&o, &id, GIT_OBJECT_COMMIT, &text, &len))
 			continue;	/* git log fails: nothing */
-		error = gm_signers_commit_read(&f->commits[k], c,
+		error = gm_signers_commit_read(&f->commits[k], &id, text,
 					       req->all_signature_types);
-		gm_objects_commit_free(c);
+		free(text);
 	}
+	gm_objects_close(&o);
 	return error;
 }
 

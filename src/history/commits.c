@@ -109,6 +109,19 @@ int gm_commits_item_commit(struct gm_commits *c, struct gm_commits_item *it)
 					     c->objs.rules, &it->id);
 }
 
+static int item_read(struct gm_commits *c, struct gm_commits_item *it);
+
+int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
+			 const char **text)
+{
+	int error = item_read(c, it);
+
+	if (!error && !it->raw->data)
+		error = gm_error_set(GM_ERROR, "cannot read a commit");
+	*text = error ? NULL : it->raw->data;
+	return error;
+}
+
 void gm_commits_parents_release(struct gm_commits_parents *p)
 {
 	for (size_t i = 0; p->v && i < p->nr; i++)

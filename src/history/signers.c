@@ -219,8 +219,8 @@ static int classify_line(struct gm_signers_commit *out, const char *s,
  * %aD%nGitSubject: %s%n%b%n"`: %s is the first paragraph, its lines
  * joined by spaces, %b the rest. The date line can match nothing.
  */
-int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
-			   bool all_types)
+int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
+			   const char *text, bool all_types)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_buf line = GM_BUF_INIT, subject = GM_BUF_INIT;
@@ -230,9 +230,9 @@ int gm_signers_commit_read(struct gm_signers_commit *out, git_commit *c,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	out->id = *gm_objects_commit_id(c);
+	out->id = *id;
 	gm_oid_hex(hex, &out->id);
-	if ((error = gm_commit_utf8(&u, c, gm_objects_commit_message(c))) < 0 ||
+	if ((error = gm_commit_utf8_text(&u, text)) < 0 ||
 	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
 		goto out;
 	msg = u.message;
@@ -380,15 +380,15 @@ static int record(struct walk *w, struct gm_commits_item *it,
 {
 	struct gm_signers *s = w->s;
 	size_t k = s->nr_commits;
+	const char *text;
 	int error;
 
 	if (GM_ARRAY_GROW(s->commits, s->nr_commits, s->alloc_commits) < 0)
 		return GM_ERROR;
-	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
-	    (error = gm_signers_commit_read(&s->commits[k], it->c,
+	if ((error = gm_commits_item_text(&w->src, it, &text)) < 0 ||
+	    (error = gm_signers_commit_read(&s->commits[k], &it->id, text,
 					    w->opts->all_signature_types)) < 0)
 		return error;
-	s->commits[k].id = it->id;	/* not its replacement's */
 	s->nr_commits++;
 	for (size_t i = 0; i < ch->nr && !error; i++) {
 		const struct gm_commits_change *c = &ch->v[i];
