@@ -1242,35 +1242,44 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
 }
 
 /*
- * --history's rule: the weights of gm_rank_history_score() and the least
- * score that takes a place in the list, chosen by bench/quality-fit on
- * the projects of doc/quality.md (there, each project's figures come from
+ * --history's rule: the weights of gm_rank_history_score(), chosen by
+ * bench/quality-fit jointly with the walk's review signals on the seven
+ * projects of doc/quality.md (there, each project's figures come from
  * weights chosen without it; these are the choice on all of them).
  */
-enum {
-	W_MAINTAINER = 4,	/* M: of a section of their own */
-	W_REVIEWER = 2,		/* R: of one */
-	W_CATCHALL = 0,		/* M: or R: of a catch-all only */
-	W_REVIEW = 6,		/* per Reviewed-by:/Acked-by: line ... */
-	CAP_REVIEW = 1,		/* ... this many at most */
-	W_WORK = 1,		/* per Signed-off-by: line or commit written ... */
-	CAP_WORK = 3,		/* ... this many at most */
-	KEEP_MAINTAINERS = 0	/* own sections' M: never cut */
-};
+static const double W_MAINTAINER = 2;	/* M: of a section of their own */
+static const double W_REVIEWER = 2;	/* R: of one */
+static const double W_CATCHALL = 0;	/* M: or R: of a catch-all only */
+static const double W_REVIEW = 2;	/* per Reviewed-by:/Acked-by: line ... */
+static const double CAP_REVIEW = 1;	/* ... this many at most */
+static const double W_WORK = 1;	/* per Signed-off-by: or commit written ... */
+static const double CAP_WORK = 3;	/* ... this many at most */
+static const double W_AUTHOR_REV = 0.5;	/* per review of the author's commits ... */
+static const double CAP_AUTHOR_REV = 10;	/* ... this many at most */
+static const double W_LONG_REV = 1;	/* per review of the files, decayed ... */
+static const double CAP_LONG_REV = 3;	/* ... this much at most */
+enum { KEEP_MAINTAINERS = 0 };	/* own sections' M: never cut */
 
-int gm_rank_history_score(enum gm_rank_scope scope,
-			  const struct gm_history_person *p)
+static double capped(double w, double v, double cap)
 {
-	static const int weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
-	size_t reviews = 0, work = 0;
+	return w * (v < cap ? v : cap);
+}
 
-	if (p) {
-		reviews = trailer_lines(p, review_keys, 2);
-		work = trailer_lines(p, signoff_keys, 1) + p->authored;
-	}
-	return weight[scope] +
-	       W_REVIEW * (int)(reviews < CAP_REVIEW ? reviews : CAP_REVIEW) +
-	       W_WORK * (int)(work < CAP_WORK ? work : CAP_WORK);
+double gm_rank_history_score(enum gm_rank_scope scope,
+			     const struct gm_history_person *p)
+{
+	const double weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
+	double s = weight[scope];
+
+	if (p)
+		s += capped(W_REVIEW, (double)trailer_lines(p, review_keys, 2),
+			    CAP_REVIEW) +
+		     capped(W_WORK, (double)(trailer_lines(p, signoff_keys, 1) +
+					     p->authored), CAP_WORK) +
+		     capped(W_AUTHOR_REV, (double)p->author_rev,
+			    CAP_AUTHOR_REV) +
+		     capped(W_LONG_REV, p->long_rev, CAP_LONG_REV);
+	return s;
 }
 
 /* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
@@ -1429,7 +1438,7 @@ static size_t history_budget(const struct gm_rank *rk, size_t listed)
 }
 
 struct ranked {
-	int score;
+	double score;
 	size_t index;
 };
 
@@ -1454,16 +1463,37 @@ static bool history_kept(const struct gm_rank_entry *e)
 }
 
 /*
- * Score and order the people (ties in list order), then keep `budget` of
- * them: everyone history_kept() holds, then the best of the others. The
- * others go to rk->cut, best first.
+ * Whether the address of `addr` (any case) is one of the `nr` lower-case
+ * addresses `who`.
  */
-static int history_cut(struct gm_rank *rk, size_t budget)
+static bool address_in(char *const *who, size_t nr, const char *addr,
+		       struct gm_buf *tmp)
+{
+	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
+	bool found = false;
+
+	if (nr && gm_email_parse(&name, &email, addr) == 0 &&
+	    lower(tmp, email.ptr) == 0)
+		for (size_t i = 0; i < nr && !found; i++)
+			found = !strcmp(who[i], tmp->ptr);
+	gm_buf_release(&name);
+	gm_buf_release(&email);
+	return found;
+}
+
+/*
+ * Score and order the people (ties in list order), then keep `budget` of
+ * them: everyone history_kept() holds, then the best of the others; the
+ * patch's `author` (lower-case, or NULL) only if the budget is unlimited.
+ * The others go to rk->cut, best first.
+ */
+static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 {
 	struct gm_rank_list *l = &rk->people;
 	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
+	struct gm_buf tmp = GM_BUF_INIT;
 	bool own = false;
 	int error = 0;
 
@@ -1486,8 +1516,10 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	room = budget > kept ? budget - kept : 0;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[r[i].index];
+		bool self = address_in(&author, author != NULL, e->addr, &tmp);
 
-		if (history_kept(e) || (room && room--))
+		if (history_kept(e) ||
+		    ((!self || budget == SIZE_MAX) && room && room--))
 			v[j++] = *e;
 		else if (!error && !(error = GM_ARRAY_GROW(rk->cut.v, rk->cut.nr,
 							   rk->cut.alloc)))
@@ -1500,27 +1532,8 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	l->alloc = l->nr + 1;
 	l->nr = j;
 	free(r);
+	gm_buf_release(&tmp);
 	return error;
-}
-
-/*
- * Whether the person `addr` committed one of the window's commits (the
- * history's lower-case committers): at work, even with no commit naming
- * them (a maintainer who applies patches without signing them off).
- */
-static bool committed(const struct gm_strvec *who, const char *addr,
-		      struct gm_buf *tmp)
-{
-	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
-	bool found = false;
-
-	if (who->nr && gm_email_parse(&name, &email, addr) == 0 &&
-	    lower(tmp, email.ptr) == 0)
-		for (size_t i = 0; i < who->nr && !found; i++)
-			found = !strcmp(who->v[i], tmp->ptr);
-	gm_buf_release(&name);
-	gm_buf_release(&email);
-	return found;
 }
 
 /* Add the counts of `p` to `to`, a person of rk->hist. */
@@ -1530,6 +1543,8 @@ static int hist_sum(struct gm_history_person *to,
 	to->commits = to->commits + p->commits < total ?
 		      to->commits + p->commits : total;
 	to->authored += p->authored;
+	to->author_rev += p->author_rev;
+	to->long_rev += p->long_rev;
 	for (size_t i = 0; i < p->nr_types; i++) {
 		size_t k = 0;
 
@@ -1659,7 +1674,10 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	size_t listed = 0;
 	int error = index_by_email(rk, 0, &seen_email, &tmp);
 
-	listed = seen_email.nr;	/* addresses the sections chose */
+	listed = seen_email.nr;	/* addresses the sections chose, but the author's */
+	if (h->author && gm_strmap_get(&seen_email, h->author,
+				       strlen(h->author), NULL))
+		listed--;
 	gm_strmap_release(&seen_email);
 	if (!error)
 		error = history_identities(rk, h);
@@ -1669,10 +1687,11 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		error = people_merge(rk);
 	for (size_t i = 0; i < rk->people.nr && !error; i++)
 		if (!rk->people.v[i].history &&
-		    !committed(&h->committers, rk->people.v[i].addr, &tmp))
+		    !address_in(h->committers.v, h->committers.nr,
+				rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed));
+		error = history_cut(rk, history_budget(rk, listed), h->author);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "

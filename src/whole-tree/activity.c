@@ -9,6 +9,7 @@
 #include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
+#include "gm/ident.h"
 #include "gm/output.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
@@ -840,7 +841,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 				       s->until, "12.months.ago",
 				       time(NULL))) < 0 ||
 	    (s->args->nr && (error = covering(&uo, r, m, s->args)) < 0) ||
-	    (s->mailmap && (error = gm_history_mailmap(&mm, gm_repo_git(r),
+	    (s->mailmap && (error = gm_ident_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
