@@ -125,6 +125,9 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 
 void gm_history_free(struct gm_history *h);
 
+/* The `nr` people of `v`, their strings, and `v` itself. */
+void gm_history_people_free(struct gm_history_person *v, size_t nr);
+
 /**
  * The window of a walk (gm_history_options.since and .until): the dates
  * `since_arg` (NULL: `default_since`; both NULL: no lower bound) and

@@ -599,18 +599,23 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 	return walk_close(&w, error, out);
 }
 
+void gm_history_people_free(struct gm_history_person *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < v[i].nr_types; k++)
+			free(v[i].types[k].key);
+		free(v[i].types);
+		free(v[i].name);
+		free(v[i].email);
+	}
+	free(v);
+}
+
 void gm_history_free(struct gm_history *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nr_people; i++) {
-		for (size_t k = 0; k < h->people[i].nr_types; k++)
-			free(h->people[i].types[k].key);
-		free(h->people[i].types);
-		free(h->people[i].name);
-		free(h->people[i].email);
-	}
-	free(h->people);
+	gm_history_people_free(h->people, h->nr_people);
 	gm_strvec_release(&h->committers);
 	free(h->author);
 	free(h);

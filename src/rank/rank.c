@@ -76,14 +76,7 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strvec_release(&rk->warnings);
 	gm_strmap_release(&rk->scopes);
 	list_release(&rk->cut);
-	for (size_t i = 0; i < rk->nr_hist; i++) {
-		for (size_t k = 0; k < rk->hist[i].nr_types; k++)
-			free(rk->hist[i].types[k].key);
-		free(rk->hist[i].types);
-		free(rk->hist[i].name);
-		free(rk->hist[i].email);
-	}
-	free(rk->hist);
+	gm_history_people_free(rk->hist, rk->nr_hist);
 }
 
 static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
@@ -1258,7 +1251,6 @@ static const double W_AUTHOR_REV = 0.5;	/* per review of the author's commits ..
 static const double CAP_AUTHOR_REV = 10;	/* ... this many at most */
 static const double W_LONG_REV = 1;	/* per review of the files, decayed ... */
 static const double CAP_LONG_REV = 3;	/* ... this much at most */
-enum { KEEP_MAINTAINERS = 0 };	/* own sections' M: never cut */
 
 static double capped(double w, double v, double cap)
 {
@@ -1451,15 +1443,10 @@ static int ranked_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/*
- * Who is never cut: with KEEP_MAINTAINERS the M: people of the patch's
- * own sections (of the catch-all when no section has its own); the chief
- * penguin and the signers of Fixes: commits.
- */
+/* Who is never cut: the chief penguin and the signers of Fixes: commits. */
 static bool history_kept(const struct gm_rank_entry *e)
 {
-	return (KEEP_MAINTAINERS && e->scope == GM_SCOPE_MAINTAINER) ||
-	       (e->kinds & (GM_KIND_CHIEF | GM_KIND_FIXES));
+	return e->kinds & (GM_KIND_CHIEF | GM_KIND_FIXES);
 }
 
 /*
