@@ -289,18 +289,17 @@ START_TEST(test_rankhist_catchall_alone)
 END_TEST
 
 /*
- * No section: the budget is --git-max-maintainers (2), and the walk's
- * people take it by score: Sam (3), then Ria (2), before Val (2) in the
- * walk's order.
+ * No section: nobody was listed, so nobody is (--git-max-maintainers, 2,
+ * is not a budget); the walk's people are all cut, by score: Sam (3),
+ * then Ria (2), before Val (2) in the walk's order, Tess (0).
  */
 START_TEST(test_rankhist_no_sections)
 {
 	struct env e;
 
 	env_run(&e, none, -1, 2);
-	assert_list(&e.rk.people,
-		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
-		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n");
+	assert_list(&e.rk.people, "");
+	assert_people(&e.rk.cut, SAM "\n" RIA "\n" VAL "\n" TESS "\n");
 	env_release(&e);
 }
 END_TEST

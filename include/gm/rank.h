@@ -236,8 +236,7 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * (gm_rank_history_score()), the people are ordered by score, the order
  * of the script kept in ties, and cut to the budget: --max-recipients
  * people (0: no cut), by default as many as were listed before (what
- * get_maintainer.pl would name), or --git-max-maintainers when none
- * were. The chief penguin and the signers of Fixes: commits are never
+ * get_maintainer.pl would name; none if none were). The chief penguin and the signers of Fixes: commits are never
  * cut; the best of the others fill what they leave. The patch's author
  * (h->author) takes no place and counts in no budget but an unlimited
  * one. Those cut go to rk->cut, best first.

@@ -1416,17 +1416,16 @@ static int people_merge(struct gm_rank *rk)
 	return error;
 }
 
-/* The number of people --history may name; `listed` came from sections. */
+/*
+ * The number of people --history may name: --max-recipients (0: all),
+ * else as many as were `listed` without it, none if none were (as the
+ * script names: bench/quality's aim, no more people than the script).
+ */
 static size_t history_budget(const struct gm_rank *rk, size_t listed)
 {
 	int max = rk->set->max_recipients;
 
-	if (max > 0)
-		return (size_t)max;
-	if (max == 0)
-		return SIZE_MAX;
-	return listed ? listed : (size_t)(rk->set->git_max_maintainers > 0 ?
-					  rk->set->git_max_maintainers : 0);
+	return max > 0 ? (size_t)max : max == 0 ? SIZE_MAX : listed;
 }
 
 struct ranked {
