@@ -43,34 +43,34 @@ static const struct score_case {
 	bool walked;		/* false: no activity (NULL) */
 	double want;
 } score_cases[] = {
-	/* scope: 2 for M:, 2 for R:, 0 for a catch-all's */
+	/* scope: 4 for M:, 4 for R:, 0 for a catch-all's */
 	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), false, 0 },
 	{ GM_SCOPE_CATCHALL, PERSON(t_rev1, 0), false, 0 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 2 },
-	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 2 },
-	/* one review: 2, as much as an M: line */
+	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 4 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 4 },
+	/* one review: 2 */
 	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), true, 2 },
-	/* four review lines count as one: 2; the 9 sign-offs as 3 */
-	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 2 + 3 },
-	/* sign-offs and authorship together count up to 3 */
-	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 3 },
+	/* four review lines count as three: 6; the 9 sign-offs as 6 */
+	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 6 + 6 },
+	/* sign-offs and authorship together count up to 6 */
+	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 6 },
 	{ GM_SCOPE_NONE, PERSON(t_sob1, 1), true, 2 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 2 + 3 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 4 + 6 },
 	/* trailer names in any case */
 	{ GM_SCOPE_NONE, PERSON(t_case, 0), true, 2 },
 	/* other trailers count nothing */
 	{ GM_SCOPE_NONE, PERSON(t_test, 0), true, 0 },
-	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 2 + 2 + 1 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 4 + 2 + 1 },
 	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 0 + 2 + 2 },
-	/* reviews of the author's other commits: 0.5 each, 10 at most */
-	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 0), true, 0.5 * 4 },
-	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 30, 0), true, 0.5 * 10 },
-	/* reviews of the files over two years, decayed: 1 each, 3 at most */
-	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 1.5), true, 1.5 },
-	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 7.25), true, 3 },
+	/* reviews of the author's other commits: 1 each, 5 at most */
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 0), true, 4 },
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 30, 0), true, 5 },
+	/* reviews of the files over two years, decayed: 2 each, 3 at most */
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 1.5), true, 2 * 1.5 },
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 7.25), true, 2 * 3 },
 	/* all of them */
 	{ GM_SCOPE_REVIEWER, SIGNALS(t_mix, 1, 3, 0.25), true,
-	  2 + 2 + 2 + 0.5 * 3 + 0.25 },
+	  4 + 2 + 2 + 3 + 2 * 0.25 },
 	/* without a walk the signals count nothing */
 	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 1), false, 0 },
 };
@@ -118,8 +118,8 @@ static struct gm_history_type h_tess[] = { { k_test, 1 } };
 
 /*
  * Four commits; most commits first. Scores (with FOO's roles): Ria
- * 2 + 2 = 4 (R:, two reviews counted as one), Sam 3 (three sign-offs,
- * three commits written: 3 at most), Val 2, Tess 0.
+ * 4 + 2 * 2 = 8 (R:, two reviews), Sam 6 (three sign-offs, three
+ * commits written: 6 at most), Val 2, Tess 0.
  */
 static char n_sam[] = "Sam Signer", e_sam[] = "sam@example.com";
 static char n_ria[] = "Ria Active", e_ria[] = "ria@example.com";
@@ -206,7 +206,7 @@ static const char *const rest_only[] = { "THE REST", NULL };
 static const char *const none[] = { NULL };
 
 /*
- * Budget 4 (Mae, Rex, Ria, Tom). Scores: Ria 4, Sam 3, Mae 2 (M:), Rex 2
+ * Budget 4 (Mae, Rex, Ria, Tom). Scores: Ria 8, Sam 6, Mae 4 (M:), Rex 4
  * (R:), Val 2, Tom 0 (M: of the catch-all while FOO has its own M:),
  * Tess 0; ties in list order (the sections' people, then the walk's).
  * Nobody is kept whatever their role: the best four.
@@ -257,7 +257,7 @@ START_TEST(test_rankhist_budget_of_two)
 }
 END_TEST
 
-/* --max-recipients=3: Mae (2) third, over Rex and Val (2), listed after her. */
+/* --max-recipients=3: Mae (4) third, over Rex (4, listed after her) and Val (2). */
 START_TEST(test_rankhist_budget_three)
 {
 	struct env e;
@@ -270,8 +270,8 @@ END_TEST
 
 /*
  * THE REST alone: no section has an M: of its own, so Tom is scored as
- * a maintainer (2), listed before Ria and Val (2: Ria has no R: here),
- * all below Sam (3).
+ * a maintainer (4), listed before Ria (4: no R: here, two reviews),
+ * then Val (2), all below Sam (6).
  */
 START_TEST(test_rankhist_catchall_alone)
 {
@@ -290,8 +290,8 @@ END_TEST
 
 /*
  * No section: nobody was listed, so nobody is (--git-max-maintainers, 2,
- * is not a budget); the walk's people are all cut, by score: Sam (3),
- * then Ria (2), before Val (2) in the walk's order, Tess (0).
+ * is not a budget); the walk's people are all cut, by score: Sam (6),
+ * Ria (4), Val (2), Tess (0).
  */
 START_TEST(test_rankhist_no_sections)
 {
@@ -306,8 +306,8 @@ END_TEST
 
 /*
  * Mae is M: of FOO and of THE REST: one entry with both roles (scored as
- * FOO's M:, 2), under --max-recipients=0 after Sam (3), before Ria and
- * Val (2, the walk's).
+ * FOO's M:, 4), under --max-recipients=0 after Sam (6), before Ria (4,
+ * the walk's) and Val (2).
  */
 static const char twice[] =
 	"FOO DRIVER\n"
@@ -366,7 +366,7 @@ static const struct gm_history unreviewed = {
 	.nr_people = ARRAY_SIZE(unreviewed_people),
 };
 
-/* Sam as above, and Val (one Acked-by:, 2). */
+/* Sam as above (6), and Val (one Acked-by:, 2). */
 static struct gm_history_person some_reviewed_people[] = {
 	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
 	{ n_val, e_val, 1, 0, h_val, 1, 0, 0 },
@@ -413,7 +413,7 @@ static const char *const fay_gus[] = { FAY, GUS, NULL };
 
 /*
  * Tom and Fay listed, a budget of 2. Sam (three sign-offs, three commits
- * written: 3) and Tom (M: of THE REST, the only M:, 2) over Fay (0) and
+ * written: 6) and Tom (M: of THE REST, the only M:, 4) over Fay (0) and
  * Tess (a Tested-by: 0).
  */
 START_TEST(test_rankhist_no_review_in_window)
@@ -429,8 +429,8 @@ START_TEST(test_rankhist_no_review_in_window)
 END_TEST
 
 /*
- * Tom, Fay and Gus listed, a budget of 3: Sam (3), Tom (2, listed
- * first), Val (2); Fay and Gus score 0.
+ * Tom, Fay and Gus listed, a budget of 3: Sam (6), Tom (4), Val (2);
+ * Fay and Gus score 0.
  */
 START_TEST(test_rankhist_best_three)
 {
@@ -467,8 +467,8 @@ END_TEST
 /*
  * Roles as Xen's script shows them: section names cut to 8 bytes and R:
  * lines as a bare "reviewer". The scopes are those of the full names:
- * the ranking of test_rankhist_default_budget: Ria (R: of FOO) 4, Sam 3,
- * Mae (M: of FOO, cut to "FOO D...") 2, Rex (a bare "reviewer") 2.
+ * the ranking of test_rankhist_default_budget: Ria (R: of FOO) 8, Sam 6,
+ * Mae (M: of FOO, cut to "FOO D...") 4, Rex (a bare "reviewer") 4.
  */
 START_TEST(test_rankhist_short_roles)
 {
@@ -518,8 +518,7 @@ END_TEST
 /*
  * Ria's lines under two addresses (FOO's R: line has the first): the
  * output names her once, so the walk does, counts summed: 2 + 1 review
- * lines (counted as one), 2 + 1 commits; score 2 + 2 = 4, and not
- * inactive.
+ * lines, 2 + 1 commits; score 4 + 2 * 3 = 10, and not inactive.
  */
 static char e_ria_old[] = "ria@old.example.com";
 static struct gm_history_type h_ria_old[] = { { k_ack, 1 } };
@@ -554,7 +553,7 @@ START_TEST(test_rankhist_two_addresses_one_person)
 		    RIA " (reviewer:FOO DRIVER,history_commits:3/4=75%,history_reviewed:3/4=75%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    REX " (reviewer:FOO DRIVER,inactive)\n");
-	ck_assert_double_eq(e.rk.people.v[0].score, 4);
+	ck_assert_double_eq(e.rk.people.v[0].score, 10);
 	ck_assert_uint_eq(e.rk.cut.nr, 0);
 	env_release(&e);
 }
@@ -575,7 +574,7 @@ START_TEST(test_rankhist_cut_kept_aside)
 	ck_assert_double_eq(e.rk.cut.v[1].score, 0);
 	ck_assert_int_eq(e.rk.cut.v[1].scope, GM_SCOPE_CATCHALL);
 	ck_assert_double_eq(e.rk.cut.v[2].score, 0);
-	ck_assert_double_eq(e.rk.people.v[0].score, 4);
+	ck_assert_double_eq(e.rk.people.v[0].score, 8);
 	ck_assert_int_eq(e.rk.people.v[0].scope, GM_SCOPE_REVIEWER);
 	env_release(&e);
 }
@@ -598,10 +597,11 @@ END_TEST
 
 /*
  * People the walk reached only through its signals: Ada (no commit of
- * the paths, 8 reviews of the author's other commits: 0.5 * 8 = 4) and
- * Lou (reviews of the files before the window, 2.5 decayed: 2.5), with
- * Sam (3). FOO's people: Mae 2, Rex 2, Ria 2 (R:, no walk here), Tom 0.
- * --max-recipients=3: Ada, Sam, Lou; their counts in rk->hist.
+ * the paths, 8 reviews of the author's other commits: 5 at most) and
+ * Lou (reviews of the files before the window, 2.5 decayed: 2 * 2.5),
+ * with Sam (6). FOO's people: Mae 4, Rex 4, Ria 4 (R:, no walk here).
+ * --max-recipients=3: Sam, Ada, Lou (in the walk's order); their counts
+ * in rk->hist.
  */
 static char n_ada[] = "Ada Author", e_ada[] = "ada@example.com";
 static char n_lou[] = "Lou Long", e_lou[] = "lou@example.com";
@@ -633,11 +633,11 @@ START_TEST(test_rankhist_signals_only)
 	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &signals_walked), 0);
 	assert_people(&e.rk.people,
-		      "Ada Author <ada@example.com>\n" SAM "\n"
+		      SAM "\nAda Author <ada@example.com>\n"
 		      "Lou Long <lou@example.com>\n");
-	ck_assert_double_eq(e.rk.people.v[0].score, 4);
-	ck_assert_uint_eq(e.rk.people.v[0].history->author_rev, 8);
-	ck_assert_double_eq(e.rk.people.v[2].score, 2.5);
+	ck_assert_double_eq(e.rk.people.v[1].score, 5);
+	ck_assert_uint_eq(e.rk.people.v[1].history->author_rev, 8);
+	ck_assert_double_eq(e.rk.people.v[2].score, 5);
 	ck_assert_double_eq(e.rk.people.v[2].history->long_rev, 2.5);
 	assert_people(&e.rk.cut, MAE "\n" REX "\n" RIA "\n");
 	env_release(&e);

@@ -1240,16 +1240,16 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
  * projects of doc/quality.md (there, each project's figures come from
  * weights chosen without it; these are the choice on all of them).
  */
-static const double W_MAINTAINER = 2;	/* M: of a section of their own */
-static const double W_REVIEWER = 2;	/* R: of one */
+static const double W_MAINTAINER = 4;	/* M: of a section of their own */
+static const double W_REVIEWER = 4;	/* R: of one */
 static const double W_CATCHALL = 0;	/* M: or R: of a catch-all only */
 static const double W_REVIEW = 2;	/* per Reviewed-by:/Acked-by: line ... */
-static const double CAP_REVIEW = 1;	/* ... this many at most */
+static const double CAP_REVIEW = 3;	/* ... this many at most */
 static const double W_WORK = 1;	/* per Signed-off-by: or commit written ... */
-static const double CAP_WORK = 3;	/* ... this many at most */
-static const double W_AUTHOR_REV = 0.5;	/* per review of the author's commits ... */
-static const double CAP_AUTHOR_REV = 10;	/* ... this many at most */
-static const double W_LONG_REV = 1;	/* per review of the files, decayed ... */
+static const double CAP_WORK = 6;	/* ... this many at most */
+static const double W_AUTHOR_REV = 1;	/* per review of the author's commits ... */
+static const double CAP_AUTHOR_REV = 5;	/* ... this many at most */
+static const double W_LONG_REV = 2;	/* per review of the files, decayed ... */
 static const double CAP_LONG_REV = 3;	/* ... this much at most */
 
 static double capped(double w, double v, double cap)
