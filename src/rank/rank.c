@@ -1167,8 +1167,9 @@ static const char *const signoff_keys[] = { "Signed-off-by" };
 /*
  * "history_commits:N/M=P%" (the window's commits touching the files that
  * name the person, of all of them), "history_authored:..." and
- * "history_reviewed:..." (their review and ack lines); names only without
- * stats. Labels of their own, never get_maintainer.pl's --git ones, which
+ * "history_reviewed:..." (their review and ack lines), then
+ * "history_author_reviews:N" (author_rev) and "history_file_reviews:W"
+ * (long_rev, its decayed weight); names only without stats. Labels of their own, never get_maintainer.pl's --git ones, which
  * count per file and may be shown beside them.
  */
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
@@ -1191,6 +1192,20 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 					      counts[k] * 100.0 / total);
 		else
 			error = gm_buf_puts(&role, names[k]);
+		if (!error)
+			error = entry_add_role(e, role.ptr);
+	}
+	/* the review signals: the author's other commits', the files' of two years */
+	for (int k = 0; k < 2 && !error; k++) {
+		double v = k ? p->long_rev : (double)p->author_rev;
+
+		if (v <= 0)
+			continue;
+		gm_buf_reset(&role);
+		error = gm_buf_puts(&role, k ? "history_file_reviews" :
+					       "history_author_reviews");
+		if (!error && rk->set->rolestats)
+			error = gm_buf_printf(&role, ":%.4g", v);
 		if (!error)
 			error = entry_add_role(e, role.ptr);
 	}
