@@ -9,6 +9,7 @@
 #include "gm/buf.h"
 #include "gm/history.h"
 #include "gm/repo.h"
+#include "gm/ident.h"
 
 #include "gm_tests.h"
 #include "gm_testutil.h"
@@ -180,7 +181,7 @@ static char *walk_once(int64_t since, int64_t until, bool mailmap,
 
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	if (mailmap)
-		ck_assert_int_eq(gm_history_mailmap(&mm, gm_repo_git(r),
+		ck_assert_int_eq(gm_ident_mailmap(&mm, gm_repo_git(r),
 						    gm_repo_tree(r)), 0);
 	ho.since = since;
 	ho.until = until;
@@ -303,7 +304,7 @@ static struct gm_activity *count_wanted(const struct gm_maintainers *m,
 
 	ck_assert_int_eq(gm_test_repo_open(&r, NULL), 0);
 	if (mailmap)
-		ck_assert_int_eq(gm_history_mailmap(&mm, gm_repo_git(r),
+		ck_assert_int_eq(gm_ident_mailmap(&mm, gm_repo_git(r),
 						    gm_repo_tree(r)), 0);
 	ho.since = since;
 	ho.until = until;

@@ -32,43 +32,56 @@ static struct gm_history_type t_mix[] = {
 	{ k_rev, 1 }, { k_sob, 1 }
 };
 
-#define PERSON(types, history_authored) \
-	{ n_p, e_p, 1, (history_authored), (types), ARRAY_SIZE(types) }
+#define SIGNALS(types, history_authored, author_rev, long_rev) \
+	{ n_p, e_p, 1, (history_authored), (types), ARRAY_SIZE(types), \
+	  (author_rev), (long_rev) }
+#define PERSON(types, history_authored) SIGNALS(types, history_authored, 0, 0)
 
 static const struct score_case {
 	enum gm_rank_scope scope;
 	struct gm_history_person person;
 	bool walked;		/* false: no activity (NULL) */
-	int want;
+	double want;
 } score_cases[] = {
-	/* scope: 4 for M:, 2 for R:, 0 for a catch-all's */
+	/* scope: 4 for M:, 4 for R:, 0 for a catch-all's */
 	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), false, 0 },
 	{ GM_SCOPE_CATCHALL, PERSON(t_rev1, 0), false, 0 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 2 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_rev1, 0), false, 4 },
 	{ GM_SCOPE_MAINTAINER, PERSON(t_rev1, 0), false, 4 },
-	/* one review: 6, more than an M: line */
-	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), true, 6 },
-	/* four review lines count as one: 6; the 9 sign-offs as 3 */
-	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 6 + 3 },
-	/* sign-offs and authorship together count up to 3 */
-	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 3 },
+	/* one review: 2 */
+	{ GM_SCOPE_NONE, PERSON(t_rev1, 0), true, 2 },
+	/* four review lines count as three: 6; the 9 sign-offs as 6 */
+	{ GM_SCOPE_NONE, PERSON(t_many, 0), true, 6 + 6 },
+	/* sign-offs and authorship together count up to 6 */
+	{ GM_SCOPE_NONE, PERSON(t_sob5, 2), true, 6 },
 	{ GM_SCOPE_NONE, PERSON(t_sob1, 1), true, 2 },
-	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 2 + 3 },
+	{ GM_SCOPE_REVIEWER, PERSON(t_sob5, 4), true, 4 + 6 },
 	/* trailer names in any case */
-	{ GM_SCOPE_NONE, PERSON(t_case, 0), true, 6 },
+	{ GM_SCOPE_NONE, PERSON(t_case, 0), true, 2 },
 	/* other trailers count nothing */
 	{ GM_SCOPE_NONE, PERSON(t_test, 0), true, 0 },
-	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 4 + 6 + 1 },
-	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 0 + 6 + 2 },
+	{ GM_SCOPE_MAINTAINER, PERSON(t_mix, 0), true, 4 + 2 + 1 },
+	{ GM_SCOPE_CATCHALL, PERSON(t_mix, 1), true, 0 + 2 + 2 },
+	/* reviews of the author's other commits: 1 each, 5 at most */
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 0), true, 4 },
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 30, 0), true, 5 },
+	/* reviews of the files over two years, decayed: 2 each, 3 at most */
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 1.5), true, 2 * 1.5 },
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 0, 7.25), true, 2 * 3 },
+	/* all of them */
+	{ GM_SCOPE_REVIEWER, SIGNALS(t_mix, 1, 3, 0.25), true,
+	  4 + 2 + 2 + 3 + 2 * 0.25 },
+	/* without a walk the signals count nothing */
+	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 1), false, 0 },
 };
 
 START_TEST(test_rankhist_score_table)
 {
 	const struct score_case *c = &score_cases[_i];
 
-	ck_assert_int_eq(gm_rank_history_score(c->scope,
-					       c->walked ? &c->person : NULL),
-			 c->want);
+	ck_assert_double_eq_tol(gm_rank_history_score(c->scope,
+					c->walked ? &c->person : NULL),
+				c->want, 1e-9);
 }
 END_TEST
 
@@ -105,8 +118,8 @@ static struct gm_history_type h_tess[] = { { k_test, 1 } };
 
 /*
  * Four commits; most commits first. Scores (with FOO's roles): Ria
- * 2 + 6 = 8 (two reviews count as one), Val 6, Sam 3 (three sign-offs,
- * three commits written: 3 at most), Tess 0.
+ * 4 + 2 * 2 = 8 (R:, two reviews), Sam 6 (three sign-offs, three
+ * commits written: 6 at most), Val 2, Tess 0.
  */
 static char n_sam[] = "Sam Signer", e_sam[] = "sam@example.com";
 static char n_ria[] = "Ria Active", e_ria[] = "ria@example.com";
@@ -114,10 +127,10 @@ static char n_val[] = "Val Acker", e_val[] = "val@example.com";
 static char n_tess[] = "Tess Tester", e_tess[] = "tess@example.com";
 
 static struct gm_history_person walked_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1 },
-	{ n_ria, e_ria, 2, 0, h_ria, 1 },
-	{ n_val, e_val, 1, 0, h_val, 1 },
-	{ n_tess, e_tess, 1, 0, h_tess, 1 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
+	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0 },
+	{ n_val, e_val, 1, 0, h_val, 1, 0, 0 },
+	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0 },
 };
 
 static const struct gm_history walked = {
@@ -193,8 +206,8 @@ static const char *const rest_only[] = { "THE REST", NULL };
 static const char *const none[] = { NULL };
 
 /*
- * Budget 4 (Mae, Rex, Ria, Tom). Scores: Ria 8, Val 6, Mae 4 (M:), Sam
- * 3, Rex 2 (R:), Tom 0 (M: of the catch-all while FOO has its own M:),
+ * Budget 4 (Mae, Rex, Ria, Tom). Scores: Ria 8, Sam 6, Mae 4 (M:), Rex 4
+ * (R:), Val 2, Tom 0 (M: of the catch-all while FOO has its own M:),
  * Tess 0; ties in list order (the sections' people, then the walk's).
  * Nobody is kept whatever their role: the best four.
  */
@@ -205,9 +218,9 @@ START_TEST(test_rankhist_default_budget)
 	env_run(&e, both, -1, 5);
 	assert_list(&e.rk.people,
 		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
-		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n");
+		    REX " (reviewer:FOO DRIVER,inactive)\n");
 	assert_list(&e.rk.lists,
 		    "foo@lists.example.com (open list:FOO DRIVER)\n"
 		    "all@lists.example.com (open list)\n");
@@ -223,10 +236,10 @@ START_TEST(test_rankhist_no_cut)
 	env_run(&e, both, 0, 5);
 	assert_list(&e.rk.people,
 		    RIA " (reviewer:FOO DRIVER,history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
-		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    REX " (reviewer:FOO DRIVER,inactive)\n"
+		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
 		    TOM " (maintainer:THE REST,inactive)\n"
 		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
@@ -239,26 +252,26 @@ START_TEST(test_rankhist_budget_of_two)
 	struct env e;
 
 	env_run(&e, both, 2, 5);
-	assert_people(&e.rk.people, RIA "\n" VAL "\n");
+	assert_people(&e.rk.people, RIA "\n" SAM "\n");
 	env_release(&e);
 }
 END_TEST
 
-/* --max-recipients=3: Mae (4) third, over Sam (3). */
+/* --max-recipients=3: Mae (4) third, over Rex (4, listed after her) and Val (2). */
 START_TEST(test_rankhist_budget_three)
 {
 	struct env e;
 
 	env_run(&e, both, 3, 5);
-	assert_people(&e.rk.people, RIA "\n" VAL "\n" MAE "\n");
+	assert_people(&e.rk.people, RIA "\n" SAM "\n" MAE "\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
  * THE REST alone: no section has an M: of its own, so Tom is scored as
- * a maintainer (4), above Sam (3); Ria has no R: here: 6, as Val, who
- * comes after her in the walk's order.
+ * a maintainer (4), listed before Ria (4: no R: here, two reviews),
+ * then Val (2), all below Sam (6).
  */
 START_TEST(test_rankhist_catchall_alone)
 {
@@ -266,35 +279,35 @@ START_TEST(test_rankhist_catchall_alone)
 
 	env_run(&e, rest_only, 0, 5);
 	assert_list(&e.rk.people,
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    TOM " (maintainer:THE REST,inactive)\n"
 		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
-		    TOM " (maintainer:THE REST,inactive)\n"
-		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
 		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
- * No section: the budget is --git-max-maintainers (2), and the walk's
- * people take it by score, not by commits: Ria and Val (6), not Sam (3,
- * in the most commits).
+ * No section: nobody was listed, so nobody is (--git-max-maintainers, 2,
+ * is not a budget); the walk's people are all cut, by score: Sam (6),
+ * Ria (4), Val (2), Tess (0).
  */
 START_TEST(test_rankhist_no_sections)
 {
 	struct env e;
 
 	env_run(&e, none, -1, 2);
-	assert_list(&e.rk.people,
-		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
-		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n");
+	assert_list(&e.rk.people, "");
+	assert_people(&e.rk.cut, SAM "\n" RIA "\n" VAL "\n" TESS "\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
  * Mae is M: of FOO and of THE REST: one entry with both roles (scored as
- * FOO's M:, 4), under --max-recipients=0 between Val (6) and Sam (3).
+ * FOO's M:, 4), under --max-recipients=0 after Sam (6), before Ria (4,
+ * the walk's) and Val (2).
  */
 static const char twice[] =
 	"FOO DRIVER\n"
@@ -328,10 +341,10 @@ START_TEST(test_rankhist_one_entry_per_address)
 	ck_assert_uint_eq(e.rk.people.nr, 3);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_list(&e.rk.people,
+		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
+		    MAE " (maintainer:FOO DRIVER,maintainer:THE REST,inactive)\n"
 		    RIA " (history_commits:2/4=50%,history_reviewed:2/4=50%)\n"
 		    VAL " (history_commits:1/4=25%,history_reviewed:1/4=25%)\n"
-		    MAE " (maintainer:FOO DRIVER,maintainer:THE REST,inactive)\n"
-		    SAM " (history_commits:3/4=75%,history_authored:3/4=75%)\n"
 		    TOM " (maintainer:THE REST,inactive)\n"
 		    TESS " (history_commits:1/4=25%)\n");
 	env_release(&e);
@@ -343,8 +356,8 @@ END_TEST
  * 3) and Tess (a Tested-by: 0, not taken), four commits.
  */
 static struct gm_history_person unreviewed_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1 },
-	{ n_tess, e_tess, 1, 0, h_tess, 1 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
+	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0 },
 };
 
 static const struct gm_history unreviewed = {
@@ -353,10 +366,10 @@ static const struct gm_history unreviewed = {
 	.nr_people = ARRAY_SIZE(unreviewed_people),
 };
 
-/* Sam as above, and Val (one Acked-by:, 6). */
+/* Sam as above (6), and Val (one Acked-by:, 2). */
 static struct gm_history_person some_reviewed_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1 },
-	{ n_val, e_val, 1, 0, h_val, 1 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
+	{ n_val, e_val, 1, 0, h_val, 1, 0, 0 },
 };
 
 static const struct gm_history some_reviewed = {
@@ -399,9 +412,9 @@ static const char *const fay[] = { FAY, NULL };
 static const char *const fay_gus[] = { FAY, GUS, NULL };
 
 /*
- * Tom and Fay listed, a budget of 2. Tom (M: of THE REST, the only M:,
- * 4) and Sam (three sign-offs, three commits written: 3) over Fay (0)
- * and Tess (a Tested-by: 0).
+ * Tom and Fay listed, a budget of 2. Sam (three sign-offs, three commits
+ * written: 6) and Tom (M: of THE REST, the only M:, 4) over Fay (0) and
+ * Tess (a Tested-by: 0).
  */
 START_TEST(test_rankhist_no_review_in_window)
 {
@@ -409,14 +422,14 @@ START_TEST(test_rankhist_no_review_in_window)
 
 	env_in_file(&e, fay, &unreviewed, -1);
 	assert_people(&e.rk.people,
-		    TOM "\n"
-		    SAM "\n");
+		    SAM "\n"
+		    TOM "\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
- * Tom, Fay and Gus listed, a budget of 3: Val (6), Tom (4), Sam (3);
+ * Tom, Fay and Gus listed, a budget of 3: Sam (6), Tom (4), Val (2);
  * Fay and Gus score 0.
  */
 START_TEST(test_rankhist_best_three)
@@ -425,15 +438,15 @@ START_TEST(test_rankhist_best_three)
 
 	env_in_file(&e, fay_gus, &some_reviewed, -1);
 	assert_people(&e.rk.people,
-		    VAL "\n"
+		    SAM "\n"
 		    TOM "\n"
-		    SAM "\n");
+		    VAL "\n");
 	env_release(&e);
 }
 END_TEST
 
 /*
- * --max-recipients=4 leaves one place after Val, Tom and Sam: Fay and
+ * --max-recipients=4 leaves one place after Sam, Tom and Val: Fay and
  * Gus both score 0, and Fay comes first in the list: Gus is cut.
  */
 START_TEST(test_rankhist_zero_fills_places)
@@ -442,9 +455,9 @@ START_TEST(test_rankhist_zero_fills_places)
 
 	env_in_file(&e, fay_gus, &some_reviewed, 4);
 	assert_people(&e.rk.people,
-		    VAL "\n"
-		    TOM "\n"
 		    SAM "\n"
+		    TOM "\n"
+		    VAL "\n"
 		    FAY "\n");
 	assert_people(&e.rk.cut, GUS "\n");
 	env_release(&e);
@@ -454,8 +467,8 @@ END_TEST
 /*
  * Roles as Xen's script shows them: section names cut to 8 bytes and R:
  * lines as a bare "reviewer". The scopes are those of the full names:
- * the ranking of test_rankhist_default_budget: Ria (R: of FOO) 8, Val 6,
- * Mae (M: of FOO, cut to "FOO D...") 4, Sam 3.
+ * the ranking of test_rankhist_default_budget: Ria (R: of FOO) 8, Sam 6,
+ * Mae (M: of FOO, cut to "FOO D...") 4, Rex (a bare "reviewer") 4.
  */
 START_TEST(test_rankhist_short_roles)
 {
@@ -477,9 +490,9 @@ START_TEST(test_rankhist_short_roles)
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
 	assert_people(&e.rk.people,
 		    RIA "\n"
-		    VAL "\n"
+		    SAM "\n"
 		    MAE "\n"
-		    SAM "\n");
+		    REX "\n");
 	env_release(&e);
 }
 END_TEST
@@ -497,7 +510,7 @@ START_TEST(test_rankhist_roles_without_stats)
 	e.m = gm_test_parse(fixture);
 	env_rank_init(&e);
 	ck_assert_int_eq(gm_rank_add_history(&e.rk, &walked), 0);
-	assert_list(&e.rk.people, RIA " (history_commits,history_reviewed)\n");
+	assert_list(&e.rk.people, SAM " (history_commits,history_authored)\n");
 	env_release(&e);
 }
 END_TEST
@@ -505,14 +518,13 @@ END_TEST
 /*
  * Ria's lines under two addresses (FOO's R: line has the first): the
  * output names her once, so the walk does, counts summed: 2 + 1 review
- * lines (counted as one), 2 + 1 commits; score 2 + 6 = 8, and not
- * inactive.
+ * lines, 2 + 1 commits; score 4 + 2 * 3 = 10, and not inactive.
  */
 static char e_ria_old[] = "ria@old.example.com";
 static struct gm_history_type h_ria_old[] = { { k_ack, 1 } };
 static struct gm_history_person two_address_people[] = {
-	{ n_ria, e_ria, 2, 0, h_ria, 1 },
-	{ n_ria, e_ria_old, 1, 0, h_ria_old, 1 },
+	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0 },
+	{ n_ria, e_ria_old, 1, 0, h_ria_old, 1, 0, 0 },
 };
 
 static const struct gm_history two_addresses = {
@@ -541,7 +553,7 @@ START_TEST(test_rankhist_two_addresses_one_person)
 		    RIA " (reviewer:FOO DRIVER,history_commits:3/4=75%,history_reviewed:3/4=75%)\n"
 		    MAE " (maintainer:FOO DRIVER,inactive)\n"
 		    REX " (reviewer:FOO DRIVER,inactive)\n");
-	ck_assert_int_eq(e.rk.people.v[0].score, 8);
+	ck_assert_double_eq(e.rk.people.v[0].score, 10);
 	ck_assert_uint_eq(e.rk.cut.nr, 0);
 	env_release(&e);
 }
@@ -549,20 +561,20 @@ END_TEST
 
 /*
  * The default budget's cut (test_rankhist_default_budget) keeps those
- * cut in rk->cut, best first, with their scores: Rex 2, Tom 0, Tess 0.
+ * cut in rk->cut, best first, with their scores: Val 2, Tom 0, Tess 0.
  */
 START_TEST(test_rankhist_cut_kept_aside)
 {
 	struct env e;
 
 	env_run(&e, both, -1, 5);
-	assert_people(&e.rk.cut, REX "\n" TOM "\n" TESS "\n");
-	ck_assert_int_eq(e.rk.cut.v[0].score, 2);
-	ck_assert_int_eq(e.rk.cut.v[0].scope, GM_SCOPE_REVIEWER);
-	ck_assert_int_eq(e.rk.cut.v[1].score, 0);
+	assert_people(&e.rk.cut, VAL "\n" TOM "\n" TESS "\n");
+	ck_assert_double_eq(e.rk.cut.v[0].score, 2);
+	ck_assert_int_eq(e.rk.cut.v[0].scope, GM_SCOPE_NONE);
+	ck_assert_double_eq(e.rk.cut.v[1].score, 0);
 	ck_assert_int_eq(e.rk.cut.v[1].scope, GM_SCOPE_CATCHALL);
-	ck_assert_int_eq(e.rk.cut.v[2].score, 0);
-	ck_assert_int_eq(e.rk.people.v[0].score, 8);
+	ck_assert_double_eq(e.rk.cut.v[2].score, 0);
+	ck_assert_double_eq(e.rk.people.v[0].score, 8);
 	ck_assert_int_eq(e.rk.people.v[0].scope, GM_SCOPE_REVIEWER);
 	env_release(&e);
 }
@@ -577,8 +589,57 @@ START_TEST(test_rankhist_zero_ignores_limits)
 	struct env e;
 
 	env_run(&e, none, 0, 1);
-	assert_people(&e.rk.people, RIA "\n" VAL "\n" SAM "\n" TESS "\n");
+	assert_people(&e.rk.people, SAM "\n" RIA "\n" VAL "\n" TESS "\n");
 	ck_assert_uint_eq(e.rk.cut.nr, 0);
+	env_release(&e);
+}
+END_TEST
+
+/*
+ * People the walk reached only through its signals: Ada (no commit of
+ * the paths, 8 reviews of the author's other commits: 5 at most) and
+ * Lou (reviews of the files before the window, 2.5 decayed: 2 * 2.5),
+ * with Sam (6). FOO's people: Mae 4, Rex 4, Ria 4 (R:, no walk here).
+ * --max-recipients=3: Sam, Ada, Lou (in the walk's order); their counts
+ * in rk->hist.
+ */
+static char n_ada[] = "Ada Author", e_ada[] = "ada@example.com";
+static char n_lou[] = "Lou Long", e_lou[] = "lou@example.com";
+static struct gm_history_person signal_people[] = {
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
+	{ n_ada, e_ada, 0, 0, NULL, 0, 8, 0 },
+	{ n_lou, e_lou, 0, 0, NULL, 0, 0, 2.5 },
+};
+
+static const struct gm_history signals_walked = {
+	.commits = 3,
+	.people = signal_people,
+	.nr_people = ARRAY_SIZE(signal_people),
+};
+
+START_TEST(test_rankhist_signals_only)
+{
+	struct env e;
+
+	memset(&e, 0, sizeof(e));
+	gm_options_init(&e.opts);
+	e.opts.history = 1;
+	e.opts.max_recipients = 3;
+	ck_assert_int_eq(gm_options_finish(&e.opts), 0);
+	e.m = gm_test_parse(fixture);
+	env_rank_init(&e);
+	ck_assert_int_eq(gm_rank_add_section(&e.rk, e.m,
+			 gm_test_section(e.m, "FOO DRIVER")), 0);
+	ck_assert_int_eq(gm_rank_normalize(&e.rk), 0);
+	ck_assert_int_eq(gm_rank_add_history(&e.rk, &signals_walked), 0);
+	assert_people(&e.rk.people,
+		      SAM "\nAda Author <ada@example.com>\n"
+		      "Lou Long <lou@example.com>\n");
+	ck_assert_double_eq(e.rk.people.v[1].score, 5);
+	ck_assert_uint_eq(e.rk.people.v[1].history->author_rev, 8);
+	ck_assert_double_eq(e.rk.people.v[2].score, 5);
+	ck_assert_double_eq(e.rk.people.v[2].history->long_rev, 2.5);
+	assert_people(&e.rk.cut, MAE "\n" REX "\n" RIA "\n");
 	env_release(&e);
 }
 END_TEST
@@ -607,6 +668,7 @@ Suite *rankhist_suite(void)
 	tcase_add_test(cut, test_rankhist_two_addresses_one_person);
 	tcase_add_test(cut, test_rankhist_cut_kept_aside);
 	tcase_add_test(cut, test_rankhist_zero_ignores_limits);
+	tcase_add_test(cut, test_rankhist_signals_only);
 	suite_add_tcase(s, cut);
 	return s;
 }

@@ -28,6 +28,10 @@ struct gm_history_person {
 	size_t authored;	/* commits authored */
 	struct gm_history_type *types;
 	size_t nr_types;
+	/* review lines (Reviewed-by:, Acked-by:) naming the person ... */
+	size_t author_rev;	/* ... on the author's other commits */
+	double long_rev;	/* ... on the paths over GM_HISTORY_LONG, each
+				 * e^(-age / GM_HISTORY_DECAY) */
 };
 
 struct gm_history {
@@ -40,6 +44,8 @@ struct gm_history {
 	struct gm_strvec committers;	/* of the commits counted: lower-case
 					 * addresses after the mailmap, each
 					 * once, in the order first seen */
+	char *author;			/* opts->author's address, lower-case
+					 * after the mailmap, or NULL */
 };
 
 struct gm_graph;
@@ -51,9 +57,17 @@ struct gm_history_options {
 	git_mailmap *mailmap;	/* NULL for raw identities */
 	const struct gm_graph *graph;	/* filters asked first, or NULL */
 	const struct gm_packs *packs;	/* read first, or NULL */
+	bool signals;		/* count long_rev (and author_rev) too */
+	const char *author;	/* "Name <address>" whose commits' review
+				 * lines are author_rev (with `signals`) */
 };
 
-#define GM_HISTORY_OPTIONS_INIT { INT64_MIN, INT64_MAX, NULL, NULL, NULL }
+#define GM_HISTORY_OPTIONS_INIT \
+	{ INT64_MIN, INT64_MAX, NULL, NULL, NULL, false, NULL }
+
+/* The long window of long_rev and the decay of its weights, in seconds. */
+#define GM_HISTORY_LONG (730 * 86400LL)
+#define GM_HISTORY_DECAY (180 * 86400.0)
 
 /**
  * Walk from `start` and count the commits that touch `paths` (relative to
@@ -61,7 +75,14 @@ struct gm_history_options {
  * pathspecs do; no wildcards: paths are literal, as with git's
  * --literal-pathspecs), with git's default history simplification over
  * every parent of a merge, however many. A commit older than `since`
- * ends that line of the walk, as git's --since does. On success `*out`
+ * ends that line of the walk, as git's --since does. With `signals`,
+ * also each person's review lines (git log --no-merges, each walk as
+ * git's): long_rev on the commits that touch the paths over
+ * GM_HISTORY_LONG before the window's end (`until`, else the time of
+ * `start`), or over the window if it is longer;
+ * author_rev, with an `author`, on the window's commits of the whole
+ * tree whose author is that person (the same address, or the same name
+ * of two words or more, both through the mailmap). On success `*out`
  * belongs to the caller (gm_history_free()).
  * @return 0 or GM_ERROR.
  */
@@ -102,15 +123,10 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 		    const struct gm_history_options *opts,
 		    gm_history_commit_fn fn, void *payload);
 
-/**
- * The mailmap git would use at `tree`: its .mailmap, then the blob named
- * by mailmap.blob, then the file named by mailmap.file.
- * @return 0 or GM_ERROR.
- */
-int gm_history_mailmap(git_mailmap **out, git_repository *repo,
-		       git_tree *tree);
-
 void gm_history_free(struct gm_history *h);
+
+/* The `nr` people of `v`, their strings, and `v` itself. */
+void gm_history_people_free(struct gm_history_person *v, size_t nr);
 
 /**
  * The window of a walk (gm_history_options.since and .until): the dates

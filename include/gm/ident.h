@@ -5,24 +5,47 @@
 
 #include <git2.h>
 
+#include "gm/buf.h"
+
 /*
- * Who made a commit and when, as a walk's commits and a mailmap tell it,
- * read here so that the stages above call no libgit2. Each may run in
- * several threads at once on different commits; a mailmap is only read.
+ * Who is who, as git reads it: the mailmap git would use, a commit's
+ * committer and message, and the user's own identity.
  */
+
+/**
+ * The mailmap git would use at `tree` (NULL: none): its .mailmap, then
+ * the blob named by mailmap.blob, then the file named by mailmap.file.
+ * On success `*out` belongs to the caller (git_mailmap_free()).
+ * @return 0 or GM_ERROR.
+ */
+int gm_ident_mailmap(git_mailmap **out, git_repository *repo,
+		     git_tree *tree);
+
+/**
+ * `*name` and `*email` through `mm` (NULL: unchanged); the results point
+ * into `mm` or are the ones given. @return 0 or GM_ERROR.
+ */
+int gm_ident_resolve(const git_mailmap *mm, const char **name,
+		     const char **email);
+
+/** Free a mailmap (gm_ident_mailmap()'s). NULL is a no-op. */
+void gm_ident_mailmap_free(git_mailmap *mm);
 
 /** The committer time of `c`, in seconds since the epoch. */
 int64_t gm_ident_commit_time(const git_commit *c);
 
-/**
- * The name and address `mm` maps `name` <`email`> to, into `*rname` and
- * `*remail`, borrowed from `mm` or the inputs. @return 0 or GM_ERROR.
- */
-int gm_ident_resolve(const char **rname, const char **remail,
-		     const git_mailmap *mm, const char *name,
-		     const char *email);
+/* The committer of `c` into `*name` and `*email` ("" for none); its raw message. */
+void gm_ident_committer(const git_commit *c, const char **name,
+			const char **email);
+const char *gm_ident_message(const git_commit *c);
 
-/** Free a mailmap (gm_history_mailmap()'s). NULL is a no-op. */
-void gm_ident_mailmap_free(git_mailmap *mm);
+/**
+ * The user's identity as git resolves an author's: GIT_AUTHOR_NAME and
+ * GIT_AUTHOR_EMAIL, else author.name/author.email, else user.name/
+ * user.email, else $EMAIL, into `name` and `email` (overwritten).
+ * @return 0, GM_ENOTFOUND if no address is set, or GM_ERROR.
+ */
+int gm_ident_user(struct gm_buf *name, struct gm_buf *email,
+		  git_repository *repo);
 
 #endif /* GM_IDENT_H */

@@ -38,6 +38,7 @@ struct gm_inputs {
 	struct gm_strvec files;		/* the file list of R-30 */
 	struct gm_strvec walk_paths;	/* the paths as given, for history */
 	struct gm_strvec fixes;		/* Fixes: ids, first occurrence kept */
+	char *author;			/* the first patch's From:, or NULL */
 	struct gm_patch_range *ranges;	/* the patches' hunks (--git-blame) */
 	size_t nr_ranges, alloc_ranges;
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */

@@ -97,7 +97,7 @@ struct gm_rank_entry {
 	const struct gm_history_person *history;	/* activity, or NULL */
 	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
-	int score;		/* --history's, once ranked */
+	double score;	/* --history's, once ranked */
 	enum gm_rank_scope scope;	/* --history's, once ranked */
 };
 
@@ -236,11 +236,10 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * (gm_rank_history_score()), the people are ordered by score, the order
  * of the script kept in ties, and cut to the budget: --max-recipients
  * people (0: no cut), by default as many as were listed before (what
- * get_maintainer.pl would name), or --git-max-maintainers when none
- * were. The M: people of the patch's own sections (GM_SCOPE_MAINTAINER),
- * the chief penguin and the signers of Fixes: commits are never cut; the
- * best of the others that reach the rule's least score fill what they
- * leave. Those cut go to rk->cut, best first.
+ * get_maintainer.pl would name; none if none were). The chief penguin and the signers of Fixes: commits are never
+ * cut; the best of the others fill what they leave. The patch's author
+ * (h->author) takes no place and counts in no budget but an unlimited
+ * one. Those cut go to rk->cut, best first.
  * Sections are known by their names as the roles show them (cut by
  * --section-name-max; "reviewer" alone with --no-reviewer-section).
  * Lists are not touched.
@@ -251,15 +250,16 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
 
 
 /**
- * How likely a person is to review the patch: 4 for GM_SCOPE_MAINTAINER,
- * 2 for GM_SCOPE_REVIEWER, 0 for GM_SCOPE_CATCHALL, plus, from the
- * history walk `p` (NULL: none), 6 for a Reviewed-by: or Acked-by: line
- * (one counts, however many) and 1 per Signed-off-by: line or commit
- * authored (3 at most). The weights are src/rank/rank.c's named
- * constants, chosen by bench/quality-fit (doc/quality.md).
+ * How likely a person is to review the patch: a weight for their scope
+ * (an own section's M: or R:, a catch-all's), plus, from the history
+ * walk `p` (NULL: none), weights for their review lines in the window,
+ * their sign-offs and commits, the review lines on the author's other
+ * commits (author_rev) and on the files over two years (long_rev), each
+ * capped. The weights are src/rank/rank.c's named constants, chosen by
+ * bench/quality-fit (doc/quality.md).
  */
-int gm_rank_history_score(enum gm_rank_scope scope,
-			  const struct gm_history_person *p);
+double gm_rank_history_score(enum gm_rank_scope scope,
+			     const struct gm_history_person *p);
 
 /**
  * Drop every person and list that is not one RFC 5322 mailbox as

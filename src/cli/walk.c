@@ -3,7 +3,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "gm/email.h"
 #include "gm/error.h"
+#include "gm/ident.h"
 
 bool gm_walk_wanted(const struct gm_options *o)
 {
@@ -40,19 +42,39 @@ static int walk_paths(struct gm_walk *w, struct gm_strvec *paths)
 	return error;
 }
 
+/* The patch's author, else the user's identity, into `out` ("" for none). */
+static int walk_author(struct gm_walk *w, struct gm_repo *r,
+		       struct gm_buf *out)
+{
+	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
+	int error = 0;
+
+	if (w->in->author)
+		error = gm_buf_puts(out, w->in->author);
+	else if (!(error = gm_ident_user(&name, &email, gm_repo_git(r))))
+		error = gm_email_format(out, name.ptr, email.ptr, 1);
+	gm_buf_release(&name);
+	gm_buf_release(&email);
+	return error == GM_ENOTFOUND ? 0 : error;
+}
+
 /* The walk itself, on `r` (the caller's, or a thread's own). */
 static int walk_run(struct gm_walk *w, struct gm_repo *r)
 {
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_strvec paths = GM_STRVEC_INIT;
+	struct gm_buf author = GM_BUF_INIT;
 	int error;
 
 	ho.since = w->since;
 	ho.until = w->until;
-	if ((error = walk_paths(w, &paths)) < 0)
+	ho.signals = w->opts->history;
+	if ((error = walk_paths(w, &paths)) < 0 ||
+	    (ho.signals && (error = walk_author(w, r, &author)) < 0))
 		goto out;
+	ho.author = author.len ? author.ptr : NULL;
 	if (w->opts->mailmap &&
-	    (error = gm_history_mailmap(&w->mailmap, gm_repo_git(r),
+	    (error = gm_ident_mailmap(&w->mailmap, gm_repo_git(r),
 					gm_repo_tree(r))) < 0)
 		goto out;
 	ho.mailmap = w->mailmap;
@@ -63,6 +85,7 @@ static int walk_run(struct gm_walk *w, struct gm_repo *r)
 				gm_repo_commit_id(r), &paths, &ho);
 out:
 	gm_strvec_release(&paths);
+	gm_buf_release(&author);
 	return error;
 }
 
@@ -108,6 +131,6 @@ void gm_walk_release(struct gm_walk *w)
 {
 	gm_job_join(&w->job);
 	gm_history_free(w->history);
-	git_mailmap_free(w->mailmap);
+	gm_ident_mailmap_free(w->mailmap);
 	memset(w, 0, sizeof(*w));
 }

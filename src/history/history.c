@@ -1,8 +1,10 @@
 #include "gm/history.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gm/buf.h"
 #include "gm/commits.h"
@@ -11,20 +13,27 @@
 #include "gm/encoding.h"
 #include "gm/error.h"
 #include "gm/graph.h"
+#include "gm/ident.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
 
 /* ==================== the walk's state ==================== */
 
+/* Paths as compared: "dir/" a directory's, else a pathspec's. */
+struct pathset {
+	struct gm_commits_paths ps;
+	enum gm_commits_kind *kind;	/* per path */
+	struct gm_graph_path *keys;	/* per path: its filter keys */
+};
+
+/* What a review line adds to a person (count_reviews()). */
+enum signal { AUTHOR_REV, LONG_REV };
+
 struct walk {
 	const struct gm_history_options *opts;
 	struct gm_objects_rules *rules;	/* how git reads commits here */
 	struct gm_commits src;		/* commits and trees, as git reads them */
-	struct gm_strmap seen;		/* hex ids of queued commits */
-	struct gm_commits_queue q;
-	struct gm_commits_paths ps;	/* the paths, compared */
-	enum gm_commits_kind *kind;	/* per path */
-	struct gm_graph_path *keys;	/* per path: its filter keys */
+	struct gm_commits_walk cw;	/* the walk under way */
 	struct gm_commits_changes ch;	/* the paths the commit changes */
 	struct gm_history *h;
 	struct gm_strmap people;	/* lc(email) -> index + 1 */
@@ -36,33 +45,45 @@ struct walk {
 	size_t nr_touched, alloc_touched;
 	struct gm_strvec changed;	/* the files the commit changes */
 	size_t commit_no;		/* current commit, from 1 */
-	struct gm_buf key, lc;
+	struct gm_buf key, lc, name, email;
 };
 
 /*
  * Whether the commit-graph's filter of `it` says none of the paths
  * differs from its first parent's (git log asks the filters first).
  */
-static bool graph_same(const struct walk *w, const struct gm_commits_item *it)
+static bool graph_same(const struct walk *w, const struct pathset *set,
+		       const struct gm_commits_item *it)
 {
 	return it->in_graph &&
-	       !gm_graph_may_change_any(w->src.graph, it->gc, w->keys,
-					w->ps.nr);
+	       !gm_graph_may_change_any(w->src.graph, it->gc, set->keys,
+					set->ps.nr);
 }
 
 /* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */
-static int tree_differs(struct walk *w, const git_oid *tree,
-			const git_oid *parent, bool *differs)
+static int tree_differs(struct walk *w, const struct pathset *set,
+			const git_oid *tree, const git_oid *parent,
+			bool *differs)
 {
 	int error;
 
 	w->ch.nr = 0;
-	error = gm_commits_diff(&w->src, &w->ps, parent, tree, &w->ch);
+	error = gm_commits_diff(&w->src, &set->ps, parent, tree, &w->ch);
 	*differs = w->ch.nr > 0;
 	return error;
 }
 
 /* ==================== counting people ==================== */
+
+/* `s` in lower case into w->lc. */
+static int lower(struct walk *w, const char *s)
+{
+	gm_buf_reset(&w->lc);
+	for (; *s; s++)
+		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
+			return GM_ERROR;
+	return 0;
+}
 
 static int person_find(struct walk *w, const char *name, const char *email,
 		       struct gm_history_person **out)
@@ -71,10 +92,8 @@ static int person_find(struct walk *w, const char *name, const char *email,
 	struct gm_history_person *p;
 	void *idx = NULL;
 
-	gm_buf_reset(&w->lc);
-	for (const char *s = email; *s; s++)
-		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
-			return GM_ERROR;
+	if (lower(w, email) < 0)
+		return GM_ERROR;
 	if (gm_strmap_get(&w->people, w->lc.ptr, w->lc.len, &idx)) {
 		*out = &h->people[(size_t)idx - 1];
 		return 0;
@@ -137,21 +156,22 @@ static int person_add_type(struct gm_history_person *p, const char *key)
 static int identify(struct walk *w, const char *name, const char *email,
 		    struct gm_history_person **out)
 {
-	const char *rname = name, *remail = email;
+	int error = gm_ident_resolve(w->opts->mailmap, &name, &email);
 
-	if (w->opts->mailmap &&
-	    git_mailmap_resolve(&rname, &remail, w->opts->mailmap, name,
-				email) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	return person_find(w, rname, remail, out);
+	return error < 0 ? error : person_find(w, name, email, out);
 }
 
-static int count_trailer(struct walk *w, const struct gm_trailer *t)
+/*
+ * The person of trailer `t` into `*out`, or NULL (counted in
+ * h->rejected) if it names no valid address; its canonical key in w->key.
+ */
+static int trailer_person(struct walk *w, const struct gm_trailer *t,
+			  struct gm_history_person **out)
 {
 	struct gm_buf value = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_history_person *p;
 	int error;
 
+	*out = NULL;
 	if ((error = gm_buf_put(&value, t->value, t->value_len)) < 0 ||
 	    (error = gm_email_parse(&name, &addr, value.ptr)) < 0)
 		goto out;
@@ -159,11 +179,9 @@ static int count_trailer(struct walk *w, const struct gm_trailer *t)
 		w->h->rejected++;
 		goto out;
 	}
-	if ((error = gm_trailer_canonical_key(&w->key, t->key, t->key_len)) < 0 ||
-	    (error = identify(w, name.ptr, addr.ptr, &p)) < 0 ||
-	    (error = person_add_type(p, w->key.ptr)) < 0)
+	if ((error = gm_trailer_canonical_key(&w->key, t->key, t->key_len)) < 0)
 		goto out;
-	person_touch(w, p);
+	error = identify(w, name.ptr, addr.ptr, out);
 out:
 	gm_buf_release(&value);
 	gm_buf_release(&name);
@@ -171,19 +189,28 @@ out:
 	return error;
 }
 
-/* The committer's address, once, in h->committers (not a person counted). */
-static int note_committer(struct walk *w, const git_signature *sig)
+static int count_trailer(struct walk *w, const struct gm_trailer *t)
 {
-	const char *name = sig->name ? sig->name : "", *email = sig->email;
+	struct gm_history_person *p;
+	int error = trailer_person(w, t, &p);
 
-	if (w->opts->mailmap &&
-	    git_mailmap_resolve(&name, &email, w->opts->mailmap, name,
-				email) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	gm_buf_reset(&w->lc);
-	for (const char *s = email; *s; s++)
-		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
-			return GM_ERROR;
+	if (!error && p && !(error = person_add_type(p, w->key.ptr)))
+		person_touch(w, p);
+	return error;
+}
+
+/* The committer's address, once, in h->committers (not a person counted). */
+static int note_committer(struct walk *w, const git_commit *c)
+{
+	const char *name, *email;
+	int error;
+
+	gm_ident_committer(c, &name, &email);
+	if (!*email)
+		return 0;
+	if ((error = gm_ident_resolve(w->opts->mailmap, &name, &email)) < 0 ||
+	    (error = lower(w, email)) < 0)
+		return error;
 	if (gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL))
 		return 0;
 	if (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
@@ -192,50 +219,124 @@ static int note_committer(struct walk *w, const git_signature *sig)
 	return 0;
 }
 
+/* Each trailer line of `msg` handed to `fn`, until an error. */
+static int each_trailer(struct walk *w, const char *msg,
+			int (*fn)(struct walk *, const struct gm_trailer *,
+				  void *), void *arg)
+{
+	int error = 0;
+
+	while (msg && *msg && !error) {
+		size_t len = strcspn(msg, "\n");
+		struct gm_trailer t;
+
+		if (gm_trailer_parse(&t, msg, len))
+			error = fn(w, &t, arg);
+		msg += len + (msg[len] == '\n');
+	}
+	return error;
+}
+
+static int trailer_counted(struct walk *w, const struct gm_trailer *t,
+			   void *arg)
+{
+	(void)arg;
+	return count_trailer(w, t);
+}
+
 static int count_commit(struct walk *w, git_commit *c)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
-	const git_signature *committer = git_commit_committer(c);
 	struct gm_history_person *p;
-	const char *msg;
 	int error;
 
 	w->h->commits++;
 	w->commit_no++;
 	w->nr_touched = 0;
-	if (committer && committer->email &&
-	    (error = note_committer(w, committer)) < 0)
-		return error;
-	if ((error = gm_commit_utf8(&u, c, git_commit_message_raw(c))) < 0)
-		return error;
-	msg = u.message;
+	if ((error = note_committer(w, c)) < 0 ||
+	    (error = gm_commit_utf8(&u, c, gm_ident_message(c))) < 0)
+		goto out;
 	if (*u.email && gm_email_address_valid(u.email)) {
 		if ((error = identify(w, u.name, u.email, &p)) < 0)
 			goto out;
 		p->authored++;
 		person_touch(w, p);
 	}
-	while (msg && *msg && !error) {
-		size_t len = strcspn(msg, "\n");
-		struct gm_trailer t;
-
-		if (gm_trailer_parse(&t, msg, len))
-			error = count_trailer(w, &t);
-		msg += len + (msg[len] == '\n');
-	}
+	error = each_trailer(w, u.message, trailer_counted, NULL);
 out:
 	gm_commit_utf8_release(&u);
 	return error;
 }
 
+/* ==================== review signals ==================== */
+
+struct review {
+	enum signal kind;
+	double weight;
+};
+
+static int review_counted(struct walk *w, const struct gm_trailer *t,
+			  void *arg)
+{
+	const struct review *r = arg;
+	struct gm_history_person *p;
+	int error;
+
+	if (gm_trailer_canonical_key(&w->key, t->key, t->key_len) < 0)
+		return GM_ERROR;
+	if (strcmp(w->key.ptr, "Reviewed-by") && strcmp(w->key.ptr, "Acked-by"))
+		return 0;
+	if ((error = trailer_person(w, t, &p)) < 0 || !p)
+		return error;
+	if (r->kind == AUTHOR_REV)
+		p->author_rev++;
+	else
+		p->long_rev += r->weight;
+	return 0;
+}
+
+/* The review lines of `c` added to the people they name as `kind`. */
+static int count_reviews(struct walk *w, git_commit *c, enum signal kind,
+			 double weight)
+{
+	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
+	struct review r = { kind, weight };
+	size_t rejected = w->h->rejected;
+	int error = gm_commit_utf8(&u, c, gm_ident_message(c));
+
+	if (!error)
+		error = each_trailer(w, u.message, review_counted, &r);
+	w->h->rejected = rejected;	/* counted once, by count_commit() */
+	gm_commit_utf8_release(&u);
+	return error;
+}
+
+/*
+ * Whether `name`/`email` (after the mailmap) is the person w->name/
+ * w->email: the same address (any case) or the same name of two words.
+ */
+static int is_author(struct walk *w, const char *name, const char *email,
+		     bool *same)
+{
+	int error = gm_ident_resolve(w->opts->mailmap, &name, &email);
+
+	if (error < 0)
+		return error;
+	*same = (*email && !strcasecmp(email, w->email.ptr)) ||
+		(strchr(name, ' ') && !strcmp(name, w->name.ptr));
+	return 0;
+}
+
 /* ==================== the walk ==================== */
 
 /*
- * One commit of the walk: git's default simplification keeps only the
- * first parent the commit is TREESAME to, if any; a non-merge that is not
- * TREESAME is counted.
+ * One commit of a walk simplified by `set`: git's default simplification
+ * keeps only the first parent the commit is TREESAME to, if any; the
+ * kept parents are queued. `*counted`: a non-merge of the window that is
+ * not TREESAME, its commit read into it->c.
  */
-static int walk_commit(struct walk *w, struct gm_commits_item *it)
+static int walk_commit(struct walk *w, const struct pathset *set,
+		       struct gm_commits_item *it, bool *counted)
 {
 	struct gm_commits_parents p;
 	bool differs = true;
@@ -246,22 +347,23 @@ static int walk_commit(struct walk *w, struct gm_commits_item *it)
 	for (size_t i = 0; i < p.nr && !error && same == p.nr; i++) {
 		if (!p.loaded[i])
 			continue;
-		if (i == 0 && graph_same(w, it))
+		if (i == 0 && graph_same(w, set, it))
 			differs = false;
 		else
-			error = tree_differs(w, &p.tree, &p.trees[i], &differs);
+			error = tree_differs(w, set, &p.tree, &p.trees[i],
+					     &differs);
 		if (!error && !differs)
 			same = i;
 	}
 	if (!error && !p.nr_loaded)
-		error = tree_differs(w, &p.tree, NULL, &differs);
+		error = tree_differs(w, set, &p.tree, NULL, &differs);
 	for (size_t i = 0; i < p.nr && !error; i++)
 		if (p.loaded[i] && (same == p.nr || same == i))
-			error = gm_commits_queue_push(&w->q, &p.v[i]);
-	if (!error && p.nr <= 1 && same == p.nr && differs &&
-	    it->time <= w->opts->until &&
-	    !(error = gm_commits_item_commit(&w->src, it)))
-		error = count_commit(w, it->c);
+			error = gm_commits_walk_push(&w->cw, &p.v[i]);
+	*counted = !error && p.nr <= 1 && same == p.nr && differs &&
+		   it->time <= w->opts->until;
+	if (*counted)
+		error = gm_commits_item_commit(&w->src, it);
 	gm_commits_parents_release(&p);
 	return error;
 }
@@ -277,51 +379,54 @@ static int person_cmp(const void *a, const void *b)
 	return strcmp(x->email, y->email);
 }
 
-/* The paths as compared: "dir/" a directory's, else a pathspec's. */
-static int walk_prepare(struct walk *w, const struct gm_strvec *paths)
+/* `paths` as compared. */
+static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 {
 	size_t n = paths->nr;
 
-	w->ps.paths = calloc(n + 1, sizeof(*w->ps.paths));
-	w->kind = calloc(n + 1, sizeof(*w->kind));
-	w->ps.order = calloc(n + 1, sizeof(*w->ps.order));
-	w->keys = calloc(n + 1, sizeof(*w->keys));
-	if (!w->ps.paths || !w->kind || !w->ps.order || !w->keys)
+	set->ps.paths = calloc(n + 1, sizeof(*set->ps.paths));
+	set->kind = calloc(n + 1, sizeof(*set->kind));
+	set->ps.order = calloc(n + 1, sizeof(*set->ps.order));
+	set->keys = calloc(n + 1, sizeof(*set->keys));
+	if (!set->ps.paths || !set->kind || !set->ps.order || !set->keys)
 		return gm_error_set(GM_ERROR, "out of memory");
-	w->ps.kind = w->kind;
+	set->ps.kind = set->kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = paths->v[i];
 		size_t len = strlen(p);
 
 		while (len && p[len - 1] == '/')
 			len--;
-		w->kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
-			     GM_COMMITS_ANY;
-		if (!(w->ps.paths[i] = strndup(p, len)))
+		set->kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
+			       GM_COMMITS_ANY;
+		if (!(set->ps.paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		w->ps.order[w->ps.nr++] = i;
-		if (gm_graph_path_set(&w->keys[i], p, len) < 0)
+		set->ps.order[set->ps.nr++] = i;
+		if (gm_graph_path_set(&set->keys[i], p, len) < 0)
 			return GM_ERROR;
 	}
-	gm_commits_paths_sort(&w->ps);
+	gm_commits_paths_sort(&set->ps);
 	return 0;
+}
+
+static void pathset_release(struct pathset *set)
+{
+	for (size_t i = 0; set->ps.paths && i < set->ps.nr; i++) {
+		free(set->ps.paths[i]);
+		gm_graph_path_release(&set->keys[i]);
+	}
+	free(set->ps.paths);
+	free(set->ps.order);
+	free(set->kind);
+	free(set->keys);
 }
 
 static void walk_release(struct walk *w)
 {
-	gm_commits_queue_release(&w->q);
+	gm_commits_walk_release(&w->cw);
 	gm_commits_close(&w->src);
 	gm_objects_rules_free(w->rules);
-	for (size_t i = 0; w->ps.paths && i < w->ps.nr; i++) {
-		free(w->ps.paths[i]);
-		gm_graph_path_release(&w->keys[i]);
-	}
-	free(w->ps.paths);
-	free(w->ps.order);
-	free(w->kind);
-	free(w->keys);
 	free(w->ch.v);
-	gm_strmap_release(&w->seen);
 	gm_strmap_release(&w->people);
 	gm_strmap_release(&w->committers);
 	free(w->last_commit);
@@ -329,36 +434,33 @@ static void walk_release(struct walk *w)
 	gm_strvec_release(&w->changed);
 	gm_buf_release(&w->key);
 	gm_buf_release(&w->lc);
+	gm_buf_release(&w->name);
+	gm_buf_release(&w->email);
 }
 
-/*
- * The walk's state, reading under the rules git reads commits by (the
- * commit-graph only if they allow it), the start commit read and, if
- * `queue`, queued.
- */
+/* The walk's state, reading under the rules git reads commits by. */
 static int walk_open(struct walk *w, git_repository *repo,
-		     const struct gm_history_options *opts,
-		     const git_oid *start, bool queue)
+		     const struct gm_history_options *opts)
 {
-	struct gm_commits_item it;
 	int error;
 
 	w->opts = opts;
-	gm_commits_queue_init(&w->q, &w->seen);
 	if (!(w->h = calloc(1, sizeof(*w->h))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = gm_objects_rules_load(&w->rules, repo)) < 0 ||
-	    (error = gm_commits_open(&w->src, repo, opts->packs, w->rules,
-				     opts->graph)) < 0)
+	if ((error = gm_objects_rules_load(&w->rules, repo)) < 0)
 		return error;
-	if ((error = gm_commits_item(&w->src, start, &it)) < 0)
-		return error == GM_ERROR ? error :
-			gm_error_set(GM_ERROR, "cannot read the start commit");
-	if (!queue) {
-		gm_commits_item_release(&it);
-		return 0;
-	}
-	return gm_commits_queue_push(&w->q, &it);
+	return gm_commits_open(&w->src, repo, opts->packs, w->rules,
+			       opts->graph);
+}
+
+/* A new walk of the window from `start` (none if `empty`). */
+static int walk_restart(struct walk *w, enum gm_commits_mode mode,
+			const git_oid *start, int64_t since, bool empty)
+{
+	gm_commits_walk_release(&w->cw);
+	memset(&w->cw, 0, sizeof(w->cw));
+	return gm_commits_walk_start(&w->cw, &w->src, mode, start, since,
+				     empty);
 }
 
 /* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
@@ -377,81 +479,178 @@ static int walk_close(struct walk *w, int error, struct gm_history **out)
 	return error;
 }
 
+/*
+ * The walk of `files` over the window, counting; with signals over the
+ * long window, the commits past the first older than the window (which
+ * git log --since=WINDOW never reaches) weighed for long_rev only.
+ */
+static int walk_files(struct walk *w, const git_oid *start,
+		      const struct pathset *files, int64_t end)
+{
+	const struct gm_history_options *o = w->opts;
+	int64_t since = o->signals && end - GM_HISTORY_LONG < o->since ?
+			end - GM_HISTORY_LONG : o->since;
+	struct gm_commits_item it;
+	bool aged = false, counted;
+	int error;
+
+	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start, since,
+			     !files->ps.nr);
+	while (!error && (error = gm_commits_walk_next(&w->cw, &it, NULL)) > 0) {
+		aged |= it.time < o->since;
+		error = walk_commit(w, files, &it, &counted);
+		if (!error && counted && !aged)
+			error = count_commit(w, it.c);
+		if (!error && counted && o->signals)
+			error = count_reviews(w, it.c, LONG_REV,
+					      exp(-(double)(end - it.time) /
+						  GM_HISTORY_DECAY));
+		gm_commits_item_release(&it);
+	}
+	return error;
+}
+
+/* The author of opts->author, after the mailmap, into w->name and w->email. */
+static int author_set(struct walk *w, bool *set)
+{
+	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
+	const char *n, *e;
+	int error = 0;
+
+	*set = gm_email_parse(&name, &email, w->opts->author) == 0 &&
+	       email.len;
+	n = name.ptr;
+	e = email.ptr;
+	if (*set && !(error = gm_ident_resolve(w->opts->mailmap, &n, &e)) &&
+	    (gm_buf_puts(&w->name, n) < 0 || gm_buf_puts(&w->email, e) < 0))
+		error = GM_ERROR;
+	gm_buf_release(&name);
+	gm_buf_release(&email);
+	return error;
+}
+
+/* author_rev: every commit of the window, its author read first. */
+static int walk_author(struct walk *w, const git_oid *start)
+{
+	struct gm_commits_item it;
+	struct gm_commits_parents p = { .nr = 0 };
+	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
+	bool have, same = false;
+	int error = author_set(w, &have);
+
+	if (error || !have)
+		return error;
+	error = walk_restart(w, GM_COMMITS_FULL, start, w->opts->since, false);
+	while (!error && (error = gm_commits_walk_next(&w->cw, &it, &p)) != 0) {
+		if (error > 0 && p.nr <= 1 && it.time <= w->opts->until &&
+		    !(error = gm_commits_item_commit(&w->src, &it)) &&
+		    !(error = gm_commit_utf8(&u, it.c, NULL)) &&
+		    !(error = is_author(w, u.name, u.email, &same)) && same)
+			error = count_reviews(w, it.c, AUTHOR_REV, 1);
+		error = error > 0 ? 0 : error;
+		gm_commit_utf8_release(&u);
+		gm_commits_parents_release(&p);
+		gm_commits_item_release(&it);
+	}
+	return error;
+}
+
+/* The committer time of `start` into `*out`. */
+static int start_time(struct walk *w, const git_oid *start, int64_t *out)
+{
+	struct gm_commits_item it;
+	int error = gm_commits_item(&w->src, start, &it);
+
+	if (error < 0)
+		return error == GM_ERROR ? error :
+			gm_error_set(GM_ERROR, "cannot read the start commit");
+	*out = it.time;
+	gm_commits_item_release(&it);
+	return 0;
+}
+
 int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts)
 {
-	struct gm_commits_item it;
+	struct pathset files;
+	int64_t end = opts->until;
 	struct walk w;
 	int error;
 
 	memset(&w, 0, sizeof(w));
-	error = walk_open(&w, repo, opts, start, paths->nr > 0);
+	memset(&files, 0, sizeof(files));
+	error = walk_open(&w, repo, opts);
 	if (!error)
-		error = walk_prepare(&w, paths);
-	while (!error && gm_commits_queue_pop(&w.q, &it)) {
-		if (it.time >= opts->since)
-			error = walk_commit(&w, &it);
-		gm_commits_item_release(&it);
-	}
+		error = pathset_prepare(&files, paths);
+	if (!error && end == INT64_MAX)
+		error = start_time(&w, start, &end);
+	if (!error)
+		error = walk_files(&w, start, &files, end);
+	if (!error && opts->signals && opts->author && paths->nr)
+		error = walk_author(&w, start);
+	if (!error && w.email.len && !(error = lower(&w, w.email.ptr)) &&
+	    !(w.h->author = strdup(w.lc.ptr)))
+		error = gm_error_set(GM_ERROR, "out of memory");
 	if (!error && w.h->nr_people)
 		qsort(w.h->people, w.h->nr_people, sizeof(*w.h->people),
 		      person_cmp);
+	pathset_release(&files);
 	return walk_close(&w, error, out);
+}
+
+void gm_history_people_free(struct gm_history_person *v, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		for (size_t k = 0; k < v[i].nr_types; k++)
+			free(v[i].types[k].key);
+		free(v[i].types);
+		free(v[i].name);
+		free(v[i].email);
+	}
+	free(v);
 }
 
 void gm_history_free(struct gm_history *h)
 {
 	if (!h)
 		return;
-	for (size_t i = 0; i < h->nr_people; i++) {
-		for (size_t k = 0; k < h->people[i].nr_types; k++)
-			free(h->people[i].types[k].key);
-		free(h->people[i].types);
-		free(h->people[i].name);
-		free(h->people[i].email);
-	}
-	free(h->people);
+	gm_history_people_free(h->people, h->nr_people);
 	gm_strvec_release(&h->committers);
+	free(h->author);
 	free(h);
 }
 
 /* ==================== every change: gm_history_each() ==================== */
 
 /*
- * One commit of the --full-history walk: every parent is followed; a
+ * One commit of the --full-history walk, its parents `p` queued: a
  * non-merge in the window that changes a file against its one parent
  * (or the empty tree) is counted and handed to `fn`.
  */
 static int walk_commit_full(struct walk *w, struct gm_commits_item *it,
+			    const struct gm_commits_parents *p,
 			    gm_history_commit_fn fn, void *payload)
 {
 	struct gm_history_commit hc;
-	struct gm_commits_parents p;
-	int error = gm_commits_parents(&w->src, it, &p);
+	int error;
 
-	for (size_t i = 0; i < p.nr && !error; i++)
-		if (p.loaded[i])
-			error = gm_commits_queue_push(&w->q, &p.v[i]);
-	if (error || p.nr > 1 || it->time > w->opts->until)
-		goto out;
+	if (p->nr > 1 || it->time > w->opts->until)
+		return 0;
 	gm_strvec_release(&w->changed);
-	error = gm_commits_diff_all(&w->src, p.nr_loaded ? &p.trees[0] : NULL,
-				    &p.tree, &w->changed);
+	error = gm_commits_diff_all(&w->src, p->nr_loaded ? &p->trees[0] : NULL,
+				    &p->tree, &w->changed);
 	if (error || !w->changed.nr)
-		goto out;
+		return error;
 	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
 	    (error = count_commit(w, it->c)) < 0)
-		goto out;
+		return error;
 	hc.commit = it->c;
 	hc.files = (const char *const *)w->changed.v;
 	hc.nr_files = w->changed.nr;
 	hc.people = w->touched;
 	hc.nr_people = w->nr_touched;
-	error = fn(w->h, &hc, payload);
-out:
-	gm_commits_parents_release(&p);
-	return error;
+	return fn(w->h, &hc, payload);
 }
 
 int gm_history_each(struct gm_history **out, git_repository *repo,
@@ -460,78 +659,22 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 		    gm_history_commit_fn fn, void *payload)
 {
 	struct gm_commits_item it;
+	struct gm_commits_parents p = { .nr = 0 };
 	struct walk w;
 	int error;
 
 	memset(&w, 0, sizeof(w));
-	error = walk_open(&w, repo, opts, start, true);
-	while (!error && gm_commits_queue_pop(&w.q, &it)) {
-		if (it.time >= opts->since)
-			error = walk_commit_full(&w, &it, fn, payload);
+	error = walk_open(&w, repo, opts);
+	if (!error)
+		error = walk_restart(&w, GM_COMMITS_FULL, start, opts->since,
+				     false);
+	while (!error && (error = gm_commits_walk_next(&w.cw, &it, &p)) != 0) {
+		if (error > 0)
+			error = walk_commit_full(&w, &it, &p, fn, payload);
+		gm_commits_parents_release(&p);
 		gm_commits_item_release(&it);
 	}
 	return walk_close(&w, error, out);
-}
-
-/* ==================== the mailmap ==================== */
-
-static int mailmap_add_blob(struct gm_buf *all, git_repository *repo,
-			    git_tree *tree, const char *spec)
-{
-	git_object *obj = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
-	int error = 0;
-
-	if (tree) {
-		if (git_tree_entry_bypath(&e, tree, spec) < 0 ||
-		    git_tree_entry_type(e) != GIT_OBJECT_BLOB)
-			goto out;
-		if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
-			goto out;
-	} else {
-		if (git_revparse_single(&obj, repo, spec) < 0 ||
-		    git_object_type(obj) != GIT_OBJECT_BLOB)
-			goto out;
-		blob = (git_blob *)obj;
-		obj = NULL;
-	}
-	if (!(error = gm_buf_put(all, git_blob_rawcontent(blob),
-				 (size_t)git_blob_rawsize(blob))))
-		error = gm_buf_putc(all, '\n');
-out:
-	git_blob_free(blob);
-	git_object_free(obj);
-	git_tree_entry_free(e);
-	return error;
-}
-
-int gm_history_mailmap(git_mailmap **out, git_repository *repo,
-		       git_tree *tree)
-{
-	struct gm_buf all = GM_BUF_INIT;
-	git_config *cfg = NULL;
-	git_buf value = { NULL, 0, 0 };
-	int error;
-
-	error = mailmap_add_blob(&all, repo, tree, ".mailmap");
-	if (!error && git_repository_config_snapshot(&cfg, repo) == 0) {
-		if (git_config_get_string_buf(&value, cfg, "mailmap.blob") == 0)
-			error = mailmap_add_blob(&all, repo, NULL, value.ptr);
-		git_buf_dispose(&value);
-		if (!error &&
-		    git_config_get_path(&value, cfg, "mailmap.file") == 0) {
-			error = gm_buf_read_file(&all, value.ptr);
-			if (error == GM_ENOTFOUND)
-				error = 0;
-		}
-		git_buf_dispose(&value);
-	}
-	git_config_free(cfg);
-	if (!error && git_mailmap_from_buffer(out, all.ptr, all.len) < 0)
-		error = gm_error_from_git(GIT_ERROR, "cannot parse the mailmap");
-	gm_buf_release(&all);
-	return error;
 }
 
 /* ==================== the window ==================== */

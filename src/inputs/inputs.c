@@ -156,11 +156,29 @@ static int inputs_add_cover(struct gm_inputs *in, const char *arg,
 	return error < 0 ? error : 1;
 }
 
+/* The value of the mail header "From: " of `text`, if it has one. */
+static int inputs_take_author(struct gm_inputs *in, const char *text)
+{
+	for (const char *s = text; *s && *s != '\n'; s = strchr(s, '\n') + 1) {
+		size_t len = strcspn(s, "\n");
+
+		if (!strncmp(s, "From: ", 6)) {
+			in->author = strndup(s + 6, len - 6);
+			return in->author ? 0 :
+				gm_error_set(GM_ERROR, "out of memory");
+		}
+		if (!s[len] || !strncmp(s, "diff ", 5) || !strncmp(s, "---", 3))
+			break;
+	}
+	return 0;
+}
+
 /* The files of a patch, its Fixes: ids, and the patch kept for K:. */
 static int inputs_take_patch(struct gm_inputs *in, struct gm_buf *text,
 			     struct gm_patch *p)
 {
-	int error = 0;
+	int error = in->author || !text->ptr ? 0 :
+		    inputs_take_author(in, text->ptr);
 
 	for (size_t i = 0; i < p->files.nr && !error; i++) {
 		/* --no-patch-dev-null: a new or deleted file's other side */
@@ -327,6 +345,8 @@ void gm_inputs_release(struct gm_inputs *in)
 	for (size_t i = 0; i < in->nr_ranges; i++)
 		free(in->ranges[i].file);
 	free(in->ranges);
+	free(in->author);
+	in->author = NULL;
 	gm_strvec_release(&in->files);
 	gm_strvec_release(&in->walk_paths);
 	gm_strvec_release(&in->keyword_files);

@@ -511,7 +511,8 @@ static void json_history_person(FILE *f, const struct gm_history_person *p)
 		json_key(f, p->types[k].key);
 		fprintf(f, "%zu", p->types[k].lines);
 	}
-	fputs("}}", f);
+	fprintf(f, "}, \"author_rev\": %zu, \"long_rev\": %.3f}",
+		p->author_rev, p->long_rev);
 }
 
 static void json_person(FILE *f, const struct gm_output_report *r,
@@ -534,7 +535,7 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 		e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
 		"true" : "false");
 	if (r->history)	/* as gm_rank_add_history() ranked and cut */
-		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %d, "
+		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %g, "
 			   "\"scope\": \"%s\"",
 			has_role(e, "inactive") ? "true" : "false",
 			kept ? "true" : "false", e->score, scopes[e->scope]);

@@ -76,14 +76,7 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strvec_release(&rk->warnings);
 	gm_strmap_release(&rk->scopes);
 	list_release(&rk->cut);
-	for (size_t i = 0; i < rk->nr_hist; i++) {
-		for (size_t k = 0; k < rk->hist[i].nr_types; k++)
-			free(rk->hist[i].types[k].key);
-		free(rk->hist[i].types);
-		free(rk->hist[i].name);
-		free(rk->hist[i].email);
-	}
-	free(rk->hist);
+	gm_history_people_free(rk->hist, rk->nr_hist);
 }
 
 static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
@@ -1174,8 +1167,9 @@ static const char *const signoff_keys[] = { "Signed-off-by" };
 /*
  * "history_commits:N/M=P%" (the window's commits touching the files that
  * name the person, of all of them), "history_authored:..." and
- * "history_reviewed:..." (their review and ack lines); names only without
- * stats. Labels of their own, never get_maintainer.pl's --git ones, which
+ * "history_reviewed:..." (their review and ack lines), then
+ * "history_author_reviews:N" (author_rev) and "history_file_reviews:W"
+ * (long_rev, its decayed weight); names only without stats. Labels of their own, never get_maintainer.pl's --git ones, which
  * count per file and may be shown beside them.
  */
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
@@ -1198,6 +1192,20 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 					      counts[k] * 100.0 / total);
 		else
 			error = gm_buf_puts(&role, names[k]);
+		if (!error)
+			error = entry_add_role(e, role.ptr);
+	}
+	/* the review signals: the author's other commits', the files' of two years */
+	for (int k = 0; k < 2 && !error; k++) {
+		double v = k ? p->long_rev : (double)p->author_rev;
+
+		if (v <= 0)
+			continue;
+		gm_buf_reset(&role);
+		error = gm_buf_puts(&role, k ? "history_file_reviews" :
+					       "history_author_reviews");
+		if (!error && rk->set->rolestats)
+			error = gm_buf_printf(&role, ":%.4g", v);
 		if (!error)
 			error = entry_add_role(e, role.ptr);
 	}
@@ -1242,35 +1250,43 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
 }
 
 /*
- * --history's rule: the weights of gm_rank_history_score() and the least
- * score that takes a place in the list, chosen by bench/quality-fit on
- * the projects of doc/quality.md (there, each project's figures come from
+ * --history's rule: the weights of gm_rank_history_score(), chosen by
+ * bench/quality-fit jointly with the walk's review signals on the seven
+ * projects of doc/quality.md (there, each project's figures come from
  * weights chosen without it; these are the choice on all of them).
  */
-enum {
-	W_MAINTAINER = 4,	/* M: of a section of their own */
-	W_REVIEWER = 2,		/* R: of one */
-	W_CATCHALL = 0,		/* M: or R: of a catch-all only */
-	W_REVIEW = 6,		/* per Reviewed-by:/Acked-by: line ... */
-	CAP_REVIEW = 1,		/* ... this many at most */
-	W_WORK = 1,		/* per Signed-off-by: line or commit written ... */
-	CAP_WORK = 3,		/* ... this many at most */
-	KEEP_MAINTAINERS = 0	/* own sections' M: never cut */
-};
+static const double W_MAINTAINER = 4;	/* M: of a section of their own */
+static const double W_REVIEWER = 4;	/* R: of one */
+static const double W_CATCHALL = 0;	/* M: or R: of a catch-all only */
+static const double W_REVIEW = 2;	/* per Reviewed-by:/Acked-by: line ... */
+static const double CAP_REVIEW = 3;	/* ... this many at most */
+static const double W_WORK = 1;	/* per Signed-off-by: or commit written ... */
+static const double CAP_WORK = 6;	/* ... this many at most */
+static const double W_AUTHOR_REV = 1;	/* per review of the author's commits ... */
+static const double CAP_AUTHOR_REV = 5;	/* ... this many at most */
+static const double W_LONG_REV = 2;	/* per review of the files, decayed ... */
+static const double CAP_LONG_REV = 3;	/* ... this much at most */
 
-int gm_rank_history_score(enum gm_rank_scope scope,
-			  const struct gm_history_person *p)
+static double capped(double w, double v, double cap)
 {
-	static const int weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
-	size_t reviews = 0, work = 0;
+	return w * (v < cap ? v : cap);
+}
 
-	if (p) {
-		reviews = trailer_lines(p, review_keys, 2);
-		work = trailer_lines(p, signoff_keys, 1) + p->authored;
-	}
-	return weight[scope] +
-	       W_REVIEW * (int)(reviews < CAP_REVIEW ? reviews : CAP_REVIEW) +
-	       W_WORK * (int)(work < CAP_WORK ? work : CAP_WORK);
+double gm_rank_history_score(enum gm_rank_scope scope,
+			     const struct gm_history_person *p)
+{
+	const double weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
+	double s = weight[scope];
+
+	if (p)
+		s += capped(W_REVIEW, (double)trailer_lines(p, review_keys, 2),
+			    CAP_REVIEW) +
+		     capped(W_WORK, (double)(trailer_lines(p, signoff_keys, 1) +
+					     p->authored), CAP_WORK) +
+		     capped(W_AUTHOR_REV, (double)p->author_rev,
+			    CAP_AUTHOR_REV) +
+		     capped(W_LONG_REV, p->long_rev, CAP_LONG_REV);
+	return s;
 }
 
 /* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
@@ -1415,21 +1431,20 @@ static int people_merge(struct gm_rank *rk)
 	return error;
 }
 
-/* The number of people --history may name; `listed` came from sections. */
+/*
+ * The number of people --history may name: --max-recipients (0: all),
+ * else as many as were `listed` without it, none if none were (as the
+ * script names: bench/quality's aim, no more people than the script).
+ */
 static size_t history_budget(const struct gm_rank *rk, size_t listed)
 {
 	int max = rk->set->max_recipients;
 
-	if (max > 0)
-		return (size_t)max;
-	if (max == 0)
-		return SIZE_MAX;
-	return listed ? listed : (size_t)(rk->set->git_max_maintainers > 0 ?
-					  rk->set->git_max_maintainers : 0);
+	return max > 0 ? (size_t)max : max == 0 ? SIZE_MAX : listed;
 }
 
 struct ranked {
-	int score;
+	double score;
 	size_t index;
 };
 
@@ -1442,28 +1457,44 @@ static int ranked_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/*
- * Who is never cut: with KEEP_MAINTAINERS the M: people of the patch's
- * own sections (of the catch-all when no section has its own); the chief
- * penguin and the signers of Fixes: commits.
- */
+/* Who is never cut: the chief penguin and the signers of Fixes: commits. */
 static bool history_kept(const struct gm_rank_entry *e)
 {
-	return (KEEP_MAINTAINERS && e->scope == GM_SCOPE_MAINTAINER) ||
-	       (e->kinds & (GM_KIND_CHIEF | GM_KIND_FIXES));
+	return e->kinds & (GM_KIND_CHIEF | GM_KIND_FIXES);
+}
+
+/*
+ * Whether the address of `addr` (any case) is one of the `nr` lower-case
+ * addresses `who`.
+ */
+static bool address_in(char *const *who, size_t nr, const char *addr,
+		       struct gm_buf *tmp)
+{
+	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
+	bool found = false;
+
+	if (nr && gm_email_parse(&name, &email, addr) == 0 &&
+	    lower(tmp, email.ptr) == 0)
+		for (size_t i = 0; i < nr && !found; i++)
+			found = !strcmp(who[i], tmp->ptr);
+	gm_buf_release(&name);
+	gm_buf_release(&email);
+	return found;
 }
 
 /*
  * Score and order the people (ties in list order), then keep `budget` of
- * them: everyone history_kept() holds, then the best of the others. The
- * others go to rk->cut, best first.
+ * them: everyone history_kept() holds, then the best of the others; the
+ * patch's `author` (lower-case, or NULL) only if the budget is unlimited.
+ * The others go to rk->cut, best first.
  */
-static int history_cut(struct gm_rank *rk, size_t budget)
+static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 {
 	struct gm_rank_list *l = &rk->people;
 	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
+	struct gm_buf tmp = GM_BUF_INIT;
 	bool own = false;
 	int error = 0;
 
@@ -1486,8 +1517,10 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	room = budget > kept ? budget - kept : 0;
 	for (size_t i = 0; i < l->nr; i++) {
 		struct gm_rank_entry *e = &l->v[r[i].index];
+		bool self = address_in(&author, author != NULL, e->addr, &tmp);
 
-		if (history_kept(e) || (room && room--))
+		if (history_kept(e) ||
+		    ((!self || budget == SIZE_MAX) && room && room--))
 			v[j++] = *e;
 		else if (!error && !(error = GM_ARRAY_GROW(rk->cut.v, rk->cut.nr,
 							   rk->cut.alloc)))
@@ -1500,27 +1533,8 @@ static int history_cut(struct gm_rank *rk, size_t budget)
 	l->alloc = l->nr + 1;
 	l->nr = j;
 	free(r);
+	gm_buf_release(&tmp);
 	return error;
-}
-
-/*
- * Whether the person `addr` committed one of the window's commits (the
- * history's lower-case committers): at work, even with no commit naming
- * them (a maintainer who applies patches without signing them off).
- */
-static bool committed(const struct gm_strvec *who, const char *addr,
-		      struct gm_buf *tmp)
-{
-	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
-	bool found = false;
-
-	if (who->nr && gm_email_parse(&name, &email, addr) == 0 &&
-	    lower(tmp, email.ptr) == 0)
-		for (size_t i = 0; i < who->nr && !found; i++)
-			found = !strcmp(who->v[i], tmp->ptr);
-	gm_buf_release(&name);
-	gm_buf_release(&email);
-	return found;
 }
 
 /* Add the counts of `p` to `to`, a person of rk->hist. */
@@ -1530,6 +1544,8 @@ static int hist_sum(struct gm_history_person *to,
 	to->commits = to->commits + p->commits < total ?
 		      to->commits + p->commits : total;
 	to->authored += p->authored;
+	to->author_rev += p->author_rev;
+	to->long_rev += p->long_rev;
 	for (size_t i = 0; i < p->nr_types; i++) {
 		size_t k = 0;
 
@@ -1659,7 +1675,10 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	size_t listed = 0;
 	int error = index_by_email(rk, 0, &seen_email, &tmp);
 
-	listed = seen_email.nr;	/* addresses the sections chose */
+	listed = seen_email.nr;	/* addresses the sections chose, but the author's */
+	if (h->author && gm_strmap_get(&seen_email, h->author,
+				       strlen(h->author), NULL))
+		listed--;
 	gm_strmap_release(&seen_email);
 	if (!error)
 		error = history_identities(rk, h);
@@ -1669,10 +1688,11 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		error = people_merge(rk);
 	for (size_t i = 0; i < rk->people.nr && !error; i++)
 		if (!rk->people.v[i].history &&
-		    !committed(&h->committers, rk->people.v[i].addr, &tmp))
+		    !address_in(h->committers.v, h->committers.nr,
+				rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed));
+		error = history_cut(rk, history_budget(rk, listed), h->author);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "

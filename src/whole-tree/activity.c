@@ -174,8 +174,7 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	int error = 0;
 
 	*key = SIZE_MAX;
-	if (mm && (error = gm_ident_resolve(&rname, &remail, mm, name,
-					    email)) < 0)
+	if (mm && (error = gm_ident_resolve(mm, &rname, &remail)) < 0)
 		return error;
 	if ((error = lower(&lc, remail)) < 0)
 		goto out;
@@ -732,7 +731,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 				       s->until, "12.months.ago",
 				       time(NULL))) < 0 ||
 	    (s->args->nr && (error = covering(&uo, r, m, s->args)) < 0) ||
-	    (s->mailmap && (error = gm_history_mailmap(&mm, gm_repo_git(r),
+	    (s->mailmap && (error = gm_ident_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
 		goto out;
 	ho.mailmap = mm;
