@@ -291,64 +291,15 @@ static int treescript_read(struct gm_repo *r, const char *path, bool named,
 	return error;
 }
 
-/* The field of gm_options that each setting of the tree's script sets. */
-static const size_t treescript_fields[GM_TS_KEYS] = {
-#define FIELD(key, field) [key] = offsetof(struct gm_options, field)
-	FIELD(GM_TS_EMAIL, email),
-	FIELD(GM_TS_MAINTAINERS, maintainers),
-	FIELD(GM_TS_REVIEWERS, reviewers),
-	FIELD(GM_TS_USENAME, usename),
-	FIELD(GM_TS_LISTS, lists),
-	FIELD(GM_TS_SUBSCRIBER_LISTS, subscriber_lists),
-	FIELD(GM_TS_MODERATED, moderated),
-	FIELD(GM_TS_KEYWORDS, keywords),
-	FIELD(GM_TS_KEYWORDS_IN_FILE, keywords_in_file),
-	FIELD(GM_TS_FILE_EMAILS, file_emails),
-	FIELD(GM_TS_REMOVE_DUPLICATES, remove_duplicates),
-	FIELD(GM_TS_MAILMAP, mailmap),
-	FIELD(GM_TS_FIXES, fixes),
-	FIELD(GM_TS_GIT_ALL_SIGNATURE_TYPES, git_all_signature_types),
-	FIELD(GM_TS_GIT_BLAME_SIGNATURES, git_blame_signatures),
-	FIELD(GM_TS_GIT_CHIEF_PENGUINS, git_chief_penguins),
-	FIELD(GM_TS_GIT_MIN_SIGNATURES, git_min_signatures),
-	FIELD(GM_TS_GIT_MAX_MAINTAINERS, git_max_maintainers),
-	FIELD(GM_TS_GIT_MIN_PERCENT, git_min_percent),
-	FIELD(GM_TS_PATTERN_DEPTH, pattern_depth),
-	FIELD(GM_TS_SCM, scm),
-	FIELD(GM_TS_STATUS, status),
-	FIELD(GM_TS_SUBSYSTEM, subsystem),
-	FIELD(GM_TS_WEB, web),
-	FIELD(GM_TS_BUG, bug),
-	FIELD(GM_TS_SUBSTATUS, substatus),
-	FIELD(GM_TS_KEYWORD_ROLES, keyword_roles),
-	FIELD(GM_TS_UNICODE_FILE_EMAILS, unicode_file_emails),
-	FIELD(GM_TS_MAINTAINER_ROLES, maintainer_roles),
-	FIELD(GM_TS_GIT_FALLBACK, git_fallback),
-	FIELD(GM_TS_DROP_REST_SUPPORTER, drop_rest_supporter),
-	FIELD(GM_TS_BRACE_PATTERNS, brace_patterns),
-	FIELD(GM_TS_REVIEWER_SECTION, reviewer_section),
-	FIELD(GM_TS_SECTION_NAME_MAX, section_name_max),
-	FIELD(GM_TS_NAMED_LISTS, named_lists),
-	FIELD(GM_TS_PATCH_DEV_NULL, patch_dev_null),
-	FIELD(GM_TS_GIT_AUTHOR_ROLES, git_author_roles),
-	FIELD(GM_TS_TRACKED_PATHS, tracked_paths),
-#undef FIELD
-};
-
 int gm_config_treescript_apply(struct gm_options *opts,
 			       const struct gm_treescript *ts)
 {
 	struct gm_strvec penguins = GM_STRVEC_INIT;
 	int changed = 0;
 
-	for (size_t i = 0; i < GM_TS_KEYS; i++) {
-		int *field = (int *)((char *)opts + treescript_fields[i]);
-
-		if (!ts->settings[i].set || *field == ts->settings[i].value)
-			continue;
-		*field = ts->settings[i].value;
-		changed++;
-	}
+	for (size_t i = 0; i < ts->nr_settings; i++)
+		changed += gm_options_set(opts, ts->settings[i].option,
+					  ts->settings[i].value);
 	for (size_t i = 0; i < ts->penguins.nr; i++) {
 		if (gm_strvec_push(&penguins, ts->penguins.v[i]) < 0) {
 			gm_strvec_release(&penguins);
