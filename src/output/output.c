@@ -509,23 +509,6 @@ static void json_history_person(FILE *f, const struct gm_history_person *p)
 	fputs("}}", f);
 }
 
-/* A name as gm_email_parse() quoted it, bare: JSON needs no mail quoting. */
-static void unquote_name(struct gm_buf *name)
-{
-	size_t n = 0;
-
-	if (name->len < 2 || name->ptr[0] != '"' ||
-	    name->ptr[name->len - 1] != '"')
-		return;
-	for (size_t i = 1; i + 1 < name->len; i++) {
-		if (name->ptr[i] == '\\' && i + 2 < name->len)
-			i++;
-		name->ptr[n++] = name->ptr[i];
-	}
-	name->len = n;
-	name->ptr[n] = '\0';
-}
-
 static void json_person(FILE *f, const struct gm_output_report *r,
 			const struct gm_rank_entry *e, bool kept,
 			struct gm_buf *name, struct gm_buf *addr)
@@ -534,7 +517,7 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 					       "maintainer" };
 
 	gm_email_parse(name, addr, e->addr);
-	unquote_name(name);
+	gm_email_unquote(name);
 	json_key(f, "name");
 	json_string(f, name->ptr);
 	fputs(", ", f);
