@@ -123,6 +123,32 @@ START_TEST(test_email_format_table)
 }
 END_TEST
 
+/* The name parsed, then bare: what --format=json names a person. */
+START_TEST(test_email_unquote_table)
+{
+	static const struct {
+		const char *in, *bare;
+	} cases[] = {
+		{ "Roger Pau Monn\xc3\xa9 <r@x>", "Roger Pau Monn\xc3\xa9" },
+		{ "\"Already Quoted\" <aq@x>", "Already Quoted" },
+		{ "David S. Miller <d@x>", "David S. Miller" },
+		{ "\"Quote \\\"Inner\\\" Name\" <q@x>", "Quote \"Inner\" Name" },
+		{ "Plain Name <p@x>", "Plain Name" },
+		{ "bare@x", "" },
+	};
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		ck_assert_int_eq(gm_email_parse(&name, &addr, cases[i].in), 0);
+		gm_email_unquote(&name);
+		ck_assert_str_eq(name.ptr, cases[i].bare);
+		ck_assert_uint_eq(name.len, strlen(cases[i].bare));
+	}
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+}
+END_TEST
+
 START_TEST(test_email_normalize_is_idempotent)
 {
 	static const char *const in[] = {
@@ -526,6 +552,7 @@ Suite *email_suite(void)
 	tcase_add_loop_test(parse, test_email_format_table, 0,
 			    (int)ARRAY_SIZE(format_cases));
 	tcase_add_test(parse, test_email_normalize_is_idempotent);
+	tcase_add_test(parse, test_email_unquote_table);
 	tcase_add_test(parse, test_email_isspace_is_perl_s);
 	suite_add_tcase(s, parse);
 

@@ -833,20 +833,20 @@ START_TEST(test_treescript_fork_xen)
 }
 END_TEST
 
-/* ts's setting `key`: set or not, and if so to `value` at `line`. */
-static void assert_setting(const struct gm_treescript *ts,
-			   enum gm_ts_key key, bool set, int value,
-			   size_t line)
+/* ts's setting of `option`: set or not, and if so to `value` at `line`. */
+static void assert_setting(const struct gm_treescript *ts, const char *option,
+			   bool set, int value, size_t line)
 {
-	const struct gm_ts_setting *st = &ts->settings[key];
+	const struct gm_ts_setting *st = NULL;
 
-	ck_assert_msg(st->set == set, "key %d: set %d", (int)key, st->set);
+	for (size_t i = 0; i < ts->nr_settings; i++)
+		if (!strcmp(ts->settings[i].option, option))
+			st = &ts->settings[i];
+	ck_assert_msg((st != NULL) == set, "%s: set %d", option, st != NULL);
 	if (!set)
 		return;
-	ck_assert_msg(st->value == value, "key %d: value %d", (int)key,
-		      st->value);
-	ck_assert_msg(st->line == line, "key %d: line %zu", (int)key,
-		      st->line);
+	ck_assert_msg(st->value == value, "%s: value %d", option, st->value);
+	ck_assert_msg(st->line == line, "%s: line %zu", option, st->line);
 }
 
 /* What gm_treescript_read() found, and on which line, without options. */
@@ -859,11 +859,11 @@ START_TEST(test_treescript_read_settings)
 	ck_assert_int_eq(gm_treescript_read(&ts, new_script,
 					    strlen(new_script), "s.pl"),
 			 GM_TS_UNKNOWN);
-	assert_setting(&ts, GM_TS_KEYWORDS_IN_FILE, true, 0, 10);
-	assert_setting(&ts, GM_TS_SUBSTATUS, true, -1, 11);
-	assert_setting(&ts, GM_TS_KEYWORDS, false, 0, 0);	/* as 6.1 */
-	assert_setting(&ts, GM_TS_GIT_FALLBACK, true, 0, 0);	/* none */
-	assert_setting(&ts, GM_TS_DROP_REST_SUPPORTER, false, 0, 0);
+	assert_setting(&ts, "keywords-in-file", true, 0, 10);
+	assert_setting(&ts, "substatus", true, -1, 11);
+	assert_setting(&ts, "keywords", false, 0, 0);	/* as 6.1 */
+	assert_setting(&ts, "git-fallback", true, 0, 0);	/* none */
+	assert_setting(&ts, "drop-the-rest-supporter", false, 0, 0);
 	ck_assert_uint_eq(ts.penguins.nr, 0);
 	ck_assert_str_eq(ts.notes.v[0], "s.pl:0: family unknown (taken as "
 			 "Linux 6.1)");
@@ -874,13 +874,13 @@ START_TEST(test_treescript_read_settings)
 					    strlen(xen_script), "s.pl"),
 			 GM_TS_XEN);
 	ck_assert_uint_eq(ts.family_line, 2);
-	assert_setting(&ts, GM_TS_GIT_FALLBACK, true, 0, 3);
-	assert_setting(&ts, GM_TS_REMOVE_DUPLICATES, true, 0, 4);
-	assert_setting(&ts, GM_TS_DROP_REST_SUPPORTER, true, 1, 2);
-	assert_setting(&ts, GM_TS_SECTION_NAME_MAX, true, 20, 2);
-	assert_setting(&ts, GM_TS_REVIEWER_SECTION, true, 0, 2);
-	assert_setting(&ts, GM_TS_FIXES, true, 0, 2);
-	assert_setting(&ts, GM_TS_MODERATED, false, 0, 0);
+	assert_setting(&ts, "git-fallback", true, 0, 3);
+	assert_setting(&ts, "remove-duplicates", true, 0, 4);
+	assert_setting(&ts, "drop-the-rest-supporter", true, 1, 2);
+	assert_setting(&ts, "section-name-max", true, 20, 2);
+	assert_setting(&ts, "reviewer-section", true, 0, 2);
+	assert_setting(&ts, "fixes", true, 0, 2);
+	assert_setting(&ts, "moderated", false, 0, 0);
 	ck_assert_uint_eq(ts.penguins.nr, 1);
 	ck_assert_uint_eq(ts.penguins_line, 8);
 	gm_treescript_release(&ts);
@@ -890,9 +890,9 @@ START_TEST(test_treescript_read_settings)
 		      LINUX_FAMILY LINUX_NEW_ROLES LINUX_KEYWORD LINUX_UTF8);
 	ck_assert_int_eq(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"),
 			 GM_TS_UNKNOWN);
-	assert_setting(&ts, GM_TS_MAINTAINER_ROLES, true, 1, 30);
-	assert_setting(&ts, GM_TS_KEYWORD_ROLES, true, 1, 32);
-	assert_setting(&ts, GM_TS_UNICODE_FILE_EMAILS, true, 1, 33);
+	assert_setting(&ts, "maintainer-roles", true, 1, 30);
+	assert_setting(&ts, "keyword-roles", true, 1, 32);
+	assert_setting(&ts, "unicode-file-emails", true, 1, 33);
 	gm_treescript_release(&ts);
 	gm_treescript_release(NULL);
 	gm_buf_release(&text);
@@ -904,61 +904,32 @@ START_TEST(test_treescript_apply_fields)
 {
 	struct gm_treescript ts = GM_TREESCRIPT_INIT;
 	struct gm_options o;
-	const int *fields[GM_TS_KEYS];
-	size_t nr = 0;
+	static const char *const names[] = {
+		"email", "s", "kf", "git-min-percent", "substatus",
+		"keyword-roles", "git-fallback", "drop-the-rest-supporter",
+		"section-name-max", "tracked-paths", "no-such-option",
+	};
+	const int *fields[] = {
+		&o.email, &o.subscriber_lists, &o.keywords_in_file,
+		&o.git_min_percent, &o.substatus, &o.keyword_roles,
+		&o.git_fallback, &o.drop_rest_supporter, &o.section_name_max,
+		&o.tracked_paths, NULL,
+	};
+	const size_t nr = sizeof(names) / sizeof(*names);
 
 	gm_options_init(&o);
-	fields[nr++] = &o.email;
-	fields[nr++] = &o.maintainers;
-	fields[nr++] = &o.reviewers;
-	fields[nr++] = &o.usename;
-	fields[nr++] = &o.lists;
-	fields[nr++] = &o.subscriber_lists;
-	fields[nr++] = &o.moderated;
-	fields[nr++] = &o.keywords;
-	fields[nr++] = &o.keywords_in_file;
-	fields[nr++] = &o.file_emails;
-	fields[nr++] = &o.remove_duplicates;
-	fields[nr++] = &o.mailmap;
-	fields[nr++] = &o.fixes;
-	fields[nr++] = &o.git_all_signature_types;
-	fields[nr++] = &o.git_blame_signatures;
-	fields[nr++] = &o.git_chief_penguins;
-	fields[nr++] = &o.git_min_signatures;
-	fields[nr++] = &o.git_max_maintainers;
-	fields[nr++] = &o.git_min_percent;
-	fields[nr++] = &o.pattern_depth;
-	fields[nr++] = &o.scm;
-	fields[nr++] = &o.status;
-	fields[nr++] = &o.subsystem;
-	fields[nr++] = &o.web;
-	fields[nr++] = &o.bug;
-	fields[nr++] = &o.substatus;
-	fields[nr++] = &o.keyword_roles;
-	fields[nr++] = &o.unicode_file_emails;
-	fields[nr++] = &o.maintainer_roles;
-	fields[nr++] = &o.git_fallback;
-	fields[nr++] = &o.drop_rest_supporter;
-	fields[nr++] = &o.brace_patterns;
-	fields[nr++] = &o.reviewer_section;
-	fields[nr++] = &o.section_name_max;
-	fields[nr++] = &o.named_lists;
-	fields[nr++] = &o.patch_dev_null;
-	fields[nr++] = &o.git_author_roles;
-	fields[nr++] = &o.tracked_paths;
-	ck_assert_uint_eq(nr, GM_TS_KEYS);
-
 	/* none set: nothing changes */
 	ck_assert_int_eq(gm_config_treescript_apply(&o, &ts), 0);
-	for (size_t i = 0; i < GM_TS_KEYS; i++) {
-		ts.settings[i].set = true;
-		ts.settings[i].value = 1000 + (int)i;
-	}
-	ts.settings[GM_TS_EMAIL].value = o.email;	/* as it is: not counted */
-	ck_assert_int_eq(gm_config_treescript_apply(&o, &ts), GM_TS_KEYS - 1);
-	for (size_t i = 0; i < GM_TS_KEYS; i++)
-		ck_assert_msg(*fields[i] == ts.settings[i].value, "key %zu: %d",
-			      i, *fields[i]);
+	for (size_t i = 0; i < nr; i++)
+		ts.settings[i] = (struct gm_ts_setting){ names[i],
+							 1000 + (int)i, 0 };
+	ts.nr_settings = nr;
+	ts.settings[0].value = o.email;	/* as it is: not counted */
+	/* nor is the name no option has */
+	ck_assert_int_eq(gm_config_treescript_apply(&o, &ts), (int)nr - 2);
+	for (size_t i = 0; i + 1 < nr; i++)
+		ck_assert_msg(*fields[i] == ts.settings[i].value, "%s: %d",
+			      names[i], *fields[i]);
 	/* the penguins replace the tool's, a copy of the script's */
 	ck_assert_int_eq(gm_strvec_push(&ts.penguins, "A B:a@b"), 0);
 	gm_config_treescript_apply(&o, &ts);

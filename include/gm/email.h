@@ -28,6 +28,13 @@
 int gm_email_parse(struct gm_buf *name, struct gm_buf *addr, const char *s);
 
 /**
+ * A name gm_email_parse() quoted, bare: the quotes off, each backslash
+ * escape undone (for JSON, which needs no mail quoting). A name not in
+ * quotes stays as it is.
+ */
+void gm_email_unquote(struct gm_buf *name);
+
+/**
  * Format `name` and `addr` as "Name <addr>", or the bare address when
  * `usename` is 0 or the name is empty (R-62). Appends to `out`.
  * @return 0 or GM_ERROR.

@@ -134,6 +134,13 @@ int gm_options_parse(struct gm_options *opts, int argc, const char **argv);
  */
 int gm_options_finish(struct gm_options *opts);
 
+/**
+ * Set the switch or number option `name` (a long name as
+ * gm_options_parse() reads it, without dashes) to `value`.
+ * @return whether a field changed (false for an unknown name).
+ */
+bool gm_options_set(struct gm_options *opts, const char *name, int value);
+
 /* One option of the command line, as the parser knows it. */
 struct gm_option_info {
 	const char *name;	/* without dashes: "git-since", "f" */

@@ -75,61 +75,20 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
 			   size_t len, size_t *first_line);
 
 /*
- * The settings the script gives, one per option or behaviour of the tool
- * it changes. First the defaults the script starts elsewhere than 6.1
- * (the initialiser of the variable its GetOptions entry binds), then the
- * behaviours of later Linux scripts, then what a fork does.
+ * One setting the script gives: an option of the tool (its long name, as
+ * gm_options_parse() reads it), to what, and where. First come the
+ * defaults the script starts elsewhere than 6.1 (the initialiser of the
+ * variable its GetOptions entry binds), then the behaviours of later
+ * Linux scripts, then what a fork does.
  */
-enum gm_ts_key {
-	GM_TS_EMAIL,			/* --email */
-	GM_TS_MAINTAINERS,		/* -m */
-	GM_TS_REVIEWERS,		/* -r */
-	GM_TS_USENAME,			/* -n */
-	GM_TS_LISTS,			/* -l */
-	GM_TS_SUBSCRIBER_LISTS,		/* -s */
-	GM_TS_MODERATED,		/* --moderated */
-	GM_TS_KEYWORDS,			/* -k */
-	GM_TS_KEYWORDS_IN_FILE,		/* --kf */
-	GM_TS_FILE_EMAILS,		/* --fe */
-	GM_TS_REMOVE_DUPLICATES,	/* --remove-duplicates */
-	GM_TS_MAILMAP,			/* --mailmap */
-	GM_TS_FIXES,			/* --fixes (Xen: off) */
-	GM_TS_GIT_ALL_SIGNATURE_TYPES,	/* --git-all-signature-types */
-	GM_TS_GIT_BLAME_SIGNATURES,	/* --git-blame-signatures */
-	GM_TS_GIT_CHIEF_PENGUINS,	/* --git-chief-penguins */
-	GM_TS_GIT_MIN_SIGNATURES,	/* --git-min-signatures */
-	GM_TS_GIT_MAX_MAINTAINERS,	/* --git-max-maintainers */
-	GM_TS_GIT_MIN_PERCENT,		/* --git-min-percent */
-	GM_TS_PATTERN_DEPTH,		/* --pattern-depth */
-	GM_TS_SCM,			/* --scm */
-	GM_TS_STATUS,			/* --status */
-	GM_TS_SUBSYSTEM,		/* --subsystem */
-	GM_TS_WEB,			/* --web */
-	GM_TS_BUG,			/* --bug */
-	GM_TS_SUBSTATUS,		/* --substatus; -1: decided when run */
-	/* later Linux scripts */
-	GM_TS_KEYWORD_ROLES,		/* ":Keyword:<K>" roles */
-	GM_TS_UNICODE_FILE_EMAILS,	/* --fe names of \p{L} letters */
-	GM_TS_MAINTAINER_ROLES,		/* no S:-derived role names */
-	/* what a fork does */
-	GM_TS_GIT_FALLBACK,		/* --git-fallback */
-	GM_TS_DROP_REST_SUPPORTER,	/* --drop-the-rest-supporter */
-	GM_TS_BRACE_PATTERNS,		/* --brace-patterns */
-	GM_TS_REVIEWER_SECTION,		/* --reviewer-section */
-	GM_TS_SECTION_NAME_MAX,		/* --section-name-max */
-	GM_TS_NAMED_LISTS,		/* --named-lists */
-	GM_TS_PATCH_DEV_NULL,		/* --patch-dev-null */
-	GM_TS_GIT_AUTHOR_ROLES,		/* --git-author-roles */
-	GM_TS_TRACKED_PATHS,		/* --tracked-paths */
-	GM_TS_KEYS
-};
-
-/* One setting: whether the script gives it, to what, and where. */
 struct gm_ts_setting {
-	bool set;	/* the script gives it; else the tool's stays */
+	const char *option;	/* "git-fallback", "s", ... */
 	int value;	/* a switch 0 or 1, a number, or -1 (--substatus) */
 	size_t line;	/* the line that tells, 0 when none does */
 };
+
+/* More than the options a script can set. */
+#define GM_TS_SETTINGS_MAX 48
 
 /*
  * What the tree's script says, as gm_treescript_read() found it. The
@@ -138,13 +97,14 @@ struct gm_ts_setting {
 struct gm_treescript {
 	enum gm_ts_family family;
 	size_t family_line;	/* the line that told, 0 when unknown */
-	struct gm_ts_setting settings[GM_TS_KEYS];	/* by enum gm_ts_key */
+	struct gm_ts_setting settings[GM_TS_SETTINGS_MAX];	/* each once */
+	size_t nr_settings;
 	struct gm_strvec penguins;	/* "Name:addr"; none: 6.1's */
 	size_t penguins_line;	/* the first one's */
 	struct gm_strvec notes;	/* "PATH:LINE: what", for --verbose */
 };
 
-#define GM_TREESCRIPT_INIT { GM_TS_NONE, 0, { { false, 0, 0 } }, \
+#define GM_TREESCRIPT_INIT { GM_TS_NONE, 0, { { NULL, 0, 0 } }, 0, \
 			     GM_STRVEC_INIT, 0, GM_STRVEC_INIT }
 
 /**

@@ -1,5 +1,6 @@
 #include "gm/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
@@ -67,62 +68,74 @@ int gm_config_words(struct gm_strvec *out, const char *s)
 	return 0;
 }
 
-/* A git config key this program reads, and the values it accepts. */
-struct config_key {
-	const char *key;
-	size_t offset;		/* of the int or char * field in gm_options */
-	enum { CONFIG_BOOL, CONFIG_DATE, CONFIG_FORMAT } kind;
-};
-
 /*
  * A bad value names the key, the value and what would be accepted, as
  * one fatal line (no usage text: the command line is not at fault).
  */
-static int config_bad(const struct config_key *k, const char *value,
+static int config_bad(const char *key, const char *value,
 		      const char *accepted)
 {
 	return gm_error_set(GM_EINVALID,
 			    "bad value '%s' for git config %s: %s", value,
-			    k->key, accepted);
+			    key, accepted);
 }
 
+/* The switch maintainer.<key> into the option `name`. */
 static int config_bool(struct gm_options *o, struct gm_repo *r,
-		       const struct config_key *k)
+		       const char *key, const char *name)
 {
 	char *value = NULL;
 	bool b;
-	int error = gm_repo_config_bool(r, k->key, &b);
+	int error = gm_repo_config_bool(r, key, &b);
 
 	if (!error)
-		*(int *)((char *)o + k->offset) = b;
+		gm_options_set(o, name, b);
 	else if (error != GM_ENOTFOUND) {
-		gm_repo_config_string(r, k->key, &value);
-		error = config_bad(k, value ? value : "",
+		gm_repo_config_string(r, key, &value);
+		error = config_bad(key, value ? value : "",
 				   "a boolean is expected (true, false, yes, no, on, off, 1, 0)");
 		free(value);
 	}
 	return error;
 }
 
-static int config_string(struct gm_options *o, struct gm_repo *r,
-			 const struct config_key *k)
+/* The number maintainer.<key> into the option `name`. */
+static int config_int(struct gm_options *o, struct gm_repo *r,
+		      const char *key, const char *name)
 {
-	char **field = (char **)((char *)o + k->offset);
+	char *value = NULL, *end;
+	long v;
+	int error = gm_repo_config_string(r, key, &value);
+
+	if (!error) {
+		v = strtol(value, &end, 10);
+		if (!*value || *end || v < 0 || v > 1000000)
+			error = config_bad(key, value, "a number from 0 to 1000000");
+		else
+			gm_options_set(o, name, (int)v);
+	}
+	free(value);
+	return error;
+}
+
+/* maintainer.since (a date) or maintainer.format (text or json). */
+static int config_string(char **field, struct gm_repo *r, const char *key)
+{
 	char *value = NULL;
 	int64_t when;
-	int error = gm_repo_config_string(r, k->key, &value);
+	int error = gm_repo_config_string(r, key, &value);
 
 	if (error)
 		return error;
-	if (k->kind == CONFIG_FORMAT && strcmp(value, "text") &&
+	if (!strcmp(key, "maintainer.format") && strcmp(value, "text") &&
 	    strcmp(value, "json"))
-		error = config_bad(k, value, "the accepted values are text and json");
-	else if (k->kind == CONFIG_DATE &&
+		error = config_bad(key, value, "the accepted values are text and json");
+	else if (!strcmp(key, "maintainer.since") &&
 		 gm_date_parse(&when, value, time(NULL)) < 0) {
 		char why[512];
 
 		snprintf(why, sizeof(why), "%s", gm_error_last());
-		error = gm_error_set(GM_EINVALID, "git config %s: %s", k->key,
+		error = gm_error_set(GM_EINVALID, "git config %s: %s", key,
 				     why);
 	}
 	if (error) {
@@ -134,85 +147,54 @@ static int config_string(struct gm_options *o, struct gm_repo *r,
 	return 0;
 }
 
-/* Defaults from git config: maintainer.<key>, overridden by the options. */
+/* "maintainer." and the option `name` in camel case ("gitFallback"). */
+static void config_key(char *key, size_t size, const char *name)
+{
+	size_t n = (size_t)snprintf(key, size, "maintainer.");
+	bool up = false;
+
+	for (; *name && n + 1 < size; name++) {
+		if (*name == '-') {
+			up = true;
+			continue;
+		}
+		key[n++] = up ? (char)toupper((unsigned char)*name) : *name;
+		up = false;
+	}
+	key[n] = '\0';
+}
+
+/*
+ * Defaults from git config: maintainer.<option in camel case>, for the
+ * options named below, overridden by the command line.
+ */
 static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 {
-	static const struct config_key keys[] = {
-		{ "maintainer.history", offsetof(struct gm_options, history),
-		  CONFIG_BOOL },
-		{ "maintainer.linksInsecure",
-		  offsetof(struct gm_options, links_insecure), CONFIG_BOOL },
-		{ "maintainer.gitFallback",
-		  offsetof(struct gm_options, git_fallback), CONFIG_BOOL },
-		{ "maintainer.dropTheRestSupporter",
-		  offsetof(struct gm_options, drop_rest_supporter), CONFIG_BOOL },
-		{ "maintainer.bracePatterns",
-		  offsetof(struct gm_options, brace_patterns), CONFIG_BOOL },
-		{ "maintainer.reviewerSection",
-		  offsetof(struct gm_options, reviewer_section), CONFIG_BOOL },
-		{ "maintainer.namedLists",
-		  offsetof(struct gm_options, named_lists), CONFIG_BOOL },
-		{ "maintainer.patchDevNull",
-		  offsetof(struct gm_options, patch_dev_null), CONFIG_BOOL },
-		{ "maintainer.gitAuthorRoles",
-		  offsetof(struct gm_options, git_author_roles), CONFIG_BOOL },
-		{ "maintainer.trackedPaths",
-		  offsetof(struct gm_options, tracked_paths), CONFIG_BOOL },
-		{ "maintainer.keywordsInFile",
-		  offsetof(struct gm_options, keywords_in_file), CONFIG_BOOL },
-		{ "maintainer.rolestats", offsetof(struct gm_options, rolestats),
-		  CONFIG_BOOL },
-		{ "maintainer.since", offsetof(struct gm_options, since),
-		  CONFIG_DATE },
-		{ "maintainer.format", offsetof(struct gm_options, format),
-		  CONFIG_FORMAT },
-		{ "maintainer.maintainerRoles",
-		  offsetof(struct gm_options, maintainer_roles), CONFIG_BOOL },
-		{ "maintainer.keywordRoles",
-		  offsetof(struct gm_options, keyword_roles), CONFIG_BOOL },
-		{ "maintainer.unicodeFileEmails",
-		  offsetof(struct gm_options, unicode_file_emails), CONFIG_BOOL },
+	static const char *const names[] = {
+		"history", "links-insecure", "git-fallback",
+		"drop-the-rest-supporter", "brace-patterns", "reviewer-section",
+		"named-lists", "patch-dev-null", "git-author-roles",
+		"tracked-paths", "keywords-in-file", "rolestats", "since",
+		"format", "maintainer-roles", "keyword-roles",
+		"unicode-file-emails", "section-name-max",
 	};
+	char key[64];
 	int error = 0;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys) && !error; i++) {
-		error = keys[i].kind == CONFIG_BOOL ?
-			config_bool(o, r, &keys[i]) :
-			config_string(o, r, &keys[i]);
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names) && !error; i++) {
+		config_key(key, sizeof(key), names[i]);
+		if (!strcmp(names[i], "since"))
+			error = config_string(&o->since, r, key);
+		else if (!strcmp(names[i], "format"))
+			error = config_string(&o->format, r, key);
+		else if (!strcmp(names[i], "section-name-max"))
+			error = config_int(o, r, key, names[i]);
+		else
+			error = config_bool(o, r, key, names[i]);
 		if (error == GM_ENOTFOUND)
 			error = 0;
 	}
 	return error;
-}
-
-/* An integer config value: a decimal number, else GM_EINVALID. */
-static int config_int(struct gm_repo *r, const char *key, int *out)
-{
-	char *value = NULL, *end;
-	long v;
-	int error = gm_repo_config_string(r, key, &value);
-
-	if (!error) {
-		v = strtol(value, &end, 10);
-		if (!*value || *end || v < 0 || v > 1000000)
-			error = gm_error_set(GM_EINVALID,
-					     "bad value '%s' for git config %s: "
-					     "a number from 0 to 1000000",
-					     value, key);
-		else
-			*out = (int)v;
-	}
-	free(value);
-	return error;
-}
-
-/* maintainer.sectionNameMax: a number, as Xen's --section-name-max. */
-static int config_apply_fork(struct gm_options *o, struct gm_repo *r)
-{
-	int error = config_int(r, "maintainer.sectionNameMax",
-			       &o->section_name_max);
-
-	return error == GM_ENOTFOUND ? 0 : error;
 }
 
 /* The largest script read (Linux's is under 100 KiB). */
@@ -291,64 +273,15 @@ static int treescript_read(struct gm_repo *r, const char *path, bool named,
 	return error;
 }
 
-/* The field of gm_options that each setting of the tree's script sets. */
-static const size_t treescript_fields[GM_TS_KEYS] = {
-#define FIELD(key, field) [key] = offsetof(struct gm_options, field)
-	FIELD(GM_TS_EMAIL, email),
-	FIELD(GM_TS_MAINTAINERS, maintainers),
-	FIELD(GM_TS_REVIEWERS, reviewers),
-	FIELD(GM_TS_USENAME, usename),
-	FIELD(GM_TS_LISTS, lists),
-	FIELD(GM_TS_SUBSCRIBER_LISTS, subscriber_lists),
-	FIELD(GM_TS_MODERATED, moderated),
-	FIELD(GM_TS_KEYWORDS, keywords),
-	FIELD(GM_TS_KEYWORDS_IN_FILE, keywords_in_file),
-	FIELD(GM_TS_FILE_EMAILS, file_emails),
-	FIELD(GM_TS_REMOVE_DUPLICATES, remove_duplicates),
-	FIELD(GM_TS_MAILMAP, mailmap),
-	FIELD(GM_TS_FIXES, fixes),
-	FIELD(GM_TS_GIT_ALL_SIGNATURE_TYPES, git_all_signature_types),
-	FIELD(GM_TS_GIT_BLAME_SIGNATURES, git_blame_signatures),
-	FIELD(GM_TS_GIT_CHIEF_PENGUINS, git_chief_penguins),
-	FIELD(GM_TS_GIT_MIN_SIGNATURES, git_min_signatures),
-	FIELD(GM_TS_GIT_MAX_MAINTAINERS, git_max_maintainers),
-	FIELD(GM_TS_GIT_MIN_PERCENT, git_min_percent),
-	FIELD(GM_TS_PATTERN_DEPTH, pattern_depth),
-	FIELD(GM_TS_SCM, scm),
-	FIELD(GM_TS_STATUS, status),
-	FIELD(GM_TS_SUBSYSTEM, subsystem),
-	FIELD(GM_TS_WEB, web),
-	FIELD(GM_TS_BUG, bug),
-	FIELD(GM_TS_SUBSTATUS, substatus),
-	FIELD(GM_TS_KEYWORD_ROLES, keyword_roles),
-	FIELD(GM_TS_UNICODE_FILE_EMAILS, unicode_file_emails),
-	FIELD(GM_TS_MAINTAINER_ROLES, maintainer_roles),
-	FIELD(GM_TS_GIT_FALLBACK, git_fallback),
-	FIELD(GM_TS_DROP_REST_SUPPORTER, drop_rest_supporter),
-	FIELD(GM_TS_BRACE_PATTERNS, brace_patterns),
-	FIELD(GM_TS_REVIEWER_SECTION, reviewer_section),
-	FIELD(GM_TS_SECTION_NAME_MAX, section_name_max),
-	FIELD(GM_TS_NAMED_LISTS, named_lists),
-	FIELD(GM_TS_PATCH_DEV_NULL, patch_dev_null),
-	FIELD(GM_TS_GIT_AUTHOR_ROLES, git_author_roles),
-	FIELD(GM_TS_TRACKED_PATHS, tracked_paths),
-#undef FIELD
-};
-
 int gm_config_treescript_apply(struct gm_options *opts,
 			       const struct gm_treescript *ts)
 {
 	struct gm_strvec penguins = GM_STRVEC_INIT;
 	int changed = 0;
 
-	for (size_t i = 0; i < GM_TS_KEYS; i++) {
-		int *field = (int *)((char *)opts + treescript_fields[i]);
-
-		if (!ts->settings[i].set || *field == ts->settings[i].value)
-			continue;
-		*field = ts->settings[i].value;
-		changed++;
-	}
+	for (size_t i = 0; i < ts->nr_settings; i++)
+		changed += gm_options_set(opts, ts->settings[i].option,
+					  ts->settings[i].value);
 	for (size_t i = 0; i < ts->penguins.nr; i++) {
 		if (gm_strvec_push(&penguins, ts->penguins.v[i]) < 0) {
 			gm_strvec_release(&penguins);
@@ -462,7 +395,6 @@ int gm_config_load(struct gm_options *opts, struct gm_repo *r, int argc,
 	gm_options_init(opts);
 	gm_config_treescript(opts, r, &notes);
 	if ((error = config_apply_git(opts, r)) < 0 ||
-	    (error = config_apply_fork(opts, r)) < 0 ||
 	    (error = gm_options_parse(opts, (int)words.nr,
 				      (const char **)words.v)) < 0 ||
 	    (error = gm_options_parse(opts, argc, argv)) < 0)

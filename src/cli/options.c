@@ -302,6 +302,21 @@ static const struct opt_def *opt_find(const char *name)
 	return NULL;
 }
 
+bool gm_options_set(struct gm_options *o, const char *name, int value)
+{
+	const struct opt_def *def = opt_find(name);
+	int *field;
+
+	if (!def || (def->kind != OPT_BOOL && def->kind != OPT_SET &&
+		     def->kind != OPT_INT))
+		return false;
+	field = (int *)((char *)o + def->offset);
+	if (*field == value)
+		return false;
+	*field = value;
+	return true;
+}
+
 /* Find `name`, or a negatable option spelled "no<name>" / "no-<name>". */
 static const struct opt_def *opt_lookup(const char *name, int *negated)
 {

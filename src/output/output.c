@@ -523,6 +523,7 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 					       "maintainer" };
 
 	gm_email_parse(name, addr, e->addr);
+	gm_email_unquote(name);
 	json_key(f, "name");
 	json_string(f, name->ptr);
 	fputs(", ", f);

@@ -215,6 +215,22 @@ int gm_email_parse(struct gm_buf *name, struct gm_buf *addr, const char *s)
 	return 0;
 }
 
+void gm_email_unquote(struct gm_buf *name)
+{
+	size_t n = 0;
+
+	if (name->len < 2 || name->ptr[0] != '"' ||
+	    name->ptr[name->len - 1] != '"')
+		return;
+	for (size_t i = 1; i + 1 < name->len; i++) {
+		if (name->ptr[i] == '\\' && i + 2 < name->len)
+			i++;
+		name->ptr[n++] = name->ptr[i];
+	}
+	name->len = n;
+	name->ptr[n] = '\0';
+}
+
 int gm_email_format(struct gm_buf *out, const char *name, const char *addr,
 		    int usename)
 {

@@ -17,7 +17,6 @@
 struct ts_option {
 	const char *name;	/* a name of its GetOptions entry */
 	const char *alias;	/* another one, or NULL */
-	enum gm_ts_key key;	/* the setting it gives */
 	int linux61;		/* its default in 6.1 (or 6.1's behaviour) */
 	bool number;		/* an integer, not a switch */
 	bool can_auto;		/* `undef` means: decided when run */
@@ -28,38 +27,33 @@ struct ts_option {
  * gets the value that describes what 6.1 does without it.
  */
 static const struct ts_option ts_options[] = {
-	{ "email", NULL, GM_TS_EMAIL, 1, false, false },
-	{ "m", NULL, GM_TS_MAINTAINERS, 1, false, false },
-	{ "r", NULL, GM_TS_REVIEWERS, 1, false, false },
-	{ "n", NULL, GM_TS_USENAME, 1, false, false },
-	{ "l", NULL, GM_TS_LISTS, 1, false, false },
-	{ "s", NULL, GM_TS_SUBSCRIBER_LISTS, 0, false, false },
-	{ "moderated", NULL, GM_TS_MODERATED, 1, false, false },
-	{ "keywords", "k", GM_TS_KEYWORDS, 1, false, false },
+	{ "email", NULL, 1, false, false },
+	{ "m", NULL, 1, false, false },
+	{ "r", NULL, 1, false, false },
+	{ "n", NULL, 1, false, false },
+	{ "l", NULL, 1, false, false },
+	{ "s", NULL, 0, false, false },
+	{ "moderated", NULL, 1, false, false },
+	{ "keywords", "k", 1, false, false },
 	/* not in 6.1, which always matches K: against -f files */
-	{ "keywords-in-file", "kf", GM_TS_KEYWORDS_IN_FILE, 1, false, false },
-	{ "file-emails", "fe", GM_TS_FILE_EMAILS, 0, false, false },
-	{ "remove-duplicates", NULL, GM_TS_REMOVE_DUPLICATES, 1, false, false },
-	{ "mailmap", NULL, GM_TS_MAILMAP, 1, false, false },
-	{ "fixes", NULL, GM_TS_FIXES, 1, false, false },
-	{ "git-all-signature-types", NULL, GM_TS_GIT_ALL_SIGNATURE_TYPES, 0,
-	  false, false },
-	{ "git-blame-signatures", NULL, GM_TS_GIT_BLAME_SIGNATURES, 1,
-	  false, false },
-	{ "git-chief-penguins", NULL, GM_TS_GIT_CHIEF_PENGUINS, 0, false,
-	  false },
-	{ "git-min-signatures", NULL, GM_TS_GIT_MIN_SIGNATURES, 1, true,
-	  false },
-	{ "git-max-maintainers", NULL, GM_TS_GIT_MAX_MAINTAINERS, 5, true,
-	  false },
-	{ "git-min-percent", NULL, GM_TS_GIT_MIN_PERCENT, 5, true, false },
-	{ "pattern-depth", NULL, GM_TS_PATTERN_DEPTH, 0, true, false },
-	{ "scm", NULL, GM_TS_SCM, 0, false, false },
-	{ "status", NULL, GM_TS_STATUS, 0, false, false },
-	{ "subsystem", NULL, GM_TS_SUBSYSTEM, 0, false, false },
-	{ "web", NULL, GM_TS_WEB, 0, false, false },
-	{ "bug", NULL, GM_TS_BUG, 0, false, false },		/* not in 6.1 */
-	{ "substatus", NULL, GM_TS_SUBSTATUS, 0, false, true },	/* nor this */
+	{ "keywords-in-file", "kf", 1, false, false },
+	{ "file-emails", "fe", 0, false, false },
+	{ "remove-duplicates", NULL, 1, false, false },
+	{ "mailmap", NULL, 1, false, false },
+	{ "fixes", NULL, 1, false, false },
+	{ "git-all-signature-types", NULL, 0, false, false },
+	{ "git-blame-signatures", NULL, 1, false, false },
+	{ "git-chief-penguins", NULL, 0, false, false },
+	{ "git-min-signatures", NULL, 1, true, false },
+	{ "git-max-maintainers", NULL, 5, true, false },
+	{ "git-min-percent", NULL, 5, true, false },
+	{ "pattern-depth", NULL, 0, true, false },
+	{ "scm", NULL, 0, false, false },
+	{ "status", NULL, 0, false, false },
+	{ "subsystem", NULL, 0, false, false },
+	{ "web", NULL, 0, false, false },
+	{ "bug", NULL, 0, false, false },		/* not in 6.1 */
+	{ "substatus", NULL, 0, false, true },	/* nor this */
 };
 
 #define TS_NR (sizeof(ts_options) / sizeof(*ts_options))
@@ -316,7 +310,7 @@ static bool ts_is_linux(const char *text, size_t len)
 
 /* A behaviour of later Linux scripts, and the text that marks it. */
 struct ts_marker {
-	enum gm_ts_key key;	/* the setting it turns on */
+	const char *option;	/* the setting it turns on */
 	const char *present;	/* text a script that has it holds */
 	const char *absent;	/* text only scripts without it hold, or NULL */
 };
@@ -329,17 +323,23 @@ struct ts_marker {
  * derived names such as "supporter" are gone).
  */
 static const struct ts_marker ts_linux_markers[] = {
-	{ GM_TS_KEYWORD_ROLES, "\":Keyword:$keyword_hash{$line}\"", NULL },
-	{ GM_TS_UNICODE_FILE_EMAILS, "split(/[^\\p{L}", NULL },
-	{ GM_TS_MAINTAINER_ROLES, "sub get_maintainer_role", "\"odd fixer\"" },
+	{ "keyword-roles", "\":Keyword:$keyword_hash{$line}\"", NULL },
+	{ "unicode-file-emails", "split(/[^\\p{L}", NULL },
+	{ "maintainer-roles", "sub get_maintainer_role", "\"odd fixer\"" },
 };
 
-static void ts_set(struct gm_treescript *ts, enum gm_ts_key key, int value,
+/* Set `option` in ts->settings, in place of an earlier setting of it. */
+static void ts_set(struct gm_treescript *ts, const char *option, int value,
 		   size_t line)
 {
-	ts->settings[key].set = true;
-	ts->settings[key].value = value;
-	ts->settings[key].line = line;
+	size_t i = 0;
+
+	while (i < ts->nr_settings && strcmp(ts->settings[i].option, option))
+		i++;
+	if (i == GM_TS_SETTINGS_MAX)
+		return;
+	ts->nr_settings += i == ts->nr_settings;
+	ts->settings[i] = (struct gm_ts_setting){ option, value, line };
 }
 
 /* The behaviours a later Linux script has, turned on in `ts`. */
@@ -356,7 +356,7 @@ static void ts_read_linux(struct gm_treescript *ts, const char *text,
 
 		if (!at || (mk->absent && ts_has(text, len, mk->absent)))
 			continue;
-		ts_set(ts, mk->key, 1, ts_lineno(text, at));
+		ts_set(ts, mk->option, 1, ts_lineno(text, at));
 	}
 }
 
@@ -396,7 +396,7 @@ static void ts_read_defaults(struct gm_treescript *ts, const char *text,
 		else
 			continue;
 		if (v != o->linux61)
-			ts_set(ts, o->key, v, vars[i].line);
+			ts_set(ts, o->name, v, vars[i].line);
 	}
 }
 
@@ -641,18 +641,18 @@ static int ts_default_of(const char *text, size_t len, const char *name,
 static void ts_xen(struct gm_treescript *ts, size_t line)
 {
 	static const struct {
-		enum gm_ts_key key;
+		const char *option;
 		int value;
 	} xen[] = {
-		{ GM_TS_DROP_REST_SUPPORTER, 1 }, { GM_TS_BRACE_PATTERNS, 1 },
-		{ GM_TS_REVIEWER_SECTION, 0 }, { GM_TS_SECTION_NAME_MAX, 20 },
-		{ GM_TS_NAMED_LISTS, 1 }, { GM_TS_PATCH_DEV_NULL, 0 },
-		{ GM_TS_GIT_AUTHOR_ROLES, 0 }, { GM_TS_FIXES, 0 },
-		{ GM_TS_TRACKED_PATHS, 0 },
+		{ "drop-the-rest-supporter", 1 }, { "brace-patterns", 1 },
+		{ "reviewer-section", 0 }, { "section-name-max", 20 },
+		{ "named-lists", 1 }, { "patch-dev-null", 0 },
+		{ "git-author-roles", 0 }, { "fixes", 0 },
+		{ "tracked-paths", 0 },
 	};
 
 	for (size_t i = 0; i < sizeof(xen) / sizeof(*xen); i++)
-		ts_set(ts, xen[i].key, xen[i].value, line);
+		ts_set(ts, xen[i].option, xen[i].value, line);
 }
 
 /* A note for --verbose; a failed one is only a note lost. */
@@ -668,13 +668,13 @@ static void ts_follow_fallback(struct gm_treescript *ts, const char *text,
 	int on;
 
 	if (state == -1) {
-		ts_set(ts, GM_TS_GIT_FALLBACK, 0, 0);
+		ts_set(ts, "git-fallback", 0, 0);
 		TS_NOTE(&ts->notes, "%s: no --git-fallback: off", path);
 		return;
 	}
 	/* undef is false; an expression not understood: 6.1's value */
 	on = state == TS_VALUE ? v != 0 : state != TS_UNDEF;
-	ts_set(ts, GM_TS_GIT_FALLBACK, on, line);
+	ts_set(ts, "git-fallback", on, line);
 	TS_NOTE(&ts->notes, "%s:%zu: --git-fallback default %d", path, line,
 		on);
 }
