@@ -188,23 +188,6 @@ out:
 	return error;
 }
 
-/* A name as MAINTAINERS quotes it ("A. B. Name") without the quotes. */
-static void unquote(struct gm_buf *name)
-{
-	size_t j = 0;
-
-	if (name->len < 2 || name->ptr[0] != '"' ||
-	    name->ptr[name->len - 1] != '"')
-		return;
-	for (size_t i = 1; i + 1 < name->len; i++) {
-		if (name->ptr[i] == '\\' && i + 2 < name->len)
-			i++;
-		name->ptr[j++] = name->ptr[i];
-	}
-	name->ptr[j] = '\0';
-	name->len = j;
-}
-
 static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 		      git_mailmap *mm, const char *value, bool reviewer)
 {
@@ -219,7 +202,7 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 	    (error = identity_key(keys, mm, name.ptr, addr.ptr, true,
 				  &key)) < 0)
 		goto out;
-	unquote(&name);
+	gm_email_unquote(&name);
 	for (size_t i = 0; i < as->nr_people; i++)
 		if (as->people[i].key == key)
 			goto out;	/* once per section, its first role */
