@@ -34,7 +34,7 @@ static struct gm_history_type t_mix[] = {
 
 #define SIGNALS(types, history_authored, author_rev, long_rev) \
 	{ n_p, e_p, 1, (history_authored), (types), ARRAY_SIZE(types), \
-	  (author_rev), (long_rev) }
+	  (author_rev), (long_rev), GM_STRVEC_INIT }
 #define PERSON(types, history_authored) SIGNALS(types, history_authored, 0, 0)
 
 static const struct score_case {
@@ -127,10 +127,10 @@ static char n_val[] = "Val Acker", e_val[] = "val@example.com";
 static char n_tess[] = "Tess Tester", e_tess[] = "tess@example.com";
 
 static struct gm_history_person walked_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
-	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0 },
-	{ n_val, e_val, 1, 0, h_val, 1, 0, 0 },
-	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_val, e_val, 1, 0, h_val, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0, GM_STRVEC_INIT },
 };
 
 static const struct gm_history walked = {
@@ -356,8 +356,8 @@ END_TEST
  * 3) and Tess (a Tested-by: 0, not taken), four commits.
  */
 static struct gm_history_person unreviewed_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
-	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_tess, e_tess, 1, 0, h_tess, 1, 0, 0, GM_STRVEC_INIT },
 };
 
 static const struct gm_history unreviewed = {
@@ -368,8 +368,8 @@ static const struct gm_history unreviewed = {
 
 /* Sam as above (6), and Val (one Acked-by:, 2). */
 static struct gm_history_person some_reviewed_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
-	{ n_val, e_val, 1, 0, h_val, 1, 0, 0 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_val, e_val, 1, 0, h_val, 1, 0, 0, GM_STRVEC_INIT },
 };
 
 static const struct gm_history some_reviewed = {
@@ -523,8 +523,8 @@ END_TEST
 static char e_ria_old[] = "ria@old.example.com";
 static struct gm_history_type h_ria_old[] = { { k_ack, 1 } };
 static struct gm_history_person two_address_people[] = {
-	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0 },
-	{ n_ria, e_ria_old, 1, 0, h_ria_old, 1, 0, 0 },
+	{ n_ria, e_ria, 2, 0, h_ria, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_ria, e_ria_old, 1, 0, h_ria_old, 1, 0, 0, GM_STRVEC_INIT },
 };
 
 static const struct gm_history two_addresses = {
@@ -606,9 +606,9 @@ END_TEST
 static char n_ada[] = "Ada Author", e_ada[] = "ada@example.com";
 static char n_lou[] = "Lou Long", e_lou[] = "lou@example.com";
 static struct gm_history_person signal_people[] = {
-	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0 },
-	{ n_ada, e_ada, 0, 0, NULL, 0, 8, 0 },
-	{ n_lou, e_lou, 0, 0, NULL, 0, 0, 2.5 },
+	{ n_sam, e_sam, 3, 3, h_sam, 1, 0, 0, GM_STRVEC_INIT },
+	{ n_ada, e_ada, 0, 0, NULL, 0, 8, 0, GM_STRVEC_INIT },
+	{ n_lou, e_lou, 0, 0, NULL, 0, 0, 2.5, GM_STRVEC_INIT },
 };
 
 static const struct gm_history signals_walked = {

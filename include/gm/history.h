@@ -32,6 +32,7 @@ struct gm_history_person {
 	size_t author_rev;	/* ... on the author's other commits */
 	double long_rev;	/* ... on the paths over GM_HISTORY_LONG, each
 				 * e^(-age / GM_HISTORY_DECAY) */
+	struct gm_strvec names;	/* the other names met with `email` */
 };
 
 struct gm_history {

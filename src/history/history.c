@@ -95,7 +95,9 @@ static int person_find(struct walk *w, const char *name, const char *email,
 	if (lower(w, email) < 0)
 		return GM_ERROR;
 	if (gm_strmap_get(&w->people, w->lc.ptr, w->lc.len, &idx)) {
-		*out = &h->people[(size_t)idx - 1];
+		p = *out = &h->people[(size_t)idx - 1];
+		if (strcmp(p->name, name) && !gm_strvec_contains(&p->names, name))
+			return gm_strvec_push(&p->names, name);
 		return 0;
 	}
 	if (GM_ARRAY_GROW(h->people, h->nr_people, w->alloc_people) < 0 ||
@@ -607,6 +609,7 @@ void gm_history_people_free(struct gm_history_person *v, size_t nr)
 		free(v[i].types);
 		free(v[i].name);
 		free(v[i].email);
+		gm_strvec_release(&v[i].names);
 	}
 	free(v);
 }

@@ -701,15 +701,21 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 	return 0;
 }
 
-int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
+/*
+ * gm_rank_dedup(), or with `all`: whatever the settings say, and each
+ * name and address met tied to the identity first met under the other,
+ * so that a chain of names and addresses is one person.
+ */
+static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
+		      bool all)
 {
-	const char *name, *addr, *lname, *laddr, *n, *a, *p = NULL;
-	void *pair = NULL;
+	const char *name, *addr, *lname, *laddr, *p = NULL;
+	void *by_name = NULL, *by_addr = NULL, *pair;
 	bool own = false;
 	int error;
 
 	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
-	    !rk->set->remove_duplicates)
+	    !(all || rk->set->remove_duplicates))
 		return error;
 	if (!(p = person_of(rk, out->ptr, &own)))
 		return gm_error_set(GM_ERROR, "out of memory");
@@ -718,23 +724,31 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 	lname = addr + strlen(addr) + 1;
 	lname += strlen(lname) + 1;	/* past the formatted person */
 	laddr = lname + strlen(lname) + 1;
-	if (!(*name && gm_strmap_get(&rk->dedup_name, lname, strlen(lname),
-				     &pair)) &&
-	    !gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr), &pair)) {
-		pair = NULL;
-		if ((error = pair_put(&rk->dedup_name, lname, strlen(lname),
-				      name, addr)) < 0 ||
-		    (error = pair_put(&rk->dedup_addr, laddr, strlen(laddr),
-				      name, addr)) < 0)
-			goto out;
-	}
-	n = pair ? pair : name;
-	a = pair ? (const char *)pair + strlen(pair) + 1 : addr;
-	error = rank_mapped(rk, out, n, a);
-out:
+	if (*name)
+		gm_strmap_get(&rk->dedup_name, lname, strlen(lname), &by_name);
+	if (!by_name)
+		gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr), &by_addr);
+	pair = by_name ? by_name : by_addr;
+	if (!pair || (all && *name && !by_name))
+		error = pair_put(&rk->dedup_name, lname, strlen(lname),
+				 pair ? pair : name,
+				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+	if (!error && (!pair || (all && by_name &&
+		       !gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr),
+				      NULL))))
+		error = pair_put(&rk->dedup_addr, laddr, strlen(laddr),
+				 pair ? pair : name,
+				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+	if (!error && pair)
+		error = rank_mapped(rk, out, pair, (char *)pair + strlen(pair) + 1);
 	if (own)
 		free((char *)p);
 	return error;
+}
+
+int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
+{
+	return rank_dedup(rk, out, s, false);
 }
 
 static int list_normalize(struct gm_rank *rk, struct gm_rank_list *l)
@@ -1599,8 +1613,42 @@ static int hist_person(struct gm_rank *rk, struct gm_strmap *by,
 }
 
 /*
+ * Walk person `p` as the output names them, into `out`: the identity its
+ * first name met leads to, else that of a name met elsewhere (another
+ * of `p`'s names leading to an identity under another address).
+ */
+static int hist_identity(struct gm_rank *rk, const struct gm_history_person *p,
+			 struct gm_buf *fmt, struct gm_buf *out)
+{
+	struct gm_buf other = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	int error = 0;
+
+	for (size_t i = 0; i <= p->names.nr && !error; i++) {
+		gm_buf_reset(fmt);
+		if ((error = gm_email_format(fmt, i ? p->names.v[i - 1] : p->name,
+					     p->email, 1)) < 0 ||
+		    (error = rank_dedup(rk, &other, fmt->ptr, true)) < 0)
+			break;
+		if (!i || (gm_email_parse(&name, &addr, other.ptr) == 0 &&
+			   strcasecmp(addr.ptr, p->email))) {
+			gm_buf_reset(out);
+			error = gm_buf_put(out, other.ptr, other.len);
+			if (i)
+				break;
+		}
+	}
+	gm_buf_release(&other);
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/*
  * The walk's people as the output names people (gm_rank_add_history()):
- * into rk->hist, in the walk's order, identities that meet summed.
+ * into rk->hist, in the walk's order, identities that meet (by name or
+ * by address, whatever --remove-duplicates says) summed. The sections'
+ * people are met first, so that a person MAINTAINERS lists is named
+ * with the address it lists.
  */
 static int history_identities(struct gm_rank *rk, const struct gm_history *h)
 {
@@ -1612,12 +1660,12 @@ static int history_identities(struct gm_rank *rk, const struct gm_history *h)
 
 	if (!(rk->hist = calloc(h->nr_people + 1, sizeof(*rk->hist))))
 		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < rk->people.nr && !error; i++)
+		error = rank_dedup(rk, &out, rk->people.v[i].addr, true);
 	for (size_t i = 0; i < h->nr_people && !error; i++) {
 		const struct gm_history_person *p = &h->people[i];
 
-		gm_buf_reset(&fmt);
-		if ((error = gm_email_format(&fmt, p->name, p->email, 1)) < 0 ||
-		    (error = gm_rank_dedup(rk, &out, fmt.ptr)) < 0)
+		if ((error = hist_identity(rk, p, &fmt, &out)) < 0)
 			break;
 		if (gm_email_parse(&name, &addr, out.ptr) < 0 || !addr.len)
 			error = hist_person(rk, &by, p->name, p->email, &tmp, &q);
