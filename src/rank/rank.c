@@ -829,8 +829,13 @@ static int strp_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
-		  struct gm_signers_count **out, size_t *nr)
+/*
+ * `lines` through the .mailmap, each distinct one counted, into `*out`
+ * (`*nr` of them, NULL if none): most first, then by string, as
+ * vcs_assign() takes them. Freed with counts_free().
+ */
+static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
+		       struct gm_signers_count **out, size_t *nr)
 {
 	struct gm_strvec mapped = GM_STRVEC_INIT;
 	struct gm_buf tmp = GM_BUF_INIT;
@@ -867,22 +872,21 @@ int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
 	return error;
 }
 
-void gm_rank_counts_free(struct gm_signers_count *c, size_t nr)
+static void counts_free(struct gm_signers_count *c, size_t nr)
 {
 	for (size_t i = 0; c && i < nr; i++)
 		free(c[i].who);
 	free(c);
 }
 
-int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
-			  const struct gm_signers_count *c, size_t nr,
-			  unsigned kind)
+/* vcs_assign() of the people counted in `c`. */
+static int assign_counts(struct gm_rank *rk, const char *role, int divisor,
+			 const struct gm_signers_count *c, size_t nr)
 {
 	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf r = GM_BUF_INIT;
 	int n = 0, error = 0;
 
-	rk->kind = kind;
 	if (!nr)
 		return 0;
 	if (divisor <= 0) {
@@ -917,26 +921,27 @@ int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
 	return error;
 }
 
-int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
-			const struct gm_strvec *lines)
-{
-	return gm_rank_assign(rk, role, divisor, lines, GM_KIND_FIXES);
-}
-
 int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
-		   const struct gm_strvec *lines, unsigned kind)
+		   const struct gm_strvec *lines, unsigned kind,
+		   struct gm_signers_facts *facts)
 {
-	struct gm_signers_count *c;
-	size_t nr;
+	struct gm_signers_count *c = NULL;
+	size_t nr = 0;
 	int error;
 
 	rk->kind = kind;
 	if (!lines->nr)
 		return 0;
-	if ((error = gm_rank_count(rk, lines, &c, &nr)) < 0)
+	if ((error = count_lines(rk, lines, &c, &nr)) < 0)
 		return error;
-	error = gm_rank_assign_counts(rk, role, divisor, c, nr, kind);
-	gm_rank_counts_free(c, nr);
+	error = assign_counts(rk, role, divisor, c, nr);
+	if (!error && nr && facts &&
+	    facts->nr_roles < sizeof(facts->roles) / sizeof(*facts->roles)) {
+		facts->roles[facts->nr_roles++] =
+			(struct gm_signers_role){ role, divisor, c, nr };
+		return 0;	/* the facts' now */
+	}
+	counts_free(c, nr);
 	return error;
 }
 
@@ -1022,16 +1027,6 @@ bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
 			contains_dotted(entry, fmt.ptr);
 	gm_buf_release(&fmt);
 	return found;
-}
-
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
-{
-	return gm_rank_is_penguin_line(NULL, line, len);
-}
-
-bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
-{
-	return gm_rank_is_penguin_entry(NULL, entry, usename);
 }
 
 static int drop_chief(struct gm_rank *rk)

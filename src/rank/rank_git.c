@@ -66,44 +66,37 @@ static bool stat_re_match(struct stat_re *r, const char *line, long *a,
 	return true;
 }
 
-/* deduplicate_email() of each line, in order, into `out`. */
-static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
-		     const struct gm_strvec *in, bool extract)
+/* The person of a signature or author line: it runs to the end. */
+static const char *person(const char *line)
+{
+	const char *v;
+	size_t len;
+
+	gm_trailer_signature_value(line, strlen(line), &v, &len);
+	return v;
+}
+
+/* deduplicate_email() of `s` pushed on `out`. */
+static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
+		      const char *s)
 {
 	struct gm_buf tmp = GM_BUF_INIT;
-	int error = 0;
+	int error = gm_rank_dedup(rk, &tmp, s);
 
-	for (size_t i = 0; i < in->nr && !error; i++) {
-		const char *s = extract ? gm_signers_value(in->v[i]) : in->v[i];
-
-		if (!(error = gm_rank_dedup(rk, &tmp, s)))
-			error = gm_strvec_push(out, tmp.ptr);
-	}
+	if (!error)
+		error = gm_strvec_push(out, tmp.ptr);
 	gm_buf_release(&tmp);
 	return error;
 }
 
-/*
- * vcs_assign() of a role of a file's history, its counts kept in the
- * file's JSON facts (where there is room).
- */
-static int assign(struct gm_rank *rk, struct gm_signers_facts *facts,
-		  const char *role, int divisor, const struct gm_strvec *lines)
+/* deduplicate_email() of each line, in order, into `out`. */
+static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
+		     const struct gm_strvec *in, bool extract)
 {
-	struct gm_signers_count *c;
-	size_t nr;
-	int error = gm_rank_count(rk, lines, &c, &nr);
+	int error = 0;
 
-	if (!error)
-		error = gm_rank_assign_counts(rk, role, divisor, c, nr,
-					      GM_KIND_HISTORY);
-	if (!error && nr && facts &&
-	    facts->nr_roles < sizeof(facts->roles) / sizeof(*facts->roles)) {
-		facts->roles[facts->nr_roles++] =
-			(struct gm_signers_role){ role, divisor, c, nr };
-		return 0;	/* the facts' now */
-	}
-	gm_rank_counts_free(c, nr);
+	for (size_t i = 0; i < in->nr && !error; i++)
+		error = push_dedup(rk, out, extract ? person(in->v[i]) : in->v[i]);
 	return error;
 }
 
@@ -224,9 +217,11 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 			error = gm_strvec_push(&deleted, uniq.v[u]);
 	}
 	if (!error)
-		error = assign(rk, facts, "added_lines", (int)total_a, &added);
+		error = gm_rank_assign(rk, "added_lines", (int)total_a, &added,
+				       GM_KIND_HISTORY, facts);
 	if (!error)
-		error = assign(rk, facts, "removed_lines", (int)total_d, &deleted);
+		error = gm_rank_assign(rk, "removed_lines", (int)total_d, &deleted,
+				       GM_KIND_HISTORY, facts);
 	gm_strvec_release(&uniq);
 	gm_strvec_release(&tmp);
 	gm_strvec_release(&added);
@@ -273,9 +268,11 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 	if (!error)
 		error = dedup_all(rk, &signers, &once, false);
 	if (!error)
-		error = assign(rk, facts, "commit_signer", l.commits, &signers);
+		error = gm_rank_assign(rk, "commit_signer", l.commits, &signers,
+				       GM_KIND_HISTORY, facts);
 	if (!error && rk->set->git_author_roles)
-		error = assign(rk, facts, "authored", l.commits, &authors);
+		error = gm_rank_assign(rk, "authored", l.commits, &authors,
+				       GM_KIND_HISTORY, facts);
 	if (!error && rk->set->git_author_roles && authors.nr == l.nr_stats)
 		error = assign_lines(rk, facts, &l, &authors);
 out:
@@ -292,29 +289,6 @@ out:
 }
 
 /* ==================== a file's blame (vcs_file_blame) ==================== */
-
-/* deduplicate_email() of `s` pushed on `out`. */
-static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
-		      const char *s)
-{
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = gm_rank_dedup(rk, &tmp, s);
-
-	if (!error)
-		error = gm_strvec_push(out, tmp.ptr);
-	gm_buf_release(&tmp);
-	return error;
-}
-
-/* The person of a signature or author line: it runs to the end. */
-static const char *person(const char *line)
-{
-	const char *v;
-	size_t len;
-
-	gm_trailer_signature_value(line, strlen(line), &v, &len);
-	return v;
-}
 
 /*
  * vcs_find_signers() on `git log -1 <commit>`: the signers of the
@@ -391,13 +365,13 @@ int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
 				       &lines);
 	if (!error && lines.nr)
 		error = gm_rank_assign(rk, "authored lines", (int)f->lines.nr,
-				       &lines, GM_KIND_HISTORY);
-	for (size_t i = 0; i < signers.nr && !error; i++)
-		error = push_dedup(rk, &norm, signers.v[i]);
+				       &lines, GM_KIND_HISTORY, NULL);
+	if (!error)
+		error = dedup_all(rk, &norm, &signers, false);
 	if (!error)
 		error = gm_rank_assign(rk, from_filename ? "commits" :
 				       "modified commits", (int)f->ids.nr, &norm,
-				       GM_KIND_HISTORY);
+				       GM_KIND_HISTORY, NULL);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&norm);
 	gm_strvec_release(&lines);
