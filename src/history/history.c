@@ -131,13 +131,14 @@ static void person_touch(struct walk *w, struct gm_history_person *p)
 	}
 }
 
-static int person_add_type(struct gm_history_person *p, const char *key)
+int gm_history_person_add_type(struct gm_history_person *p, const char *key,
+			       size_t lines)
 {
 	struct gm_history_type *v;
 
 	for (size_t i = 0; i < p->nr_types; i++) {
 		if (!strcmp(p->types[i].key, key)) {
-			p->types[i].lines++;
+			p->types[i].lines += lines;
 			return 0;
 		}
 	}
@@ -148,7 +149,7 @@ static int person_add_type(struct gm_history_person *p, const char *key)
 	v[p->nr_types].key = strdup(key);
 	if (!v[p->nr_types].key)
 		return gm_error_set(GM_ERROR, "out of memory");
-	v[p->nr_types++].lines = 1;
+	v[p->nr_types++].lines = lines;
 	return 0;
 }
 
@@ -194,7 +195,7 @@ static int count_trailer(struct walk *w, const struct gm_trailer *t)
 	struct gm_history_person *p;
 	int error = trailer_person(w, t, &p);
 
-	if (!error && p && !(error = person_add_type(p, w->key.ptr)))
+	if (!error && p && !(error = gm_history_person_add_type(p, w->key.ptr, 1)))
 		person_touch(w, p);
 	return error;
 }

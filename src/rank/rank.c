@@ -39,17 +39,22 @@ void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 	rk->mailmap = mailmap;
 }
 
+static void entry_free(struct gm_rank_entry *e)
+{
+	free(e->addr);
+	free(e->role);
+	gm_strvec_release(&e->roles);
+}
+
 static void list_release(struct gm_rank_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->v[i].addr);
-		free(l->v[i].role);
-		gm_strvec_release(&l->v[i].roles);
-	}
+	for (size_t i = 0; i < l->nr; i++)
+		entry_free(&l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
 
+/* Release `m` and the values it holds, each malloc()ed. */
 static void pairs_release(struct gm_strmap *m)
 {
 	for (size_t i = 0; i < m->alloc; i++)
@@ -233,14 +238,8 @@ static bool rank_rfc822_valid(struct gm_rank *rk, const char *value)
 void gm_rank_memo_release(struct gm_rank_memo *memo)
 {
 	gm_strmap_release(&memo->valid);
-	for (size_t i = 0; i < memo->mapped.alloc; i++)
-		if (memo->mapped.slots[i].key)
-			free(memo->mapped.slots[i].value);
-	gm_strmap_release(&memo->mapped);
-	for (size_t i = 0; i < memo->persons.alloc; i++)
-		if (memo->persons.slots[i].key)
-			free(memo->persons.slots[i].value);
-	gm_strmap_release(&memo->persons);
+	pairs_release(&memo->mapped);
+	pairs_release(&memo->persons);
 	gm_buf_release(&memo->key);
 }
 
@@ -649,9 +648,7 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 			l->v[j++] = l->v[i];
 			continue;
 		}
-		free(l->v[i].addr);
-		free(l->v[i].role);
-		gm_strvec_release(&l->v[i].roles);
+		entry_free(&l->v[i]);
 	}
 	if (other)
 		l->nr = j;
@@ -1049,9 +1046,7 @@ static int drop_chief(struct gm_rank *rk)
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
 					     o->usename)) {
-			free(rk->people.v[i].addr);
-			free(rk->people.v[i].role);
-			gm_strvec_release(&rk->people.v[i].roles);
+			entry_free(&rk->people.v[i]);
 			continue;
 		}
 		rk->people.v[j++] = rk->people.v[i];
@@ -1209,26 +1204,35 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 }
 
 /*
+ * The lower-case address of the person string `s` into `key`.
+ * @return 1, 0 if `s` cannot be parsed, or GM_ERROR.
+ */
+static int email_key(struct gm_buf *key, const char *s)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	int error = gm_email_parse(&name, &addr, s) < 0 ? 0 :
+		    lower(key, addr.ptr) < 0 ? GM_ERROR : 1;
+
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/*
  * Index the people by lower-case address, `1 + index` as the value; the
  * first of an address wins, as a search in order would find it.
  */
 static int index_by_email(const struct gm_rank *rk, size_t from,
 			  struct gm_strmap *by, struct gm_buf *tmp)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	int error = 0;
 
-	for (size_t i = from; i < rk->people.nr && !error; i++) {
-		if (gm_email_parse(&name, &addr, rk->people.v[i].addr) < 0)
-			continue;
-		if ((error = lower(tmp, addr.ptr)) == 0 &&
+	for (size_t i = from; i < rk->people.nr && error >= 0; i++)
+		if ((error = email_key(tmp, rk->people.v[i].addr)) > 0 &&
 		    !gm_strmap_get(by, tmp->ptr, tmp->len, NULL))
 			error = gm_strmap_put(by, tmp->ptr, tmp->len,
 					      (void *)(uintptr_t)(i + 1));
-	}
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 /* The person with address `email` (any case), or NULL. */
@@ -1386,27 +1390,21 @@ static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
 	return error;
 }
 
-static void entry_free(struct gm_rank_entry *e)
-{
-	free(e->addr);
-	free(e->role);
-	gm_strvec_release(&e->roles);
-}
-
 /* One entry per address (the first; the others merged into it). */
 static int people_merge(struct gm_rank *rk)
 {
 	struct gm_strmap by = GM_STRMAP_INIT;
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		struct gm_rank_entry *e = &rk->people.v[i];
-		bool keyed = !error &&
-			     gm_email_parse(&name, &addr, e->addr) == 0 &&
-			     addr.len && !(error = lower(&tmp, addr.ptr));
+		int k = error ? 0 : email_key(&tmp, e->addr);
+		bool keyed = k > 0 && tmp.len;
 		void *v;
+
+		error = k < 0 ? k : error;
 
 		if (keyed && gm_strmap_get(&by, tmp.ptr, tmp.len, &v)) {
 			error = entry_merge(&rk->people.v[(uintptr_t)v - 1], e);
@@ -1420,8 +1418,6 @@ static int people_merge(struct gm_rank *rk)
 	}
 	rk->people.nr = j;
 	gm_strmap_release(&by);
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
 	gm_buf_release(&tmp);
 	return error;
 }
@@ -1465,15 +1461,11 @@ static bool history_kept(const struct gm_rank_entry *e)
 static bool address_in(char *const *who, size_t nr, const char *addr,
 		       struct gm_buf *tmp)
 {
-	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
 	bool found = false;
 
-	if (nr && gm_email_parse(&name, &email, addr) == 0 &&
-	    lower(tmp, email.ptr) == 0)
+	if (nr && email_key(tmp, addr) > 0)
 		for (size_t i = 0; i < nr && !found; i++)
 			found = !strcmp(who[i], tmp->ptr);
-	gm_buf_release(&name);
-	gm_buf_release(&email);
 	return found;
 }
 
@@ -1536,32 +1528,17 @@ static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 static int hist_sum(struct gm_history_person *to,
 		    const struct gm_history_person *p, size_t total)
 {
+	int error = 0;
+
 	to->commits = to->commits + p->commits < total ?
 		      to->commits + p->commits : total;
 	to->authored += p->authored;
 	to->author_rev += p->author_rev;
 	to->long_rev += p->long_rev;
-	for (size_t i = 0; i < p->nr_types; i++) {
-		size_t k = 0;
-
-		while (k < to->nr_types && strcmp(to->types[k].key,
-						  p->types[i].key))
-			k++;
-		if (k == to->nr_types) {
-			struct gm_history_type *t = realloc(to->types,
-							    (k + 1) * sizeof(*t));
-
-			if (!t)
-				return gm_error_set(GM_ERROR, "out of memory");
-			to->types = t;
-			if (!(t[k].key = strdup(p->types[i].key)))
-				return gm_error_set(GM_ERROR, "out of memory");
-			t[k].lines = 0;
-			to->nr_types++;
-		}
-		to->types[k].lines += p->types[i].lines;
-	}
-	return 0;
+	for (size_t i = 0; i < p->nr_types && !error; i++)
+		error = gm_history_person_add_type(to, p->types[i].key,
+						   p->types[i].lines);
+	return error;
 }
 
 /* The person of rk->hist with `name` and `addr`, added if new. */
@@ -1744,9 +1721,7 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 					      addr.ptr);
 		if (!error)
 			error = gm_strvec_push(&rk->warnings, msg.ptr);
-		free(e->addr);
-		free(e->role);
-		gm_strvec_release(&e->roles);
+		entry_free(e);
 	}
 	l->nr = j;
 	gm_buf_release(&addr);
