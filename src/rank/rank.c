@@ -353,30 +353,12 @@ static int role_name(struct gm_buf *out, const struct gm_rank_settings *o,
 }
 
 /*
- * The M: role (R-51) of later Linux scripts: "maintainer" whatever the
- * status, but "chief penguin" where the last S: is "Buried alive in
- * reporters" (any case).
+ * The M: role of 6.1: derived from the section's last S: (R-51); with
+ * `uniform` (later Linux scripts), "maintainer" whatever the status but
+ * "chief penguin" where it is "Buried alive in reporters" (any case).
  */
-static int maintainer_role_uniform(struct gm_buf *out,
-				   const struct gm_rank_settings *o,
-				   const struct gm_section *sec)
-{
-	const char *st = sec->status ? sec->status : "";
-	struct gm_buf name = GM_BUF_INIT;
-	int error = role_name(&name, o, sec);
-
-	gm_buf_reset(out);
-	if (!error)
-		error = gm_buf_printf(out, "%s:%s",
-				      strcasecmp(st, "buried alive in reporters") ?
-				      "maintainer" : "chief penguin", name.ptr);
-	gm_buf_release(&name);
-	return error;
-}
-
-/* The M: role of 6.1: derived from the section's last S: (R-51). */
 static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
-			   const struct gm_section *sec)
+			   const struct gm_section *sec, bool uniform)
 {
 	static const char *const map[][2] = {
 		{ "supported", "supporter" },
@@ -393,9 +375,10 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0 ||
 	    (error = role_name(&name, o, sec)) < 0)
 		goto out;
-	role = lc.ptr;
+	role = uniform ? "maintainer" : lc.ptr;
 	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
-		if (!strcmp(lc.ptr, map[i][0]))
+		if (!strcmp(lc.ptr, map[i][0]) &&
+		    (!uniform || !strcmp(map[i][1], "chief penguin")))
 			role = map[i][1];
 	gm_buf_reset(out);
 	error = gm_buf_printf(out, "%s:%s", role, name.ptr);
@@ -520,18 +503,6 @@ static int push_suffixed(struct gm_strvec *v, const char *value,
 	return error;
 }
 
-/* The M: role of `sec` with `suffix`, as the options want it, into `out`. */
-static int make_maintainer_role(struct gm_buf *out,
-				const struct gm_rank_settings *o,
-				const struct gm_section *sec, const char *suffix)
-{
-	int error = o->maintainer_roles ?
-		    maintainer_role_uniform(out, o, sec) :
-		    maintainer_role(out, o, sec);
-
-	return error ? error : gm_buf_puts(out, suffix);
-}
-
 /*
  * One line of a section; `role` and `reviewer`: its roles, once made;
  * `suffix` ends every role and value taken ("" but for K: sections).
@@ -548,7 +519,9 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (!role->len && make_maintainer_role(role, o, sec, suffix) < 0)
+		if (!role->len &&
+		    (maintainer_role(role, o, sec, o->maintainer_roles) < 0 ||
+		     gm_buf_puts(role, suffix) < 0))
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
@@ -619,7 +592,8 @@ static int files_have_own_section(const struct gm_rank *rk,
 
 		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
 			if (!(error = maintainer_role(&role, rk->set,
-						      &m->sections[f->sections[k]])))
+						      &m->sections[f->sections[k]],
+						      false)))
 				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
 		*own = found;
 	}
