@@ -84,12 +84,6 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files);
 
 /**
- * The ids of the lines of file `file` of gm_blame_run(), in order.
- * Owned by `b`.
- */
-const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file);
-
-/**
  * Read the commits of every file's lines of `b` (gm_blame_run() with the
  * same `req`), each once, as vcs_file_blame() reads each with
  * `git log -1` (gm_signers_commit_read()): the ids and commits of
