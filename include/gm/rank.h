@@ -290,7 +290,7 @@ bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
  * 2. those gm_trailer_is_signature() takes, all types under
  *    --git-all-signature-types;
  * 3. unless --git-chief-penguins, not those for which
- *    gm_rank_is_chief_penguin_line() holds;
+ *    gm_rank_is_penguin_line() holds;
  * 4. each cut with gm_trailer_signature_value(), then normalised twice
  *    with gm_rank_dedup() (R-73 step 2, and the second pass of the
  *    callers), so people first seen here enter rk's dedup tables.
