@@ -104,17 +104,16 @@ static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
 struct file_lines {
 	int commits;
 	struct gm_strvec authors, signatures;
-	long *added, *deleted;		/* the matching stat lines */
-	size_t nr_stats, alloc_added, alloc_deleted;
+	struct { long a, d; } *stats;	/* the matching stat lines */
+	size_t nr_stats, alloc_stats;
 };
 
 static int push_stat(struct file_lines *l, long a, long d)
 {
-	if (GM_ARRAY_GROW(l->added, l->nr_stats, l->alloc_added) < 0 ||
-	    GM_ARRAY_GROW(l->deleted, l->nr_stats, l->alloc_deleted) < 0)
+	if (GM_ARRAY_GROW(l->stats, l->nr_stats, l->alloc_stats) < 0)
 		return GM_ERROR;
-	l->added[l->nr_stats] = a;
-	l->deleted[l->nr_stats++] = d;
+	l->stats[l->nr_stats].a = a;
+	l->stats[l->nr_stats++].d = d;
 	return 0;
 }
 
@@ -187,8 +186,8 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 	int error = 0;
 
 	for (size_t i = 0; i < l->nr_stats; i++) {
-		total_a += l->added[i];
-		total_d += l->deleted[i];
+		total_a += l->stats[i].a;
+		total_d += l->stats[i].d;
 	}
 	for (size_t i = 0; i < authors->nr && !error; i++)
 		if (!gm_strvec_contains(&uniq, authors->v[i]))
@@ -207,8 +206,8 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 
 			error = dedup_memo(rk, &memo, &keep, authors->v[i], &who);
 			if (!error && !strcmp(uniq.v[u], who)) {
-				a += l->added[i];
-				d += l->deleted[i];
+				a += l->stats[i].a;
+				d += l->stats[i].d;
 			}
 		}
 		for (long k = 0; k < a && !error; k++)
@@ -279,8 +278,7 @@ out:
 	stat_re_release(&re);
 	gm_strvec_release(&l.authors);
 	gm_strvec_release(&l.signatures);
-	free(l.added);
-	free(l.deleted);
+	free(l.stats);
 	gm_strvec_release(&authors);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&once);
