@@ -23,7 +23,7 @@
  * is read here. A range git refuses (line 0, past the end of the file)
  * gives no line, and git's message reaches stderr as the script lets it.
  * The roles the script derives from the commits read are the rank's
- * (gm_rank_add_blame()).
+ * (gm_rank_add_git()).
  */
 
 /**

@@ -346,8 +346,13 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 	return error;
 }
 
-int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
-		      size_t file)
+/*
+ * vcs_file_blame() of the script for file `file` of `b`, its commits
+ * read (R-76): with --git-blame-signatures the signers of each blamed
+ * commit, then "authored lines" (with -f and --rolestats) and "commits",
+ * or in patch mode "modified commits", given to `rk`.
+ */
+static int add_blame(struct gm_rank *rk, const struct gm_blame *b, size_t file)
 {
 	const struct gm_blame_file *f = gm_blame_file_at(b, file);
 	bool from_filename = rk->set->from_filename;
@@ -391,7 +396,7 @@ int gm_rank_add_git(struct gm_rank *rk, struct gm_signers_report *r)
 			r->nr_facts = w + 1;
 		}
 		if (!error && r->steps[i].blamed)
-			error = gm_rank_add_blame(rk, r->blame, i);
+			error = add_blame(rk, r->blame, i);
 	}
 	return error;
 }
