@@ -215,24 +215,24 @@ START_TEST(test_blame_run_ranges)
 	for (size_t nr = 3; nr <= 4; nr++) {
 		req.nr_ranges = nr;
 		ck_assert_int_eq(gm_blame_run(&b, &req, &files), 0);
-		got = gm_test_join(gm_blame_ids(b, 0), ",");
+		got = gm_test_join(&gm_blame_file_at(b, 0)->lines, ",");
 		ck_assert_ptr_nonnull(want = malloc(4 * sizeof(head) + 4));
 		sprintf(want, "%s,%s,%s,%s", Z, head, head, Z);
 		ck_assert_str_eq(got, want);
 		free(got);
 		free(want);
-		ck_assert_uint_eq(gm_blame_ids(b, 1)->nr, 1);
-		ck_assert_str_eq(gm_blame_ids(b, 1)->v[0], head);
-		ck_assert_uint_eq(gm_blame_ids(b, 2)->nr, 0);
-		ck_assert_uint_eq(gm_blame_ids(b, 3)->nr, 0);
+		ck_assert_uint_eq(gm_blame_file_at(b, 1)->lines.nr, 1);
+		ck_assert_str_eq(gm_blame_file_at(b, 1)->lines.v[0], head);
+		ck_assert_uint_eq(gm_blame_file_at(b, 2)->lines.nr, 0);
+		ck_assert_uint_eq(gm_blame_file_at(b, 3)->lines.nr, 0);
 		gm_blame_free(b);
 	}
 	/* no ranges: whole files; h.c is in no commit: git refuses it */
 	req.nr_ranges = 0;
 	ck_assert_int_eq(gm_blame_run(&b, &req, &files), 0);
-	ck_assert_uint_eq(gm_blame_ids(b, 0)->nr, 3);
-	ck_assert_uint_eq(gm_blame_ids(b, 1)->nr, 1);
-	ck_assert_uint_eq(gm_blame_ids(b, 2)->nr, 0);
+	ck_assert_uint_eq(gm_blame_file_at(b, 0)->lines.nr, 3);
+	ck_assert_uint_eq(gm_blame_file_at(b, 1)->lines.nr, 1);
+	ck_assert_uint_eq(gm_blame_file_at(b, 2)->lines.nr, 0);
 
 	/* B d of HEAD, X not committed: each commit once, the zero id unread */
 	ck_assert_int_eq(gm_blame_read_commits(b, &req), 0);

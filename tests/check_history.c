@@ -507,7 +507,8 @@ START_TEST(test_history_mailmap_joins_identities)
 	static const char *const paths[] = { "a.c", NULL };
 	static const char mm[] =
 		"Ann Real <ann@example.com>\n"
-		"Ann Real <ann@example.com> <ann@old.example.com>\n";
+		"Ann Real <ann@example.com> <ann@old.example.com>\n"
+		"Boss <Boss@example.com> <committer@example.com>\n";
 	struct repo r;
 	struct gm_history *h;
 	git_mailmap *mailmap = NULL;
@@ -535,6 +536,9 @@ START_TEST(test_history_mailmap_joins_identities)
 	ck_assert_uint_eq(p->commits, 2);
 	ck_assert_uint_eq(p->authored, 2);
 	ck_assert_uint_eq(lines_of(p, "Reviewed-by"), 1);
+	/* the committers too, through the mailmap, in lower case */
+	ck_assert_uint_eq(h->committers.nr, 1);
+	ck_assert_str_eq(h->committers.v[0], "boss@example.com");
 	gm_history_free(h);
 	git_mailmap_free(mailmap);
 	repo_release(&r);
@@ -578,6 +582,10 @@ START_TEST(test_history_counts_a_person_once_per_commit)
 	ck_assert_uint_eq(lines_of(bob, "Tested-by"), 0);	/* no address */
 	/* most commits first */
 	ck_assert_ptr_eq(&h->people[0], bob);
+	/* the committer of both, once; not a person counted */
+	ck_assert_uint_eq(h->committers.nr, 1);
+	ck_assert_str_eq(h->committers.v[0], "committer@example.com");
+	ck_assert_ptr_null(person(h, "committer@example.com"));
 	gm_history_free(h);
 	repo_release(&r);
 }

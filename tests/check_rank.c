@@ -661,12 +661,12 @@ static void add_e24(struct rank_env *e)
 	add_lines(&authors, BOB, 1);
 	add_lines(&added, ANN, 4);
 	add_lines(&added, BOB, 3);
-	ck_assert_int_eq(gm_rank_add_signers(&e->rk, "commit_signer", 5,
-					     &signers), 0);
-	ck_assert_int_eq(gm_rank_add_signers(&e->rk, "authored", 5, &authors),
-			 0);
-	ck_assert_int_eq(gm_rank_add_signers(&e->rk, "added_lines", 7, &added),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e->rk, "commit_signer", 5,
+					     &signers, GM_KIND_FIXES, NULL), 0);
+	ck_assert_int_eq(gm_rank_assign(&e->rk, "authored", 5, &authors,
+					GM_KIND_FIXES, NULL), 0);
+	ck_assert_int_eq(gm_rank_assign(&e->rk, "added_lines", 7, &added,
+					GM_KIND_FIXES, NULL), 0);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&authors);
 	gm_strvec_release(&added);
@@ -726,8 +726,8 @@ START_TEST(test_rank_signers_min_signatures)
 	e.set.git_min_signatures = 3;
 	add_lines(&lines, MARK, 5);
 	add_lines(&lines, RITA, 2);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 5, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	assert_people(&e, MARK " (commit_signer:5/5=100%)\n");
 	gm_strvec_release(&lines);
 	env_release(&e);
@@ -744,8 +744,8 @@ START_TEST(test_rank_signers_ties_and_rounding)
 	add_lines(&lines, "Zed <z@x>", 1);
 	add_lines(&lines, "Amy <a@x>", 3);
 	add_lines(&lines, "Bea <b@x>", 1);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 8, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 8, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	assert_people(&e,
 		      "Amy <a@x> (commit_signer:3/8=38%)\n"
 		      "Bea <b@x> (commit_signer:1/8=12%)\n"
@@ -762,8 +762,8 @@ START_TEST(test_rank_signers_percent_capped)
 
 	env_init(&e, fixture_b, NULL);
 	add_lines(&lines, MARK, 7);	/* 7 trailers in 5 commits */
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 5, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	assert_people(&e, MARK " (commit_signer:7/5=100%)\n");
 	gm_strvec_release(&lines);
 	env_release(&e);
@@ -778,8 +778,8 @@ START_TEST(test_rank_signers_blamed_fixes)
 	env_init(&e, fixture_b, NULL);
 	gm_strvec_push(&lines, MARK);
 	gm_strvec_push(&lines, BOB);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "blamed_fixes", 1, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "blamed_fixes", 1, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	/* E31: a tie, broken by byte order */
 	assert_people(&e,
 		      BOB " (blamed_fixes:1/1=100%)\n"
@@ -797,11 +797,11 @@ START_TEST(test_rank_signers_role_names_without_stats)
 	env_init(&e, fixture_b, NULL);
 	e.set.rolestats = 0;
 	add_lines(&lines, MARK, 2);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 5, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	/* the same role again is not appended twice */
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 5, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	assert_people(&e, MARK " (commit_signer)\n");
 	gm_strvec_release(&lines);
 	env_release(&e);
@@ -814,10 +814,12 @@ START_TEST(test_rank_signers_bad_divisor)
 	struct rank_env e;
 
 	env_init(&e, fixture_b, NULL);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "authored", 0, &lines), 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "authored", 0, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	ck_assert_uint_eq(e.rk.warnings.nr, 0);	/* empty: nothing at all */
 	gm_strvec_push(&lines, "\"GitAuthor: No Sob\" <nosob@example.com>");
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "authored", 0, &lines), 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "authored", 0, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	ck_assert_uint_eq(e.rk.warnings.nr, 1);
 	ck_assert_str_eq(e.rk.warnings.v[0],
 			 "Bad divisor in main::vcs_assign: 0");
@@ -837,8 +839,8 @@ START_TEST(test_rank_signers_match_existing_by_name)
 	env_init(&e, NULL, NULL);
 	env_add(&e, ext4);
 	gm_strvec_push(&lines, "Ted <ted-other@example.com>");
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "blamed_fixes", 1, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "blamed_fixes", 1, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	/* no new entry; the person with the same name gets the role */
 	assert_people(&e, "Ted <ted@example.com> (maintainer:EXT4,"
 		      "blamed_fixes:1/1=100%)\n");
@@ -878,9 +880,9 @@ START_TEST(test_rank_signers_identity_merge)
 					       "<roger.pau@citrix.com>"), 0);
 		ck_assert_int_eq(gm_strvec_push(&authors, who.ptr), 0);
 		ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 1,
-						&signers, GM_KIND_HISTORY), 0);
+						&signers, GM_KIND_HISTORY, NULL), 0);
 		ck_assert_int_eq(gm_rank_assign(&e.rk, "authored", 1, &authors,
-						GM_KIND_HISTORY), 0);
+						GM_KIND_HISTORY, NULL), 0);
 		if (dedup)
 			assert_people(&e, "\"Roger Pau Monn\xc3\xa9\" "
 				      "<roger@xenproject.org> (supporter:X86,"
@@ -911,8 +913,8 @@ START_TEST(test_rank_signers_through_mailmap)
 	env_init(&e, fixture_b, gm_test_mailmap_e21);
 	gm_strvec_push(&lines, "ted@example.com");
 	gm_strvec_push(&lines, "Ted T <ted@example.com>");
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 2, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 2, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	/* both map to one string, counted together */
 	assert_people(&e, "Theodore Tso <ted@example.com> "
 		      "(commit_signer:2/2=100%)\n");
@@ -946,8 +948,8 @@ START_TEST(test_rank_ignore_list)
 	add_lines(&lines, MARK, 5);
 	add_lines(&lines, ANN, 4);
 	add_lines(&lines, RITA, 2);
-	ck_assert_int_eq(gm_rank_add_signers(&e.rk, "commit_signer", 5, &lines),
-			 0);
+	ck_assert_int_eq(gm_rank_assign(&e.rk, "commit_signer", 5, &lines,
+					GM_KIND_FIXES, NULL), 0);
 	/* an ignored signer uses no slot */
 	assert_people(&e, ANN " (commit_signer:4/5=80%)\n");
 	gm_strvec_release(&lines);
@@ -1052,7 +1054,7 @@ START_TEST(test_rank_chief_penguin_entry_table)
 {
 	const struct chief_entry_case *c = &chief_entry_cases[_i];
 
-	ck_assert_msg(gm_rank_is_chief_penguin_entry(c->entry, c->usename) ==
+	ck_assert_msg(gm_rank_is_penguin_entry(NULL, c->entry, c->usename) ==
 		      c->chief, "row %d '%s' usename %d", _i, c->entry,
 		      c->usename);
 }
@@ -1092,8 +1094,9 @@ START_TEST(test_rank_chief_penguin_line_table)
 {
 	const struct chief_line_case *c = &chief_line_cases[_i];
 
-	ck_assert_msg(gm_rank_is_chief_penguin_line(c->line, strlen(c->line)) ==
-		      c->chief, "row %d '%s'", _i, c->line);
+	ck_assert_msg(gm_rank_is_penguin_line(NULL, c->line,
+					      strlen(c->line)) == c->chief,
+		      "row %d '%s'", _i, c->line);
 }
 END_TEST
 
@@ -1101,8 +1104,8 @@ START_TEST(test_rank_chief_penguin_line_stops_at_len)
 {
 	static const char line[] = "Linus Torvalds";
 
-	ck_assert(gm_rank_is_chief_penguin_line(line, sizeof(line) - 1));
-	ck_assert(!gm_rank_is_chief_penguin_line(line, sizeof(line) - 2));
+	ck_assert(gm_rank_is_penguin_line(NULL, line, sizeof(line) - 1));
+	ck_assert(!gm_rank_is_penguin_line(NULL, line, sizeof(line) - 2));
 }
 END_TEST
 

@@ -342,41 +342,6 @@ static char *assign(const struct gm_signers *s, size_t f,
 
 /* ==================== the line readers ==================== */
 
-START_TEST(test_signers_is_signature)
-{
-	/* the three tags, case-sensitive, an '@' after them */
-	ck_assert(gm_signers_is_signature("Signed-off-by: A <a@x>", false));
-	ck_assert(gm_signers_is_signature("Acked-by: a@x", false));
-	ck_assert(gm_signers_is_signature("Reviewed-by:x@y", false));
-	ck_assert(!gm_signers_is_signature("signed-off-by: A <a@x>", false));
-	ck_assert(!gm_signers_is_signature("Tested-by: A <a@x>", false));
-	ck_assert(!gm_signers_is_signature("Signed-off-by: nobody", false));
-	/* --git-all-signature-types: any "...by:" after one character */
-	ck_assert(gm_signers_is_signature("Tested-by: A <a@x>", true));
-	ck_assert(gm_signers_is_signature("Reported-BY: a@x", true));
-	ck_assert(!gm_signers_is_signature("by: a@x", true));
-	ck_assert(!gm_signers_is_signature("Tested-by: nobody", true));
-}
-END_TEST
-
-START_TEST(test_signers_value)
-{
-	const char *chief = "Signed-off-by: LINUS torvalds <l@x>";
-	const char *other = "Signed-off-by: Linus Torvald <l@x>";
-
-	/* after the last ':' that has something after it */
-	ck_assert_str_eq(gm_signers_value("Signed-off-by: A <a@b>"), "A <a@b>");
-	ck_assert_str_eq(gm_signers_value("Signed-off-by: A <a@b> # v5: x"),
-			 "x");
-	ck_assert_str_eq(gm_signers_value("Acked-by: a@b:"), "a@b:");
-	ck_assert_str_eq(gm_signers_value("GitAuthor: A <a@b>"), "A <a@b>");
-	ck_assert_str_eq(gm_signers_value("x:  "), " ");
-	ck_assert_str_eq(gm_signers_value("none"), "none");
-	ck_assert(gm_rank_is_chief_penguin_line(chief, strlen(chief)));
-	ck_assert(!gm_rank_is_chief_penguin_line(other, strlen(other)));
-}
-END_TEST
-
 /* ==================== the walk and the roles ==================== */
 
 /*
@@ -1233,9 +1198,7 @@ Suite *signers_suite(void)
 	TCase *tc = tcase_create("signers");
 
 	gm_test_hermetic_env();
-	tcase_add_test(tc, test_signers_is_signature);
 	tcase_add_test(tc, test_signers_commits_walk_modes);
-	tcase_add_test(tc, test_signers_value);
 	tcase_add_test(tc, test_signers_rename_followed);
 	tcase_add_test(tc, test_signers_rename_under_dir);
 	tcase_add_test(tc, test_signers_long_history_moved);

@@ -23,7 +23,7 @@
  * is read here. A range git refuses (line 0, past the end of the file)
  * gives no line, and git's message reaches stderr as the script lets it.
  * The roles the script derives from the commits read are the rank's
- * (gm_rank_add_blame()).
+ * (gm_rank_add_git()).
  */
 
 /**
@@ -82,12 +82,6 @@ struct gm_blame_file {
  */
 int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files);
-
-/**
- * The ids of the lines of file `file` of gm_blame_run(), in order.
- * Owned by `b`.
- */
-const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file);
 
 /**
  * Read the commits of every file's lines of `b` (gm_blame_run() with the

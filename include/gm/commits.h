@@ -37,26 +37,6 @@ struct gm_commits_item {
 
 void gm_commits_item_release(struct gm_commits_item *it);
 
-/* Commits newest first; `seen` (if any) has the ids ever queued. */
-struct gm_commits_queue {
-	struct gm_pqueue heap;
-	uint64_t seq;
-	struct gm_strmap *seen;
-};
-
-void gm_commits_queue_init(struct gm_commits_queue *q, struct gm_strmap *seen);
-
-/**
- * Queue `it`, what was read with it going with it, unless `q` saw it
- * before; what is not queued is released. @return 0 or GM_ERROR.
- */
-int gm_commits_queue_push(struct gm_commits_queue *q,
-			  struct gm_commits_item *it);
-bool gm_commits_queue_pop(struct gm_commits_queue *q,
-			  struct gm_commits_item *out);
-
-void gm_commits_queue_release(struct gm_commits_queue *q);
-
 #define GM_COMMITS_TREE_SLOTS 1024
 
 /* One thread's reading: objects, the graph if allowed, trees kept. */
@@ -141,7 +121,8 @@ struct gm_commits_walk {
 	enum gm_commits_mode mode;
 	int64_t since;
 	struct gm_strmap seen;		/* hex ids of queued commits */
-	struct gm_commits_queue q;
+	struct gm_pqueue heap;		/* the queued, newest first */
+	uint64_t seq;			/* the next one's order queued */
 };
 
 /**

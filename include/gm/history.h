@@ -35,6 +35,13 @@ struct gm_history_person {
 	struct gm_strvec names;	/* the other names met with `email` */
 };
 
+/**
+ * Add `lines` lines of type `key` (canonical) to `p`.
+ * @return 0 or GM_ERROR.
+ */
+int gm_history_person_add_type(struct gm_history_person *p, const char *key,
+			       size_t lines);
+
 struct gm_history {
 	size_t commits;			/* commits that touched the paths */
 	struct gm_history_person *people;	/* most commits first */

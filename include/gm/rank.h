@@ -62,7 +62,7 @@ struct gm_rank_settings {
  * sources append to (R-66). Also the other output groups (R-84).
  *
  * Threads: one struct gm_rank belongs to one thread at a time; calls on
- * different rankings, and the two gm_rank_is_chief_penguin_*() tests, may
+ * different rankings, and the two gm_rank_is_penguin_*() tests, may
  * run at the same time.
  */
 /* Where a person came from; an entry may have several. */
@@ -187,34 +187,15 @@ int gm_rank_add_keyword_section(struct gm_rank *rk,
 int gm_rank_normalize(struct gm_rank *rk);
 
 /**
- * Count `lines` (signers, one per line) and add the frequent ones with
- * role "<role>:<n>/<divisor>=<p>%" (R-74). @return 0 or GM_ERROR.
- */
-int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
-			const struct gm_strvec *lines);
-
-/**
- * vcs_assign() of R-74 for entries of `kind`: the same as
- * gm_rank_add_signers(), which is this for GM_KIND_FIXES.
- * @return 0 or GM_ERROR.
+ * vcs_assign() of R-74 for entries of `kind`: `lines` (signers, one per
+ * line) through the .mailmap, each distinct one counted, most first then
+ * by string, and the frequent ones added with role
+ * "<role>:<n>/<divisor>=<p>%". `facts`, if not NULL, keeps the counts
+ * (where it has room). @return 0 or GM_ERROR.
  */
 int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
-		   const struct gm_strvec *lines, unsigned kind);
-
-/**
- * `lines` through the .mailmap, each distinct one counted, into `*out`
- * (`*nr` of them, NULL if none): most first, then by string, as
- * vcs_assign() takes them. The caller frees it with gm_rank_counts_free().
- * @return 0 or GM_ERROR.
- */
-int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
-		  struct gm_signers_count **out, size_t *nr);
-void gm_rank_counts_free(struct gm_signers_count *c, size_t nr);
-
-/** gm_rank_assign() of lines gm_rank_count() counted. @return 0 or GM_ERROR. */
-int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
-			  const struct gm_signers_count *c, size_t nr,
-			  unsigned kind);
+		   const struct gm_strvec *lines, unsigned kind,
+		   struct gm_signers_facts *facts);
 
 /**
  * Last steps for people (R-79): drop (or keep) the chief penguin, then add
@@ -301,12 +282,6 @@ bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
 			      const char *entry, int usename);
 
-/** gm_rank_is_penguin_line() of Linux's penguin alone. */
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len);
-
-/** gm_rank_is_penguin_entry() of Linux's penguin alone. */
-bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
-
 /**
  * The signers of one commit, as get_maintainer.pl takes them for a
  * Fixes: commit (R-77) and for --git (R-73), appended to `out` in order,
@@ -315,7 +290,7 @@ bool gm_rank_is_chief_penguin_entry(const char *entry, int usename);
  * 2. those gm_trailer_is_signature() takes, all types under
  *    --git-all-signature-types;
  * 3. unless --git-chief-penguins, not those for which
- *    gm_rank_is_chief_penguin_line() holds;
+ *    gm_rank_is_penguin_line() holds;
  * 4. each cut with gm_trailer_signature_value(), then normalised twice
  *    with gm_rank_dedup() (R-73 step 2, and the second pass of the
  *    callers), so people first seen here enter rk's dedup tables.

@@ -29,16 +29,6 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 			 size_t f, struct gm_signers_facts *facts);
 
 /**
- * vcs_file_blame() of the script for file `file` of `b`, its commits
- * read (R-76): with --git-blame-signatures the signers of each blamed
- * commit, then "authored lines" (with -f and --rolestats) and "commits",
- * or in patch mode "modified commits", given to `rk`.
- * @return 0 or GM_ERROR.
- */
-int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
-		      size_t file);
-
-/**
  * The script's history steps for every file of `r`, in file order
  * (R-71, R-78): each file's signoffs, then its blame, as `r` has them;
  * each walked file's facts into r->facts. Call after gm_rank_normalize()

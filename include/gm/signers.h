@@ -144,21 +144,6 @@ struct gm_signers_facts {
 	size_t nr_roles;
 };
 
-/**
- * The script's extraction of a person from a signature or author line
- * (R-73): what follows the last ':' that has something after it, with
- * the white space after that ':' skipped but for a last character.
- */
-const char *gm_signers_value(const char *line);
-
-/**
- * Whether `line` (white space at its start removed) is a signature line
- * the script counts (R-73): Signed-off-by:, Reviewed-by: or Acked-by:
- * with an '@' after it, or with `all_types` any "...by:" then an '@'
- * (gm_trailer_is_signature()).
- */
-bool gm_signers_is_signature(const char *line, bool all_types);
-
 void gm_signers_facts_release(struct gm_signers_facts *facts);
 void gm_signers_free(struct gm_signers *s);
 

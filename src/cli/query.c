@@ -176,8 +176,8 @@ static int query_add_fixes(struct gm_query *q)
 			error = gm_rank_signers(&q->rank, &signers, body.ptr,
 						body.len);
 		if (!error)
-			error = gm_rank_add_signers(&q->rank, "blamed_fixes", 1,
-						    &signers);
+			error = gm_rank_assign(&q->rank, "blamed_fixes", 1,
+					       &signers, GM_KIND_FIXES, NULL);
 		gm_strvec_release(&signers);
 	}
 	gm_buf_release(&body);

@@ -477,11 +477,6 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	return error;
 }
 
-const struct gm_strvec *gm_blame_ids(const struct gm_blame *b, size_t file)
-{
-	return &b->files[file].lines;
-}
-
 /* The commits of file `f`'s lines, each once, read as `git log -1` does. */
 static int read_commits(struct gm_blame_file *f,
 			const struct gm_blame_request *req)

@@ -7,7 +7,7 @@
 #include "gm/error.h"
 #include "gm/pack.h"
 
-/* ==================== the queue ==================== */
+/* ==================== items ==================== */
 
 void gm_commits_item_release(struct gm_commits_item *it)
 {
@@ -25,44 +25,6 @@ static bool queue_before(const void *x, const void *y)
 	const struct gm_commits_item *a = x, *b = y;
 
 	return a->time != b->time ? a->time > b->time : a->seq < b->seq;
-}
-
-void gm_commits_queue_init(struct gm_commits_queue *q, struct gm_strmap *seen)
-{
-	gm_pqueue_init(&q->heap, sizeof(struct gm_commits_item), queue_before);
-	q->seq = 0;
-	q->seen = seen;
-}
-
-int gm_commits_queue_push(struct gm_commits_queue *q,
-			  struct gm_commits_item *it)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	int error = 0;
-
-	gm_oid_hex(hex, &it->id);
-	if (!q->seen || !gm_strmap_get(q->seen, hex, GIT_OID_HEXSZ, NULL)) {
-		if (q->seen)
-			error = gm_strmap_put(q->seen, hex, GIT_OID_HEXSZ, NULL);
-		it->seq = q->seq++;
-		if (!error && !(error = gm_pqueue_push(&q->heap, it)))
-			it->c = NULL, it->raw = NULL;	/* the queue's now */
-	}
-	gm_commits_item_release(it);
-	return error;
-}
-
-bool gm_commits_queue_pop(struct gm_commits_queue *q,
-			  struct gm_commits_item *out)
-{
-	return gm_pqueue_pop(&q->heap, out);
-}
-
-void gm_commits_queue_release(struct gm_commits_queue *q)
-{
-	for (size_t i = 0; i < q->heap.nr; i++)
-		gm_commits_item_release(gm_pqueue_at(&q->heap, i));
-	gm_pqueue_release(&q->heap);
 }
 
 /* ==================== reading commits ==================== */
@@ -217,6 +179,22 @@ int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 
 /* ==================== the walk ==================== */
 
+int gm_commits_walk_push(struct gm_commits_walk *w, struct gm_commits_item *it)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	int error = 0;
+
+	gm_oid_hex(hex, &it->id);
+	if (!gm_strmap_get(&w->seen, hex, GIT_OID_HEXSZ, NULL)) {
+		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
+		it->seq = w->seq++;
+		if (!error && !(error = gm_pqueue_push(&w->heap, it)))
+			it->c = NULL, it->raw = NULL;	/* the queue's now */
+	}
+	gm_commits_item_release(it);
+	return error;
+}
+
 int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
 			  enum gm_commits_mode mode, const git_oid *start,
 			  int64_t since, bool empty)
@@ -227,7 +205,7 @@ int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
 	w->src = src;
 	w->mode = mode;
 	w->since = since;
-	gm_commits_queue_init(&w->q, &w->seen);
+	gm_pqueue_init(&w->heap, sizeof(struct gm_commits_item), queue_before);
 	if ((error = gm_commits_item(src, start, &it)) < 0)
 		return error == GM_ERROR ? error :
 			gm_error_set(GM_ERROR, "cannot read the start commit");
@@ -235,7 +213,7 @@ int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
 		gm_commits_item_release(&it);
 		return 0;
 	}
-	return gm_commits_queue_push(&w->q, &it);
+	return gm_commits_walk_push(w, &it);
 }
 
 int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
@@ -244,7 +222,7 @@ int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
 	int error;
 
 	do {
-		if (!gm_commits_queue_pop(&w->q, it))
+		if (!gm_pqueue_pop(&w->heap, it))
 			return 0;
 		if (it->time >= w->since)
 			break;
@@ -255,18 +233,15 @@ int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
 	error = gm_commits_parents(w->src, it, p);
 	for (size_t i = 0; i < p->nr && !error; i++)
 		if (p->loaded[i])
-			error = gm_commits_queue_push(&w->q, &p->v[i]);
+			error = gm_commits_walk_push(w, &p->v[i]);
 	return error < 0 ? error : 1;
-}
-
-int gm_commits_walk_push(struct gm_commits_walk *w, struct gm_commits_item *it)
-{
-	return gm_commits_queue_push(&w->q, it);
 }
 
 void gm_commits_walk_release(struct gm_commits_walk *w)
 {
-	gm_commits_queue_release(&w->q);
+	for (size_t i = 0; i < w->heap.nr; i++)
+		gm_commits_item_release(gm_pqueue_at(&w->heap, i));
+	gm_pqueue_release(&w->heap);
 	gm_strmap_release(&w->seen);
 }
 

@@ -272,7 +272,6 @@ struct gm_follow {
 	struct gm_strmap blobs;	/* raw id -> struct blobinfo * */
 	size_t spans;		/* fingerprint words kept, in all */
 	struct arena arena;	/* this thread's: blobs, fingerprints kept */
-	struct blobinfo once;	/* one not kept, until the next */
 	struct fp_scratch scratch;	/* this thread's */
 	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
@@ -374,7 +373,6 @@ void gm_follow_free(struct gm_follow *fc)
 		gm_objects_tree_free(fc->trees.slots[i].value);
 	gm_strmap_release(&fc->trees);
 	gm_strmap_release(&fc->blobs);
-	free(fc->once.fp);
 	free(fc->temps);
 	arena_release(&fc->arena);
 	scratch_release(&fc->scratch);
@@ -414,19 +412,6 @@ static struct blobinfo *blob_new(struct gm_follow *fc, const git_oid *id)
 	return oidmap_put(&fc->blobs, id, b) < 0 ? NULL : b;
 }
 
-/* The entry of blob `id`, its size read if new; NULL: out of memory. */
-static struct blobinfo *follow_blob(struct gm_follow *fc, const git_oid *id)
-{
-	struct blobinfo *b = oidmap_get(&fc->blobs, id);
-	size_t size;
-
-	if (b || !(b = blob_new(fc, id)))
-		return b;
-	b->size = !gm_objects_blob_size(fc->objs, id, &size) ||
-		  (uint64_t)size > UINT32_MAX ? -1 : (int64_t)size;
-	return b;
-}
-
 size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 		       uint32_t *hash, uint32_t *bytes)
 {
@@ -456,10 +441,10 @@ size_t gm_follow_chunk(const char *buf, size_t len, bool text,
 /*
  * git's fingerprint of a text (diffcore-delta.c): chunks ending at a
  * newline or 64 bytes long, hashed, with their lengths summed by hash;
- * a CR before a LF is skipped in text. Into `out` (its `fp`, `nr`), its
- * words from `arena` (NULL: malloc()).
+ * a CR before a LF is skipped in text. Into `out` (GOT_OK, its size,
+ * `fp` and `nr`), its words from `arena` (NULL: malloc()).
  */
-static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
+static int follow_fingerprint(struct fp_scratch *sc, struct blob_got *out,
 			      const char *buf, size_t len, struct arena *arena)
 {
 	size_t n = 0, words;
@@ -493,47 +478,9 @@ static int follow_fingerprint(struct fp_scratch *sc, struct blobinfo *out,
 	}
 	if (words && !out->fp)
 		return gm_error_set(GM_ERROR, "out of memory");
+	out->state = GOT_OK;
+	out->size = len;
 	return 0;
-}
-
-/*
- * The fingerprint of blob `b` (id `id`), read if not kept: `b` itself,
- * or once the bound is reached the cache's one-off copy, valid until the
- * next call. NULL: the blob
- * is unreadable. Errors (out of memory) go to `*error`.
- */
-static const struct blobinfo *follow_fp(struct gm_follow *fc,
-					struct blobinfo *b, const git_oid *id,
-					int *error)
-{
-	struct blobinfo v = *b;
-	char *data;
-	size_t len;
-	bool keep;
-
-	if (b->have_fp)
-		return b;
-	if (b->no_fp)
-		return NULL;
-	if (!gm_objects_read(fc->objs, id, GIT_OBJECT_BLOB, &data, &len)) {
-		b->no_fp = true;
-		return NULL;
-	}
-	keep = fc->spans < FOLLOW_CACHE_SPANS;
-	*error = follow_fingerprint(&fc->scratch, &v, data, len,
-				    keep ? &fc->arena : NULL);
-	free(data);
-	if (*error)
-		return NULL;
-	v.have_fp = true;
-	if (!keep) {	/* over the bound: used once, then dropped */
-		free(fc->once.fp);
-		fc->once = v;
-		return &fc->once;
-	}
-	fc->spans += v.nr;
-	*b = v;
-	return b;
 }
 
 /* ==================== work on two threads ==================== */
@@ -617,7 +564,6 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 {
 	const struct reads *r = ctx;
 	struct blob_got *g = &r->got[i];
-	struct blobinfo v = { 0, false, false, false, NULL, 0 };
 	git_object_t type;
 	char *data = NULL;
 	size_t len = 0;
@@ -628,14 +574,9 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 	g->state = error == GM_ENOTFOUND ? GOT_MISS : GOT_NONE;
 	if (error == GM_ENOTFOUND)
 		return 0;
-	if (!error && type == GIT_OBJECT_BLOB &&
-	    !(error = follow_fingerprint(wk->scratch, &v, data, len,
-					 r->keep ? wk->arena : NULL))) {
-		g->state = GOT_OK;
-		g->size = len;
-		g->fp = v.fp;
-		g->nr = v.nr;
-	}
+	if (!error && type == GIT_OBJECT_BLOB)
+		error = follow_fingerprint(wk->scratch, g, data, len,
+					   r->keep ? wk->arena : NULL);
 	free(data);
 	return error;
 }
@@ -677,7 +618,6 @@ static int blobs_read_misses(struct gm_follow *fc,
 
 	for (size_t i = 0; i < n && !error; i++) {
 		struct blob_got *g = &got[i];
-		struct blobinfo v = { 0, false, false, false, NULL, 0 };
 		char *data;
 		size_t len;
 
@@ -692,14 +632,8 @@ static int blobs_read_misses(struct gm_follow *fc,
 		if (!gm_objects_read(&odb, &want[i].id, GIT_OBJECT_BLOB, &data,
 				  &len))
 			continue;
-		error = follow_fingerprint(&fc->scratch, &v, data, len,
+		error = follow_fingerprint(&fc->scratch, g, data, len,
 					   keep ? &fc->arena : NULL);
-		if (!error) {
-			g->state = GOT_OK;
-			g->size = len;
-			g->fp = v.fp;
-			g->nr = v.nr;
-		}
 		free(data);
 	}
 	return error;
@@ -797,6 +731,7 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 	b->fp = g->fp;
 	b->nr = g->nr;
 	b->have_fp = true;
+	b->size = (uint64_t)g->size > UINT32_MAX ? -1 : (int64_t)g->size;
 	if (keep) {
 		fc->spans += b->nr;
 		return 0;
@@ -930,6 +865,26 @@ static int follow_candidates(struct gm_follow *fc, size_t dsize)
 	fc->nr_cand = kept;
 	free(w.v);
 	return error;
+}
+
+/*
+ * The facts of the destination's blob `id` into `*out`, its fingerprint
+ * read if not known (kept past the bound until follow_done()).
+ * @return 0 or GM_ERROR.
+ */
+static int follow_dst(struct gm_follow *fc, const git_oid *id,
+		      struct blobinfo **out)
+{
+	struct blob_want want = { *id, 0, oidmap_get(&fc->blobs, id) };
+	struct wants w = { &want, 1, 1 };
+
+	if (!want.b && !(want.b = blob_new(fc, id)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!want.b->have_fp && !want.b->no_fp)
+		want.b->size = -1;	/* until read */
+	*out = want.b;
+	return want.b->have_fp || want.b->no_fp ? 0 :
+	       wants_read(fc, &w, true);
 }
 
 /* After a search: the fingerprints kept past the bound are dropped. */
@@ -1209,8 +1164,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		     git_filemode_t dst_mode)
 {
 	const char *dst_base = base_name(dst);
-	struct blobinfo *di;
-	const struct blobinfo *df;
+	struct blobinfo *di = NULL;
 	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
@@ -1239,19 +1193,14 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	}
 	if (best != SIZE_MAX || !is_regular(dst_mode))
 		goto found;
-	if (!(di = follow_blob(fc, dst_id)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (di->size < 0 || !(df = follow_fp(fc, di, dst_id, &error)))
+	if ((error = follow_dst(fc, dst_id, &di)) < 0 || !di->have_fp ||
+	    di->size < 0) {
+		follow_done(fc);
 		return error;
-	dsize = (size_t)di->size;
-	dst_nr = df->nr;
-	if (df == &fc->once) {	/* the one-off goes with the next read */
-		dst_fp = fc->once.fp;
-		fc->once.fp = NULL;
-		fc->once.have_fp = false;
-	} else {
-		dst_fp = df->fp;
 	}
+	dsize = (size_t)di->size;
+	dst_fp = di->fp;
+	dst_nr = di->nr;
 	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
@@ -1273,8 +1222,6 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 			top[worst] = *c;
 	}
 	dst_table_set(&fc->dst, dst_fp, dst_nr, true);
-	if (dst_fp != di->fp)
-		free(dst_fp);
 	follow_done(fc);
 	if (error)
 		return error;

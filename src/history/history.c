@@ -133,13 +133,14 @@ static void person_touch(struct walk *w, struct gm_history_person *p)
 	}
 }
 
-static int person_add_type(struct gm_history_person *p, const char *key)
+int gm_history_person_add_type(struct gm_history_person *p, const char *key,
+			       size_t lines)
 {
 	struct gm_history_type *v;
 
 	for (size_t i = 0; i < p->nr_types; i++) {
 		if (!strcmp(p->types[i].key, key)) {
-			p->types[i].lines++;
+			p->types[i].lines += lines;
 			return 0;
 		}
 	}
@@ -150,7 +151,7 @@ static int person_add_type(struct gm_history_person *p, const char *key)
 	v[p->nr_types].key = strdup(key);
 	if (!v[p->nr_types].key)
 		return gm_error_set(GM_ERROR, "out of memory");
-	v[p->nr_types++].lines = 1;
+	v[p->nr_types++].lines = lines;
 	return 0;
 }
 
@@ -196,29 +197,75 @@ static int count_trailer(struct walk *w, const struct gm_trailer *t)
 	struct gm_history_person *p;
 	int error = trailer_person(w, t, &p);
 
-	if (!error && p && !(error = person_add_type(p, w->key.ptr)))
+	if (!error && p && !(error = gm_history_person_add_type(p, w->key.ptr, 1)))
 		person_touch(w, p);
 	return error;
 }
 
-/* The committer's address, once, in h->committers (not a person counted). */
-static int note_committer(struct walk *w, const git_commit *c)
+/* `s` (`len` bytes) without the white space at its ends, into `out`. */
+static int put_trimmed(struct gm_buf *out, const char *s, size_t len)
 {
-	const char *name, *email;
-	int error;
+	while (len && gm_email_isspace((unsigned char)*s))
+		s++, len--;
+	while (len && gm_email_isspace((unsigned char)s[len - 1]))
+		len--;
+	gm_buf_reset(out);
+	return gm_buf_put(out, s, len);
+}
 
-	gm_ident_committer(c, &name, &email);
-	if (!*email)
+/*
+ * The committer of the commit object `text` into `name` and `email`:
+ * its header line's text before the last '<', and up to the last '>'
+ * after it, trimmed. @return 1, 0 for none, or GM_ERROR.
+ */
+static int committer_of(const char *text, struct gm_buf *name,
+			struct gm_buf *email)
+{
+	const char *end = strstr(text, "\n\n"), *line = text, *lt, *gt;
+	size_t len;
+
+	if (!end)
+		end = text + strlen(text);
+	while (line < end && strncmp(line, "committer ", 10)) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+
+		line = nl ? nl + 1 : end;
+	}
+	if (line >= end)
 		return 0;
-	if ((error = gm_ident_resolve(w->opts->mailmap, &name, &email)) < 0 ||
-	    (error = lower(w, email)) < 0)
-		return error;
-	if (gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL))
+	line += 10;
+	len = strcspn(line, "\n");
+	for (lt = gt = NULL; len-- && !lt;)
+		if (line[len] == '<')
+			lt = line + len;
+		else if (!gt && line[len] == '>')
+			gt = line + len;
+	if (!lt || !gt)
 		return 0;
-	if (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
-	    gm_strvec_push(&w->h->committers, w->lc.ptr) < 0)
-		return GM_ERROR;
-	return 0;
+	return put_trimmed(name, line, (size_t)(lt - line)) < 0 ||
+	       put_trimmed(email, lt + 1, (size_t)(gt - lt - 1)) < 0 ?
+	       GM_ERROR : 1;
+}
+
+/* The committer's address, once, in h->committers (not a person counted). */
+static int note_committer(struct walk *w, const char *text)
+{
+	struct gm_buf n = GM_BUF_INIT, e = GM_BUF_INIT;
+	const char *name, *email;
+	int error = committer_of(text, &n, &e);
+
+	name = n.ptr;
+	email = e.ptr;
+	if (error > 0 && e.len &&
+	    (error = gm_ident_resolve(w->opts->mailmap, &name, &email)) == 0 &&
+	    (error = lower(w, email)) == 0 &&
+	    !gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL) &&
+	    (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
+	     gm_strvec_push(&w->h->committers, w->lc.ptr) < 0))
+		error = GM_ERROR;
+	gm_buf_release(&n);
+	gm_buf_release(&e);
+	return error < 0 ? error : 0;
 }
 
 /* Each trailer line of `msg` handed to `fn`, until an error. */
@@ -246,7 +293,8 @@ static int trailer_counted(struct walk *w, const struct gm_trailer *t,
 	return count_trailer(w, t);
 }
 
-static int count_commit(struct walk *w, git_commit *c)
+/* The commit whose object's bytes are `text`, counted. */
+static int count_commit(struct walk *w, const char *text)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_history_person *p;
@@ -255,8 +303,8 @@ static int count_commit(struct walk *w, git_commit *c)
 	w->h->commits++;
 	w->commit_no++;
 	w->nr_touched = 0;
-	if ((error = note_committer(w, c)) < 0 ||
-	    (error = gm_commit_utf8(&u, c, gm_ident_message(c))) < 0)
+	if ((error = note_committer(w, text)) < 0 ||
+	    (error = gm_commit_utf8_text(&u, text)) < 0)
 		goto out;
 	if (*u.email && gm_email_address_valid(u.email)) {
 		if ((error = identify(w, u.name, u.email, &p)) < 0)
@@ -297,14 +345,14 @@ static int review_counted(struct walk *w, const struct gm_trailer *t,
 	return 0;
 }
 
-/* The review lines of `c` added to the people they name as `kind`. */
-static int count_reviews(struct walk *w, git_commit *c, enum signal kind,
+/* The review lines of commit `text` added to the people they name as `kind`. */
+static int count_reviews(struct walk *w, const char *text, enum signal kind,
 			 double weight)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct review r = { kind, weight };
 	size_t rejected = w->h->rejected;
-	int error = gm_commit_utf8(&u, c, gm_ident_message(c));
+	int error = gm_commit_utf8_text(&u, text);
 
 	if (!error)
 		error = each_trailer(w, u.message, review_counted, &r);
@@ -335,7 +383,7 @@ static int is_author(struct walk *w, const char *name, const char *email,
  * One commit of a walk simplified by `set`: git's default simplification
  * keeps only the first parent the commit is TREESAME to, if any; the
  * kept parents are queued. `*counted`: a non-merge of the window that is
- * not TREESAME, its commit read into it->c.
+ * not TREESAME.
  */
 static int walk_commit(struct walk *w, const struct pathset *set,
 		       struct gm_commits_item *it, bool *counted)
@@ -364,8 +412,6 @@ static int walk_commit(struct walk *w, const struct pathset *set,
 			error = gm_commits_walk_push(&w->cw, &p.v[i]);
 	*counted = !error && p.nr <= 1 && same == p.nr && differs &&
 		   it->time <= w->opts->until;
-	if (*counted)
-		error = gm_commits_item_commit(&w->src, it);
 	gm_commits_parents_release(&p);
 	return error;
 }
@@ -494,6 +540,7 @@ static int walk_files(struct walk *w, const git_oid *start,
 			end - GM_HISTORY_LONG : o->since;
 	struct gm_commits_item it;
 	bool aged = false, counted;
+	const char *text;
 	int error;
 
 	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start, since,
@@ -501,10 +548,12 @@ static int walk_files(struct walk *w, const git_oid *start,
 	while (!error && (error = gm_commits_walk_next(&w->cw, &it, NULL)) > 0) {
 		aged |= it.time < o->since;
 		error = walk_commit(w, files, &it, &counted);
+		if (!error && counted)
+			error = gm_commits_item_text(&w->src, &it, &text);
 		if (!error && counted && !aged)
-			error = count_commit(w, it.c);
+			error = count_commit(w, text);
 		if (!error && counted && o->signals)
-			error = count_reviews(w, it.c, LONG_REV,
+			error = count_reviews(w, text, LONG_REV,
 					      exp(-(double)(end - it.time) /
 						  GM_HISTORY_DECAY));
 		gm_commits_item_release(&it);
@@ -538,6 +587,7 @@ static int walk_author(struct walk *w, const git_oid *start)
 	struct gm_commits_parents p = { .nr = 0 };
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	bool have, same = false;
+	const char *text;
 	int error = author_set(w, &have);
 
 	if (error || !have)
@@ -545,10 +595,10 @@ static int walk_author(struct walk *w, const git_oid *start)
 	error = walk_restart(w, GM_COMMITS_FULL, start, w->opts->since, false);
 	while (!error && (error = gm_commits_walk_next(&w->cw, &it, &p)) != 0) {
 		if (error > 0 && p.nr <= 1 && it.time <= w->opts->until &&
-		    !(error = gm_commits_item_commit(&w->src, &it)) &&
-		    !(error = gm_commit_utf8(&u, it.c, NULL)) &&
+		    !(error = gm_commits_item_text(&w->src, &it, &text)) &&
+		    !(error = gm_commit_utf8_text(&u, text)) &&
 		    !(error = is_author(w, u.name, u.email, &same)) && same)
-			error = count_reviews(w, it.c, AUTHOR_REV, 1);
+			error = count_reviews(w, text, AUTHOR_REV, 1);
 		error = error > 0 ? 0 : error;
 		gm_commit_utf8_release(&u);
 		gm_commits_parents_release(&p);
@@ -636,6 +686,7 @@ static int walk_commit_full(struct walk *w, struct gm_commits_item *it,
 			    gm_history_commit_fn fn, void *payload)
 {
 	struct gm_history_commit hc;
+	const char *text;
 	int error;
 
 	if (p->nr > 1 || it->time > w->opts->until)
@@ -645,8 +696,9 @@ static int walk_commit_full(struct walk *w, struct gm_commits_item *it,
 				    &p->tree, &w->changed);
 	if (error || !w->changed.nr)
 		return error;
-	if ((error = gm_commits_item_commit(&w->src, it)) < 0 ||
-	    (error = count_commit(w, it->c)) < 0)
+	if ((error = gm_commits_item_text(&w->src, it, &text)) < 0 ||
+	    (error = count_commit(w, text)) < 0 ||
+	    (error = gm_commits_item_commit(&w->src, it)) < 0)
 		return error;
 	hc.commit = it->c;
 	hc.files = (const char *const *)w->changed.v;

@@ -19,29 +19,6 @@
 
 /* ==================== the script's reading of a log entry ==================== */
 
-/* R-73's signature test: trailer.c's. */
-bool gm_signers_is_signature(const char *line, bool all_types)
-{
-	return gm_trailer_is_signature(line, strlen(line), all_types);
-}
-
-const char *gm_signers_value(const char *line)
-{
-	const char *p = line + strlen(line);
-
-	/* s/\s*.*:\s*(.+)\s*\/$1/: the last ':' with a character after it */
-	while (p > line) {
-		p--;
-		if (*p == ':' && p[1])
-			break;
-	}
-	if (*p != ':' || !p[1])
-		return line;
-	for (p++; gm_email_isspace((unsigned char)*p) && p[1]; p++)
-		;
-	return p;
-}
-
 void gm_signers_facts_release(struct gm_signers_facts *facts)
 {
 	if (!facts)

@@ -39,17 +39,22 @@ void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 	rk->mailmap = mailmap;
 }
 
+static void entry_free(struct gm_rank_entry *e)
+{
+	free(e->addr);
+	free(e->role);
+	gm_strvec_release(&e->roles);
+}
+
 static void list_release(struct gm_rank_list *l)
 {
-	for (size_t i = 0; i < l->nr; i++) {
-		free(l->v[i].addr);
-		free(l->v[i].role);
-		gm_strvec_release(&l->v[i].roles);
-	}
+	for (size_t i = 0; i < l->nr; i++)
+		entry_free(&l->v[i]);
 	free(l->v);
 	memset(l, 0, sizeof(*l));
 }
 
+/* Release `m` and the values it holds, each malloc()ed. */
 static void pairs_release(struct gm_strmap *m)
 {
 	for (size_t i = 0; i < m->alloc; i++)
@@ -233,14 +238,8 @@ static bool rank_rfc822_valid(struct gm_rank *rk, const char *value)
 void gm_rank_memo_release(struct gm_rank_memo *memo)
 {
 	gm_strmap_release(&memo->valid);
-	for (size_t i = 0; i < memo->mapped.alloc; i++)
-		if (memo->mapped.slots[i].key)
-			free(memo->mapped.slots[i].value);
-	gm_strmap_release(&memo->mapped);
-	for (size_t i = 0; i < memo->persons.alloc; i++)
-		if (memo->persons.slots[i].key)
-			free(memo->persons.slots[i].value);
-	gm_strmap_release(&memo->persons);
+	pairs_release(&memo->mapped);
+	pairs_release(&memo->persons);
 	gm_buf_release(&memo->key);
 }
 
@@ -354,30 +353,12 @@ static int role_name(struct gm_buf *out, const struct gm_rank_settings *o,
 }
 
 /*
- * The M: role (R-51) of later Linux scripts: "maintainer" whatever the
- * status, but "chief penguin" where the last S: is "Buried alive in
- * reporters" (any case).
+ * The M: role of 6.1: derived from the section's last S: (R-51); with
+ * `uniform` (later Linux scripts), "maintainer" whatever the status but
+ * "chief penguin" where it is "Buried alive in reporters" (any case).
  */
-static int maintainer_role_uniform(struct gm_buf *out,
-				   const struct gm_rank_settings *o,
-				   const struct gm_section *sec)
-{
-	const char *st = sec->status ? sec->status : "";
-	struct gm_buf name = GM_BUF_INIT;
-	int error = role_name(&name, o, sec);
-
-	gm_buf_reset(out);
-	if (!error)
-		error = gm_buf_printf(out, "%s:%s",
-				      strcasecmp(st, "buried alive in reporters") ?
-				      "maintainer" : "chief penguin", name.ptr);
-	gm_buf_release(&name);
-	return error;
-}
-
-/* The M: role of 6.1: derived from the section's last S: (R-51). */
 static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
-			   const struct gm_section *sec)
+			   const struct gm_section *sec, bool uniform)
 {
 	static const char *const map[][2] = {
 		{ "supported", "supporter" },
@@ -394,9 +375,10 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0 ||
 	    (error = role_name(&name, o, sec)) < 0)
 		goto out;
-	role = lc.ptr;
+	role = uniform ? "maintainer" : lc.ptr;
 	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
-		if (!strcmp(lc.ptr, map[i][0]))
+		if (!strcmp(lc.ptr, map[i][0]) &&
+		    (!uniform || !strcmp(map[i][1], "chief penguin")))
 			role = map[i][1];
 	gm_buf_reset(out);
 	error = gm_buf_printf(out, "%s:%s", role, name.ptr);
@@ -521,18 +503,6 @@ static int push_suffixed(struct gm_strvec *v, const char *value,
 	return error;
 }
 
-/* The M: role of `sec` with `suffix`, as the options want it, into `out`. */
-static int make_maintainer_role(struct gm_buf *out,
-				const struct gm_rank_settings *o,
-				const struct gm_section *sec, const char *suffix)
-{
-	int error = o->maintainer_roles ?
-		    maintainer_role_uniform(out, o, sec) :
-		    maintainer_role(out, o, sec);
-
-	return error ? error : gm_buf_puts(out, suffix);
-}
-
 /*
  * One line of a section; `role` and `reviewer`: its roles, once made;
  * `suffix` ends every role and value taken ("" but for K: sections).
@@ -549,7 +519,9 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'M':
 		if (!o->maintainers)
 			return 0;
-		if (!role->len && make_maintainer_role(role, o, sec, suffix) < 0)
+		if (!role->len &&
+		    (maintainer_role(role, o, sec, o->maintainer_roles) < 0 ||
+		     gm_buf_puts(role, suffix) < 0))
 			return GM_ERROR;
 		return push_people(rk, ml->value, role->ptr);
 	case 'R':
@@ -620,7 +592,8 @@ static int files_have_own_section(const struct gm_rank *rk,
 
 		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
 			if (!(error = maintainer_role(&role, rk->set,
-						      &m->sections[f->sections[k]])))
+						      &m->sections[f->sections[k]],
+						      false)))
 				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
 		*own = found;
 	}
@@ -649,9 +622,7 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 			l->v[j++] = l->v[i];
 			continue;
 		}
-		free(l->v[i].addr);
-		free(l->v[i].role);
-		gm_strvec_release(&l->v[i].roles);
+		entry_free(&l->v[i]);
 	}
 	if (other)
 		l->nr = j;
@@ -843,8 +814,13 @@ static int strp_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
-		  struct gm_signers_count **out, size_t *nr)
+/*
+ * `lines` through the .mailmap, each distinct one counted, into `*out`
+ * (`*nr` of them, NULL if none): most first, then by string, as
+ * vcs_assign() takes them. Freed with counts_free().
+ */
+static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
+		       struct gm_signers_count **out, size_t *nr)
 {
 	struct gm_strvec mapped = GM_STRVEC_INIT;
 	struct gm_buf tmp = GM_BUF_INIT;
@@ -881,22 +857,21 @@ int gm_rank_count(struct gm_rank *rk, const struct gm_strvec *lines,
 	return error;
 }
 
-void gm_rank_counts_free(struct gm_signers_count *c, size_t nr)
+static void counts_free(struct gm_signers_count *c, size_t nr)
 {
 	for (size_t i = 0; c && i < nr; i++)
 		free(c[i].who);
 	free(c);
 }
 
-int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
-			  const struct gm_signers_count *c, size_t nr,
-			  unsigned kind)
+/* vcs_assign() of the people counted in `c`. */
+static int assign_counts(struct gm_rank *rk, const char *role, int divisor,
+			 const struct gm_signers_count *c, size_t nr)
 {
 	const struct gm_rank_settings *o = rk->set;
 	struct gm_buf r = GM_BUF_INIT;
 	int n = 0, error = 0;
 
-	rk->kind = kind;
 	if (!nr)
 		return 0;
 	if (divisor <= 0) {
@@ -931,26 +906,27 @@ int gm_rank_assign_counts(struct gm_rank *rk, const char *role, int divisor,
 	return error;
 }
 
-int gm_rank_add_signers(struct gm_rank *rk, const char *role, int divisor,
-			const struct gm_strvec *lines)
-{
-	return gm_rank_assign(rk, role, divisor, lines, GM_KIND_FIXES);
-}
-
 int gm_rank_assign(struct gm_rank *rk, const char *role, int divisor,
-		   const struct gm_strvec *lines, unsigned kind)
+		   const struct gm_strvec *lines, unsigned kind,
+		   struct gm_signers_facts *facts)
 {
-	struct gm_signers_count *c;
-	size_t nr;
+	struct gm_signers_count *c = NULL;
+	size_t nr = 0;
 	int error;
 
 	rk->kind = kind;
 	if (!lines->nr)
 		return 0;
-	if ((error = gm_rank_count(rk, lines, &c, &nr)) < 0)
+	if ((error = count_lines(rk, lines, &c, &nr)) < 0)
 		return error;
-	error = gm_rank_assign_counts(rk, role, divisor, c, nr, kind);
-	gm_rank_counts_free(c, nr);
+	error = assign_counts(rk, role, divisor, c, nr);
+	if (!error && nr && facts &&
+	    facts->nr_roles < sizeof(facts->roles) / sizeof(*facts->roles)) {
+		facts->roles[facts->nr_roles++] =
+			(struct gm_signers_role){ role, divisor, c, nr };
+		return 0;	/* the facts' now */
+	}
+	counts_free(c, nr);
 	return error;
 }
 
@@ -1038,16 +1014,6 @@ bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
 	return found;
 }
 
-bool gm_rank_is_chief_penguin_line(const char *line, size_t len)
-{
-	return gm_rank_is_penguin_line(NULL, line, len);
-}
-
-bool gm_rank_is_chief_penguin_entry(const char *entry, int usename)
-{
-	return gm_rank_is_penguin_entry(NULL, entry, usename);
-}
-
 static int drop_chief(struct gm_rank *rk)
 {
 	const struct gm_rank_settings *o = rk->set;
@@ -1068,9 +1034,7 @@ static int drop_chief(struct gm_rank *rk)
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
 					     o->usename)) {
-			free(rk->people.v[i].addr);
-			free(rk->people.v[i].role);
-			gm_strvec_release(&rk->people.v[i].roles);
+			entry_free(&rk->people.v[i]);
 			continue;
 		}
 		rk->people.v[j++] = rk->people.v[i];
@@ -1228,26 +1192,35 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 }
 
 /*
+ * The lower-case address of the person string `s` into `key`.
+ * @return 1, 0 if `s` cannot be parsed, or GM_ERROR.
+ */
+static int email_key(struct gm_buf *key, const char *s)
+{
+	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
+	int error = gm_email_parse(&name, &addr, s) < 0 ? 0 :
+		    lower(key, addr.ptr) < 0 ? GM_ERROR : 1;
+
+	gm_buf_release(&name);
+	gm_buf_release(&addr);
+	return error;
+}
+
+/*
  * Index the people by lower-case address, `1 + index` as the value; the
  * first of an address wins, as a search in order would find it.
  */
 static int index_by_email(const struct gm_rank *rk, size_t from,
 			  struct gm_strmap *by, struct gm_buf *tmp)
 {
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	int error = 0;
 
-	for (size_t i = from; i < rk->people.nr && !error; i++) {
-		if (gm_email_parse(&name, &addr, rk->people.v[i].addr) < 0)
-			continue;
-		if ((error = lower(tmp, addr.ptr)) == 0 &&
+	for (size_t i = from; i < rk->people.nr && error >= 0; i++)
+		if ((error = email_key(tmp, rk->people.v[i].addr)) > 0 &&
 		    !gm_strmap_get(by, tmp->ptr, tmp->len, NULL))
 			error = gm_strmap_put(by, tmp->ptr, tmp->len,
 					      (void *)(uintptr_t)(i + 1));
-	}
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
-	return error;
+	return error < 0 ? error : 0;
 }
 
 /* The person with address `email` (any case), or NULL. */
@@ -1405,27 +1378,21 @@ static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
 	return error;
 }
 
-static void entry_free(struct gm_rank_entry *e)
-{
-	free(e->addr);
-	free(e->role);
-	gm_strvec_release(&e->roles);
-}
-
 /* One entry per address (the first; the others merged into it). */
 static int people_merge(struct gm_rank *rk)
 {
 	struct gm_strmap by = GM_STRMAP_INIT;
-	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		struct gm_rank_entry *e = &rk->people.v[i];
-		bool keyed = !error &&
-			     gm_email_parse(&name, &addr, e->addr) == 0 &&
-			     addr.len && !(error = lower(&tmp, addr.ptr));
+		int k = error ? 0 : email_key(&tmp, e->addr);
+		bool keyed = k > 0 && tmp.len;
 		void *v;
+
+		error = k < 0 ? k : error;
 
 		if (keyed && gm_strmap_get(&by, tmp.ptr, tmp.len, &v)) {
 			error = entry_merge(&rk->people.v[(uintptr_t)v - 1], e);
@@ -1439,8 +1406,6 @@ static int people_merge(struct gm_rank *rk)
 	}
 	rk->people.nr = j;
 	gm_strmap_release(&by);
-	gm_buf_release(&name);
-	gm_buf_release(&addr);
 	gm_buf_release(&tmp);
 	return error;
 }
@@ -1484,15 +1449,11 @@ static bool history_kept(const struct gm_rank_entry *e)
 static bool address_in(char *const *who, size_t nr, const char *addr,
 		       struct gm_buf *tmp)
 {
-	struct gm_buf name = GM_BUF_INIT, email = GM_BUF_INIT;
 	bool found = false;
 
-	if (nr && gm_email_parse(&name, &email, addr) == 0 &&
-	    lower(tmp, email.ptr) == 0)
+	if (nr && email_key(tmp, addr) > 0)
 		for (size_t i = 0; i < nr && !found; i++)
 			found = !strcmp(who[i], tmp->ptr);
-	gm_buf_release(&name);
-	gm_buf_release(&email);
 	return found;
 }
 
@@ -1555,32 +1516,17 @@ static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 static int hist_sum(struct gm_history_person *to,
 		    const struct gm_history_person *p, size_t total)
 {
+	int error = 0;
+
 	to->commits = to->commits + p->commits < total ?
 		      to->commits + p->commits : total;
 	to->authored += p->authored;
 	to->author_rev += p->author_rev;
 	to->long_rev += p->long_rev;
-	for (size_t i = 0; i < p->nr_types; i++) {
-		size_t k = 0;
-
-		while (k < to->nr_types && strcmp(to->types[k].key,
-						  p->types[i].key))
-			k++;
-		if (k == to->nr_types) {
-			struct gm_history_type *t = realloc(to->types,
-							    (k + 1) * sizeof(*t));
-
-			if (!t)
-				return gm_error_set(GM_ERROR, "out of memory");
-			to->types = t;
-			if (!(t[k].key = strdup(p->types[i].key)))
-				return gm_error_set(GM_ERROR, "out of memory");
-			t[k].lines = 0;
-			to->nr_types++;
-		}
-		to->types[k].lines += p->types[i].lines;
-	}
-	return 0;
+	for (size_t i = 0; i < p->nr_types && !error; i++)
+		error = gm_history_person_add_type(to, p->types[i].key,
+						   p->types[i].lines);
+	return error;
 }
 
 /* The person of rk->hist with `name` and `addr`, added if new. */
@@ -1797,9 +1743,7 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 					      addr.ptr);
 		if (!error)
 			error = gm_strvec_push(&rk->warnings, msg.ptr);
-		free(e->addr);
-		free(e->role);
-		gm_strvec_release(&e->roles);
+		entry_free(e);
 	}
 	l->nr = j;
 	gm_buf_release(&addr);

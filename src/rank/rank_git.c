@@ -66,44 +66,37 @@ static bool stat_re_match(struct stat_re *r, const char *line, long *a,
 	return true;
 }
 
-/* deduplicate_email() of each line, in order, into `out`. */
-static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
-		     const struct gm_strvec *in, bool extract)
+/* The person of a signature or author line: it runs to the end. */
+static const char *person(const char *line)
+{
+	const char *v;
+	size_t len;
+
+	gm_trailer_signature_value(line, strlen(line), &v, &len);
+	return v;
+}
+
+/* deduplicate_email() of `s` pushed on `out`. */
+static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
+		      const char *s)
 {
 	struct gm_buf tmp = GM_BUF_INIT;
-	int error = 0;
+	int error = gm_rank_dedup(rk, &tmp, s);
 
-	for (size_t i = 0; i < in->nr && !error; i++) {
-		const char *s = extract ? gm_signers_value(in->v[i]) : in->v[i];
-
-		if (!(error = gm_rank_dedup(rk, &tmp, s)))
-			error = gm_strvec_push(out, tmp.ptr);
-	}
+	if (!error)
+		error = gm_strvec_push(out, tmp.ptr);
 	gm_buf_release(&tmp);
 	return error;
 }
 
-/*
- * vcs_assign() of a role of a file's history, its counts kept in the
- * file's JSON facts (where there is room).
- */
-static int assign(struct gm_rank *rk, struct gm_signers_facts *facts,
-		  const char *role, int divisor, const struct gm_strvec *lines)
+/* deduplicate_email() of each line, in order, into `out`. */
+static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
+		     const struct gm_strvec *in, bool extract)
 {
-	struct gm_signers_count *c;
-	size_t nr;
-	int error = gm_rank_count(rk, lines, &c, &nr);
+	int error = 0;
 
-	if (!error)
-		error = gm_rank_assign_counts(rk, role, divisor, c, nr,
-					      GM_KIND_HISTORY);
-	if (!error && nr && facts &&
-	    facts->nr_roles < sizeof(facts->roles) / sizeof(*facts->roles)) {
-		facts->roles[facts->nr_roles++] =
-			(struct gm_signers_role){ role, divisor, c, nr };
-		return 0;	/* the facts' now */
-	}
-	gm_rank_counts_free(c, nr);
+	for (size_t i = 0; i < in->nr && !error; i++)
+		error = push_dedup(rk, out, extract ? person(in->v[i]) : in->v[i]);
 	return error;
 }
 
@@ -111,17 +104,16 @@ static int assign(struct gm_rank *rk, struct gm_signers_facts *facts,
 struct file_lines {
 	int commits;
 	struct gm_strvec authors, signatures;
-	long *added, *deleted;		/* the matching stat lines */
-	size_t nr_stats, alloc_added, alloc_deleted;
+	struct { long a, d; } *stats;	/* the matching stat lines */
+	size_t nr_stats, alloc_stats;
 };
 
 static int push_stat(struct file_lines *l, long a, long d)
 {
-	if (GM_ARRAY_GROW(l->added, l->nr_stats, l->alloc_added) < 0 ||
-	    GM_ARRAY_GROW(l->deleted, l->nr_stats, l->alloc_deleted) < 0)
+	if (GM_ARRAY_GROW(l->stats, l->nr_stats, l->alloc_stats) < 0)
 		return GM_ERROR;
-	l->added[l->nr_stats] = a;
-	l->deleted[l->nr_stats++] = d;
+	l->stats[l->nr_stats].a = a;
+	l->stats[l->nr_stats++].d = d;
 	return 0;
 }
 
@@ -194,8 +186,8 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 	int error = 0;
 
 	for (size_t i = 0; i < l->nr_stats; i++) {
-		total_a += l->added[i];
-		total_d += l->deleted[i];
+		total_a += l->stats[i].a;
+		total_d += l->stats[i].d;
 	}
 	for (size_t i = 0; i < authors->nr && !error; i++)
 		if (!gm_strvec_contains(&uniq, authors->v[i]))
@@ -214,8 +206,8 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 
 			error = dedup_memo(rk, &memo, &keep, authors->v[i], &who);
 			if (!error && !strcmp(uniq.v[u], who)) {
-				a += l->added[i];
-				d += l->deleted[i];
+				a += l->stats[i].a;
+				d += l->stats[i].d;
 			}
 		}
 		for (long k = 0; k < a && !error; k++)
@@ -224,9 +216,11 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 			error = gm_strvec_push(&deleted, uniq.v[u]);
 	}
 	if (!error)
-		error = assign(rk, facts, "added_lines", (int)total_a, &added);
+		error = gm_rank_assign(rk, "added_lines", (int)total_a, &added,
+				       GM_KIND_HISTORY, facts);
 	if (!error)
-		error = assign(rk, facts, "removed_lines", (int)total_d, &deleted);
+		error = gm_rank_assign(rk, "removed_lines", (int)total_d, &deleted,
+				       GM_KIND_HISTORY, facts);
 	gm_strvec_release(&uniq);
 	gm_strvec_release(&tmp);
 	gm_strvec_release(&added);
@@ -273,17 +267,18 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 	if (!error)
 		error = dedup_all(rk, &signers, &once, false);
 	if (!error)
-		error = assign(rk, facts, "commit_signer", l.commits, &signers);
+		error = gm_rank_assign(rk, "commit_signer", l.commits, &signers,
+				       GM_KIND_HISTORY, facts);
 	if (!error && rk->set->git_author_roles)
-		error = assign(rk, facts, "authored", l.commits, &authors);
+		error = gm_rank_assign(rk, "authored", l.commits, &authors,
+				       GM_KIND_HISTORY, facts);
 	if (!error && rk->set->git_author_roles && authors.nr == l.nr_stats)
 		error = assign_lines(rk, facts, &l, &authors);
 out:
 	stat_re_release(&re);
 	gm_strvec_release(&l.authors);
 	gm_strvec_release(&l.signatures);
-	free(l.added);
-	free(l.deleted);
+	free(l.stats);
 	gm_strvec_release(&authors);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&once);
@@ -292,29 +287,6 @@ out:
 }
 
 /* ==================== a file's blame (vcs_file_blame) ==================== */
-
-/* deduplicate_email() of `s` pushed on `out`. */
-static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
-		      const char *s)
-{
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = gm_rank_dedup(rk, &tmp, s);
-
-	if (!error)
-		error = gm_strvec_push(out, tmp.ptr);
-	gm_buf_release(&tmp);
-	return error;
-}
-
-/* The person of a signature or author line: it runs to the end. */
-static const char *person(const char *line)
-{
-	const char *v;
-	size_t len;
-
-	gm_trailer_signature_value(line, strlen(line), &v, &len);
-	return v;
-}
 
 /*
  * vcs_find_signers() on `git log -1 <commit>`: the signers of the
@@ -374,8 +346,13 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 	return error;
 }
 
-int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
-		      size_t file)
+/*
+ * vcs_file_blame() of the script for file `file` of `b`, its commits
+ * read (R-76): with --git-blame-signatures the signers of each blamed
+ * commit, then "authored lines" (with -f and --rolestats) and "commits",
+ * or in patch mode "modified commits", given to `rk`.
+ */
+static int add_blame(struct gm_rank *rk, const struct gm_blame *b, size_t file)
 {
 	const struct gm_blame_file *f = gm_blame_file_at(b, file);
 	bool from_filename = rk->set->from_filename;
@@ -391,13 +368,13 @@ int gm_rank_add_blame(struct gm_rank *rk, const struct gm_blame *b,
 				       &lines);
 	if (!error && lines.nr)
 		error = gm_rank_assign(rk, "authored lines", (int)f->lines.nr,
-				       &lines, GM_KIND_HISTORY);
-	for (size_t i = 0; i < signers.nr && !error; i++)
-		error = push_dedup(rk, &norm, signers.v[i]);
+				       &lines, GM_KIND_HISTORY, NULL);
+	if (!error)
+		error = dedup_all(rk, &norm, &signers, false);
 	if (!error)
 		error = gm_rank_assign(rk, from_filename ? "commits" :
 				       "modified commits", (int)f->ids.nr, &norm,
-				       GM_KIND_HISTORY);
+				       GM_KIND_HISTORY, NULL);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&norm);
 	gm_strvec_release(&lines);
@@ -419,7 +396,7 @@ int gm_rank_add_git(struct gm_rank *rk, struct gm_signers_report *r)
 			r->nr_facts = w + 1;
 		}
 		if (!error && r->steps[i].blamed)
-			error = gm_rank_add_blame(rk, r->blame, i);
+			error = add_blame(rk, r->blame, i);
 	}
 	return error;
 }

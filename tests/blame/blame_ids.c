@@ -76,7 +76,7 @@ static int blame_print(struct gm_blame_request *req,
 	if ((error = gm_blame_run(&b, req, files)) < 0)
 		return error;
 	for (size_t f = 0; f < files->nr; f++) {
-		const struct gm_strvec *ids = gm_blame_ids(b, f);
+		const struct gm_strvec *ids = &gm_blame_file_at(b, f)->lines;
 
 		printf("# %s%s\n", tag, files->v[f]);
 		for (size_t k = 0; k < ids->nr; k++)
