@@ -1,187 +1,127 @@
 #include "gm/keywords.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
 
-/*
- * The -f files' contents, through `r`, but for those prefetched; a file
- * that is none is skipped.
- */
-static int keywords_read_texts(struct gm_keywords *kw, struct gm_repo *r)
-{
-	for (size_t i = 0; i < kw->in->keyword_files.nr; i++) {
-		struct gm_keywords_text *t = &kw->texts[i];
-		const char *path = kw->in->keyword_files.v[i];
-		int error;
-
-		if (t->read)
-			continue;
-		if (t->in_tree) {
-			error = gm_repo_text(r, path, &t->entry, &t->text);
-		} else if (!(error = gm_repo_worktree_read(r, path,
-							   &t->text.buf))) {
-			t->text.ptr = t->text.buf.ptr;
-			t->text.len = t->text.buf.len;
-			t->text.pad = GM_BUF_PAD;
-		}
-		if (error && error != GM_ENOTFOUND && error != GM_EINVALID)
-			return error;
-		t->read = !error;
-	}
-	return 0;
-}
-
-static void *keywords_reader(void *payload)
-{
-	struct gm_keywords *kw = payload;
-	int error = gm_repo_reopen(&kw->reader_repo, kw->repo);
-
-	if (!error)
-		error = keywords_read_texts(kw, kw->reader_repo);
-	gm_job_done(&kw->reader, error);
-	return NULL;
-}
+/* A -f file's content, once read. */
+struct keywords_text {
+	struct gm_repo_entry entry;	/* where it is in the tree */
+	bool in_tree;			/* else in the work tree, if anywhere */
+	bool read;
+	struct gm_repo_text text;
+};
 
 /* The prefetched bytes of the tree's regular file `t`, if they are its. */
-static bool keywords_take_prefetched(struct gm_keywords *kw,
+static void keywords_take_prefetched(struct keywords_text *t,
+				     struct gm_repo *r,
 				     struct gm_prefetch *prefetch,
-				     const char *path,
-				     struct gm_keywords_text *t)
+				     const char *path)
 {
 	if (!t->in_tree || t->entry.type != GIT_OBJECT_BLOB ||
 	    t->entry.mode == GIT_FILEMODE_LINK ||
-	    !gm_prefetch_take_text(prefetch, gm_repo_workdir(kw->repo), path,
+	    !gm_prefetch_take_text(prefetch, gm_repo_workdir(r), path,
 				   &t->entry.id, &t->text.buf))
-		return false;
+		return;
 	t->text.ptr = t->text.buf.ptr;
 	t->text.len = t->text.buf.len;
 	t->text.pad = GM_BUF_PAD;
 	t->read = true;
-	return true;
 }
 
-/* In a partial clone, fetch the blobs of the -f files left to read at once. */
-static int keywords_fetch_missing(struct gm_keywords *kw, struct gm_repo *r)
+/* Read `t`, the file `path`, unless taken already; none is no error. */
+static int keywords_read(struct keywords_text *t, struct gm_repo *r,
+			 const char *path)
 {
-	size_t n = kw->in->keyword_files.nr, nr = 0;
-	git_oid *ids = calloc(n, sizeof(*ids));
+	int error = 0;
+
+	if (t->read)
+		return 0;
+	if (t->in_tree) {
+		error = gm_repo_text(r, path, &t->entry, &t->text);
+	} else if (!(error = gm_repo_worktree_read(r, path, &t->text.buf))) {
+		t->text.ptr = t->text.buf.ptr;
+		t->text.len = t->text.buf.len;
+		t->text.pad = GM_BUF_PAD;
+	}
+	t->read = !error;
+	return error == GM_ENOTFOUND || error == GM_EINVALID ? 0 : error;
+}
+
+/* In a partial clone, fetch the blobs of the files left to read at once. */
+static int keywords_fetch_missing(const struct keywords_text *t, size_t n,
+				  struct gm_repo *r)
+{
+	git_oid *ids = calloc(n + 1, sizeof(*ids));
+	size_t nr = 0;
 	int error;
 
 	if (!ids)
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < n; i++)
-		if (!kw->texts[i].read && kw->texts[i].in_tree &&
-		    kw->texts[i].entry.type == GIT_OBJECT_BLOB)
-			ids[nr++] = kw->texts[i].entry.id;
+		if (!t[i].read && t[i].in_tree &&
+		    t[i].entry.type == GIT_OBJECT_BLOB)
+			ids[nr++] = t[i].entry.id;
 	error = gm_repo_fetch_missing(r, ids, nr, "a file given with -f");
 	free(ids);
 	return error;
 }
 
-int gm_keywords_start_reader(struct gm_keywords *kw, struct gm_repo *r,
-			     const struct gm_inputs *in, bool keywords,
-			     struct gm_prefetch *prefetch)
+/* The -f files' hits: every file looked up and read, then matched. */
+static int keywords_files(struct gm_matches *hits, struct gm_repo *r,
+			  const struct gm_inputs *in,
+			  const struct gm_maintainers *m,
+			  struct gm_match_ctx *ctx,
+			  struct gm_prefetch *prefetch)
 {
-	size_t n = in->keyword_files.nr, taken = 0;
+	const struct gm_strvec *files = &in->keyword_files;
+	struct keywords_text *t = calloc(files->nr + 1, sizeof(*t));
+	int error = 0;
 
-	kw->in = in;
-	kw->repo = r;
-	if (!(kw->hits = calloc(1, sizeof(*kw->hits))))
+	if (!t)
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (!keywords || !n)
-		return 0;
-	if (!(kw->texts = calloc(n, sizeof(*kw->texts))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++) {	/* the trees are this thread's */
-		struct gm_keywords_text *t = &kw->texts[i];
-
-		t->text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
-		t->in_tree = gm_repo_lookup(r, in->keyword_files.v[i],
-					    &t->entry) == 0;
-		taken += keywords_take_prefetched(kw, prefetch,
-						  in->keyword_files.v[i], t);
+	for (size_t i = 0; i < files->nr; i++) {
+		t[i].text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
+		t[i].in_tree = gm_repo_lookup(r, files->v[i], &t[i].entry) == 0;
+		keywords_take_prefetched(&t[i], r, prefetch, files->v[i]);
 	}
-	if (taken < n && keywords_fetch_missing(kw, r) < 0)
-		return GM_ERROR;
-	if (taken < n && !kw->serial)
-		gm_job_start(&kw->reader, keywords_reader, kw);
-	return 0;
-}
-
-/* The pass itself, over the -f files and the patches. */
-static int keywords_match(struct gm_keywords *kw)
-{
-	const struct gm_maintainers *m = kw->m;
-	struct gm_match_ctx *ctx;
-	int error = gm_job_join(&kw->reader);
-
-	if (!error && !kw->ctx && !kw->shared_ctx)
-		error = gm_match_ctx_new(&kw->ctx, m, NULL, NULL);
-	ctx = kw->ctx ? kw->ctx : kw->shared_ctx;
-	for (size_t i = 0; kw->texts && i < kw->in->keyword_files.nr &&
-	     !error; i++) {
-		const struct gm_keywords_text *t = &kw->texts[i];
-
-		if (t->read)
-			error = gm_match_keywords_text(kw->hits, m, ctx,
-						       t->text.ptr,
-						       t->text.len,
-						       t->text.pad);
+	if (files->nr)
+		error = keywords_fetch_missing(t, files->nr, r);
+	for (size_t i = 0; i < files->nr && !error; i++) {
+		error = keywords_read(&t[i], r, files->v[i]);
+		if (!error && t[i].read)
+			error = gm_match_keywords_text(hits, m, ctx,
+						       t[i].text.ptr,
+						       t[i].text.len,
+						       t[i].text.pad);
 	}
-	for (size_t i = 0; i < kw->in->nr_patches && !error; i++)
-		error = gm_match_keywords_patch(kw->hits, m, ctx,
-						kw->in->patches[i].text.ptr,
-						&kw->in->patches[i].patch);
+	for (size_t i = 0; i < files->nr; i++)
+		gm_repo_text_release(&t[i].text);
+	free(t);
 	return error;
 }
 
-static void *keywords_matcher(void *payload)
+int gm_keywords_match(struct gm_matches **out, struct gm_repo *r,
+		      const struct gm_inputs *in,
+		      const struct gm_maintainers *m,
+		      struct gm_match_ctx *ctx, struct gm_prefetch *prefetch)
 {
-	struct gm_keywords *kw = payload;
-
-	gm_job_done(&kw->matcher, keywords_match(kw));
-	return NULL;
-}
-
-int gm_keywords_start(struct gm_keywords *kw, const struct gm_maintainers *m)
-{
+	struct gm_match_ctx *own = NULL;
 	int error = 0;
 
-	kw->m = m;
-	if (!kw->texts && !kw->in->nr_patches)
-		return 0;
-	if (kw->texts && !kw->reader.running)	/* no reader thread */
-		error = keywords_read_texts(kw, kw->repo);
-	if (!error && !kw->serial)
-		gm_job_start(&kw->matcher, keywords_matcher, kw);
-	return error;
-}
-
-int gm_keywords_finish(struct gm_keywords *kw)
-{
-	int error = 0;
-
-	if (kw->matcher.running)
-		error = gm_job_join(&kw->matcher);
-	else if (kw->m && (kw->texts || kw->in->nr_patches))
-		error = keywords_match(kw);
+	if (!(*out = calloc(1, sizeof(**out))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!ctx && !(error = gm_match_ctx_new(&own, m, NULL, NULL)))
+		ctx = own;
 	if (!error)
-		gm_match_keywords_finish(kw->hits);
+		error = keywords_files(*out, r, in, m, ctx, prefetch);
+	for (size_t i = 0; i < in->nr_patches && !error; i++)
+		error = gm_match_keywords_patch(*out, m, ctx,
+						in->patches[i].text.ptr,
+						&in->patches[i].patch);
+	if (!error)
+		gm_match_keywords_finish(*out);
+	gm_match_ctx_free(own);
 	return error;
-}
-
-void gm_keywords_release(struct gm_keywords *kw)
-{
-	gm_job_join(&kw->matcher);	/* which may join the reader */
-	gm_job_join(&kw->reader);
-	for (size_t i = 0; kw->texts && i < kw->in->keyword_files.nr; i++)
-		gm_repo_text_release(&kw->texts[i].text);
-	free(kw->texts);
-	gm_repo_free(kw->reader_repo);
-	gm_matches_free(kw->hits);
-	gm_match_ctx_free(kw->ctx);
-	memset(kw, 0, sizeof(*kw));
 }

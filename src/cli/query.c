@@ -107,8 +107,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 {
 	memset(q, 0, sizeof(*q));
 	q->w = w;
-	q->keywords.serial = q->walk.serial = serial;
-	q->keywords.shared_ctx = w->keyword_ctx;
+	q->walk.serial = serial;
 	gm_rank_init(&q->rank, &w->env->rank, NULL);
 	q->rank.ignore = &w->env->ignore;
 	q->rank.memo = &w->memo;
@@ -119,14 +118,8 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 
 int gm_query_start(struct gm_query *q)
 {
-	struct gm_query_worker *w = q->w;
-	const struct gm_options *o = w->env->opts;
-	int error;
-
-	if ((error = gm_walk_start(&q->walk, w->repo, o, &q->inputs)) < 0)
-		return error;
-	return gm_keywords_start_reader(&q->keywords, w->repo, &q->inputs,
-					o->keywords, w->env->prefetch);
+	return gm_walk_start(&q->walk, q->w->repo, q->w->env->opts,
+			     &q->inputs);
 }
 
 /* The addresses written in a file: the tree's, else the work tree's. */
@@ -214,7 +207,6 @@ static int query_add_sections(struct gm_query *q)
 	const struct gm_options *o = w->env->opts;
 	const struct gm_maintainers *m = w->env->rules->m;
 	struct gm_match_ctx *ctx = w->match_ctx;
-	const struct gm_matches *kw;
 	int error = 0;
 
 	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m, query_isdir,
@@ -235,12 +227,13 @@ static int query_add_sections(struct gm_query *q)
 	}
 	if (!error)
 		error = gm_rank_drop_rest_supporter(&q->rank, m, q->matches);
-	if (!error)
-		error = gm_keywords_finish(&q->keywords);
-	kw = q->keywords.hits;
-	for (size_t i = 0; !error && o->keywords && i < kw->nr_keywords; i++)
+	if (!error && o->keywords)
+		error = gm_keywords_match(&q->keywords, w->repo, &q->inputs, m,
+					  w->keyword_ctx, w->env->prefetch);
+	for (size_t i = 0; !error && q->keywords &&
+	     i < q->keywords->nr_keywords; i++)
 		error = gm_rank_add_keyword_section(&q->rank, m,
-						    kw->keywords[i]);
+						    q->keywords->keywords[i]);
 	return error;
 }
 
@@ -288,8 +281,7 @@ int gm_query_run(struct gm_query *q)
 	int error;
 
 	q->rank.mailmap = q->w->env->rules->mailmap;
-	if ((error = gm_keywords_start(&q->keywords, q->w->env->rules->m)) < 0 ||
-	    (error = query_add_sections(q)) < 0 ||
+	if ((error = query_add_sections(q)) < 0 ||
 	    (error = gm_rank_normalize(&q->rank)) < 0 ||
 	    (error = query_add_git(q)) < 0 ||
 	    (error = gm_rank_finish(&q->rank, &q->file_emails)) < 0 ||
@@ -307,7 +299,7 @@ void gm_query_release(struct gm_query *q)
 {
 	if (!q->walk.job.waited)	/* else it only frees its own */
 		gm_job_join(&q->walk.job);
-	gm_keywords_release(&q->keywords);
+	gm_matches_free(q->keywords);
 	gm_rank_release(&q->rank);
 	gm_signers_report_free(q->git);
 	gm_strvec_release(&q->file_emails);
