@@ -8,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 
 #include <curl/curl.h>
 
@@ -21,14 +20,6 @@
 
 _Static_assert(GM_NET_WHY_SIZE >= CURL_ERROR_SIZE,
 	       "a link's why[] is libcurl's error buffer");
-
-int64_t gm_net_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void link_fail(struct gm_net_link *link, int result, const char *why)
 {
