@@ -6,7 +6,6 @@
 
 #include "gm/batch.h"
 #include "gm/inputs.h"
-#include "gm/keywords.h"
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/output.h"
