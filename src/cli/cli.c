@@ -49,12 +49,6 @@ struct cli {
 	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
-/* A message line on stderr, control characters shown as \xHH. */
-static void say(const char *prefix, const char *msg)
-{
-	gm_output_message(stderr, prefix, msg);
-}
-
 /* Each line not said before in this run (out of memory: said again). */
 static void say_all(struct cli *c, const char *prefix,
 		    const struct gm_strvec *lines)
@@ -65,7 +59,7 @@ static void say_all(struct cli *c, const char *prefix,
 		if (gm_strmap_get(&c->said, w, strlen(w), NULL))
 			continue;
 		gm_strmap_put(&c->said, w, strlen(w), NULL);
-		say(prefix, w);
+		gm_output_message(stderr, prefix, w);
 	}
 }
 
@@ -564,16 +558,16 @@ int gm_cli_run(int argc, const char **argv,
 		status = c.status;
 	if (error == GM_EUSAGE && !strncmp(gm_error_last(), "unknown option",
 					    14)) {
-		say("error: ", gm_error_last());
+		gm_output_message(stderr, "error: ", gm_error_last());
 		fputs("See 'git maintainer -h' for the options.\n", stderr);
 		status = 129;
 	} else if (error == GM_EUSAGE) {
-		say("error: ", gm_error_last());
+		gm_output_message(stderr, "error: ", gm_error_last());
 		fputc('\n', stderr);
 		gm_options_usage_write(stderr);
 		status = 129;
 	} else if (error < 0) {
-		say("fatal: ", gm_error_last());
+		gm_output_message(stderr, "fatal: ", gm_error_last());
 		status = 128;
 	}
 	say_all(&c, "warning: ", &c.q.rank.warnings);
