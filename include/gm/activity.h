@@ -71,6 +71,9 @@ int gm_activity_count(struct gm_activity **out, git_repository *repo,
 
 void gm_activity_free(struct gm_activity *a);
 
+/** The day of `t` (seconds since the epoch, UTC): YYYY-MM-DD. */
+void gm_activity_put_date(FILE *f, int64_t t);
+
 /**
  * Whether no M: person of the section appears in any of its commits,
  * while it has some: its code changes without its maintainers.

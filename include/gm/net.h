@@ -3,7 +3,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "gm/strvec.h"
 
@@ -37,9 +36,6 @@ struct gm_net_link {
 				   resolve, no connection before the limit */
 	char why[GM_NET_WHY_SIZE];	/* with a result: why */
 };
-
-/** Milliseconds on a monotonic clock. */
-int64_t gm_net_now(void);
 
 /**
  * HEAD each of links[0..nr) (http:// or https://; redirects followed up

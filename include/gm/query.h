@@ -6,7 +6,6 @@
 
 #include "gm/batch.h"
 #include "gm/inputs.h"
-#include "gm/keywords.h"
 #include "gm/match.h"
 #include "gm/options.h"
 #include "gm/output.h"
@@ -54,7 +53,7 @@ struct gm_query_worker {
 struct gm_query {
 	struct gm_query_worker *w;
 	struct gm_inputs inputs;	/* read by the caller, see below */
-	struct gm_keywords keywords;
+	struct gm_matches *keywords;	/* K: hits */
 	struct gm_walk walk;
 	struct gm_matches *matches;
 	struct gm_match_ctx *match_ctx;	/* its own, without shared ones */
@@ -96,7 +95,7 @@ void gm_query_worker_release(struct gm_query_worker *w);
 
 /**
  * A question of `w`, before its inputs are read; `serial`: no thread of
- * its own for the walk or the keywords. The caller then reads
+ * its own for the walk. The caller then reads
  * q->inputs (gm_inputs_read() or gm_inputs_read_path() with w->repo).
  * @return 0 or GM_ERROR.
  */
@@ -105,7 +104,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 
 /**
  * Once its inputs are read: start the jobs that need no MAINTAINERS
- * (the history walk, the reading of the -f files). @return 0 or an error.
+ * (the history walk). @return 0 or an error.
  */
 int gm_query_start(struct gm_query *q);
 

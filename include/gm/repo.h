@@ -75,6 +75,16 @@ void gm_repo_free(struct gm_repo *r);
 int gm_git_run(const char *const *argv, const struct gm_buf *in,
 	       struct gm_buf *out, struct gm_buf *err);
 
+#define GM_GIT_RUN_LATE (-2)
+
+/**
+ * gm_git_run() within `timeout_ms` (0: none) of its start: git then runs
+ * in a process group of its own, killed whole at the limit.
+ * @return as gm_git_run(), or GM_GIT_RUN_LATE if killed at the limit.
+ */
+int gm_git_run_limit(const char *const *argv, const struct gm_buf *in,
+		     struct gm_buf *out, struct gm_buf *err, int timeout_ms);
+
 /**
  * In a partial clone, fetch those of the `nr` objects `ids` that the
  * repository lacks, in one fetch per promisor remote, as git would one

@@ -56,6 +56,10 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      const char *const *files, size_t nr,
 		      gm_unowned_claim_fn fn, void *payload);
 
+/** The first of the sorted files[0..nr) not below prefix[0..len). */
+size_t gm_unowned_lower_bound(const char *const *files, size_t nr,
+			      const char *prefix, size_t len);
+
 /**
  * Whether section `s` is a catch-all, "THE REST" (R-45): it has both of
  * the F: lines that together match every path, `*` and `*` with a

@@ -49,12 +49,6 @@ struct cli {
 	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
-/* A message line on stderr, control characters shown as \xHH. */
-static void say(const char *prefix, const char *msg)
-{
-	gm_output_message(stderr, prefix, msg);
-}
-
 /* Each line not said before in this run (out of memory: said again). */
 static void say_all(struct cli *c, const char *prefix,
 		    const struct gm_strvec *lines)
@@ -65,7 +59,7 @@ static void say_all(struct cli *c, const char *prefix,
 		if (gm_strmap_get(&c->said, w, strlen(w), NULL))
 			continue;
 		gm_strmap_put(&c->said, w, strlen(w), NULL);
-		say(prefix, w);
+		gm_output_message(stderr, prefix, w);
 	}
 }
 
@@ -235,71 +229,80 @@ static void cli_output_settings(struct gm_output_settings *s,
 	s->bug = o->bug;
 }
 
-/* --unowned, --activity: the whole tree against MAINTAINERS alone. */
-static int cli_tree_mode(struct cli *c)
+/* The page of --report=<file>, held in `out`, into that file. */
+static int cli_write_file(const char *name, struct held *out)
 {
-	struct gm_strvec warnings = GM_STRVEC_INIT;
-	struct gm_progress *progress;
-	struct held out;
-	int error;
+	FILE *f = NULL;
+	int error = 0;
 
-	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
-	    (error = held_open(&out)) < 0)
-		return error;
-	progress = cli_progress(c, c->opts.unowned ?
-				"Finding the files no section claims" :
-				"Counting the commits of each section");
-	if (c->opts.unowned) {
-		struct gm_unowned_settings us;
-
-		cli_unowned_settings(&us, &c->opts);
-		error = gm_unowned_run(out.f, c->repo, c->rules.m, &us);
-	} else {
-		struct gm_activity_settings as;
-
-		cli_activity_settings(&as, &c->opts);
-		error = gm_activity_run(out.f, &warnings, c->repo, c->rules.m,
-					&as);
-	}
-	gm_progress_stop(progress);
-	say_all(c, "warning: ", &warnings);
-	gm_strvec_release(&warnings);
-	if (!error)
-		error = held_write(&out);
-	held_release(&out);
+	if (fflush(out->f) || !(f = fopen(name, "w")) ||
+	    fwrite(out->buf, 1, out->len, f) != out->len)
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s", name,
+				     strerror(errno));
+	if (f && fclose(f) && !error)
+		error = gm_error_set(GM_ERROR, "cannot write '%s': %s", name,
+				     strerror(errno));
 	return error;
 }
 
-/* --report: the page, to the file named or to stdout. */
-static int cli_report(struct cli *c)
+/* The progress line's title of the whole-tree mode `o` asks for. */
+static const char *cli_tree_title(const struct gm_options *o)
+{
+	if (o->unowned)
+		return "Finding the files no section claims";
+	if (o->activity)
+		return "Counting the commits of each section";
+	return "Writing the MAINTAINERS health page";
+}
+
+/*
+ * --unowned, --activity, --check (status 1 if anything is missing),
+ * --report (the page, to the file named or to stdout): the answer held
+ * until it is whole.
+ */
+static int cli_tree_mode(struct cli *c)
 {
 	const struct gm_options *o = &c->opts;
-	struct gm_report_settings s = { o->since, o->until, o->pattern_depth,
-					o->mailmap, o->maintainer_path,
-					o->find_maintainer_files };
+	bool check = o->check && !o->unowned && !o->activity;
 	struct gm_strvec warnings = GM_STRVEC_INIT;
-	struct gm_progress *progress;
+	struct gm_progress *progress = NULL;
+	struct gm_unowned_settings us;
+	struct gm_activity_settings as;
+	struct gm_report_settings rs = { o->since, o->until, o->pattern_depth,
+					 o->mailmap, o->maintainer_path,
+					 o->find_maintainer_files };
+	size_t missing = 0;
 	struct held out;
-	FILE *f = NULL;
 	int error;
 
-	if ((error = gm_rules_read_finish(&c->rules_read)) < 0 ||
+	if ((check && (error = gm_query_env_load(&c->env, c->repo)) < 0) ||
+	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
-	progress = cli_progress(c, "Writing the MAINTAINERS health page");
-	error = gm_report_run(out.f, &warnings, c->repo, c->rules.m, &s);
+	if (!check)
+		progress = cli_progress(c, cli_tree_title(o));
+	cli_unowned_settings(&us, o);
+	cli_activity_settings(&as, o);
+	if (o->unowned)
+		error = gm_unowned_run(out.f, c->repo, c->rules.m, &us);
+	else if (o->activity)
+		error = gm_activity_run(out.f, &warnings, c->repo, c->rules.m,
+					&as);
+	else if (check)
+		error = gm_check_run(out.f, &warnings, &c->env, c->repo,
+				     &missing);
+	else
+		error = gm_report_run(out.f, &warnings, c->repo, c->rules.m,
+				      &rs);
 	gm_progress_stop(progress);
 	say_all(c, "warning: ", &warnings);
 	gm_strvec_release(&warnings);
-	if (!error && !*o->report)
+	if (check)
+		c->status = missing ? 1 : 0;
+	if (!error && !check && o->report && *o->report)
+		error = cli_write_file(o->report, &out);
+	else if (!error)
 		error = held_write(&out);
-	else if (!error && (fflush(out.f) || !(f = fopen(o->report, "w")) ||
-			    fwrite(out.buf, 1, out.len, f) != out.len))
-		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
-				     o->report, strerror(errno));
-	if (f && fclose(f) && !error)
-		error = gm_error_set(GM_ERROR, "cannot write '%s': %s",
-				     o->report, strerror(errno));
 	held_release(&out);
 	return error;
 }
@@ -345,33 +348,10 @@ static void cli_check_history(struct cli *c, int argc, const char **argv)
 	gm_options_release(&cmdline);
 }
 
-/* --check: status 1 if anything is missing. */
-static int cli_check(struct cli *c)
-{
-	struct gm_strvec warnings = GM_STRVEC_INIT;
-	size_t missing = 0;
-	struct held out;
-	int error;
-
-	if ((error = gm_query_env_load(&c->env, c->repo)) < 0 ||
-	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
-	    (error = held_open(&out)) < 0)
-		return error;
-	error = gm_check_run(out.f, &warnings, &c->env, c->repo, &missing);
-	say_all(c, "warning: ", &warnings);
-	gm_strvec_release(&warnings);
-	c->status = missing ? 1 : 0;
-	if (!error)
-		error = held_write(&out);
-	held_release(&out);
-	return error;
-}
-
 /*
  * The question of the command line. MAINTAINERS is read in a thread of
  * its own while the inputs, the ignore list and the .mailmap are read,
- * and the history is walked in another; the keyword pass runs beside
- * the file rules.
+ * and the history is walked in another.
  */
 static int cli_query(struct cli *c)
 {
@@ -518,12 +498,9 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 	cli_output_settings(&c->env.output, &c->opts);
 	gm_query_rank_settings(&c->env.rank, &c->opts);
 	c->env.rules = &c->rules;
-	if (c->opts.unowned || c->opts.activity)
+	if (c->opts.unowned || c->opts.activity || c->opts.check ||
+	    c->opts.report)
 		return cli_tree_mode(c);
-	if (c->opts.check)
-		return cli_check(c);
-	if (c->opts.report)
-		return cli_report(c);
 	if (c->opts.batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);
@@ -581,16 +558,16 @@ int gm_cli_run(int argc, const char **argv,
 		status = c.status;
 	if (error == GM_EUSAGE && !strncmp(gm_error_last(), "unknown option",
 					    14)) {
-		say("error: ", gm_error_last());
+		gm_output_message(stderr, "error: ", gm_error_last());
 		fputs("See 'git maintainer -h' for the options.\n", stderr);
 		status = 129;
 	} else if (error == GM_EUSAGE) {
-		say("error: ", gm_error_last());
+		gm_output_message(stderr, "error: ", gm_error_last());
 		fputc('\n', stderr);
 		gm_options_usage_write(stderr);
 		status = 129;
 	} else if (error < 0) {
-		say("fatal: ", gm_error_last());
+		gm_output_message(stderr, "fatal: ", gm_error_last());
 		status = 128;
 	}
 	say_all(&c, "warning: ", &c.q.rank.warnings);

@@ -277,19 +277,11 @@ static void set_string(char **field, const char *value)
 
 void gm_options_release(struct gm_options *o)
 {
-	set_string(&o->git_since, NULL);
-	set_string(&o->hg_since, NULL);
-	set_string(&o->separator, NULL);
-	set_string(&o->letters, NULL);
-	set_string(&o->maintainer_path, NULL);
-	set_string(&o->rev, NULL);
-	set_string(&o->since, NULL);
-	set_string(&o->until, NULL);
-	set_string(&o->format, NULL);
-	set_string(&o->series, NULL);
-	set_string(&o->self_test, NULL);
-	set_string(&o->check, NULL);
-	set_string(&o->report, NULL);
+	for (size_t i = 0; i < sizeof(opt_table) / sizeof(*opt_table); i++)
+		if (opt_table[i].kind == OPT_STRING ||
+		    opt_table[i].kind == OPT_OPTSTRING)
+			set_string((char **)((char *)o + opt_table[i].offset),
+				   NULL);
 	gm_strvec_release(&o->penguins);
 	gm_strvec_release(&o->args);
 }

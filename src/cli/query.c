@@ -107,8 +107,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 {
 	memset(q, 0, sizeof(*q));
 	q->w = w;
-	q->keywords.serial = q->walk.serial = serial;
-	q->keywords.shared_ctx = w->keyword_ctx;
+	q->walk.serial = serial;
 	gm_rank_init(&q->rank, &w->env->rank, NULL);
 	q->rank.ignore = &w->env->ignore;
 	q->rank.memo = &w->memo;
@@ -119,14 +118,8 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 
 int gm_query_start(struct gm_query *q)
 {
-	struct gm_query_worker *w = q->w;
-	const struct gm_options *o = w->env->opts;
-	int error;
-
-	if ((error = gm_walk_start(&q->walk, w->repo, o, &q->inputs)) < 0)
-		return error;
-	return gm_keywords_start_reader(&q->keywords, w->repo, &q->inputs,
-					o->keywords, w->env->prefetch);
+	return gm_walk_start(&q->walk, q->w->repo, q->w->env->opts,
+			     &q->inputs);
 }
 
 /* The addresses written in a file: the tree's, else the work tree's. */
@@ -207,6 +200,135 @@ static int query_add_history(struct gm_query *q)
 	return gm_rank_add_history(&q->rank, h);
 }
 
+/* A -f file's content, once read. */
+struct keywords_text {
+	struct gm_repo_entry entry;	/* where it is in the tree */
+	bool in_tree;			/* else in the work tree, if anywhere */
+	bool read;
+	struct gm_repo_text text;
+};
+
+/* The prefetched bytes of the tree's regular file `t`, if they are its. */
+static void keywords_take_prefetched(struct keywords_text *t,
+				     struct gm_repo *r,
+				     struct gm_prefetch *prefetch,
+				     const char *path)
+{
+	if (!t->in_tree || t->entry.type != GIT_OBJECT_BLOB ||
+	    t->entry.mode == GIT_FILEMODE_LINK ||
+	    !gm_prefetch_take_text(prefetch, gm_repo_workdir(r), path,
+				   &t->entry.id, &t->text.buf))
+		return;
+	t->text.ptr = t->text.buf.ptr;
+	t->text.len = t->text.buf.len;
+	t->text.pad = GM_BUF_PAD;
+	t->read = true;
+}
+
+/* Read `t`, the file `path`, unless taken already; none is no error. */
+static int keywords_read(struct keywords_text *t, struct gm_repo *r,
+			 const char *path)
+{
+	int error = 0;
+
+	if (t->read)
+		return 0;
+	if (t->in_tree) {
+		error = gm_repo_text(r, path, &t->entry, &t->text);
+	} else if (!(error = gm_repo_worktree_read(r, path, &t->text.buf))) {
+		t->text.ptr = t->text.buf.ptr;
+		t->text.len = t->text.buf.len;
+		t->text.pad = GM_BUF_PAD;
+	}
+	t->read = !error;
+	return error == GM_ENOTFOUND || error == GM_EINVALID ? 0 : error;
+}
+
+/* In a partial clone, fetch the blobs of the files left to read at once. */
+static int keywords_fetch_missing(const struct keywords_text *t, size_t n,
+				  struct gm_repo *r)
+{
+	git_oid *ids = calloc(n + 1, sizeof(*ids));
+	size_t nr = 0;
+	int error;
+
+	if (!ids)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (!t[i].read && t[i].in_tree &&
+		    t[i].entry.type == GIT_OBJECT_BLOB)
+			ids[nr++] = t[i].entry.id;
+	error = gm_repo_fetch_missing(r, ids, nr, "a file given with -f");
+	free(ids);
+	return error;
+}
+
+/* The -f files' hits: every file looked up and read, then matched. */
+static int keywords_files(struct gm_matches *hits, struct gm_repo *r,
+			  const struct gm_inputs *in,
+			  const struct gm_maintainers *m,
+			  struct gm_match_ctx *ctx,
+			  struct gm_prefetch *prefetch)
+{
+	const struct gm_strvec *files = &in->keyword_files;
+	struct keywords_text *t = calloc(files->nr + 1, sizeof(*t));
+	int error = 0;
+
+	if (!t)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < files->nr; i++) {
+		t[i].text = (struct gm_repo_text)GM_REPO_TEXT_INIT;
+		t[i].in_tree = gm_repo_lookup(r, files->v[i], &t[i].entry) == 0;
+		keywords_take_prefetched(&t[i], r, prefetch, files->v[i]);
+	}
+	if (files->nr)
+		error = keywords_fetch_missing(t, files->nr, r);
+	for (size_t i = 0; i < files->nr && !error; i++) {
+		error = keywords_read(&t[i], r, files->v[i]);
+		if (!error && t[i].read)
+			error = gm_match_keywords_text(hits, m, ctx,
+						       t[i].text.ptr,
+						       t[i].text.len,
+						       t[i].text.pad);
+	}
+	for (size_t i = 0; i < files->nr; i++)
+		gm_repo_text_release(&t[i].text);
+	free(t);
+	return error;
+}
+
+/*
+ * The keyword pass (R-33, R-46): the K: lines hit by the contents of the
+ * -f files of `in` (but those `prefetch` holds, read through `r`; one
+ * that is no file is skipped) and by its patches' lines, matched with
+ * `ctx` (NULL: a context of its own), in the script's order, into
+ * `*out`, the caller's.
+ */
+static int keywords_match(struct gm_matches **out, struct gm_repo *r,
+			  const struct gm_inputs *in,
+			  const struct gm_maintainers *m,
+			  struct gm_match_ctx *ctx,
+			  struct gm_prefetch *prefetch)
+{
+	struct gm_match_ctx *own = NULL;
+	int error = 0;
+
+	if (!(*out = calloc(1, sizeof(**out))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	if (!ctx && !(error = gm_match_ctx_new(&own, m, NULL, NULL)))
+		ctx = own;
+	if (!error)
+		error = keywords_files(*out, r, in, m, ctx, prefetch);
+	for (size_t i = 0; i < in->nr_patches && !error; i++)
+		error = gm_match_keywords_patch(*out, m, ctx,
+						in->patches[i].text.ptr,
+						&in->patches[i].patch);
+	if (!error)
+		gm_match_keywords_finish(*out);
+	gm_match_ctx_free(own);
+	return error;
+}
+
 /* The sections of the file rules, then of the keywords. */
 static int query_add_sections(struct gm_query *q)
 {
@@ -214,7 +336,6 @@ static int query_add_sections(struct gm_query *q)
 	const struct gm_options *o = w->env->opts;
 	const struct gm_maintainers *m = w->env->rules->m;
 	struct gm_match_ctx *ctx = w->match_ctx;
-	const struct gm_matches *kw;
 	int error = 0;
 
 	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m, query_isdir,
@@ -235,12 +356,13 @@ static int query_add_sections(struct gm_query *q)
 	}
 	if (!error)
 		error = gm_rank_drop_rest_supporter(&q->rank, m, q->matches);
-	if (!error)
-		error = gm_keywords_finish(&q->keywords);
-	kw = q->keywords.hits;
-	for (size_t i = 0; !error && o->keywords && i < kw->nr_keywords; i++)
+	if (!error && o->keywords)
+		error = keywords_match(&q->keywords, w->repo, &q->inputs, m,
+				       w->keyword_ctx, w->env->prefetch);
+	for (size_t i = 0; !error && q->keywords &&
+	     i < q->keywords->nr_keywords; i++)
 		error = gm_rank_add_keyword_section(&q->rank, m,
-						    kw->keywords[i]);
+						    q->keywords->keywords[i]);
 	return error;
 }
 
@@ -288,8 +410,7 @@ int gm_query_run(struct gm_query *q)
 	int error;
 
 	q->rank.mailmap = q->w->env->rules->mailmap;
-	if ((error = gm_keywords_start(&q->keywords, q->w->env->rules->m)) < 0 ||
-	    (error = query_add_sections(q)) < 0 ||
+	if ((error = query_add_sections(q)) < 0 ||
 	    (error = gm_rank_normalize(&q->rank)) < 0 ||
 	    (error = query_add_git(q)) < 0 ||
 	    (error = gm_rank_finish(&q->rank, &q->file_emails)) < 0 ||
@@ -307,7 +428,7 @@ void gm_query_release(struct gm_query *q)
 {
 	if (!q->walk.job.waited)	/* else it only frees its own */
 		gm_job_join(&q->walk.job);
-	gm_keywords_release(&q->keywords);
+	gm_matches_free(q->keywords);
 	gm_rank_release(&q->rank);
 	gm_signers_report_free(q->git);
 	gm_strvec_release(&q->file_emails);

@@ -454,7 +454,7 @@ static void put_cell(FILE *f, const char *s, size_t width)
 		fputc(' ', f);
 }
 
-static void put_date(FILE *f, int64_t t)
+void gm_activity_put_date(FILE *f, int64_t t)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -536,7 +536,7 @@ static void write_rows(FILE *f, const struct gm_activity_section *as,
 		put_cell(f, person_text(b, p), w->person);
 		fprintf(f, "  %7zu  %7zu  ", p->commits, p->reviews);
 		if (p->commits)
-			put_date(f, p->last);
+			gm_activity_put_date(f, p->last);
 		else
 			fputc('-', f);
 		fputc('\n', f);
@@ -552,12 +552,12 @@ static void write_table(FILE *f, const struct gm_activity *a,
 
 	table_widths(&w, a, m);
 	fputs("Commits from ", f);
-	put_date(f, since);
+	gm_activity_put_date(f, since);
 	fputs(" to ", f);
 	if (until == INT64_MAX)
 		fputs("now", f);
 	else
-		put_date(f, until);
+		gm_activity_put_date(f, until);
 	fprintf(f, ": %zu change a file\n\n  ", a->commits);
 	put_cell(f, "SECTION", w.name);
 	fputs("  ", f);

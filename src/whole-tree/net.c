@@ -1,42 +1,25 @@
-/* pipe2() is a GNU and BSD extension, in every libc this is built with. */
-#define _GNU_SOURCE
 #include "gm/net.h"
 
 #include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <curl/curl.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
 #include "gm/progress.h"
+#include "gm/repo.h"
 
 #define HTTP_MAX_REDIRECTS 20	/* wget's --max-redirect default */
 
 _Static_assert(GM_NET_WHY_SIZE >= CURL_ERROR_SIZE,
 	       "a link's why[] is libcurl's error buffer");
-
-int64_t gm_net_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void link_fail(struct gm_net_link *link, int result, const char *why)
 {
@@ -347,6 +330,9 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 int gm_net_init(void)
 {
 	lc_load();
+	/* git never prompts for a password on the terminal */
+	if (setenv("GIT_TERMINAL_PROMPT", "0", 1) < 0)
+		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;
 }
 
@@ -400,72 +386,6 @@ static void git_why(struct gm_net_link *link, struct gm_buf *err)
 	link_fail(link, GM_ENOTFOUND, msg);
 }
 
-/*
- * Start `argv` (git) in a process group of its own, its stderr into
- * `fd`, its stdin and stdout /dev/null, never prompting on a terminal.
- * @return its pid, or -1.
- */
-static pid_t git_spawn(char *const *argv, int fd)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	size_t n = 0;
-	static char no_prompt[] = "GIT_TERMINAL_PROMPT=0";
-	char **env;
-	pid_t pid = -1;
-
-	while (environ[n])
-		n++;
-	if (!(env = calloc(n + 2, sizeof(*env))))
-		return -1;
-	env[0] = no_prompt;	/* getenv() finds the first */
-	memcpy(env + 1, environ, n * sizeof(*env));
-	if (!posix_spawnattr_init(&attr)) {
-		if (!posix_spawn_file_actions_init(&fa)) {
-			if (!posix_spawnattr_setflags(&attr,
-						      POSIX_SPAWN_SETPGROUP) &&
-			    !posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-							      O_RDONLY, 0) &&
-			    !posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
-							      O_WRONLY, 0) &&
-			    !posix_spawn_file_actions_adddup2(&fa, fd, 2) &&
-			    posix_spawnp(&pid, "git", &fa, &attr, argv, env))
-				pid = -1;
-			posix_spawn_file_actions_destroy(&fa);
-		}
-		posix_spawnattr_destroy(&attr);
-	}
-	free(env);
-	return pid;
-}
-
-/*
- * git's messages from `fd` into `err`, until it closes it.
- * @return 0, or 1 if `deadline` (a gm_net_now() time) came first.
- */
-static int git_read(struct gm_buf *err, int fd, int64_t deadline)
-{
-	char chunk[1024];
-
-	for (;;) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		int64_t left = deadline - gm_net_now();
-		ssize_t n;
-
-		if (left <= 0)
-			return 1;
-		if (poll(&p, 1, left > 1000000 ? 1000000 : (int)left) <= 0)
-			continue;
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return 0;
-		if (err->len < 4096 && gm_buf_put(err, chunk, (size_t)n) < 0)
-			return 0;
-	}
-}
-
 int gm_net_git_check(struct gm_net_link *link,
 		     const struct gm_strvec *patterns,
 		     const struct gm_net_options *o)
@@ -474,8 +394,7 @@ int gm_net_git_check(struct gm_net_link *link,
 		"ls-remote", "--exit-code", "-h", "--" };
 	struct gm_strvec argv = GM_STRVEC_INIT;
 	struct gm_buf err = GM_BUF_INIT;
-	int fd[2], status = -1, late = 0, error;
-	pid_t pid = -1;
+	int status = -1, error;
 
 	memset(link->why, 0, sizeof(link->why));
 	link->network = link->unreached = false;
@@ -493,31 +412,21 @@ int gm_net_git_check(struct gm_net_link *link,
 		error = gm_strvec_push(&argv, link->url);
 	for (size_t i = 0; patterns && i < patterns->nr && !error; i++)
 		error = gm_strvec_push(&argv, patterns->v[i]);
-	if (error)
-		goto out;
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		goto out;
-	pid = git_spawn(argv.v, fd[1]);
-	close(fd[1]);
-	if (pid > 0 && (late = git_read(&err, fd[0], gm_net_now() +
-					o->timeout_ms)))
-		kill(-pid, SIGKILL);
-	close(fd[0]);
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-out:
-	if (late)
+	if (!error)
+		status = gm_git_run_limit((const char *const *)argv.v, NULL,
+					  NULL, &err, o->timeout_ms);
+	if (status == GM_GIT_RUN_LATE)
 		link_fail(link, GM_ENOTFOUND, "timed out");
-	else if (pid <= 0)
+	else if (status == -1 && !err.len)
 		link_fail(link, GM_EINVALID, "not checked: git cannot be run");
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+	else if (status == 0)
 		link->result = 0;
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+	else if (status == 2)
 		link_fail(link, GM_ENOTFOUND, "no such branch");
 	else
 		git_why(link, &err);
-	link->unreached = link->network && !late && link->result &&
-			  git_unreached(err.len ? err.ptr : "");
+	link->unreached = link->network && status != GM_GIT_RUN_LATE &&
+			  link->result && git_unreached(err.len ? err.ptr : "");
 	gm_strvec_release(&argv);
 	gm_buf_release(&err);
 	return link->result;

@@ -116,20 +116,6 @@ static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
 	return error;
 }
 
-static void put_date(FILE *f, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char buf[32];
-
-	if (t == INT64_MAX)
-		tt = time(NULL);
-	if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
-		fputs(buf, f);
-	else
-		fputs("?", f);
-}
-
 /* ==================== sections ==================== */
 
 enum state { ORPHAN, INACTIVE, QUIET, IDLE, OK, NR_STATES };
@@ -180,7 +166,7 @@ static void put_person(FILE *f, const struct gm_activity_person *p)
 		"last <b class=l>", p->reviewer ? "reviewer" : "maintainer",
 		p->reviewer ? 'R' : 'M', p->commits, p->reviews);
 	if (p->commits)
-		put_date(f, p->last);
+		gm_activity_put_date(f, p->last);
 	else
 		fputc('-', f);
 	fputs("</b></span></li>", f);
@@ -200,7 +186,7 @@ static void put_row(FILE *f, const struct row *r,
 		"%zu<td data-v=%lld>", r->as->commits, r->active,
 		(long long)(r->active ? r->last : 0));
 	if (r->active)
-		put_date(f, r->last);
+		gm_activity_put_date(f, r->last);
 	else
 		fputc('-', f);
 	fputs("<td><ul class=pp>", f);
@@ -412,9 +398,9 @@ static void put_summary(FILE *f, const char *name, const char *rev,
 		"changed), %zu whose maintainers were absent from their "
 		"commits, from ", rev, nr, count[ORPHAN],
 		count[INACTIVE] + count[QUIET], count[INACTIVE], count[IDLE]);
-	put_date(f, since);
+	gm_activity_put_date(f, since);
 	fputs(" to ", f);
-	put_date(f, until);
+	gm_activity_put_date(f, until == INT64_MAX ? time(NULL) : until);
 	fprintf(f, "; %zu of %zu files (%.1f%%) claimed by no maintained "
 		"section; %zu self-test findings.</p>\n", d->unowned, d->files,
 		d->files ? 100.0 * (double)d->unowned / (double)d->files : 0.0,

@@ -16,14 +16,18 @@
 #include "gm/net.h"
 #include "gm/progress.h"
 #include "gm/strmap.h"
+#include "gm/unowned.h"
 
 /*
  * The regexes get_maintainer.pl applies to a T: value, run as PCRE2
  * patterns: their \s and \S are Perl's.
  */
-#define T_WELL_FORMED "^(?:git|quilt|hg)\\s+\\S"
-#define T_GIT "^git\\s+(\\S+)(\\s+([^\\(]+\\S+))?"
-#define T_QUILT_HG "^(?:quilt|hg)\\s+(https?:\\S+)"
+enum { T_WELL_FORMED, T_GIT, T_QUILT_HG, NR_T };
+static const char *const t_sources[NR_T] = {
+	"^(?:git|quilt|hg)\\s+\\S",
+	"^git\\s+(\\S+)(\\s+([^\\(]+\\S+))?",
+	"^(?:quilt|hg)\\s+(https?:\\S+)",
+};
 
 /* Characters that keep a F:/X: value from being a plain glob. */
 #define PATTERN_REGEX_CHARS "[](){}+^$|\\\n"
@@ -71,7 +75,7 @@ struct st {
 	struct st_misplaced *places;
 	size_t nr_places;
 	struct gm_strmap names;		/* lower-case address -> line + 1 */
-	pcre2_code *t_well_formed, *t_git, *t_quilt_hg;
+	pcre2_code *t[NR_T];	/* t_sources[], compiled */
 	pcre2_match_data *md;
 };
 
@@ -466,26 +470,6 @@ static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
 
 /* ==================== patterns ==================== */
 
-/* The first path not below `key` in byte order (lower bound). */
-static size_t paths_lower_bound(const struct gm_strvec *paths, const char *key,
-				size_t len)
-{
-	size_t lo = 0, hi = paths->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *s = paths->v[mid];
-		size_t slen = strlen(s);
-		int c = memcmp(s, key, slen < len ? slen : len);
-
-		if (c < 0 || (c == 0 && slen < len))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * The literal text every path a value's regex matches starts with: up to
  * the first wildcard or regex character; nothing with an alternation.
@@ -563,7 +547,8 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 	    !(code = pcre2_compile((PCRE2_SPTR)re.ptr, re.len, 0, &rc,
 				   &(PCRE2_SIZE){ 0 }, NULL)))
 		goto out;	/* the script dies; here it matches nothing */
-	from = paths_lower_bound(paths, glob.ptr, lit);
+	from = gm_unowned_lower_bound((const char *const *)paths->v, paths->nr,
+				      glob.ptr, lit);
 	for (size_t i = from; i < paths->nr && !*found; i++) {
 		const char *s = paths->v[i];
 		size_t slen = strlen(s);
@@ -675,9 +660,9 @@ static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 	size_t ulen = 0, blen = 0;
 	int error = 0;
 
-	if (!regex_match(st, st->t_well_formed, v, vlen))
+	if (!regex_match(st, st->t[T_WELL_FORMED], v, vlen))
 		return 0;
-	if (regex_match(st, st->t_git, v, vlen)) {
+	if (regex_match(st, st->t[T_GIT], v, vlen)) {
 		regex_group(st, v, 1, &url, &ulen);
 		if (!regex_group(st, v, 3, &branch, &blen) ||
 		    (blen == 1 && *branch == '0'))	/* "if $3" */
@@ -685,7 +670,7 @@ static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 		if ((error = add_job(st, i, v, vlen, JOB_GIT, url, ulen,
 				     &job)) == 0)
 			error = split_words(&job->patterns, branch, blen);
-	} else if (regex_match(st, st->t_quilt_hg, v, vlen)) {
+	} else if (regex_match(st, st->t[T_QUILT_HG], v, vlen)) {
 		regex_group(st, v, 1, &url, &ulen);
 		error = add_job(st, i, v, vlen, JOB_HTTP, url, ulen, &job);
 	}
@@ -892,7 +877,7 @@ static int check_scm(struct st *st, size_t i, const char *v, size_t vlen)
 
 	if (job && job->line < i)	/* the script's cache */
 		return check_link(st, i, v, vlen);
-	if (!regex_match(st, st->t_well_formed, v, vlen))
+	if (!regex_match(st, st->t[T_WELL_FORMED], v, vlen))
 		return warn(st, i, "malformed entry");
 	return check_link(st, i, v, vlen);
 }
@@ -1273,16 +1258,12 @@ static int compile_t_regexes(struct st *st)
 	PCRE2_SIZE off;
 	int rc;
 
-	st->t_well_formed = pcre2_compile((PCRE2_SPTR)T_WELL_FORMED,
-					  PCRE2_ZERO_TERMINATED, 0, &rc, &off,
-					  NULL);
-	st->t_git = pcre2_compile((PCRE2_SPTR)T_GIT, PCRE2_ZERO_TERMINATED, 0,
-				  &rc, &off, NULL);
-	st->t_quilt_hg = pcre2_compile((PCRE2_SPTR)T_QUILT_HG,
-				       PCRE2_ZERO_TERMINATED, 0, &rc, &off,
-				       NULL);
-	st->md = pcre2_match_data_create(4, NULL);
-	if (!st->t_well_formed || !st->t_git || !st->t_quilt_hg || !st->md)
+	for (int k = 0; k < NR_T; k++)
+		if (!(st->t[k] = pcre2_compile((PCRE2_SPTR)t_sources[k],
+					       PCRE2_ZERO_TERMINATED, 0, &rc,
+					       &off, NULL)))
+			return gm_error_set(GM_ERROR, "out of memory");
+	if (!(st->md = pcre2_match_data_create(4, NULL)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;
 }
@@ -1326,9 +1307,8 @@ out:
 	free(st.places);
 	free(st.lines);
 	free(headers);
-	pcre2_code_free(st.t_well_formed);
-	pcre2_code_free(st.t_git);
-	pcre2_code_free(st.t_quilt_hg);
+	for (int k = 0; k < NR_T; k++)
+		pcre2_code_free(st.t[k]);
 	pcre2_match_data_free(st.md);
 	return error;
 }

@@ -14,9 +14,8 @@
 
 /* ==================== claims ==================== */
 
-/* The first of files[0..nr) that is not below `prefix` in byte order. */
-static size_t lower_bound(const char *const *files, size_t nr,
-			  const char *prefix, size_t len)
+size_t gm_unowned_lower_bound(const char *const *files, size_t nr,
+			      const char *prefix, size_t len)
 {
 	size_t lo = 0, hi = nr;
 
@@ -212,9 +211,9 @@ static int put_path(FILE *f, struct gm_buf *tmp, const char *path, bool high)
 static void dir_range(const char *const *files, size_t nr, struct gm_buf *dir,
 		      size_t *lo, size_t *hi)
 {
-	*lo = lower_bound(files, nr, dir->ptr, dir->len);
+	*lo = gm_unowned_lower_bound(files, nr, dir->ptr, dir->len);
 	dir->ptr[dir->len - 1] = '/' + 1;	/* the first name past them */
-	*hi = lower_bound(files, nr, dir->ptr, dir->len);
+	*hi = gm_unowned_lower_bound(files, nr, dir->ptr, dir->len);
 	dir->ptr[dir->len - 1] = '/';
 }
 
@@ -493,7 +492,7 @@ static int select_path(unsigned char *keep, struct gm_repo *r,
 	if (kind == GM_REPO_TREE && rel->len &&
 	    (error = gm_buf_putc(rel, '/')) < 0)
 		return error;
-	for (size_t i = lower_bound(v, tree_nr, rel->ptr, rel->len);
+	for (size_t i = gm_unowned_lower_bound(v, tree_nr, rel->ptr, rel->len);
 	     i < tree_nr; i++) {
 		if (kind == GM_REPO_BLOB ? strcmp(v[i], rel->ptr) :
 		    strncmp(v[i], rel->ptr, rel->len))
