@@ -158,7 +158,7 @@ static int describe(const struct gm_history *h,
 {
 	struct gm_buf *b = payload;
 
-	gm_buf_printf(b, "%lld:", (long long)git_commit_time(c->commit));
+	gm_buf_printf(b, "%lld:", (long long)c->time);
 	for (size_t i = 0; i < c->nr_files; i++)
 		gm_buf_printf(b, "%s%s", i ? "," : "", c->files[i]);
 	gm_buf_putc(b, ';');

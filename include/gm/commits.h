@@ -32,7 +32,6 @@ struct gm_commits_item {
 	bool in_graph;		/* the commit-graph has it, as `gc` */
 	struct gm_graph_commit gc;
 	struct gm_objects_commit *raw;	/* read and parsed, or NULL */
-	git_commit *c;		/* libgit2's reading of it, or NULL */
 };
 
 void gm_commits_item_release(struct gm_commits_item *it);
@@ -67,13 +66,6 @@ void gm_commits_close(struct gm_commits *c);
  */
 int gm_commits_item(struct gm_commits *c, const git_oid *id,
 		    struct gm_commits_item *out);
-
-/**
- * libgit2's reading of `it` into it->c, for its author and message: the
- * object that stands for it (its replacement, if any).
- * @return 0 or GM_ERROR.
- */
-int gm_commits_item_commit(struct gm_commits *c, struct gm_commits_item *it);
 
 /**
  * The bytes of the object that stands for `it` (its replacement, if

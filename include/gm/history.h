@@ -104,7 +104,7 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
  * gm_history_walk() counts them.
  */
 struct gm_history_commit {
-	git_commit *commit;
+	int64_t time;			/* the committer's */
 	const char *const *files;	/* against its parent, in path order */
 	size_t nr_files;
 	const size_t *people;		/* in h->people, each once */

@@ -11,11 +11,9 @@
 
 void gm_commits_item_release(struct gm_commits_item *it)
 {
-	gm_objects_commit_free(it->c);
 	if (it->raw)
 		gm_objects_commit_release(it->raw);
 	free(it->raw);
-	it->c = NULL;
 	it->raw = NULL;
 }
 
@@ -63,12 +61,6 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
 	out->time = out->raw->time;
 	out->in_graph = gm_graph_find(c->graph, id, &out->raw->tree, &out->gc);
 	return 0;
-}
-
-int gm_commits_item_commit(struct gm_commits *c, struct gm_commits_item *it)
-{
-	return it->c ? 0 : gm_objects_commit(&it->c, c->objs.repo,
-					     c->objs.rules, &it->id);
 }
 
 static int item_read(struct gm_commits *c, struct gm_commits_item *it);
@@ -189,7 +181,7 @@ int gm_commits_walk_push(struct gm_commits_walk *w, struct gm_commits_item *it)
 		error = gm_strmap_put(&w->seen, hex, GIT_OID_HEXSZ, NULL);
 		it->seq = w->seq++;
 		if (!error && !(error = gm_pqueue_push(&w->heap, it)))
-			it->c = NULL, it->raw = NULL;	/* the queue's now */
+			it->raw = NULL;	/* the queue's now */
 	}
 	gm_commits_item_release(it);
 	return error;

@@ -697,10 +697,9 @@ static int walk_commit_full(struct walk *w, struct gm_commits_item *it,
 	if (error || !w->changed.nr)
 		return error;
 	if ((error = gm_commits_item_text(&w->src, it, &text)) < 0 ||
-	    (error = count_commit(w, text)) < 0 ||
-	    (error = gm_commits_item_commit(&w->src, it)) < 0)
+	    (error = count_commit(w, text)) < 0)
 		return error;
-	hc.commit = it->c;
+	hc.time = it->time;
 	hc.files = (const char *const *)w->changed.v;
 	hc.nr_files = w->changed.nr;
 	hc.people = w->touched;

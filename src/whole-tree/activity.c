@@ -105,7 +105,7 @@ static int seen_commit(const struct gm_history *h,
 	if (GM_ARRAY_GROW(sn->commits, sn->nr_commits, sn->alloc_commits) < 0)
 		return GM_ERROR;
 	c = &sn->commits[sn->nr_commits++];
-	c->time = gm_ident_commit_time(hc->commit);
+	c->time = hc->time;
 	c->files = sn->nr_files;
 	c->nr_files = hc->nr_files;
 	c->people = sn->nr_people;
