@@ -679,6 +679,30 @@ static void ts_follow_fallback(struct gm_treescript *ts, const char *text,
 		on);
 }
 
+/*
+ * --git-fallback-maintainers: the script's fallback condition, from
+ * `($email_git_fallback &&` to `!$exact_pattern_match_hash{$file}`,
+ * lacks 6.1's `$file !~ /MAINTAINERS$/` (coreboot's, Xen's).
+ */
+static void ts_follow_fallback_maintainers(struct gm_treescript *ts,
+					   const char *text, size_t len,
+					   const char *path)
+{
+	static const char cond[] = "($email_git_fallback &&";
+	static const char exact[] = "!$exact_pattern_match_hash{$file}";
+	const char *at = text ? memmem(text, len, cond, sizeof(cond) - 1) : NULL;
+	const char *end = at ? memmem(at, len - (size_t)(at - text), exact,
+				      sizeof(exact) - 1) : NULL;
+	size_t line;
+
+	if (!end || memmem(at, (size_t)(end - at), "MAINTAINERS", 11))
+		return;
+	line = ts_lineno(text, at);
+	ts_set(ts, "git-fallback-maintainers", 1, line);
+	TS_NOTE(&ts->notes, "%s:%zu: --git-fallback also for MAINTAINERS",
+		path, line);
+}
+
 /* Notes of the defaults ts_read_defaults() followed, and --rolestats. */
 static void ts_note_defaults(const char *text, size_t len, const char *path,
 			     struct gm_strvec *notes)
@@ -718,6 +742,7 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
 		gm_treescript_family_name(out->family));
 	ts_follow_fallback(out, text, len, path);
+	ts_follow_fallback_maintainers(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);
 	n = gm_treescript_penguins(&out->penguins, text, len,
 				   &out->penguins_line);
