@@ -320,9 +320,11 @@ static bool ts_read_vars(struct ts_var *vars, const struct ts_option *opts,
 
 /* ==================== the Linux family ==================== */
 
-static bool ts_has(const char *text, size_t len, const char *needle)
+/* The first occurrence of `word` in the text up to `end`, or NULL. */
+static const char *ts_find(const char *text, const char *end,
+			   const char *word)
 {
-	return memmem(text, len, needle, strlen(needle)) != NULL;
+	return memmem(text, (size_t)(end - text), word, strlen(word));
 }
 
 /*
@@ -332,9 +334,9 @@ static bool ts_has(const char *text, size_t len, const char *needle)
  */
 static bool ts_is_linux(const char *text, size_t len)
 {
-	return ts_has(text, len,
-		      "push(@penguin_chief, \"Linus Torvalds:torvalds\\@") &&
-	       ts_has(text, len, "(-f \"${lk_path}Kbuild\")");
+	return ts_find(text, text + len,
+		       "push(@penguin_chief, \"Linus Torvalds:torvalds\\@") &&
+	       ts_find(text, text + len, "(-f \"${lk_path}Kbuild\")");
 }
 
 /* A behaviour of later Linux scripts, and the text that marks it. */
@@ -380,10 +382,9 @@ static void ts_read_linux(struct gm_treescript *ts, const char *text,
 	for (size_t i = 0; i < sizeof(ts_linux_markers) /
 			       sizeof(*ts_linux_markers); i++) {
 		const struct ts_marker *mk = &ts_linux_markers[i];
-		const char *at = memmem(text, len, mk->present,
-					strlen(mk->present));
+		const char *at = ts_find(text, text + len, mk->present);
 
-		if (!at || (mk->absent && ts_has(text, len, mk->absent)))
+		if (!at || (mk->absent && ts_find(text, text + len, mk->absent)))
 			continue;
 		ts_set(ts, mk->option, 1, ts_lineno(text, at));
 	}
@@ -451,17 +452,6 @@ static const char *ts_line_starting(const char *text, const char *end,
 	return NULL;
 }
 
-/* The first occurrence of `word` in the text, or NULL. */
-static const char *ts_find(const char *text, const char *end,
-			   const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = text; (size_t)(end - p) >= n; p++)
-		if (*p == *word && !memcmp(p, word, n))
-			return p;
-	return NULL;
-}
 
 enum gm_ts_family gm_treescript_family(const char *text, size_t len,
 				       size_t *line)
@@ -625,14 +615,13 @@ static void ts_follow_fallback_maintainers(struct gm_treescript *ts,
 					   const char *text, size_t len,
 					   const char *path)
 {
-	static const char cond[] = "($email_git_fallback &&";
-	static const char exact[] = "!$exact_pattern_match_hash{$file}";
-	const char *at = text ? memmem(text, len, cond, sizeof(cond) - 1) : NULL;
-	const char *end = at ? memmem(at, len - (size_t)(at - text), exact,
-				      sizeof(exact) - 1) : NULL;
+	const char *at = text ? ts_find(text, text + len,
+					"($email_git_fallback &&") : NULL;
+	const char *end = at ? ts_find(at, text + len,
+				       "!$exact_pattern_match_hash{$file}") : NULL;
 	size_t line;
 
-	if (!end || memmem(at, (size_t)(end - at), "MAINTAINERS", 11))
+	if (!end || ts_find(at, end, "MAINTAINERS"))
 		return;
 	line = ts_lineno(text, at);
 	ts_set(ts, "git-fallback-maintainers", 1, line);
