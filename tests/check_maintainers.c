@@ -261,6 +261,31 @@ START_TEST(test_maintainers_buffers_concatenate)
 }
 END_TEST
 
+/*
+ * Named texts, then Xen's brace groups (texts of their own): the names
+ * stay those of the files, and everything is freed once (ASan).
+ */
+START_TEST(test_maintainers_names_then_braces)
+{
+	static const char one[] = "A\nM: a@x\nF: a/{b,c}.c\n";
+	static const char two[] = "B\nF: d/{e,f}/\n";
+	const char *bufs[2] = { one, two }, *names[2] = { "MAINTAINERS", "d/M" };
+	size_t lens[2] = { sizeof(one) - 1, sizeof(two) - 1 };
+	struct gm_maintainers *m = NULL;
+
+	ck_assert_int_eq(gm_maintainers_parse(&m, bufs, lens, 2), 0);
+	ck_assert_int_eq(gm_maintainers_set_names(m, names, 2), 0);
+	ck_assert_int_eq(gm_maintainers_braces(m), 0);
+	ck_assert_uint_eq(m->nr_texts, 4);
+	ck_assert_str_eq(m->names[1], "d/M");
+	ck_assert_ptr_null(m->names[2]);
+	ck_assert_int_eq(gm_maintainers_set_names(m, names, 1), 0);
+	ck_assert_str_eq(m->names[0], "MAINTAINERS");
+	ck_assert_ptr_null(m->names[1]);
+	gm_maintainers_free(m);
+}
+END_TEST
+
 START_TEST(test_maintainers_no_final_newline)
 {
 	struct gm_maintainers *m = gm_test_parse("A\nM: a@x");
@@ -423,6 +448,7 @@ Suite *maintainers_suite(void)
 	tcase_add_test(lines, test_maintainers_no_final_newline);
 	tcase_add_test(lines, test_maintainers_crlf_drops_cr);
 	tcase_add_test(lines, test_maintainers_buffers_concatenate);
+	tcase_add_test(lines, test_maintainers_names_then_braces);
 	tcase_add_test(lines, test_maintainers_nothing);
 	tcase_add_test(lines, test_maintainers_parse_in_threads);
 	suite_add_tcase(s, lines);

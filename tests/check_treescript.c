@@ -899,6 +899,53 @@ START_TEST(test_treescript_read_settings)
 }
 END_TEST
 
+/*
+ * A script's fallback condition with or without 6.1's clause for
+ * *MAINTAINERS: only without it is --git-fallback-maintainers set, at
+ * the condition's line.
+ */
+START_TEST(test_treescript_fallback_maintainers)
+{
+	static const char head[] =
+		"my $email_git_fallback = 1;\n"
+		"if (!GetOptions(\n"
+		"\t\t'git-fallback!' => \\$email_git_fallback,\n"
+		FORK_TAIL
+		"\tif ($email_git ||\n"
+		"\t    ($email_git_fallback &&\n";
+	static const char clause[] = "\t     $file !~ /MAINTAINERS$/ &&\n";
+	static const char tail[] = "\t     !$exact_pattern_match_hash{$file})) {\n"
+				   "\t    vcs_file_signoffs($file);\n";
+	struct gm_treescript ts = GM_TREESCRIPT_INIT;
+	struct gm_buf text = GM_BUF_INIT;
+	struct gm_options o;
+
+	ck_assert_int_eq(gm_buf_printf(&text, "%s%s", head, tail), 0);
+	ck_assert_int_ge(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"), 0);
+	assert_setting(&ts, "git-fallback-maintainers", true, 1, 8);
+	gm_treescript_release(&ts);
+	apply_exact(&o, text.ptr, text.len);
+	ck_assert_int_eq(o.git_fallback_maintainers, 1);
+	gm_options_release(&o);
+
+	gm_buf_reset(&text);
+	ck_assert_int_eq(gm_buf_printf(&text, "%s%s%s", head, clause, tail), 0);
+	ck_assert_int_ge(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"), 0);
+	assert_setting(&ts, "git-fallback-maintainers", false, 0, 0);
+	gm_treescript_release(&ts);
+	apply_exact(&o, text.ptr, text.len);
+	ck_assert_int_eq(o.git_fallback_maintainers, 0);
+	gm_options_release(&o);
+
+	/* no fallback condition at all: 6.1's */
+	ck_assert_int_ge(gm_treescript_read(&ts, linux61_script,
+					    strlen(linux61_script), "s.pl"), 0);
+	assert_setting(&ts, "git-fallback-maintainers", false, 0, 0);
+	gm_treescript_release(&ts);
+	gm_buf_release(&text);
+}
+END_TEST
+
 /* Each setting lands in the field of gm_options named after it. */
 START_TEST(test_treescript_apply_fields)
 {
@@ -1261,6 +1308,7 @@ Suite *treescript_suite(void)
 	tcase_add_test(forks, test_treescript_fork_xen);
 	tcase_add_test(forks, test_treescript_read_settings);
 	tcase_add_test(forks, test_treescript_apply_fields);
+	tcase_add_test(forks, test_treescript_fallback_maintainers);
 	tcase_add_test(forks, test_treescript_penguin_tests);
 	tcase_add_test(forks, test_treescript_xen_tree);
 	tcase_add_test(forks, test_treescript_worktree_script_ignored);

@@ -45,6 +45,7 @@ struct gm_options {
 	/* history (read, validated; the walk itself is not in the core) */
 	int git;
 	int git_fallback;
+	int git_fallback_maintainers;	/* the fallback for *MAINTAINERS too */
 	int git_blame;
 	int git_blame_signatures;
 	int git_all_signature_types;

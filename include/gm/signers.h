@@ -168,6 +168,7 @@ struct gm_signers_request {
 	bool all_signature_types;	/* --git-all-signature-types */
 	const char *since;		/* --git-since; NULL: a year ago */
 	bool serial;			/* as gm_signers_options's */
+	bool fallback_maintainers;	/* the fallback for *MAINTAINERS too */
 };
 
 /* One file of the run: which of the history steps it gets. */

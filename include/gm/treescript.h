@@ -120,6 +120,8 @@ struct gm_treescript {
  * - --git-fallback: the script's default, even where it is 6.1's (the
  *   tool alone, without a script, keeps it off); a script without the
  *   option: off;
+ * - --git-fallback-maintainers: on where the fallback condition lacks
+ *   6.1's `$file !~ /MAINTAINERS$/`;
  * - Xen: --drop-the-rest-supporter, --brace-patterns, --no-reviewer-section,
  *   --section-name-max=20, --named-lists, --no-patch-dev-null,
  *   --no-git-author-roles, --no-tracked-paths and --no-fixes (its

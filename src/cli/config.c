@@ -177,6 +177,7 @@ static int config_apply_git(struct gm_options *o, struct gm_repo *r)
 		"tracked-paths", "keywords-in-file", "rolestats", "since",
 		"format", "maintainer-roles", "keyword-roles",
 		"unicode-file-emails", "section-name-max",
+		"git-fallback-maintainers",
 	};
 	char key[64];
 	int error = 0;

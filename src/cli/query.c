@@ -377,6 +377,7 @@ static int query_add_git(struct gm_query *q)
 		q->inputs.nr_ranges, NULL, NULL, r,
 		o->git, o->git_fallback, o->git_blame,
 		o->git_all_signature_types, o->git_since, q->walk.serial,
+		o->git_fallback_maintainers,
 	};
 	int error;
 

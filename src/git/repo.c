@@ -238,27 +238,37 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 
 /* ==================== every file ==================== */
 
-/* The files of `tree` (at `path`, "" or "a/b/") and below, into `out`. */
-static int files_in(struct gm_repo *r, const git_tree *tree,
-		    struct gm_buf *path, struct gm_strvec *out)
+/*
+ * Every entry of `tree` (at `path`, "" or "a/b/") and below that is not a
+ * tree, to `leaf` with its path, depth first in tree order; subtrees
+ * named `skip` (or none, NULL) are not entered.
+ */
+static int tree_walk(struct gm_repo *r, const git_tree *tree,
+		     struct gm_buf *path, const char *skip,
+		     int (*leaf)(void *arg, const struct gm_buf *path,
+				 const git_tree_entry *e),
+		     void *arg)
 {
 	size_t len = path->len;
 	int error = 0;
 
 	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
+		const char *name = git_tree_entry_name(e);
+		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
 		git_tree *sub = NULL;
 
-		if ((error = gm_buf_puts(path, git_tree_entry_name(e))) < 0)
+		if (dir && skip && !strcmp(name, skip))
+			continue;
+		if ((error = gm_buf_puts(path, name)) < 0)
 			break;
-		if (git_tree_entry_type(e) != GIT_OBJECT_TREE)
-			error = gm_strvec_pushn(out, path->ptr, path->len);
-		else if (git_tree_lookup(&sub, r->repo,
-					 git_tree_entry_id(e)) < 0)
+		if (!dir)
+			error = leaf(arg, path, e);
+		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
 			error = gm_error_set(GM_ERROR, "cannot read '%s'",
 					     path->ptr);
 		else if (!(error = gm_buf_putc(path, '/')))
-			error = files_in(r, sub, path, out);
+			error = tree_walk(r, sub, path, skip, leaf, arg);
 		git_tree_free(sub);
 		path->len = len;
 		path->ptr[len] = '\0';
@@ -266,10 +276,17 @@ static int files_in(struct gm_repo *r, const git_tree *tree,
 	return error;
 }
 
+static int files_leaf(void *out, const struct gm_buf *path,
+		      const git_tree_entry *e)
+{
+	(void)e;
+	return gm_strvec_pushn(out, path->ptr, path->len);
+}
+
 int gm_repo_files(struct gm_repo *r, struct gm_strvec *out)
 {
 	struct gm_buf path = GM_BUF_INIT;
-	int error = files_in(r, r->tree, &path, out);
+	int error = tree_walk(r, r->tree, &path, NULL, files_leaf, out);
 
 	/* tree order is byte order of the paths, unless the tree is bad */
 	for (size_t i = 1; !error && i < out->nr; i++)
@@ -286,6 +303,7 @@ int gm_repo_files(struct gm_repo *r, struct gm_strvec *out)
 #define FIND_CACHE ((size_t)4 << 20)	/* delta bases of the files found */
 
 struct find {
+	struct gm_repo *r;
 	const char *name;
 	struct gm_repo_file *files;
 	size_t nr, alloc;
@@ -323,49 +341,19 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 	return error;
 }
 
-static int find_keep_tree_entry(struct gm_repo *r, struct find *f,
-				const char *path, const git_tree_entry *e)
+/* A file named f->name, kept; anything else, passed over. */
+static int find_leaf(void *arg, const struct gm_buf *path,
+		     const git_tree_entry *e)
 {
+	struct find *f = arg;
 	struct gm_repo_entry entry;
 
+	if (strcmp(git_tree_entry_name(e), f->name))
+		return 0;
 	git_oid_cpy(&entry.id, git_tree_entry_id(e));
 	entry.type = git_tree_entry_type(e);
 	entry.mode = git_tree_entry_filemode(e);
-	return find_keep(r, f, path, &entry);
-}
-
-/*
- * The files named f->name in `tree` (at `path`, "" or "a/b/") and below.
- * Trees are read once and not kept: this reads all of them.
- */
-static int find_in(struct gm_repo *r, struct find *f, const git_tree *tree,
-		   struct gm_buf *path)
-{
-	size_t len = path->len;
-	int error = 0;
-
-	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-		const char *name = git_tree_entry_name(e);
-		bool dir = git_tree_entry_type(e) == GIT_OBJECT_TREE;
-		git_tree *sub = NULL;
-
-		if (dir ? !strcmp(name, ".git") : strcmp(name, f->name))
-			continue;
-		if ((error = gm_buf_puts(path, name)) < 0)
-			break;
-		if (!dir)
-			error = find_keep_tree_entry(r, f, path->ptr, e);
-		else if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(e)) < 0)
-			error = gm_error_set(GM_ERROR, "cannot read '%s'",
-					     path->ptr);
-		else if (!(error = gm_buf_putc(path, '/')))
-			error = find_in(r, f, sub, path);
-		git_tree_free(sub);
-		path->len = len;
-		path->ptr[len] = '\0';
-	}
-	return error;
+	return find_keep(f->r, f, path->ptr, &entry);
 }
 
 static int find_cmp(const void *a, const void *b)
@@ -374,7 +362,7 @@ static int find_cmp(const void *a, const void *b)
 		      ((const struct gm_repo_file *)b)->path);
 }
 
-/* Whether `path` has a component ".git", which find_in() does not enter. */
+/* Whether `path` has a component ".git", which gm_repo_find() does not enter. */
 static bool path_in_dot_git(const char *path)
 {
 	for (const char *p = path; (p = strstr(p, ".git/")); p++)
@@ -450,7 +438,7 @@ out:
 int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		 struct gm_repo_file **out, size_t *nr)
 {
-	struct find f = { name, NULL, 0, 0, { NULL, NULL, NULL, r->repo } };
+	struct find f = { r, name, NULL, 0, 0, { NULL, NULL, NULL, r->repo } };
 	struct gm_buf path = GM_BUF_INIT;
 	const struct gm_packs *packs;
 	git_tree *top = NULL;
@@ -472,7 +460,8 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		gm_repo_files_free(f.files, f.nr);
 		f.files = NULL;
 		f.nr = f.alloc = 0;
-		error = find_in(r, &f, top, &path);
+		/* trees are read once and not kept: this reads all of them */
+		error = tree_walk(r, top, &path, ".git", find_leaf, &f);
 	}
 	gm_buf_release(&path);
 	gm_pack_reader_free(f.objs.pack);

@@ -45,7 +45,8 @@ static bool wants_signoffs(const struct gm_signers_request *req, size_t i)
 	if (req->git)
 		return true;
 	return req->git_fallback &&
-	       !(len >= 11 && !strcmp(path + len - 11, "MAINTAINERS")) &&
+	       (req->fallback_maintainers ||
+		!(len >= 11 && !strcmp(path + len - 11, "MAINTAINERS"))) &&
 	       !(req->matches && i < req->matches->nr_files &&
 		 req->matches->files[i].exact);
 }

@@ -376,7 +376,7 @@ static int rfc822_build(const char *want, struct gm_buf *out)
 
 enum {
 	RE_VALID, RE_LIST, RE_ITEM,		/* RFC 822, built by name */
-	RE_CAND, RE_ADDR,			/* file text, 6.1 */
+	RE_CAND, RE_ADDR, RE_SEP,		/* file text, 6.1 */
 	RE_CAND8, RE_SEP8, RE_LETTER8,		/* file text, UTF-8 */
 	RE_NR
 };
@@ -389,6 +389,7 @@ static const struct {
 	{ 0, PCRE2_DOTALL, "valid" }, { 0, PCRE2_DOTALL, "list" },
 	{ 0, PCRE2_DOTALL, "item" },
 	{ 1, 0, SCAN_CANDIDATE }, { 1, 0, SCAN_ADDRESS },
+	{ 1, 0, "[^A-Za-z\\x80-\\xc3',.+-]" },
 	{ 2, UTF8, SCAN8_CANDIDATE }, { 2, UTF8, "[^\\p{L}',.+-]" },
 	{ 2, UTF8, "^\\p{L}$" },
 };
@@ -544,86 +545,141 @@ static bool scan_is_name_char(unsigned char c)
 	       c == '+' || c == '-';
 }
 
-/* Perl's split on non-name characters: leading empty fields stay. */
-static int scan_split(struct gm_strvec *fields, const char *s)
-{
-	size_t nonempty = 0;
-	int error = 0;
-
-	while (!error) {
-		size_t n = 0;
-
-		while (s[n] && scan_is_name_char((unsigned char)s[n]))
-			n++;
-		error = gm_strvec_pushn(fields, s, n);
-		if (n)
-			nonempty = fields->nr;
-		if (!s[n])
-			break;
-		s += n + 1;
-	}
-	while (fields->nr > nonempty) {
-		free(fields->v[--fields->nr]);
-		fields->v[fields->nr] = NULL;
-	}
-	return error;
-}
-
 static bool is_comma_or_dot(char c)
 {
 	return c == ',' || c == '.';
 }
 
-/* The name rules of clean_file_emails() in 6.1. */
-static int scan_clean_name(struct gm_buf *name)
+/* Whether `re` matches s[0..len) somewhere. */
+static bool scan_matches(pcre2_code *re, const char *s, size_t len)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	bool hit = md && pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md,
+				     NULL) > 0;
+
+	pcre2_match_data_free(md);
+	return hit;
+}
+
+/* Characters of a string: bytes, or with `utf8` UTF-8 sequences. */
+static size_t scan_chars(const char *s, bool utf8)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += !utf8 || ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * Perl's split of `s` on every separator character (6.1's, or with
+ * `utf8` Linux 6.7's), leading empty fields kept and trailing ones
+ * dropped; with `utf8`, without the fields that are one punctuation mark.
+ */
+static int scan_split(struct gm_strvec *fields, const char *s, bool utf8)
+{
+	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+	size_t len = strlen(s), pos = 0, nonempty = 0;
+	int error = md ? 0 : gm_error_set(GM_ERROR, "out of memory");
+
+	while (!error) {
+		size_t end = len, next = len + 1;
+
+		if (pcre2_match(re_get(utf8 ? RE_SEP8 : RE_SEP),
+				(PCRE2_SPTR)s, len, pos, 0, md, NULL) > 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+			end = ov[0];
+			next = ov[1];
+		}
+		/* a dropped particle still keeps the empty fields before it */
+		if (!utf8 || end - pos != 1 || !strchr("',.+-", s[pos]))
+			error = gm_strvec_pushn(fields, s + pos, end - pos);
+		if (!error && end > pos)
+			nonempty = fields->nr;
+		if (next > len)
+			break;
+		pos = next;
+	}
+	while (fields->nr > nonempty) {
+		free(fields->v[--fields->nr]);
+		fields->v[fields->nr] = NULL;
+	}
+	pcre2_match_data_free(md);
+	return error;
+}
+
+/* Whether the field `f` is one letter (6.1: ASCII; `utf8`: \p{L}). */
+static bool scan_is_letter(const char *f, bool utf8)
+{
+	if (!utf8)
+		return isalpha((unsigned char)f[0]) && !f[1];
+	return scan_chars(f, true) == 1 &&
+	       scan_matches(re_get(RE_LETTER8), f, strlen(f));
+}
+
+/*
+ * The name rules of clean_file_emails(): 6.1's, or with `utf8` those of
+ * Linux 6.7 and later (surrounding quotes stripped first, stray
+ * punctuation dropped, the fields always joined again).
+ */
+static int scan_clean_name(struct gm_buf *name, bool utf8)
 {
 	struct gm_strvec f = GM_STRVEC_INIT;
-	struct gm_buf n = GM_BUF_INIT;
 	int error;
 
-	if ((error = scan_split(&f, name->ptr)) < 0)
+	if (utf8 && name->len >= 2 && name->ptr[0] == '"' &&
+	    name->ptr[name->len - 1] == '"' &&
+	    !memchr(name->ptr, '\n', name->len)) {
+		memmove(name->ptr, name->ptr + 1, name->len - 2);
+		name->len -= 2;
+		name->ptr[name->len] = '\0';
+	}
+	if ((error = scan_split(&f, name->ptr, utf8)) < 0)
 		goto out;
 	if (f.nr > 2) {
 		const char *first = f.v[f.nr - 3], *mid = f.v[f.nr - 2];
 		const char *last = f.v[f.nr - 1];
-		size_t fl = strlen(first), ml = strlen(mid);
-		bool keep = (fl == 1 && isalpha((unsigned char)first[0])) ||
-			    (fl == 2 && first[1] == '.') || ml == 1 ||
-			    (ml == 2 && mid[1] == '.');
+		size_t fl = scan_chars(first, utf8), ml = scan_chars(mid, utf8);
+		bool keep = scan_is_letter(first, utf8) ||
+			    (fl == 2 && first[strlen(first) - 1] == '.') ||
+			    ml == 1 || (ml == 2 && mid[strlen(mid) - 1] == '.');
 
 		gm_buf_reset(name);
 		error = keep ? gm_buf_printf(name, "%s %s %s", first, mid, last) :
 			       gm_buf_printf(name, "%s %s", mid, last);
-		if (error)
-			goto out;
+	} else if (utf8) {
+		gm_buf_reset(name);
+		for (size_t i = 0; i < f.nr && !error; i++)
+			error = gm_buf_printf(name, "%s%s", i ? " " : "", f.v[i]);
 	}
+	if (error)
+		goto out;
 	if (name->len && is_comma_or_dot(name->ptr[name->len - 1])) {
 		name->ptr[--name->len] = '\0';
-	} else if (name->len >= 2 && name->ptr[name->len - 1] == '"' &&
+	} else if (!utf8 && name->len >= 2 && name->ptr[name->len - 1] == '"' &&
 		   is_comma_or_dot(name->ptr[name->len - 2])) {
 		name->ptr[name->len - 2] = '"';
 		name->ptr[--name->len] = '\0';
 	}
 	if (name->len && is_comma_or_dot(name->ptr[0])) {
 		memmove(name->ptr, name->ptr + 1, name->len--);
-	} else if (name->len >= 2 && name->ptr[0] == '"' &&
+	} else if (!utf8 && name->len >= 2 && name->ptr[0] == '"' &&
 		   is_comma_or_dot(name->ptr[1])) {
 		memmove(name->ptr + 1, name->ptr + 2, name->len - 1);
 		name->len--;
 	}
 out:
 	gm_strvec_release(&f);
-	gm_buf_release(&n);
 	return error;
 }
 
 /*
  * One candidate: every address-like part becomes "<addr>", then parsed,
- * its name cleaned by `clean`.
+ * its name cleaned as scan_clean_name() does.
  */
 static int scan_candidate(struct gm_strvec *out, pcre2_code *addr_re,
-			  const char *s, size_t len, int usename,
-			  int (*clean)(struct gm_buf *name))
+			  const char *s, size_t len, int usename, bool utf8)
 {
 	struct gm_buf sub = GM_BUF_INIT, name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf fmt = GM_BUF_INIT;
@@ -641,7 +697,7 @@ static int scan_candidate(struct gm_strvec *out, pcre2_code *addr_re,
 	sub.len = outlen;
 	sub.ptr[outlen] = '\0';
 	if (gm_email_parse(&name, &addr, sub.ptr) < 0 ||
-	    clean(&name) < 0 ||
+	    scan_clean_name(&name, utf8) < 0 ||
 	    gm_email_format(&fmt, name.ptr, addr.ptr, usename) < 0)
 		goto out;
 	error = gm_strvec_push(out, fmt.ptr);
@@ -670,114 +726,6 @@ static bool scan_domain_char(unsigned char c)
 	       (c >= '0' && c <= '9') || c == '.' || c == '-';
 }
 
-/* ============ the names, as UTF-8 (Linux 6.7) ============ */
-
-/* Whether `re` matches s[0..len) somewhere. */
-static bool scan8_matches(pcre2_code *re, const char *s, size_t len)
-{
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	bool hit = md && pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md,
-				     NULL) > 0;
-
-	pcre2_match_data_free(md);
-	return hit;
-}
-
-/* Characters (not bytes) of a UTF-8 string. */
-static size_t scan8_chars(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-static bool scan8_is_particle(const char *f, size_t len)
-{
-	return len == 1 && strchr("',.+-", f[0]);
-}
-
-/*
- * Perl's split of `s` on every separator character, leading empty fields
- * kept and trailing ones dropped, then without the fields that are one
- * punctuation mark.
- */
-static int scan8_split(struct gm_strvec *fields, const char *s)
-{
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	size_t len = strlen(s), pos = 0, nonempty = 0;
-	int error = md ? 0 : gm_error_set(GM_ERROR, "out of memory");
-
-	while (!error) {
-		size_t end = len, next = len + 1;
-
-		if (pcre2_match(re_get(RE_SEP8), (PCRE2_SPTR)s, len, pos,
-				0, md, NULL) > 0) {
-			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-
-			end = ov[0];
-			next = ov[1];
-		}
-		/* a dropped particle still keeps the empty fields before it */
-		if (!scan8_is_particle(s + pos, end - pos))
-			error = gm_strvec_pushn(fields, s + pos, end - pos);
-		if (!error && end > pos)
-			nonempty = fields->nr;
-		if (next > len)
-			break;
-		pos = next;
-	}
-	while (fields->nr > nonempty) {
-		free(fields->v[--fields->nr]);
-		fields->v[fields->nr] = NULL;
-	}
-	pcre2_match_data_free(md);
-	return error;
-}
-
-/* The name rules of clean_file_emails() in Linux 6.7 and later. */
-static int scan8_clean_name(struct gm_buf *name)
-{
-	struct gm_strvec f = GM_STRVEC_INIT;
-	int error;
-
-	if (name->len >= 2 && name->ptr[0] == '"' &&
-	    name->ptr[name->len - 1] == '"' && !memchr(name->ptr, '\n',
-						       name->len)) {
-		memmove(name->ptr, name->ptr + 1, name->len - 2);
-		name->len -= 2;
-		name->ptr[name->len] = '\0';
-	}
-	if ((error = scan8_split(&f, name->ptr)) < 0)
-		goto out;
-	gm_buf_reset(name);
-	if (f.nr > 2) {
-		const char *first = f.v[f.nr - 3], *mid = f.v[f.nr - 2];
-		const char *last = f.v[f.nr - 1];
-		size_t fl = scan8_chars(first), ml = scan8_chars(mid);
-		bool keep = (fl == 1 && scan8_matches(re_get(RE_LETTER8), first,
-						      strlen(first))) ||
-			    (fl == 2 && first[strlen(first) - 1] == '.') ||
-			    ml == 1 || (ml == 2 && mid[strlen(mid) - 1] == '.');
-
-		error = keep ? gm_buf_printf(name, "%s %s %s", first, mid, last) :
-			       gm_buf_printf(name, "%s %s", mid, last);
-	} else {
-		for (size_t i = 0; i < f.nr && !error; i++)
-			error = gm_buf_printf(name, "%s%s", i ? " " : "", f.v[i]);
-	}
-	if (error)
-		goto out;
-	if (name->len && is_comma_or_dot(name->ptr[name->len - 1]))
-		name->ptr[--name->len] = '\0';
-	if (name->len && is_comma_or_dot(name->ptr[0]))
-		memmove(name->ptr, name->ptr + 1, name->len--);
-out:
-	gm_strvec_release(&f);
-	return error;
-}
-
 /*
  * Every candidate the script's //g loop finds in the text. A candidate
  * holds exactly one '@' (none of its parts before the '@' or after it
@@ -796,7 +744,8 @@ static int scan_text(struct gm_strvec *out, const char *text, size_t len,
 	int error = 0;
 
 	if (!md || !cand || !re_get(RE_ADDR) ||
-	    (utf8 && (!re_get(RE_SEP8) || !re_get(RE_LETTER8)))) {
+	    !re_get(utf8 ? RE_SEP8 : RE_SEP) ||
+	    (utf8 && !re_get(RE_LETTER8))) {
 		pcre2_match_data_free(md);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
@@ -824,8 +773,7 @@ static int scan_text(struct gm_strvec *out, const char *text, size_t len,
 		}
 		ov = pcre2_get_ovector_pointer(md);
 		error = scan_candidate(out, re_get(RE_ADDR), text + ov[0],
-				       ov[1] - ov[0], usename,
-				       utf8 ? scan8_clean_name : scan_clean_name);
+				       ov[1] - ov[0], usename, utf8);
 		pos = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
 	}
 	pcre2_match_data_free(md);

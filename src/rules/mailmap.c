@@ -209,17 +209,16 @@ int gm_mailmap_apply(struct gm_buf *out, const struct gm_mailmap *mm,
 		goto out;
 	rname = name.ptr;
 	raddr = addr.ptr;
-	if (mm && (map_get(&mm->names, key.ptr) ||
-		   map_get(&mm->addresses, key.ptr))) {
-		if (map_get(&mm->names, key.ptr))
-			rname = map_get(&mm->names, key.ptr);
-		if (map_get(&mm->addresses, key.ptr))
-			raddr = map_get(&mm->addresses, key.ptr);
-	} else if (mm) {
-		if (map_get(&mm->names, addr.ptr))
-			rname = map_get(&mm->names, addr.ptr);
-		if (map_get(&mm->addresses, addr.ptr))
-			raddr = map_get(&mm->addresses, addr.ptr);
+	if (mm) {
+		/* "Name <addr>" if either map has it, else the bare address */
+		const char *k = map_get(&mm->names, key.ptr) ||
+				map_get(&mm->addresses, key.ptr) ? key.ptr :
+								   addr.ptr;
+		const char *n = map_get(&mm->names, k);
+		const char *a = map_get(&mm->addresses, k);
+
+		rname = n ? n : rname;
+		raddr = a ? a : raddr;
 	}
 	gm_buf_reset(out);
 	error = gm_email_format(out, rname, raddr, 1);

@@ -44,23 +44,30 @@ static int maintainers_add_line(struct gm_maintainers *m, char *s,
 	return 0;
 }
 
-static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
-				size_t len, size_t *alloc)
+/* Keep `text` (NULL: out of memory) in m->texts, or free it. */
+static int maintainers_keep(struct gm_maintainers *m, char *text)
 {
-	char *text = malloc(len + 1), *p, *end;
-	char **texts;
-	size_t lineno = 1;
-	bool nul;
+	char **texts = text ? realloc(m->texts, (m->nr_texts + 1) *
+					       sizeof(*texts)) : NULL;
 
-	if (!text)
-		return gm_error_set(GM_ERROR, "out of memory");
-	texts = realloc(m->texts, (m->nr_texts + 1) * sizeof(*texts));
 	if (!texts) {
 		free(text);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	m->texts = texts;
 	m->texts[m->nr_texts++] = text;
+	return 0;
+}
+
+static int maintainers_add_text(struct gm_maintainers *m, const char *buf,
+				size_t len, size_t *alloc)
+{
+	char *text = malloc(len + 1), *p, *end;
+	size_t lineno = 1;
+	bool nul;
+
+	if (maintainers_keep(m, text) < 0)
+		return GM_ERROR;
 	memcpy(text, buf, len);
 	text[len] = '\0';
 	nul = memchr(text, '\0', len) != NULL;
@@ -281,27 +288,23 @@ int gm_maintainers_braces(struct gm_maintainers *m)
 {
 	for (size_t i = 0; i < m->nr_lines; i++) {
 		struct gm_mline *ml = &m->lines[i];
-		char **texts, *re;
+		char *re;
 
 		if ((ml->tag != 'F' && ml->tag != 'X') ||
 		    !memchr(ml->value, '{', ml->len) ||
 		    !(re = brace_groups(ml->value, ml->len)))
 			continue;
-		texts = realloc(m->texts, (m->nr_texts + 1) * sizeof(*texts));
-		if (!texts) {
-			free(re);
-			return gm_error_set(GM_ERROR, "out of memory");
-		}
-		m->texts = texts;
-		m->texts[m->nr_texts++] = re;
+		if (maintainers_keep(m, re) < 0)
+			return GM_ERROR;
 		gm_glob_init(&m->globs[ml->pattern], re, ml->len);
 	}
 	return 0;
 }
 
-static void names_free(char **names, size_t n)
+/* Free `names`, ended by a NULL (texts added later have none). */
+static void names_free(char **names)
 {
-	for (size_t i = 0; names && i < n; i++)
+	for (size_t i = 0; names && names[i]; i++)
 		free(names[i]);
 	free(names);
 }
@@ -309,17 +312,17 @@ static void names_free(char **names, size_t n)
 int gm_maintainers_set_names(struct gm_maintainers *m,
 			     const char *const *names, size_t n)
 {
-	char **v = calloc(m->nr_texts ? m->nr_texts : 1, sizeof(*v));
+	char **v = calloc(m->nr_texts + 1, sizeof(*v));
 
 	if (!v)
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < m->nr_texts && i < n; i++) {
 		if (!(v[i] = strdup(names[i]))) {
-			names_free(v, m->nr_texts);
+			names_free(v);
 			return gm_error_set(GM_ERROR, "out of memory");
 		}
 	}
-	names_free(m->names, m->nr_texts);
+	names_free(m->names);
 	m->names = v;
 	return 0;
 }
@@ -339,7 +342,7 @@ void gm_maintainers_free(struct gm_maintainers *m)
 	for (size_t i = 0; i < m->nr_texts; i++)
 		free(m->texts[i]);
 	free(m->texts);
-	names_free(m->names, m->nr_texts);
+	names_free(m->names);
 	free(m->lines);
 	free(m->sections);
 	free(m->section_of);

@@ -154,9 +154,12 @@ static bool ts_name_is(const char *s, size_t len, const char *name)
 	return name && strlen(name) == len && !strncasecmp(s, name, len);
 }
 
-/* The entry of spec <s, len> binds `var`: the options it names get it. */
-static void ts_bind(struct ts_var *vars, const char *s, size_t len,
-		    const char *var)
+/*
+ * The entry of spec <s, len> binds `var`: those of the `n` options `opts`
+ * it names get it.
+ */
+static void ts_bind(struct ts_var *vars, const struct ts_option *opts,
+		    size_t n, const char *s, size_t len, const char *var)
 {
 	size_t names = 0;
 
@@ -169,10 +172,10 @@ static void ts_bind(struct ts_var *vars, const char *s, size_t len,
 
 		while (one < names && s[one] != '|')
 			one++;
-		for (size_t i = 0; i < TS_NR; i++)
+		for (size_t i = 0; i < n; i++)
 			if (!vars[i].name[0] &&
-			    (ts_name_is(s, one, ts_options[i].name) ||
-			     ts_name_is(s, one, ts_options[i].alias)))
+			    (ts_name_is(s, one, opts[i].name) ||
+			     ts_name_is(s, one, opts[i].alias)))
 				memcpy(vars[i].name, var, strlen(var) + 1);
 		s += one;
 		names -= one;
@@ -187,8 +190,8 @@ static void ts_bind(struct ts_var *vars, const char *s, size_t len,
  * One GetOptions entry at *p, `'spec' => \$var` (or "spec"), bound in
  * `vars`; *p moved past it. False, *p unmoved, for anything else.
  */
-static bool ts_read_entry(struct ts_var *vars, const char **p,
-			  const char *end)
+static bool ts_read_entry(struct ts_var *vars, const struct ts_option *opts,
+			  size_t n, const char **p, const char *end)
 {
 	const char *q = *p + 1, *spec = *p + 1;
 	char var[TS_NAME_MAX];
@@ -209,14 +212,14 @@ static bool ts_read_entry(struct ts_var *vars, const char **p,
 	q += 2;
 	if (!ts_ident(&q, end, var))
 		return false;
-	ts_bind(vars, spec, len, var);
+	ts_bind(vars, opts, n, spec, len, var);
 	*p = q;
 	return true;
 }
 
 /* The entries of the GetOptions call whose arguments start at `p`. */
-static void ts_read_entries(struct ts_var *vars, const char *p,
-			    const char *end)
+static void ts_read_entries(struct ts_var *vars, const struct ts_option *opts,
+			    size_t n, const char *p, const char *end)
 {
 	while (p < end) {
 		while (p < end && (ts_isblank((unsigned char)*p) ||
@@ -224,7 +227,8 @@ static void ts_read_entries(struct ts_var *vars, const char *p,
 			p++;
 		if (p >= end || *p == ')')
 			return;
-		if ((*p == '\'' || *p == '"') && ts_read_entry(vars, &p, end))
+		if ((*p == '\'' || *p == '"') &&
+		    ts_read_entry(vars, opts, n, &p, end))
 			continue;
 		p = ts_eol(p, end);	/* a comment, or something else */
 	}
@@ -263,7 +267,7 @@ static enum ts_state ts_read_value(const char *p, const char *eol,
  * A line `my $name = VALUE;` (or `my $name;`), line `lineno`: what it
  * says of `name`.
  */
-static void ts_read_initialiser(struct ts_var *vars, const char *p,
+static void ts_read_initialiser(struct ts_var *vars, size_t n, const char *p,
 				const char *eol, size_t lineno)
 {
 	char name[TS_NAME_MAX];
@@ -280,7 +284,7 @@ static void ts_read_initialiser(struct ts_var *vars, const char *p,
 		state = TS_UNDEF;
 	else if (p < eol && *p == '=' && (p + 1 >= eol || p[1] != '='))
 		state = ts_read_value(ts_skip_blanks(p + 1, eol), eol, &value);
-	for (size_t i = 0; i < TS_NR; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!strcmp(vars[i].name, name)) {
 			vars[i].state = state;	/* the last one counts */
 			vars[i].value = value;
@@ -289,11 +293,38 @@ static void ts_read_initialiser(struct ts_var *vars, const char *p,
 	}
 }
 
+/*
+ * What the script says of each of the `n` options `opts`, into `vars`:
+ * the variable its GetOptions entry binds, and that variable's last
+ * top-level initialiser (column 0, before the call). False, nothing
+ * bound, without a GetOptions call.
+ */
+static bool ts_read_vars(struct ts_var *vars, const struct ts_option *opts,
+			 size_t n, const char *text, size_t len)
+{
+	const char *end = text + len, *line = NULL, *args;
+	size_t lineno = 1;
+
+	memset(vars, 0, n * sizeof(*vars));
+	if (!text || !(args = ts_find_getoptions(text, end, &line)))
+		return false;
+	ts_read_entries(vars, opts, n, args, end);
+	for (const char *p = text; p < line; lineno++) {
+		const char *eol = ts_eol(p, line);
+
+		ts_read_initialiser(vars, n, p, eol, lineno);
+		p = eol < line ? eol + 1 : line;
+	}
+	return true;
+}
+
 /* ==================== the Linux family ==================== */
 
-static bool ts_has(const char *text, size_t len, const char *needle)
+/* The first occurrence of `word` in the text up to `end`, or NULL. */
+static const char *ts_find(const char *text, const char *end,
+			   const char *word)
 {
-	return memmem(text, len, needle, strlen(needle)) != NULL;
+	return memmem(text, (size_t)(end - text), word, strlen(word));
 }
 
 /*
@@ -303,9 +334,9 @@ static bool ts_has(const char *text, size_t len, const char *needle)
  */
 static bool ts_is_linux(const char *text, size_t len)
 {
-	return ts_has(text, len,
-		      "push(@penguin_chief, \"Linus Torvalds:torvalds\\@") &&
-	       ts_has(text, len, "(-f \"${lk_path}Kbuild\")");
+	return ts_find(text, text + len,
+		       "push(@penguin_chief, \"Linus Torvalds:torvalds\\@") &&
+	       ts_find(text, text + len, "(-f \"${lk_path}Kbuild\")");
 }
 
 /* A behaviour of later Linux scripts, and the text that marks it. */
@@ -351,10 +382,9 @@ static void ts_read_linux(struct gm_treescript *ts, const char *text,
 	for (size_t i = 0; i < sizeof(ts_linux_markers) /
 			       sizeof(*ts_linux_markers); i++) {
 		const struct ts_marker *mk = &ts_linux_markers[i];
-		const char *at = memmem(text, len, mk->present,
-					strlen(mk->present));
+		const char *at = ts_find(text, text + len, mk->present);
 
-		if (!at || (mk->absent && ts_has(text, len, mk->absent)))
+		if (!at || (mk->absent && ts_find(text, text + len, mk->absent)))
 			continue;
 		ts_set(ts, mk->option, 1, ts_lineno(text, at));
 	}
@@ -368,21 +398,10 @@ static void ts_read_defaults(struct gm_treescript *ts, const char *text,
 			     size_t len)
 {
 	struct ts_var vars[TS_NR];
-	const char *end = text + len, *line = NULL, *args;
-	size_t lineno = 1;
 
-	memset(vars, 0, sizeof(vars));
-	if (!text || !(args = ts_find_getoptions(text, end, &line)))
+	if (!ts_read_vars(vars, ts_options, TS_NR, text, len))
 		return;
 	ts_read_linux(ts, text, len);
-	ts_read_entries(vars, args, end);
-	/* top-level lines only: column 0, before the call */
-	for (const char *p = text; p < line; lineno++) {
-		const char *eol = ts_eol(p, line);
-
-		ts_read_initialiser(vars, p, eol, lineno);
-		p = eol < line ? eol + 1 : line;
-	}
 	for (size_t i = 0; i < TS_NR; i++) {
 		const struct ts_option *o = &ts_options[i];
 		int v;
@@ -433,17 +452,6 @@ static const char *ts_line_starting(const char *text, const char *end,
 	return NULL;
 }
 
-/* The first occurrence of `word` in the text, or NULL. */
-static const char *ts_find(const char *text, const char *end,
-			   const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = text; (size_t)(end - p) >= n; p++)
-		if (*p == *word && !memcmp(p, word, n))
-			return p;
-	return NULL;
-}
 
 enum gm_ts_family gm_treescript_family(const char *text, size_t len,
 				       size_t *line)
@@ -534,65 +542,6 @@ int gm_treescript_penguins(struct gm_strvec *out, const char *text,
 /* ==================== one option's default ==================== */
 
 /*
- * The entry `'spec' => \$var` at `p` (a quote): if one of the names of
- * spec is `name`, `var` gets the variable (else it is left as it is).
- */
-static void ts_entry_var(const char *p, const char *eol, const char *name,
-			 char var[TS_NAME_MAX])
-{
-	const char *spec = p + 1, *q = memchr(spec, *p, (size_t)(eol - spec));
-	const char *names = spec;
-
-	if (!q)
-		return;
-	while (names < q) {
-		size_t n = 0;
-
-		while (names + n < q && !strchr("|!+=:", names[n]))
-			n++;
-		if (ts_name_is(names, n, name)) {
-			const char *v = ts_skip_blanks(q + 1, eol);
-
-			if (eol - v < 2 || v[0] != '=' || v[1] != '>')
-				return;
-			v = ts_skip_blanks(v + 2, eol);
-			if (eol - v < 2 || v[0] != '\\' || v[1] != '$')
-				return;
-			v += 2;
-			if (!ts_ident(&v, eol, var))
-				var[0] = '\0';
-			return;
-		}
-		if (names + n >= q || names[n] != '|')
-			return;
-		names += n + 1;
-	}
-}
-
-/*
- * A line `my $var = VALUE;` or `my $var;` for `var`: what it says, as
- * enum ts_state (TS_UNKNOWN for an expression); -1 for another line.
- */
-static int ts_initialiser_of(const char *p, const char *eol, const char *var,
-			     long *value)
-{
-	char got[TS_NAME_MAX];
-
-	if (eol - p < 4 || memcmp(p, "my", 2) || !ts_isblank((unsigned char)p[2]))
-		return -1;
-	p = ts_skip_blanks(p + 2, eol);
-	if (p >= eol || *p++ != '$' || !ts_ident(&p, eol, got) ||
-	    strcmp(got, var))
-		return -1;
-	p = ts_skip_blanks(p, eol);
-	if (p < eol && *p == ';')
-		return TS_UNDEF;
-	if (p < eol && *p == '=' && (p + 1 >= eol || p[1] != '='))
-		return ts_read_value(ts_skip_blanks(p + 1, eol), eol, value);
-	return TS_UNKNOWN;
-}
-
-/*
  * The default of the option `name` (one of its names in its GetOptions
  * spec): the last top-level initialiser of the variable it binds, as
  * ts_read_defaults() reads them. *line gets that initialiser's line
@@ -602,37 +551,15 @@ static int ts_initialiser_of(const char *p, const char *eol, const char *var,
 static int ts_default_of(const char *text, size_t len, const char *name,
 			 long *value, size_t *line)
 {
-	const char *end = text + len, *call = NULL, *args;
-	char var[TS_NAME_MAX] = "";
-	int state = TS_UNDEF;
-	size_t lineno = 1;
+	const struct ts_option opt = { name, NULL, 0, false, false };
+	struct ts_var var;
 
 	*line = 0;
-	if (!text || !(args = ts_find_getoptions(text, end, &call)))
+	if (!ts_read_vars(&var, &opt, 1, text, len) || !var.name[0])
 		return -1;
-	for (const char *p = args; p < end && !var[0];) {
-		const char *eol = ts_eol(p, end);
-
-		p = ts_skip_blanks(p, eol);
-		if (p < eol && *p == ')')
-			break;
-		if (p < eol && (*p == '\'' || *p == '"'))
-			ts_entry_var(p, eol, name, var);
-		p = eol < end ? eol + 1 : end;
-	}
-	if (!var[0])
-		return -1;
-	for (const char *p = text; p < call; lineno++) {
-		const char *eol = ts_eol(p, call);
-		int got = ts_initialiser_of(p, eol, var, value);
-
-		if (got >= 0) {
-			state = got;
-			*line = lineno;
-		}
-		p = eol < call ? eol + 1 : call;
-	}
-	return state;
+	*value = var.value;
+	*line = var.line;
+	return var.line ? (int)var.state : TS_UNDEF;
 }
 
 /* ==================== what a family does ==================== */
@@ -679,6 +606,29 @@ static void ts_follow_fallback(struct gm_treescript *ts, const char *text,
 		on);
 }
 
+/*
+ * --git-fallback-maintainers: the script's fallback condition, from
+ * `($email_git_fallback &&` to `!$exact_pattern_match_hash{$file}`,
+ * lacks 6.1's `$file !~ /MAINTAINERS$/` (coreboot's, Xen's).
+ */
+static void ts_follow_fallback_maintainers(struct gm_treescript *ts,
+					   const char *text, size_t len,
+					   const char *path)
+{
+	const char *at = text ? ts_find(text, text + len,
+					"($email_git_fallback &&") : NULL;
+	const char *end = at ? ts_find(at, text + len,
+				       "!$exact_pattern_match_hash{$file}") : NULL;
+	size_t line;
+
+	if (!end || ts_find(at, end, "MAINTAINERS"))
+		return;
+	line = ts_lineno(text, at);
+	ts_set(ts, "git-fallback-maintainers", 1, line);
+	TS_NOTE(&ts->notes, "%s:%zu: --git-fallback also for MAINTAINERS",
+		path, line);
+}
+
 /* Notes of the defaults ts_read_defaults() followed, and --rolestats. */
 static void ts_note_defaults(const char *text, size_t len, const char *path,
 			     struct gm_strvec *notes)
@@ -718,6 +668,7 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
 		gm_treescript_family_name(out->family));
 	ts_follow_fallback(out, text, len, path);
+	ts_follow_fallback_maintainers(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);
 	n = gm_treescript_penguins(&out->penguins, text, len,
 				   &out->penguins_line);
