@@ -31,9 +31,6 @@ int gm_ident_resolve(const git_mailmap *mm, const char **name,
 /** Free a mailmap (gm_ident_mailmap()'s). NULL is a no-op. */
 void gm_ident_mailmap_free(git_mailmap *mm);
 
-/** The committer time of `c`, in seconds since the epoch. */
-int64_t gm_ident_commit_time(const git_commit *c);
-
 /* The committer of `c` into `*name` and `*email` ("" for none); its raw message. */
 void gm_ident_committer(const git_commit *c, const char **name,
 			const char **email);

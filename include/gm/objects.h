@@ -177,13 +177,4 @@ static inline char *gm_oid_hex(char *out, const git_oid *id)
 	return git_oid_tostr(out, GIT_OID_HEXSZ + 1, id);
 }
 
-/**
- * libgit2's reading of commit `id` (replaced as `rules` says; NULL:
- * none), freed with gm_objects_commit_free().
- * @return 0 or GM_ERROR (with a message).
- */
-int gm_objects_commit(git_commit **out, git_repository *repo,
-		      const struct gm_objects_rules *rules, const git_oid *id);
-void gm_objects_commit_free(git_commit *c);
-
 #endif /* GM_OBJECTS_H */

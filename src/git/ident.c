@@ -127,8 +127,3 @@ void gm_ident_mailmap_free(git_mailmap *mm)
 {
 	git_mailmap_free(mm);
 }
-
-int64_t gm_ident_commit_time(const git_commit *c)
-{
-	return (int64_t)git_commit_time(c);
-}

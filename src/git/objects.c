@@ -345,21 +345,6 @@ void gm_objects_commit_release(struct gm_objects_commit *c)
 	memset(c, 0, sizeof(*c));
 }
 
-
-int gm_objects_commit(git_commit **out, git_repository *repo,
-		      const struct gm_objects_rules *rules, const git_oid *id)
-{
-	*out = NULL;
-	if (!repo || git_commit_lookup(out, repo,
-				       gm_objects_replaced(rules, id)) < 0)
-		return gm_error_from_git(GIT_ERROR, "cannot read a commit");
-	return 0;
-}
-
-void gm_objects_commit_free(git_commit *c)
-{
-	git_commit_free(c);
-}
 /* "<prefix><40 hex>\n" at `*p` into `id`, `*p` moved past it. */
 static bool id_line(const char **p, const char *end, const char *prefix,
 		    git_oid *id)
