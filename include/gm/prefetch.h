@@ -44,7 +44,9 @@ struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
 				      const struct gm_prefetch_digest *digest);
 
 /**
- * Wait for the digest and hand it over if it was made of the file
+ * Wait for the thread (the digest, then the -f files: joined before
+ * anything read from the repository can end the process) and hand the
+ * digest over if it was made of the file
  * MAINTAINERS at the top of `workdir` (as libgit2 gives it) holding the
  * blob `id`. @return it (the caller's, to free as the digest frees), or
  * NULL. `p` may be NULL.

@@ -30,9 +30,6 @@ struct prefetch_text {
 struct gm_prefetch {
 	pthread_t thread;
 	bool joined;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool digested;		/* under `lock`: MAINTAINERS is done */
 	char *top;			/* the work tree top it found */
 	const struct gm_prefetch_digest *digest;	/* or NULL */
 	unsigned char id[SHA_DIGEST_LENGTH];	/* of the MAINTAINERS it read */
@@ -96,10 +93,6 @@ static void *prefetch_run(void *payload)
 	p->made = p->digest->make(text.ptr, text.len);
 out:
 	gm_buf_release(&text);
-	pthread_mutex_lock(&p->lock);
-	p->digested = true;
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
 	prefetch_texts(p);
 	return NULL;
 }
@@ -119,17 +112,6 @@ struct gm_prefetch *gm_prefetch_start(const struct gm_repo_location *loc,
 		return NULL;
 	}
 	p->digest = digest;
-	if (pthread_mutex_init(&p->lock, NULL)) {
-		free(p->top);
-		free(p);
-		return NULL;
-	}
-	if (pthread_cond_init(&p->cond, NULL)) {
-		pthread_mutex_destroy(&p->lock);
-		free(p->top);
-		free(p);
-		return NULL;
-	}
 	for (int i = 1; i < argc && p->nr_texts < PREFETCH_FILES; i++) {
 		struct prefetch_text *t = &p->texts[p->nr_texts];
 
@@ -181,10 +163,7 @@ void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 
 	if (!p)
 		return NULL;
-	pthread_mutex_lock(&p->lock);	/* the files may still be read */
-	while (!p->digested)
-		pthread_cond_wait(&p->cond, &p->lock);
-	pthread_mutex_unlock(&p->lock);
+	prefetch_join(p);
 	if (p->made && prefetch_same_top(p, workdir) &&
 	    !memcmp(id->id, p->id, SHA_DIGEST_LENGTH)) {
 		made = p->made;
@@ -240,7 +219,5 @@ void gm_prefetch_free(struct gm_prefetch *p)
 		p->digest->free(p->made);
 	free(p->top);
 	free(p->asked);
-	pthread_cond_destroy(&p->cond);
-	pthread_mutex_destroy(&p->lock);
 	free(p);
 }
