@@ -920,22 +920,19 @@ START_TEST(test_treescript_fallback_maintainers)
 	struct gm_buf text = GM_BUF_INIT;
 	struct gm_options o;
 
-	ck_assert_int_eq(gm_buf_printf(&text, "%s%s", head, tail), 0);
-	ck_assert_int_ge(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"), 0);
-	assert_setting(&ts, "git-fallback-maintainers", true, 1, 8);
-	gm_treescript_release(&ts);
-	apply_exact(&o, text.ptr, text.len);
-	ck_assert_int_eq(o.git_fallback_maintainers, 1);
-	gm_options_release(&o);
-
-	gm_buf_reset(&text);
-	ck_assert_int_eq(gm_buf_printf(&text, "%s%s%s", head, clause, tail), 0);
-	ck_assert_int_ge(gm_treescript_read(&ts, text.ptr, text.len, "s.pl"), 0);
-	assert_setting(&ts, "git-fallback-maintainers", false, 0, 0);
-	gm_treescript_release(&ts);
-	apply_exact(&o, text.ptr, text.len);
-	ck_assert_int_eq(o.git_fallback_maintainers, 0);
-	gm_options_release(&o);
+	for (int with = 0; with < 2; with++) {	/* without the clause, with it */
+		gm_buf_reset(&text);
+		ck_assert_int_eq(gm_buf_printf(&text, "%s%s%s", head,
+					       with ? clause : "", tail), 0);
+		ck_assert_int_ge(gm_treescript_read(&ts, text.ptr, text.len,
+						    "s.pl"), 0);
+		assert_setting(&ts, "git-fallback-maintainers", !with,
+			       !with, with ? 0 : 8);
+		gm_treescript_release(&ts);
+		apply_exact(&o, text.ptr, text.len);
+		ck_assert_int_eq(o.git_fallback_maintainers, !with);
+		gm_options_release(&o);
+	}
 
 	/* no fallback condition at all: 6.1's */
 	ck_assert_int_ge(gm_treescript_read(&ts, linux61_script,
