@@ -4,7 +4,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 #include <git2.h>
 
@@ -139,14 +138,13 @@ void gm_history_people_free(struct gm_history_person *v, size_t nr);
 /**
  * The window of a walk (gm_history_options.since and .until): the dates
  * `since_arg` (NULL: `default_since`; both NULL: no lower bound) and
- * `until_arg` (NULL: no upper bound), read by gm_date_parse() with `now`
- * as the reference time. Both are set even on failure.
- * @return 0, or GM_EUSAGE with a one-line message naming the option, the
- *         value and what is wrong with it ("--since: invalid date
- *         '2026-02-30': February 2026 has 28 days").
+ * `until_arg` (NULL: no upper bound), read by gm_git_date(). Both are set
+ * even on failure.
+ * @return 0, GM_EUSAGE with a one-line message naming the option and the
+ *         value ("--since: invalid date 'x': git reads no date in it"), or
+ *         GM_ERROR if git could not be run.
  */
 int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
-		      const char *until_arg, const char *default_since,
-		      time_t now);
+		      const char *until_arg, const char *default_since);
 
 #endif /* GM_HISTORY_H */

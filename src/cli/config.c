@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "gm/date.h"
@@ -130,14 +129,8 @@ static int config_string(char **field, struct gm_repo *r, const char *key)
 	if (!strcmp(key, "maintainer.format") && strcmp(value, "text") &&
 	    strcmp(value, "json"))
 		error = config_bad(key, value, "the accepted values are text and json");
-	else if (!strcmp(key, "maintainer.since") &&
-		 gm_date_parse(&when, value, time(NULL)) < 0) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", gm_error_last());
-		error = gm_error_set(GM_EINVALID, "git config %s: %s", key,
-				     why);
-	}
+	else if (!strcmp(key, "maintainer.since"))
+		error = gm_git_date(&when, value, "git config maintainer.since");
 	if (error) {
 		free(value);
 		return error;

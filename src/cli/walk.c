@@ -1,7 +1,6 @@
 #include "gm/walk.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "gm/email.h"
 #include "gm/error.h"
@@ -15,7 +14,7 @@ bool gm_walk_wanted(const struct gm_options *o)
 static int walk_window(struct gm_walk *w)
 {
 	return gm_history_window(&w->since, &w->until, w->opts->since,
-				 w->opts->until, "6.months.ago", time(NULL));
+				 w->opts->until, "6.months.ago");
 }
 
 /*

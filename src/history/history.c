@@ -734,21 +734,15 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 /* ==================== the window ==================== */
 
 /* `arg` read as a date into `*out`; a refusal names the option. */
-static int window_end(int64_t *out, const char *option, const char *arg,
-		      time_t now)
+static int window_end(int64_t *out, const char *option, const char *arg)
 {
-	char why[512];
+	int error = gm_git_date(out, arg, option);
 
-	if (gm_date_parse(out, arg, now) == 0)
-		return 0;
-	/* the message is copied: it cannot be formatted into itself */
-	snprintf(why, sizeof(why), "%s", gm_error_last());
-	return gm_error_set(GM_EUSAGE, "%s: %s", option, why);
+	return error == GM_EINVALID ? GM_EUSAGE : error;
 }
 
 int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
-		      const char *until_arg, const char *default_since,
-		      time_t now)
+		      const char *until_arg, const char *default_since)
 {
 	int error;
 
@@ -757,10 +751,10 @@ int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
 	if (!since_arg)
 		since_arg = default_since;
 	if (since_arg &&
-	    (error = window_end(since, "--since", since_arg, now)) < 0)
+	    (error = window_end(since, "--since", since_arg)) < 0)
 		return error;
 	if (until_arg &&
-	    (error = window_end(until, "--until", until_arg, now)) < 0)
+	    (error = window_end(until, "--until", until_arg)) < 0)
 		return error;
 	return 0;
 }

@@ -2,7 +2,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gm/blame.h"
 #include "gm/buf.h"
@@ -68,8 +67,8 @@ static int report_walk(struct gm_signers_report *r,
 	}
 	if (error || !paths->nr)
 		return error;
-	if (gm_date_parse(&r->since, since, time(NULL)) < 0)
-		return gm_error_set(GM_EUSAGE, "--git-since: %s", gm_error_last());
+	if ((error = gm_git_date(&r->since, since, "--git-since")) < 0)
+		return error == GM_EINVALID ? GM_EUSAGE : error;
 	so.since = r->since;
 	so.all_signature_types = req->all_signature_types;
 	so.packs = req->packs;

@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "gm/buf.h"
-#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/ident.h"
@@ -711,8 +710,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	uo.payload = r;
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_history_window(&ho.since, &ho.until, s->since,
-				       s->until, "12.months.ago",
-				       time(NULL))) < 0 ||
+				       s->until, "12.months.ago")) < 0 ||
 	    (s->args->nr && (error = covering(&uo, r, m, s->args)) < 0) ||
 	    (s->mailmap && (error = gm_ident_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
