@@ -12,6 +12,8 @@
 #include "gm/date.h"
 #include "gm/error.h"
 #include "gm/history.h"
+#include "gm/options.h"
+#include "gm/walk.h"
 
 #include "gm_tests.h"
 #include "gm_testutil.h"
@@ -448,19 +450,41 @@ START_TEST(test_date_message_is_bounded)
 }
 END_TEST
 
-/* A value is read once per process: its window stays put in a long run. */
-START_TEST(test_date_read_once)
+/*
+ * A run's dates are read once, before its questions: they keep them as
+ * "now" moves, and --git-since is read only when a walk may need it.
+ */
+START_TEST(test_date_run_reads_once)
 {
-	int64_t first, again, other;
+	struct gm_options o;
+	struct gm_walk_dates d = { 0 }, none = { 0 };
+	struct gm_inputs in;
+	struct gm_walk w = { 0 };
+	char since[] = "3.days.ago", git_since[] = "4.days.ago";
 
+	memset(&in, 0, sizeof(in));
+	gm_options_init(&o);
+	o.history = 1;
+	o.git_fallback = 1;
+	o.since = since;
+	o.git_since = git_since;
 	use_now("UTC", N1);
-	ck_assert_int_eq(gm_git_date(&first, "3.days.ago", "--since"), 0);
+	ck_assert_int_eq(gm_walk_dates(&d, &o), 0);
+	ck_assert(d.known);
+	ck_assert_int_eq(d.since, N1 - 3 * DAY);
+	ck_assert_int_eq(d.until, INT64_MAX);
+	ck_assert_int_eq(d.git_since, N1 - 4 * DAY);
 	use_now("UTC", N2);
-	ck_assert_int_eq(gm_git_date(&again, "3.days.ago", "--until"), 0);
-	ck_assert_int_eq(gm_git_date(&other, "4.days.ago", "--since"), 0);
-	ck_assert_int_eq(first, N1 - 3 * DAY);
-	ck_assert_int_eq(again, first);
-	ck_assert_int_eq(other, N2 - 4 * DAY);
+	o.history = 0;	/* the window without the walk's thread */
+	o.email = 1;
+	o.git_fallback = 0;
+	ck_assert_int_eq(gm_walk_dates(&none, &o), 0);
+	ck_assert_int_eq(none.git_since, 0);
+	o.history = 1;
+	w.serial = true;	/* no walk thread: only the window */
+	ck_assert_int_eq(gm_walk_start(&w, NULL, &o, &in, &d), 0);
+	ck_assert_int_eq(w.since, N1 - 3 * DAY);
+	gm_walk_release(&w);
 }
 END_TEST
 
@@ -518,7 +542,7 @@ Suite *date_suite(void)
 	TCase *window = tcase_create("window");
 
 	tcase_add_checked_fixture(forms, tz_setup, tz_teardown);
-	tcase_add_test(forms, test_date_read_once);
+	tcase_add_test(forms, test_date_run_reads_once);
 	suite_add_tcase(s, forms);
 
 	tcase_add_unchecked_fixture(git, git_setup, git_teardown);

@@ -37,6 +37,7 @@ struct gm_query_env {
 	struct gm_rules *rules;		/* finished before gm_query_run() */
 	struct gm_prefetch *prefetch;	/* may be NULL */
 	struct gm_strvec ignore;	/* .get_maintainer.ignore */
+	struct gm_walk_dates dates;	/* read before threads share them */
 };
 
 /* What one thread keeps from question to question. */

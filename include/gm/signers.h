@@ -169,7 +169,12 @@ struct gm_signers_request {
 	const char *since;		/* --git-since; NULL: a year ago */
 	bool serial;			/* as gm_signers_options's */
 	bool fallback_maintainers;	/* the fallback for *MAINTAINERS too */
+	const int64_t *since_at;	/* `since` read, or NULL: read here */
 };
+
+/* The script's --git-since by default. */
+#define GM_SIGNERS_SINCE "1-year-ago"
+
 
 /* One file of the run: which of the history steps it gets. */
 struct gm_signers_step {

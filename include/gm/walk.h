@@ -10,6 +10,20 @@
 #include "gm/repo.h"
 #include "gm/thread.h"
 
+/* A run's dates, read by git once, before threads share them. */
+struct gm_walk_dates {
+	bool known;			/* else each question reads its own */
+	int64_t since, until;		/* --history's window */
+	int64_t git_since;		/* --git's */
+};
+
+/**
+ * Into `d`, the dates `o` asks for: --history's window if it walks,
+ * --git-since if --git, --git-fallback or --git-blame may walk.
+ * @return 0, GM_EUSAGE for a bad date, or GM_ERROR.
+ */
+int gm_walk_dates(struct gm_walk_dates *d, const struct gm_options *o);
+
 /*
  * The history walk of a run, as the command line asks for it (the
  * history stage itself, history.h, takes only its own settings): with
@@ -34,12 +48,14 @@ struct gm_walk {
 };
 
 /**
- * Into the zeroed `kw`: the window of `o`, and the walk started if
- * `o` asks for history. `r` and `in` must outlive `w`.
+ * Into the zeroed `w`: the window of `o` (from `dates` if known, else
+ * read now), and the walk started if `o` asks for history. `r` and `in`
+ * must outlive `w`.
  * @return 0, GM_EUSAGE for a bad date, or another error.
  */
 int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
-		  const struct gm_options *o, const struct gm_inputs *in);
+		  const struct gm_options *o, const struct gm_inputs *in,
+		  const struct gm_walk_dates *dates);
 
 /**
  * The walk's outcome (waited for, or walked now with `matches` telling

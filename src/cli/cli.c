@@ -321,6 +321,8 @@ static int cli_batch(struct cli *c)
 
 	gm_query_batch_answerer(&a, &c->env);
 	if (!error)
+		error = gm_walk_dates(&c->env.dates, o);
+	if (!error)
 		error = gm_batch_run(&s, &a, c->repo, stdin, stdout, stderr,
 				     &unanswered);
 	if (unanswered)

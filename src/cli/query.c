@@ -119,7 +119,7 @@ int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 int gm_query_start(struct gm_query *q)
 {
 	return gm_walk_start(&q->walk, q->w->repo, q->w->env->opts,
-			     &q->inputs);
+			     &q->inputs, &q->w->env->dates);
 }
 
 /* The addresses written in a file: the tree's, else the work tree's. */
@@ -378,6 +378,7 @@ static int query_add_git(struct gm_query *q)
 		o->git, o->git_fallback, o->git_blame,
 		o->git_all_signature_types, o->git_since, q->walk.serial,
 		o->git_fallback_maintainers,
+		q->w->env->dates.known ? &q->w->env->dates.git_since : NULL,
 	};
 	int error;
 

@@ -2,19 +2,38 @@
 
 #include <string.h>
 
+#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/ident.h"
+#include "gm/signers.h"
 
 bool gm_walk_wanted(const struct gm_options *o)
 {
 	return o->email && o->history;
 }
 
-static int walk_window(struct gm_walk *w)
+static int walk_window(struct gm_walk *w, const struct gm_options *o)
 {
-	return gm_history_window(&w->since, &w->until, w->opts->since,
-				 w->opts->until, "6.months.ago");
+	return gm_history_window(&w->since, &w->until, o->since, o->until,
+				 "6.months.ago");
+}
+
+int gm_walk_dates(struct gm_walk_dates *d, const struct gm_options *o)
+{
+	struct gm_walk w = { 0 };
+	int error = 0;
+
+	if (gm_walk_wanted(o) && (error = walk_window(&w, o)) < 0)
+		return error;
+	d->since = w.since;
+	d->until = w.until;
+	if (o->email && (o->git || o->git_fallback || o->git_blame) &&
+	    (error = gm_git_date(&d->git_since, o->git_since ? o->git_since :
+				 GM_SIGNERS_SINCE, "--git-since")) < 0)
+		return error == GM_EINVALID ? GM_EUSAGE : error;
+	d->known = true;
+	return 0;
 }
 
 /*
@@ -102,7 +121,8 @@ static void *walk_thread(void *payload)
 }
 
 int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
-		  const struct gm_options *o, const struct gm_inputs *in)
+		  const struct gm_options *o, const struct gm_inputs *in,
+		  const struct gm_walk_dates *dates)
 {
 	int error;
 
@@ -111,8 +131,14 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	w->in = in;
 	if (!gm_walk_wanted(o))
 		return 0;
-	if ((error = walk_window(w)) < 0 || !o->history)
+	if (dates && dates->known) {
+		w->since = dates->since;
+		w->until = dates->until;
+	} else if ((error = walk_window(w, o)) < 0) {
 		return error;
+	}
+	if (!o->history)
+		return 0;
 	if (!w->serial)
 		gm_job_start(&w->job, walk_thread, w);
 	return 0;

@@ -1,25 +1,13 @@
 #include "gm/date.h"
 
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gm/error.h"
 #include "gm/repo.h"
 
-/* The values read and git's answers: a run reads three at most. */
-#define DATES_MAX 8
-
-static struct {
-	pthread_mutex_t lock;
-	size_t nr;
-	char *value[DATES_MAX];
-	int64_t when[DATES_MAX];
-} dates = { PTHREAD_MUTEX_INITIALIZER, 0, { NULL }, { 0 } };
-
-/* `value` read by git, as gm_git_date() says. */
-static int ask_git(int64_t *out, const char *value, const char *what)
+int gm_git_date(int64_t *out, const char *value, const char *what)
 {
 	struct gm_buf arg = GM_BUF_INIT, text = GM_BUF_INIT;
 	const char *argv[] = {
@@ -52,22 +40,5 @@ static int ask_git(int64_t *out, const char *value, const char *what)
 		*out = t > INT64_MAX ? INT64_MAX : (int64_t)t;
 	gm_buf_release(&arg);
 	gm_buf_release(&text);
-	return error;
-}
-
-int gm_git_date(int64_t *out, const char *value, const char *what)
-{
-	size_t i = 0;
-	int error = 0;
-
-	pthread_mutex_lock(&dates.lock);
-	while (i < dates.nr && strcmp(dates.value[i], value))
-		i++;
-	if (i < dates.nr)
-		*out = dates.when[i];
-	else if (!(error = ask_git(out, value, what)) && i < DATES_MAX &&
-		 (dates.value[i] = strdup(value)))
-		dates.when[dates.nr++] = *out;
-	pthread_mutex_unlock(&dates.lock);
 	return error;
 }

@@ -55,7 +55,7 @@ static int report_walk(struct gm_signers_report *r,
 		       struct gm_strvec *paths)
 {
 	struct gm_signers_options so = { 0, false, NULL, NULL, NULL, false };
-	const char *since = req->since ? req->since : "1-year-ago";
+	const char *since = req->since ? req->since : GM_SIGNERS_SINCE;
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
@@ -67,7 +67,9 @@ static int report_walk(struct gm_signers_report *r,
 	}
 	if (error || !paths->nr)
 		return error;
-	if ((error = gm_git_date(&r->since, since, "--git-since")) < 0)
+	if (req->since_at)
+		r->since = *req->since_at;
+	else if ((error = gm_git_date(&r->since, since, "--git-since")) < 0)
 		return error == GM_EINVALID ? GM_EUSAGE : error;
 	so.since = r->since;
 	so.all_signature_types = req->all_signature_types;
