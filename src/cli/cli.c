@@ -275,7 +275,8 @@ static int cli_tree_mode(struct cli *c)
 	struct held out;
 	int error;
 
-	if ((check && (error = gm_query_env_load(&c->env, c->repo)) < 0) ||
+	if ((check && ((error = gm_query_env_load(&c->env, c->repo)) < 0 ||
+		       (error = gm_walk_dates(&c->env.dates, o)) < 0)) ||
 	    (error = gm_rules_read_finish(&c->rules_read)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
