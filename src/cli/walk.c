@@ -7,7 +7,8 @@
 #include "gm/error.h"
 #include "gm/ident.h"
 
-bool gm_walk_wanted(const struct gm_options *o)
+/* Whether the options ask for a walk at all. */
+static bool walk_wanted(const struct gm_options *o)
 {
 	return o->email && o->history;
 }
@@ -110,7 +111,7 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	w->repo = r;
 	w->opts = o;
 	w->in = in;
-	if (!gm_walk_wanted(o))
+	if (!walk_wanted(o))
 		return 0;
 	if ((error = walk_window(w)) < 0 || !o->history)
 		return error;
@@ -122,7 +123,7 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 int gm_walk_finish(struct gm_walk *w, const struct gm_matches *matches)
 {
 	w->matches = matches;
-	if (!gm_walk_wanted(w->opts))
+	if (!walk_wanted(w->opts))
 		return 0;
 	return w->job.running ? gm_job_wait(&w->job) : walk_run(w, w->repo);
 }

@@ -682,17 +682,14 @@ static int covering(struct gm_unowned_opts *uo, struct gm_repo *r,
 static int add_warnings(struct gm_strvec *warnings,
 			const struct gm_activity *a)
 {
-	struct gm_buf msg = GM_BUF_INIT;
 	int error = 0;
 
 	if (a->shallow)
 		error = gm_strvec_push(warnings, "history stops at the "
 					       "shallow clone boundary");
-	if (!error && a->unreadable &&
-	    !(error = gm_buf_printf(&msg, "%zu objects of the history could "
-					  "not be read", a->unreadable)))
-		error = gm_strvec_push(warnings, msg.ptr);
-	gm_buf_release(&msg);
+	if (!error && a->unreadable)
+		error = gm_strvec_pushf(warnings, "%zu objects of the history "
+					"could not be read", a->unreadable);
 	return error;
 }
 
