@@ -187,16 +187,6 @@ static int cli_write_file(const char *name, struct held *out)
 	return error;
 }
 
-/* The progress line's title of the whole-tree mode `o` asks for. */
-static const char *cli_tree_title(const struct gm_options *o)
-{
-	if (o->unowned)
-		return "Finding the files no section claims";
-	if (o->activity)
-		return "Counting the commits of each section";
-	return "Writing the MAINTAINERS health page";
-}
-
 /*
  * --unowned, --activity, --check (status 1 if anything is missing),
  * --report (the page, to the file named or to stdout): the answer held
@@ -226,7 +216,10 @@ static int cli_tree_mode(struct cli *c)
 	    (error = held_open(&out)) < 0)
 		return error;
 	if (!check)
-		progress = cli_progress(c, cli_tree_title(o));
+		progress = cli_progress(c, o->unowned ?
+			"Finding the files no section claims" : o->activity ?
+			"Counting the commits of each section" :
+			"Writing the MAINTAINERS health page");
 	if (o->unowned)
 		error = gm_unowned_run(out.f, c->repo, c->rules.m, &us);
 	else if (o->activity)
