@@ -351,23 +351,16 @@ static char line_tag(const struct st_line *l, const char **v, size_t *vlen)
 	return l->s[0];
 }
 
-/* /^([A-Z]):\s*\S/: a tag line with a value. */
-static bool line_has_value(const struct st_line *l)
-{
-	const char *v;
-	size_t vlen;
-
-	return line_tag(l, &v, &vlen) && vlen;
-}
-
-/* A section header: /^\S[^:]/, and the next line has a tag and a value. */
+/* A section header: /^\S[^:]/, and the next line /^([A-Z]):\s*\S/. */
 static bool line_is_header(const struct st *st, size_t i)
 {
 	const struct st_line *l = &st->lines[i];
+	const char *v;
+	size_t vlen;
 
 	return l->len >= 2 && !gm_email_isspace((unsigned char)l->s[0]) &&
 	       l->s[1] != ':' && i + 1 < st->nr_lines &&
-	       line_has_value(&st->lines[i + 1]);
+	       line_tag(&st->lines[i + 1], &v, &vlen) && vlen;
 }
 
 static int warn(struct st *st, size_t i, const char *fmt, ...) GM_PRINTF(3, 4);
