@@ -266,20 +266,6 @@ static int cli_batch(struct cli *c)
 }
 
 /*
- * --check reads the history (costly, and only advice) when the command
- * line asks for it, or with --check-history, not by configuration.
- */
-static void cli_check_history(struct cli *c)
-{
-	if (c->opts.check_history)
-		return;
-	c->opts.git = c->cmdline.git;
-	c->opts.git_fallback = c->cmdline.git_fallback;
-	c->opts.git_blame = c->cmdline.git_blame;
-	c->opts.history = c->cmdline.history;
-}
-
-/*
  * The question of the command line. MAINTAINERS is read in a thread of
  * its own while the inputs, the ignore list and the .mailmap are read,
  * and the history is walked in another.
@@ -412,8 +398,17 @@ static int cli_execute(struct cli *c, int argc, const char **argv)
 				    "window is --git-since)",
 				    since ? "since" : "until");
 	cli_note_conf(c);
-	if (o->check)
-		cli_check_history(c);
+	/*
+	 * --check reads the history (costly, and only advice) when the
+	 * command line asks for it, or with --check-history, not by
+	 * configuration.
+	 */
+	if (o->check && !o->check_history) {
+		c->opts.git = c->cmdline.git;
+		c->opts.git_fallback = c->cmdline.git_fallback;
+		c->opts.git_blame = c->cmdline.git_blame;
+		c->opts.history = c->cmdline.history;
+	}
 	if (o->self_test)
 		return cli_self_test(c);
 	if (o->tree && (error = cli_check_tree(c)) < 0)

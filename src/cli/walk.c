@@ -13,12 +13,6 @@ static bool walk_wanted(const struct gm_options *o)
 	return o->email && o->history;
 }
 
-static int walk_window(struct gm_walk *w)
-{
-	return gm_history_window(&w->since, &w->until, w->opts->since,
-				 w->opts->until, "6.months.ago", time(NULL));
-}
-
 /*
  * The paths to walk: with --history every file as given; with only
  * --git-fallback those no maintained section claims exactly (R-71).
@@ -113,7 +107,8 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	w->in = in;
 	if (!walk_wanted(o))
 		return 0;
-	if ((error = walk_window(w)) < 0 || !o->history)
+	if ((error = gm_history_window(&w->since, &w->until, o->since, o->until,
+				       "6.months.ago", time(NULL))) < 0)
 		return error;
 	if (!w->serial)
 		gm_job_start(&w->job, walk_thread, w);

@@ -154,15 +154,6 @@ static int owners_find(struct gm_matches **out, const struct gm_maintainers *m,
 
 /* ==================== the sections' people ==================== */
 
-static int lower(struct gm_buf *out, const char *s)
-{
-	gm_buf_reset(out);
-	for (; *s; s++)
-		if (gm_buf_putc(out, *s >= 'A' && *s <= 'Z' ? *s + 32 : *s))
-			return GM_ERROR;
-	return 0;
-}
-
 /* The identity of `name`/`email` after the mailmap: its address's key. */
 static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 			const char *name, const char *email, bool add,
@@ -176,8 +167,10 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	*key = SIZE_MAX;
 	if (mm && (error = gm_ident_resolve(mm, &rname, &remail)) < 0)
 		return error;
-	if ((error = lower(&lc, remail)) < 0)
+	if ((error = gm_buf_puts(&lc, remail)) < 0)
 		goto out;
+	for (char *p = lc.ptr; *p; p++)	/* ASCII only */
+		*p = *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p;
 	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
 		*key = (size_t)(uintptr_t)v - 1;
 	else if (add && (error = gm_strmap_put(keys, lc.ptr, lc.len,

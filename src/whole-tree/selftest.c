@@ -1154,6 +1154,8 @@ static int plan_order(struct st *st)
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
+	for (size_t k = 0; k <= st->nr_lines; k++)
+		keys[k] = (struct gm_buf)GM_BUF_INIT;
 	for (size_t i = 0, n = 0; i <= st->nr_lines && !error; i++) {
 		if (n && (i == st->nr_lines ||
 			  st->lines[i].file != st->lines[h[0]].file)) {
@@ -1167,7 +1169,7 @@ static int plan_order(struct st *st)
 	}
 out:
 	for (size_t k = 0; keys && k <= st->nr_lines; k++)
-		gm_buf_release(&keys[k]);	/* zeroed: an empty buffer */
+		gm_buf_release(&keys[k]);	/* alloc 0 if never set */
 	free(h);
 	free(keys);
 	return error;
