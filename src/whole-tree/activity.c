@@ -185,7 +185,7 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 		      git_mailmap *mm, const char *value, bool reviewer)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_activity_person *p, *v;
+	struct gm_activity_person *p;
 	size_t key;
 	int error;
 
@@ -199,14 +199,10 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 	for (size_t i = 0; i < as->nr_people; i++)
 		if (as->people[i].key == key)
 			goto out;	/* once per section, its first role */
-	v = realloc(as->people, (as->nr_people + 1) * sizeof(*v));
-	if (!v) {
-		error = gm_error_set(GM_ERROR, "out of memory");
+	if ((error = GM_ARRAY_GROW(as->people, as->nr_people,
+				   as->alloc_people)) < 0)
 		goto out;
-	}
-	as->people = v;
-	p = &v[as->nr_people];
-	memset(p, 0, sizeof(*p));
+	p = memset(&as->people[as->nr_people], 0, sizeof(*p));
 	p->reviewer = reviewer;
 	p->last = INT64_MIN;
 	p->key = key;
