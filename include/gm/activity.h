@@ -46,7 +46,7 @@ struct gm_activity_section {
 	size_t section;		/* index in the model */
 	size_t commits;		/* commits that change its files */
 	struct gm_activity_person *people; /* M:/R: in file order, once */
-	size_t nr_people;
+	size_t nr_people, alloc_people;
 };
 
 struct gm_activity {

@@ -64,9 +64,6 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
  */
 int gm_walk_finish(struct gm_walk *w, const struct gm_matches *matches);
 
-/** Whether the options ask for a walk at all. */
-bool gm_walk_wanted(const struct gm_options *o);
-
 void gm_walk_release(struct gm_walk *w);
 
 #endif /* GM_WALK_H */

@@ -45,7 +45,7 @@ struct cli {
 	struct gm_query_worker worker;	/* the command line's question */
 	struct gm_query q;
 	int status;			/* the exit status of a success */
-	bool since, until;		/* given on the command line */
+	struct gm_options cmdline;	/* the defaults and argv alone */
 	struct gm_strmap said;		/* warnings written: each once a run */
 };
 
@@ -171,64 +171,6 @@ static bool cli_json(const struct gm_options *o)
 	return o->format && !strcmp(o->format, "json");
 }
 
-/* --unowned's settings, from the command line's. */
-static void cli_unowned_settings(struct gm_unowned_settings *s,
-				 const struct gm_options *o)
-{
-	s->args = &o->args;
-	s->pattern_depth = o->pattern_depth;
-	s->form = cli_json(o) ? GM_UNOWNED_JSON :
-		  o->format && !strcmp(o->format, "list") ? GM_UNOWNED_LIST :
-		  GM_UNOWNED_TABLE;
-}
-
-/* --activity's settings, from the command line's. */
-static void cli_activity_settings(struct gm_activity_settings *s,
-				  const struct gm_options *o)
-{
-	s->args = &o->args;
-	s->since = o->since;
-	s->until = o->until;
-	s->pattern_depth = o->pattern_depth;
-	s->mailmap = o->mailmap;
-	s->json = cli_json(o);
-}
-
-/* The inputs' settings, from the command line's. */
-static void cli_inputs_settings(struct gm_inputs_settings *s,
-				const struct gm_options *o)
-{
-	s->args = &o->args;
-	s->series = o->series;
-	s->from_filename = o->from_filename;
-	/* --history: a path of the tree is a path, whatever the script says */
-	s->tracked_paths = o->tracked_paths || o->history;
-	s->patch_dev_null = o->patch_dev_null;
-	s->fixes = o->fixes;
-	s->keywords = o->keywords;
-	s->keywords_in_file = o->keywords_in_file;
-}
-
-/* The text output's settings, from the command line's. */
-static void cli_output_settings(struct gm_output_settings *s,
-				const struct gm_options *o)
-{
-	s->email = o->email;
-	s->lists = o->lists;
-	s->roles = o->roles;
-	s->to = o->to;
-	s->cc = o->cc;
-	s->headers = o->headers;
-	s->multiline = o->multiline;
-	s->separator = o->separator;
-	s->scm = o->scm;
-	s->substatus = o->substatus;
-	s->status = o->status;
-	s->subsystem = o->subsystem;
-	s->web = o->web;
-	s->bug = o->bug;
-}
-
 /* The page of --report=<file>, held in `out`, into that file. */
 static int cli_write_file(const char *name, struct held *out)
 {
@@ -245,16 +187,6 @@ static int cli_write_file(const char *name, struct held *out)
 	return error;
 }
 
-/* The progress line's title of the whole-tree mode `o` asks for. */
-static const char *cli_tree_title(const struct gm_options *o)
-{
-	if (o->unowned)
-		return "Finding the files no section claims";
-	if (o->activity)
-		return "Counting the commits of each section";
-	return "Writing the MAINTAINERS health page";
-}
-
 /*
  * --unowned, --activity, --check (status 1 if anything is missing),
  * --report (the page, to the file named or to stdout): the answer held
@@ -266,8 +198,12 @@ static int cli_tree_mode(struct cli *c)
 	bool check = o->check && !o->unowned && !o->activity;
 	struct gm_strvec warnings = GM_STRVEC_INIT;
 	struct gm_progress *progress = NULL;
-	struct gm_unowned_settings us;
-	struct gm_activity_settings as;
+	struct gm_unowned_settings us = { &o->args, o->pattern_depth,
+		cli_json(o) ? GM_UNOWNED_JSON : o->format &&
+		!strcmp(o->format, "list") ? GM_UNOWNED_LIST : GM_UNOWNED_TABLE };
+	struct gm_activity_settings as = { &o->args, o->since, o->until,
+					   o->pattern_depth, o->mailmap,
+					   cli_json(o) };
 	struct gm_report_settings rs = { o->since, o->until, o->pattern_depth,
 					 o->mailmap, o->maintainer_path,
 					 o->find_maintainer_files };
@@ -281,9 +217,10 @@ static int cli_tree_mode(struct cli *c)
 	    (error = held_open(&out)) < 0)
 		return error;
 	if (!check)
-		progress = cli_progress(c, cli_tree_title(o));
-	cli_unowned_settings(&us, o);
-	cli_activity_settings(&as, o);
+		progress = cli_progress(c, o->unowned ?
+			"Finding the files no section claims" : o->activity ?
+			"Counting the commits of each section" :
+			"Writing the MAINTAINERS health page");
 	if (o->unowned)
 		error = gm_unowned_run(out.f, c->repo, c->rules.m, &us);
 	else if (o->activity)
@@ -313,7 +250,7 @@ static int cli_batch(struct cli *c)
 {
 	const struct gm_options *o = &c->opts;
 	struct gm_batch_settings s = {
-		o->jobs, o->nul, o->format && !strcmp(o->format, "json"),
+		o->jobs, o->nul, cli_json(o),
 		gm_progress_wanted(o->progress),
 	};
 	struct gm_batch_answerer a;
@@ -329,26 +266,6 @@ static int cli_batch(struct cli *c)
 	if (unanswered)
 		c->status = 1;	/* some paths got a warning, not an answer */
 	return error;
-}
-
-/*
- * --check reads the history (costly, and only advice) when the command
- * line asks for it, or with --check-history, not by configuration.
- */
-static void cli_check_history(struct cli *c, int argc, const char **argv)
-{
-	struct gm_options cmdline;
-
-	if (c->opts.check_history)
-		return;
-	gm_options_init(&cmdline);
-	if (gm_options_parse(&cmdline, argc, argv) == 0) {
-		c->opts.git = cmdline.git;
-		c->opts.git_fallback = cmdline.git_fallback;
-		c->opts.git_blame = cmdline.git_blame;
-		c->opts.history = cmdline.history;
-	}
-	gm_options_release(&cmdline);
 }
 
 /*
@@ -450,23 +367,18 @@ static char *setting_source(struct gm_repo *r, size_t field)
  * a reason not on the command line is slow for a reason the user did not
  * give: say so once, naming the place that turned it on.
  */
-static void cli_note_conf(const struct cli *c, int argc, const char **argv)
+static void cli_note_conf(const struct cli *c)
 {
-	struct gm_options cmdline;
 	const char *what = NULL;
 	char *source = NULL;
 
-	if (!c->opts.batch)
-		return;
-	gm_options_init(&cmdline);
-	for (size_t i = gm_options_parse(&cmdline, argc, argv) ? SIZE_MAX : 0;
-	     i < sizeof(costly) / sizeof(*costly) && !what; i++)
+	for (size_t i = 0; c->opts.batch && !what &&
+	     i < sizeof(costly) / sizeof(*costly); i++)
 		if (field_of(&c->opts, costly[i].field) &&
-		    !field_of(&cmdline, costly[i].field)) {
+		    !field_of(&c->cmdline, costly[i].field)) {
 			what = costly[i].name;
 			source = setting_source(c->repo, costly[i].field);
 		}
-	gm_options_release(&cmdline);
 	if (what && source)
 		fprintf(stderr, "note: %s turns on %s: every path's history is "
 			"read (--no%s on the command line turns it off)\n",
@@ -476,35 +388,52 @@ static void cli_note_conf(const struct cli *c, int argc, const char **argv)
 
 static int cli_execute(struct cli *c, int argc, const char **argv)
 {
+	const struct gm_options *o = &c->opts;
+	const char *since = c->cmdline.since, *until = c->cmdline.until;
 	int error;
 
-	if ((error = gm_repo_open(&c->repo, c->loc, c->opts.rev)) < 0 ||
+	if ((error = gm_repo_open(&c->repo, c->loc, c->cmdline.rev)) < 0 ||
 	    (error = gm_config_load(&c->opts, c->repo, argc, argv)) < 0)
 		return error;
-	if ((c->since || c->until) && !c->opts.history && !c->opts.activity &&
-	    !c->opts.report)
+	if ((since || until) && !o->history && !o->activity && !o->report)
 		return gm_error_set(GM_EUSAGE, "--%s is read by --history, "
 				    "--activity and --report only (--git's "
 				    "window is --git-since)",
-				    c->since ? "since" : "until");
-	cli_note_conf(c, argc, argv);
-	if (c->opts.check)
-		cli_check_history(c, argc, argv);
-	if (c->opts.self_test)
+				    since ? "since" : "until");
+	cli_note_conf(c);
+	/*
+	 * --check reads the history (costly, and only advice) when the
+	 * command line asks for it, or with --check-history, not by
+	 * configuration.
+	 */
+	if (o->check && !o->check_history) {
+		c->opts.git = c->cmdline.git;
+		c->opts.git_fallback = c->cmdline.git_fallback;
+		c->opts.git_blame = c->cmdline.git_blame;
+		c->opts.history = c->cmdline.history;
+	}
+	if (o->self_test)
 		return cli_self_test(c);
-	if (c->opts.tree && (error = cli_check_tree(c)) < 0)
+	if (o->tree && (error = cli_check_tree(c)) < 0)
 		return error;
-	gm_rules_read_start(&c->rules_read, &c->rules, c->repo, &c->opts,
-			    c->prefetch);
-	c->env.opts = &c->opts;
-	cli_inputs_settings(&c->env.inputs, &c->opts);
-	cli_output_settings(&c->env.output, &c->opts);
-	gm_query_rank_settings(&c->env.rank, &c->opts);
+	gm_rules_read_start(&c->rules_read, &c->rules, c->repo, o, c->prefetch);
+	c->env.opts = o;
+	/* --history: a path of the tree is a path, whatever the script says */
+	c->env.inputs = (struct gm_inputs_settings){
+		&o->args, o->series, o->from_filename,
+		o->tracked_paths || o->history, o->patch_dev_null, o->fixes,
+		o->keywords, o->keywords_in_file,
+	};
+	c->env.output = (struct gm_output_settings){
+		o->email, o->lists, o->roles, o->to, o->cc, o->headers,
+		o->multiline, o->separator, o->scm, o->substatus, o->status,
+		o->subsystem, o->web, o->bug,
+	};
+	gm_query_rank_settings(&c->env.rank, o);
 	c->env.rules = &c->rules;
-	if (c->opts.unowned || c->opts.activity || c->opts.check ||
-	    c->opts.report)
+	if (o->unowned || o->activity || o->check || o->report)
 		return cli_tree_mode(c);
-	if (c->opts.batch)
+	if (o->batch)
 		return (error = gm_query_env_load(&c->env, c->repo)) < 0 ?
 		       error : cli_batch(c);
 	c->env.prefetch = c->prefetch;
@@ -520,21 +449,20 @@ static void cli_release(struct cli *c)
 	gm_rules_release(&c->rules);
 	gm_repo_free(c->repo);
 	gm_options_release(&c->opts);
+	gm_options_release(&c->cmdline);
 	gm_strmap_release(&c->said);
 }
 /* -h, --help, --version, and usage errors of argv alone. */
 static int cli_early(struct cli *c, int argc, const char **argv, int *status)
 {
-	int error = gm_options_parse(&c->opts, argc, argv);
+	int error = gm_options_parse(&c->cmdline, argc, argv);
 
-	if (error == 0 && c->opts.help) {
+	if (error == 0 && c->cmdline.help) {
 		gm_options_usage_write(stdout);
-		*status = c->opts.help == 2 ? 129 : 0;
+		*status = c->cmdline.help == 2 ? 129 : 0;
 		return 1;
 	}
-	c->since = c->opts.since != NULL;
-	c->until = c->opts.until != NULL;
-	if (error == 0 && c->opts.version) {
+	if (error == 0 && c->cmdline.version) {
 		printf("git-maintainer version %s\n", GM_VERSION);
 		*status = 0;
 		return 1;
@@ -552,6 +480,7 @@ int gm_cli_run(int argc, const char **argv,
 	c.loc = loc;
 	c.prefetch = prefetch;
 	gm_options_init(&c.opts);
+	gm_options_init(&c.cmdline);
 	error = cli_early(&c, argc - 1, argv + 1, &status);
 	if (error > 0)
 		goto out;

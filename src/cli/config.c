@@ -24,21 +24,15 @@ int gm_config_read_file(struct gm_repo *r, const char *name,
 {
 	const char *home = getenv("HOME");
 	struct gm_buf path = GM_BUF_INIT;
-	int error;
+	int error = gm_repo_read(r, name, out);
 
-	error = gm_repo_read(r, name, out);
-	if (error != GM_ENOTFOUND)
-		goto out;
-	if ((error = gm_buf_printf(&path, "%s/%s", home ? home : "", name)) < 0)
-		goto out;
-	error = gm_buf_read_file(out, path.ptr);
-	if (error != GM_ENOTFOUND)
-		goto out;
-	gm_buf_reset(&path);
-	if ((error = gm_buf_printf(&path, ".scripts/%s", name)) < 0)
-		goto out;
-	error = gm_repo_read(r, path.ptr, out);
-out:
+	if (error == GM_ENOTFOUND &&
+	    !(error = gm_buf_printf(&path, "%s/%s", home ? home : "", name)) &&
+	    (error = gm_buf_read_file(out, path.ptr)) == GM_ENOTFOUND) {
+		gm_buf_reset(&path);
+		if (!(error = gm_buf_printf(&path, ".scripts/%s", name)))
+			error = gm_repo_read(r, path.ptr, out);
+	}
 	gm_buf_release(&path);
 	return error == GM_ENOTFOUND || error == GM_EINVALID ? 1 : error;
 }

@@ -440,11 +440,6 @@ static int opt_unknown(const char *name)
 	return gm_error_set(GM_EUSAGE, "unknown option '%s'%s", name, hint);
 }
 
-static bool opt_takes_value(const struct opt_def *def)
-{
-	return def->kind == OPT_INT || def->kind == OPT_STRING;
-}
-
 /* One option word (without its dashes); may consume the next argument. */
 static int parse_one(struct gm_options *o, const char *word, int *i, int argc,
 		     const char **argv)
@@ -465,7 +460,7 @@ static int parse_one(struct gm_options *o, const char *word, int *i, int argc,
 		return opt_unknown(name);
 	if (negated && value)
 		return gm_error_set(GM_EUSAGE, "option '%s' takes no value", name);
-	if (opt_takes_value(def) && !value) {
+	if ((def->kind == OPT_INT || def->kind == OPT_STRING) && !value) {
 		if (*i + 1 >= argc)
 			return gm_error_set(GM_EUSAGE,
 					    "option '%s' requires a value", name);

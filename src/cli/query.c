@@ -13,6 +13,7 @@
 #include "gm/error.h"
 #include "gm/output.h"
 #include "gm/rank_git.h"
+#include "gm/unowned.h"
 
 int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r)
 {
@@ -65,14 +66,6 @@ void gm_query_env_release(struct gm_query_env *env)
 	gm_strvec_release(&env->ignore);
 }
 
-/* The directory test of R-12, in the worker's repository. */
-static bool query_isdir(const char *path, void *payload)
-{
-	struct gm_query_worker *w = payload;
-
-	return gm_repo_kind(w->repo, path) == GM_REPO_TREE;
-}
-
 int gm_query_worker_init(struct gm_query_worker *w,
 			 const struct gm_query_env *env, struct gm_repo *repo,
 			 bool shared)
@@ -87,7 +80,8 @@ int gm_query_worker_init(struct gm_query_worker *w,
 	if (!shared)	/* the rules may still be being read */
 		return 0;
 	m = env->rules->m;
-	if ((error = gm_match_ctx_new(&w->match_ctx, m, query_isdir, w)) < 0 ||
+	if ((error = gm_match_ctx_new(&w->match_ctx, m, gm_unowned_isdir,
+				      repo)) < 0 ||
 	    (error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL)) < 0)
 		gm_query_worker_release(w);
 	return error;
@@ -338,8 +332,8 @@ static int query_add_sections(struct gm_query *q)
 	struct gm_match_ctx *ctx = w->match_ctx;
 	int error = 0;
 
-	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m, query_isdir,
-					       w)))
+	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m,
+					       gm_unowned_isdir, w->repo)))
 		ctx = q->match_ctx;
 	if (!error)
 		error = gm_match_files(&q->matches, m, ctx, &q->inputs.files,

@@ -8,7 +8,8 @@
 #include "gm/ident.h"
 #include "gm/signers.h"
 
-bool gm_walk_wanted(const struct gm_options *o)
+/* Whether the options ask for a walk at all. */
+static bool walk_wanted(const struct gm_options *o)
 {
 	return o->email && o->history;
 }
@@ -24,7 +25,7 @@ int gm_walk_dates(struct gm_walk_dates *d, const struct gm_options *o)
 	struct gm_walk w = { 0 };
 	int error = 0;
 
-	if (gm_walk_wanted(o) && (error = walk_window(&w, o)) < 0)
+	if (walk_wanted(o) && (error = walk_window(&w, o)) < 0)
 		return error;
 	d->since = w.since;
 	d->until = w.until;
@@ -129,7 +130,7 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	w->repo = r;
 	w->opts = o;
 	w->in = in;
-	if (!gm_walk_wanted(o))
+	if (!walk_wanted(o))
 		return 0;
 	if (dates && dates->known) {
 		w->since = dates->since;
@@ -147,7 +148,7 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 int gm_walk_finish(struct gm_walk *w, const struct gm_matches *matches)
 {
 	w->matches = matches;
-	if (!gm_walk_wanted(w->opts))
+	if (!walk_wanted(w->opts))
 		return 0;
 	return w->job.running ? gm_job_wait(&w->job) : walk_run(w, w->repo);
 }

@@ -153,15 +153,6 @@ static int owners_find(struct gm_matches **out, const struct gm_maintainers *m,
 
 /* ==================== the sections' people ==================== */
 
-static int lower(struct gm_buf *out, const char *s)
-{
-	gm_buf_reset(out);
-	for (; *s; s++)
-		if (gm_buf_putc(out, *s >= 'A' && *s <= 'Z' ? *s + 32 : *s))
-			return GM_ERROR;
-	return 0;
-}
-
 /* The identity of `name`/`email` after the mailmap: its address's key. */
 static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 			const char *name, const char *email, bool add,
@@ -175,8 +166,10 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	*key = SIZE_MAX;
 	if (mm && (error = gm_ident_resolve(mm, &rname, &remail)) < 0)
 		return error;
-	if ((error = lower(&lc, remail)) < 0)
+	if ((error = gm_buf_puts(&lc, remail)) < 0)
 		goto out;
+	for (char *p = lc.ptr; *p; p++)	/* ASCII only */
+		*p = *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p;
 	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
 		*key = (size_t)(uintptr_t)v - 1;
 	else if (add && (error = gm_strmap_put(keys, lc.ptr, lc.len,
@@ -191,7 +184,7 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 		      git_mailmap *mm, const char *value, bool reviewer)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
-	struct gm_activity_person *p, *v;
+	struct gm_activity_person *p;
 	size_t key;
 	int error;
 
@@ -205,14 +198,10 @@ static int person_add(struct gm_activity_section *as, struct gm_strmap *keys,
 	for (size_t i = 0; i < as->nr_people; i++)
 		if (as->people[i].key == key)
 			goto out;	/* once per section, its first role */
-	v = realloc(as->people, (as->nr_people + 1) * sizeof(*v));
-	if (!v) {
-		error = gm_error_set(GM_ERROR, "out of memory");
+	if ((error = GM_ARRAY_GROW(as->people, as->nr_people,
+				   as->alloc_people)) < 0)
 		goto out;
-	}
-	as->people = v;
-	p = &v[as->nr_people];
-	memset(p, 0, sizeof(*p));
+	p = memset(&as->people[as->nr_people], 0, sizeof(*p));
 	p->reviewer = reviewer;
 	p->last = INT64_MIN;
 	p->key = key;
@@ -681,17 +670,14 @@ static int covering(struct gm_unowned_opts *uo, struct gm_repo *r,
 static int add_warnings(struct gm_strvec *warnings,
 			const struct gm_activity *a)
 {
-	struct gm_buf msg = GM_BUF_INIT;
 	int error = 0;
 
 	if (a->shallow)
 		error = gm_strvec_push(warnings, "history stops at the "
 					       "shallow clone boundary");
-	if (!error && a->unreadable &&
-	    !(error = gm_buf_printf(&msg, "%zu objects of the history could "
-					  "not be read", a->unreadable)))
-		error = gm_strvec_push(warnings, msg.ptr);
-	gm_buf_release(&msg);
+	if (!error && a->unreadable)
+		error = gm_strvec_pushf(warnings, "%zu objects of the history "
+					"could not be read", a->unreadable);
 	return error;
 }
 

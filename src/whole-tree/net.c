@@ -130,13 +130,6 @@ static char *http_encode(const char *url)
 	return gm_buf_detach(&b, NULL);
 }
 
-/* Whether this libcurl speaks TLS. */
-static bool http_has_tls(void)
-{
-	return (lc.version_info(CURLVERSION_NOW)->features &
-		CURL_VERSION_SSL) != 0;
-}
-
 /* A HEAD request for `link` (number `i`), to `url`. @return it, or NULL. */
 static CURL *http_request(struct gm_net_link *link, const char *url,
 			  size_t i, const struct gm_net_options *o)
@@ -200,7 +193,8 @@ static int http_start(struct http_run *run, size_t i)
 	memset(link->why, 0, sizeof(link->why));
 	link->result = GM_ENOTFOUND;
 	link->network = link->unreached = false;
-	if (!strncasecmp(link->url, "https:", 6) && !http_has_tls()) {
+	if (!strncasecmp(link->url, "https:", 6) &&	/* no TLS here */
+	    !(lc.version_info(CURLVERSION_NOW)->features & CURL_VERSION_SSL)) {
 		link_fail(link, GM_EINVALID,
 			  "https links are not checked: libcurl here has no TLS");
 		return 0;

@@ -122,27 +122,24 @@ enum state { ORPHAN, INACTIVE, QUIET, IDLE, OK, NR_STATES };
 static const char *const state_names[] = { "orphan", "inactive", "quiet",
 					   "idle", "ok" };
 
-static enum state section_state(const struct gm_activity_section *as,
-				const struct gm_maintainers *m)
-{
-	const char *status = m->sections[as->section].status;
-	size_t active = 0;
-
-	if (!as->nr_people || (status && !strncasecmp(status, "orphan", 6)))
-		return ORPHAN;
-	for (size_t i = 0; i < as->nr_people; i++)
-		active += as->people[i].commits > 0;
-	if (!active)
-		return as->commits ? INACTIVE : QUIET;
-	return gm_activity_section_idle(as) ? IDLE : OK;
-}
-
 struct row {
 	const struct gm_activity_section *as;
 	enum state state;
-	size_t active;
+	size_t active;		/* its people with commits */
 	int64_t last;
 };
+
+static enum state section_state(const struct row *r,
+				const struct gm_maintainers *m)
+{
+	const char *status = m->sections[r->as->section].status;
+
+	if (!r->as->nr_people || (status && !strncasecmp(status, "orphan", 6)))
+		return ORPHAN;
+	if (!r->active)
+		return r->as->commits ? INACTIVE : QUIET;
+	return gm_activity_section_idle(r->as) ? IDLE : OK;
+}
 
 static int row_cmp(const void *a, const void *b)
 {
@@ -207,7 +204,6 @@ static struct row *rows_make(const struct gm_activity *a,
 		struct row *r = &rows[i];
 
 		r->as = &a->sections[i];
-		r->state = section_state(r->as, m);
 		r->last = INT64_MIN;
 		for (size_t k = 0; k < r->as->nr_people; k++) {
 			const struct gm_activity_person *p =
@@ -217,6 +213,7 @@ static struct row *rows_make(const struct gm_activity *a,
 			if (p->commits && p->last > r->last)
 				r->last = p->last;
 		}
+		r->state = section_state(r, m);
 		count[r->state]++;
 	}
 	if (a->nr_sections)

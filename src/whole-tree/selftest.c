@@ -51,10 +51,9 @@ struct st_job {
 	struct gm_net_link link;	/* url and, once checked, the answer */
 };
 
-/* A header of the order check that is out of place: where it belongs. */
-struct st_misplaced {
-	size_t line;
-	size_t before;		/* the header it belongs before, or SIZE_MAX */
+/* Where a header out of alphabetical order belongs: 1 + a header's line. */
+struct st_place {
+	size_t before;		/* the header it belongs before, or 0 */
 	size_t after;		/* else the one it belongs after */
 };
 
@@ -71,9 +70,7 @@ struct st {
 	_Atomic size_t next_job;	/* the next for the workers to take */
 	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
-	size_t *misplaced;		/* line -> index in places + 1, or 0 */
-	struct st_misplaced *places;
-	size_t nr_places;
+	struct st_place *places;	/* per line; NULL: no order check */
 	struct gm_strmap names;		/* lower-case address -> line + 1 */
 	pcre2_code *t[NR_T];	/* t_sources[], compiled */
 	pcre2_match_data *md;
@@ -93,11 +90,8 @@ static const struct {
 	{ "order", GM_SELFTEST_ORDER },
 };
 
-static bool is_word_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
+#define WORD_CHARS \
+	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
 
 int gm_selftest_parse_checks(unsigned *out, const char *words)
 {
@@ -105,12 +99,10 @@ int gm_selftest_parse_checks(unsigned *out, const char *words)
 
 	*out = 0;
 	while (*p) {
-		size_t len = 0, i;
+		size_t len, i;
 
-		while (*p && !is_word_char(*p))
-			p++;
-		while (is_word_char(p[len]))
-			len++;
+		p += strcspn(p, WORD_CHARS);
+		len = strspn(p, WORD_CHARS);
 		if (!len)
 			break;
 		for (i = 0; i < sizeof(check_words) / sizeof(*check_words); i++)
@@ -359,23 +351,16 @@ static char line_tag(const struct st_line *l, const char **v, size_t *vlen)
 	return l->s[0];
 }
 
-/* /^([A-Z]):\s*\S/: a tag line with a value. */
-static bool line_has_value(const struct st_line *l)
-{
-	const char *v;
-	size_t vlen;
-
-	return line_tag(l, &v, &vlen) && vlen;
-}
-
-/* A section header: /^\S[^:]/, and the next line has a tag and a value. */
+/* A section header: /^\S[^:]/, and the next line /^([A-Z]):\s*\S/. */
 static bool line_is_header(const struct st *st, size_t i)
 {
 	const struct st_line *l = &st->lines[i];
+	const char *v;
+	size_t vlen;
 
 	return l->len >= 2 && !gm_email_isspace((unsigned char)l->s[0]) &&
 	       l->s[1] != ':' && i + 1 < st->nr_lines &&
-	       line_has_value(&st->lines[i + 1]);
+	       line_tag(&st->lines[i + 1], &v, &vlen) && vlen;
 }
 
 static int warn(struct st *st, size_t i, const char *fmt, ...) GM_PRINTF(3, 4);
@@ -470,6 +455,13 @@ static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
 
 /* ==================== patterns ==================== */
 
+static bool regex_match(struct st *st, pcre2_code *code, const char *s,
+			size_t len)
+{
+	return pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, st->md,
+			   gm_pattern_match_context()) >= 0;
+}
+
 /*
  * The literal text every path a value's regex matches starts with: up to
  * the first wildcard or regex character; nothing with an alternation.
@@ -560,9 +552,7 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 						   glob.len - lit, s + lit,
 						   slen - lit);
 		else
-			*found = pcre2_match(code, (PCRE2_SPTR)s, slen, 0, 0,
-					     st->md,
-					     gm_pattern_match_context()) >= 0;
+			*found = regex_match(st, code, s, slen);
 	}
 out:
 	pcre2_code_free(code);
@@ -588,13 +578,6 @@ static size_t first_word(const char *v, size_t vlen)
 	while (n < vlen && !gm_email_isspace((unsigned char)v[n]))
 		n++;
 	return n;
-}
-
-static bool regex_match(struct st *st, pcre2_code *code, const char *s,
-			size_t len)
-{
-	return pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, st->md,
-			   gm_pattern_match_context()) >= 0;
 }
 
 /* Group `n` of the last match, if it took part: in `*g`, `*glen`. */
@@ -901,7 +884,20 @@ static int check_list_address(struct st *st, size_t i, const char *v,
 	return error;
 }
 
-/* The name the M:/R: line `i` gives its address. */
+/* The M:/R: value v[0..vlen) without its trailing blanks, and its parts. */
+static int parse_value(struct gm_buf *value, struct gm_buf *name,
+		       struct gm_buf *addr, const char *v, size_t vlen)
+{
+	int error;
+
+	while (vlen && gm_email_isspace((unsigned char)v[vlen - 1]))
+		vlen--;
+	if ((error = gm_buf_put(value, v, vlen)) < 0)
+		return error;
+	return gm_email_parse(name, addr, value->ptr);
+}
+
+/* The name the M:/R: line `l` gives its address. */
 static int name_of(struct gm_buf *name, const struct st_line *l)
 {
 	struct gm_buf value = GM_BUF_INIT, addr = GM_BUF_INIT;
@@ -910,10 +906,7 @@ static int name_of(struct gm_buf *name, const struct st_line *l)
 	int error;
 
 	line_tag(l, &v, &vlen);
-	while (vlen && gm_email_isspace((unsigned char)v[vlen - 1]))
-		vlen--;
-	if ((error = gm_buf_put(&value, v, vlen)) == 0)
-		error = gm_email_parse(name, &addr, value.ptr);
+	error = parse_value(&value, name, &addr, v, vlen);
 	gm_buf_release(&value);
 	gm_buf_release(&addr);
 	return error;
@@ -1026,13 +1019,10 @@ static int check_address(struct st *st, size_t i, char tag, const char *v,
 
 	if (tag == 'L')
 		return check_list_address(st, i, v, vlen);
-	while (vlen && gm_email_isspace((unsigned char)v[vlen - 1]))
-		vlen--;
-	if ((error = gm_buf_put(&value, v, vlen)) < 0 ||
-	    (error = gm_email_parse(&name, &addr, value.ptr)) < 0 ||
+	if ((error = parse_value(&value, &name, &addr, v, vlen)) < 0 ||
 	    (error = address_valid(value.ptr, &name, &addr, &valid)) < 0)
 		goto out;
-	if (!valid || strlen(value.ptr) != vlen) {
+	if (!valid || strlen(value.ptr) != value.len) {
 		error = warn(st, i, "invalid email address");
 		goto out;
 	}
@@ -1140,25 +1130,13 @@ static int order_file(struct st *st, const size_t *h, size_t n,
 		return gm_error_set(GM_ERROR, "out of memory");
 	error = order_keep(keys, n, keep);
 	for (size_t k = 0; k < n && !error; k++) {
-		struct st_misplaced *m;
-		size_t before = SIZE_MAX, after = SIZE_MAX;
+		struct st_place *p = &st->places[h[k]];
 
-		if (keep[k])
-			continue;
-		for (size_t j = 0; j < n && before == SIZE_MAX; j++)
+		for (size_t j = 0; !keep[k] && j < n && !p->before; j++)
 			if (keep[j] && key_cmp(&keys[j], &keys[k]) > 0)
-				before = h[j];
+				p->before = h[j] + 1;
 			else if (keep[j])
-				after = h[j];
-		m = realloc(st->places, (st->nr_places + 1) * sizeof(*m));
-		if (!m) {
-			error = gm_error_set(GM_ERROR, "out of memory");
-			break;
-		}
-		st->places = m;
-		m[st->nr_places++] =
-			(struct st_misplaced){ h[k], before, after };
-		st->misplaced[h[k]] = st->nr_places;
+				p->after = h[j] + 1;
 	}
 	free(keep);
 	return error;
@@ -1171,29 +1149,27 @@ static int plan_order(struct st *st)
 	struct gm_buf *keys = calloc(st->nr_lines + 1, sizeof(*keys));
 	int error = 0;
 
-	st->misplaced = calloc(st->nr_lines + 1, sizeof(*st->misplaced));
-	if (!h || !keys || !st->misplaced) {
+	st->places = calloc(st->nr_lines + 1, sizeof(*st->places));
+	if (!h || !keys || !st->places) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
+	for (size_t k = 0; k <= st->nr_lines; k++)
+		keys[k] = (struct gm_buf)GM_BUF_INIT;
 	for (size_t i = 0, n = 0; i <= st->nr_lines && !error; i++) {
 		if (n && (i == st->nr_lines ||
 			  st->lines[i].file != st->lines[h[0]].file)) {
 			error = order_file(st, h, n, keys);
-			for (size_t k = 0; k < n; k++)
-				gm_buf_release(&keys[k]);
 			n = 0;
 		}
 		if (i < st->nr_lines && !error && line_is_header(st, i)) {
-			keys[n] = (struct gm_buf)GM_BUF_INIT;
 			error = order_key(&keys[n], &st->lines[i]);
 			h[n++] = i;
 		}
 	}
 out:
 	for (size_t k = 0; keys && k <= st->nr_lines; k++)
-		if (keys[k].alloc)
-			gm_buf_release(&keys[k]);
+		gm_buf_release(&keys[k]);	/* alloc 0 if never set */
 	free(h);
 	free(keys);
 	return error;
@@ -1201,19 +1177,14 @@ out:
 
 static int check_order(struct st *st, size_t i)
 {
-	const struct st_misplaced *m = &st->places[st->misplaced[i] - 1];
+	const struct st_place *p = &st->places[i];
 	const struct st_line *l;
 
-	if (m->before != SIZE_MAX) {
-		l = &st->lines[m->before];
-		return warn(st, i,
-			    "section out of alphabetical order, belongs before %.*s",
-			    (int)l->len, l->s);
-	}
-	l = &st->lines[m->after];
-	return warn(st, i,
-		    "section out of alphabetical order, belongs after %.*s",
-		    (int)l->len, l->s);
+	if (!p->before && !p->after)
+		return 0;
+	l = &st->lines[(p->before ? p->before : p->after) - 1];
+	return warn(st, i, "section out of alphabetical order, belongs %s %.*s",
+		    p->before ? "before" : "after", (int)l->len, l->s);
 }
 
 /* ==================== the run ==================== */
@@ -1231,7 +1202,7 @@ static int check_line(struct st *st, size_t i, size_t *headers,
 	    line_is_header(st, i)) {
 		if (st->checks & GM_SELFTEST_SECTIONS)
 			error = check_section(st, i, headers, nr_headers);
-		if (!error && st->misplaced && st->misplaced[i])
+		if (!error && st->places)
 			error = check_order(st, i);
 	}
 	if (error || !(tag = line_tag(&st->lines[i], &v, &vlen)))
@@ -1303,7 +1274,6 @@ out:
 	free(st.jobs);
 	gm_strmap_release(&st.job_of);
 	gm_strmap_release(&st.names);
-	free(st.misplaced);
 	free(st.places);
 	free(st.lines);
 	free(headers);

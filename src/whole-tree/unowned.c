@@ -155,17 +155,12 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s)
 {
 	const struct gm_section *sec = &m->sections[s];
-	bool star = false, star_slash = false;
+	unsigned stars = 0;	/* 1: a lone star seen, 2: a star and a slash */
 
-	for (size_t k = sec->start; k < sec->end; k++) {
-		const struct gm_mline *ml = &m->lines[k];
-
-		if (ml->tag != 'F')
-			continue;
-		star |= line_is(ml, "*");
-		star_slash |= line_is(ml, "*/");
-	}
-	return star && star_slash;
+	for (size_t k = sec->start; k < sec->end; k++)
+		if (is_catch_all_line(&m->lines[k]))
+			stars |= m->lines[k].len == 1 ? 1 : 2;
+	return stars == 3;
 }
 
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
