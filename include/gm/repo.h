@@ -201,16 +201,6 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path);
  */
 int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
 
-/**
- * The blob of the file at `path`, without a copy: of the entry `e` found
- * there by gm_repo_lookup() (in this repository or in another opening of
- * it), or NULL to look it up. The caller frees `*out` before `r`.
- * @return 0, GM_ENOTFOUND, GM_EINVALID if it is not a regular file, or
- * GM_ERROR (a missing object included).
- */
-int gm_repo_blob(struct gm_repo *r, const char *path,
-		 const struct gm_repo_entry *e, git_blob **out);
-
 /*
  * The content of a file of the tree: its blob, not copied, or bytes the
  * caller read into `buf` (the work tree's copy, with GM_BUF_PAD zeros).
@@ -226,9 +216,12 @@ struct gm_repo_text {
 #define GM_REPO_TEXT_INIT { "", 0, 0, NULL, GM_BUF_INIT }
 
 /**
- * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
- * NULL): the blob's bytes. The caller releases `out` before `r` is freed.
- * @return as gm_repo_blob().
+ * The content of the file at `path`, the blob's bytes without a copy: of
+ * the entry `e` found there by gm_repo_lookup() (in this repository or in
+ * another opening of it), or NULL to look it up. The caller releases
+ * `out` before `r` is freed.
+ * @return 0, GM_ENOTFOUND, GM_EINVALID if it is not a regular file, or
+ * GM_ERROR (a missing object included).
  */
 int gm_repo_text(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, struct gm_repo_text *out);

@@ -144,7 +144,6 @@ struct gm_signers_facts {
 	size_t nr_roles;
 };
 
-void gm_signers_facts_release(struct gm_signers_facts *facts);
 void gm_signers_free(struct gm_signers *s);
 
 /*

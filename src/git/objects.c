@@ -461,12 +461,11 @@ static int commit_graft(struct gm_objects_commit *c,
 	free(c->parents);
 	c->parents = NULL;
 	c->nr_parents = g->nr > 0 ? (size_t)g->nr : 0;
-	if (c->nr_parents &&
-	    !(c->parents = calloc(c->nr_parents, sizeof(*c->parents))))
+	if (!c->nr_parents)
+		return 0;
+	if (!(c->parents = malloc(c->nr_parents * sizeof(*c->parents))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (c->nr_parents)
-		memcpy(c->parents, g->parents,
-		       c->nr_parents * sizeof(*c->parents));
+	memcpy(c->parents, g->parents, c->nr_parents * sizeof(*c->parents));
 	return 0;
 }
 

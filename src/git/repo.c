@@ -89,8 +89,9 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
 	}
 }
 
-int gm_repo_blob(struct gm_repo *r, const char *path,
-		 const struct gm_repo_entry *e, git_blob **out)
+/* The blob of the file at `path` (entry `e`, or NULL), as gm_repo_text(). */
+static int repo_blob(struct gm_repo *r, const char *path,
+		     const struct gm_repo_entry *e, git_blob **out)
 {
 	struct gm_repo_entry found;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -151,7 +152,7 @@ enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path)
 int gm_repo_text(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, struct gm_repo_text *out)
 {
-	int error = gm_repo_blob(r, path, e, &out->blob);
+	int error = repo_blob(r, path, e, &out->blob);
 
 	if (error < 0)
 		return error;
@@ -334,7 +335,7 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 		free(data);
 		return error;
 	}
-	if ((error = gm_repo_blob(r, path, entry, &blob)) == 0)
+	if ((error = repo_blob(r, path, entry, &blob)) == 0)
 		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);

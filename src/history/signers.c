@@ -19,7 +19,7 @@
 
 /* ==================== the script's reading of a log entry ==================== */
 
-void gm_signers_facts_release(struct gm_signers_facts *facts)
+static void signers_facts_release(struct gm_signers_facts *facts)
 {
 	if (!facts)
 		return;
@@ -130,7 +130,7 @@ void gm_signers_report_free(struct gm_signers_report *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nr_facts; i++)
-		gm_signers_facts_release(&r->facts[i]);
+		signers_facts_release(&r->facts[i]);
 	free(r->facts);
 	free(r->steps);
 	gm_blame_free(r->blame);
