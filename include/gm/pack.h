@@ -73,7 +73,10 @@ int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
  * the same way.
  */
 
-/** `path`, a regular file, mapped read-only; false if it cannot be. */
+/**
+ * `path`, a regular file not empty, mapped read-only (munmap()); false if
+ * it cannot be. A FIFO is not waited on.
+ */
 bool gm_map_file(const char *path, const unsigned char **out, size_t *len);
 
 /**

@@ -118,9 +118,6 @@ int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 /** The work tree's top with a final '/', or NULL if bare. */
 const char *gm_repo_workdir(const struct gm_repo *r);
 
-/** The current directory below the work tree's top: "" or "a/b/". */
-const char *gm_repo_prefix(const struct gm_repo *r);
-
 /** The chosen commit's id, and in hex (NUL-terminated). */
 const git_oid *gm_repo_commit_id(const struct gm_repo *r);
 #define GM_REPO_HEX_SIZE (GIT_OID_HEXSZ + 1)

@@ -360,8 +360,9 @@ bool gm_graph_find(const struct gm_graph *g, const git_oid *id,
 	return false;
 }
 
-bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
-			 const struct gm_graph_path *p)
+/* Whether commit `c` may change `p`: false only when its filter lacks a key. */
+static bool may_change(const struct gm_graph *g, struct gm_graph_commit c,
+		       const struct gm_graph_path *p)
 {
 	const struct layer *l = &g->v[c.layer];
 	const unsigned char *data;
@@ -393,7 +394,7 @@ bool gm_graph_may_change_any(const struct gm_graph *g,
 			     const struct gm_graph_path *p, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
-		if (gm_graph_may_change(g, c, &p[i]))
+		if (may_change(g, c, &p[i]))
 			return true;
 	return false;
 }

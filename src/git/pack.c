@@ -94,7 +94,7 @@ bool gm_map_file(const char *path, const unsigned char **out, size_t *len)
 {
 	struct stat st;
 	void *m;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* no FIFO */
 
 	if (fd < 0)
 		return false;

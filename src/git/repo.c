@@ -1,13 +1,11 @@
 #include "repo_internal.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <git2/sys/repository.h>
 
@@ -401,20 +399,14 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
 {
 	struct gm_index_file *found = NULL;
-	size_t nr = 0, plen = strlen(prefix);
-	void *map = MAP_FAILED;
-	struct stat st;
-	int fd = -1, error = GM_ENOTFOUND;
+	size_t nr = 0, plen = strlen(prefix), len;
+	const unsigned char *map;
+	int error;
 
-	if (!r->index_path ||
-	    stat(r->index_path, &st) || !S_ISREG(st.st_mode) ||	/* no FIFO */
-	    (fd = open(r->index_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
-	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-			fd, 0)) == MAP_FAILED)
-		goto out;
-	error = gm_index_find(map, (size_t)st.st_size, git_tree_id(r->tree),
-			      f->name, &found, &nr);
+	if (!r->index_path || !gm_map_file(r->index_path, &map, &len))
+		return GM_ENOTFOUND;
+	error = gm_index_find(map, len, git_tree_id(r->tree), f->name, &found,
+			      &nr);
 	if (!error)
 		error = find_fetch_blobs(r, found, nr);
 	for (size_t i = 0; i < nr && !error; i++) {
@@ -427,12 +419,8 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 		    !path_in_dot_git(found[i].path))
 			error = find_keep(r, f, found[i].path, &e);
 	}
-out:
 	gm_index_files_free(found, nr);
-	if (map != MAP_FAILED)
-		munmap(map, (size_t)st.st_size);
-	if (fd >= 0)
-		close(fd);
+	munmap((void *)map, len);
 	return error;
 }
 

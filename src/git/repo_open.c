@@ -742,11 +742,6 @@ const char *gm_repo_workdir(const struct gm_repo *r)
 	return r->workdir;
 }
 
-const char *gm_repo_prefix(const struct gm_repo *r)
-{
-	return r->prefix;
-}
-
 const git_oid *gm_repo_commit_id(const struct gm_repo *r)
 {
 	return git_commit_id(r->commit);
