@@ -202,14 +202,13 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_buf line = GM_BUF_INIT, subject = GM_BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
 	bool in_subject = true;
 	const char *msg;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	out->id = *id;
-	gm_oid_hex(hex, &out->id);
+	out->commit_lines = 1;	/* "GitCommit: <id>": no address, no stat */
 	if ((error = gm_commit_utf8_text(&u, text)) < 0 ||
 	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
 		goto out;
@@ -218,10 +217,6 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	gm_buf_reset(&line);
-	if ((error = gm_buf_printf(&line, "GitCommit: %s", hex)) < 0 ||
-	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
-		goto out;
 	gm_buf_reset(&line);
 	if ((error = gm_buf_printf(&line, "GitAuthor: %s", out->author)) < 0 ||
 	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
