@@ -174,11 +174,6 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The packs of object directory `dir`, in the order of their names. */
 static int packs_add_dir(struct gm_packs *ps, const char *dir)
 {
@@ -202,8 +197,7 @@ static int packs_add_dir(struct gm_packs *ps, const char *dir)
 						de->d_name);
 	}
 	closedir(d);
-	if (names.nr)
-		qsort(names.v, names.nr, sizeof(*names.v), name_cmp);
+	gm_strvec_sort_uniq(&names);	/* a directory's names are unique */
 	for (size_t i = 0; !error && i < names.nr; i++)
 		error = packs_add(ps, names.v[i]);
 	gm_strvec_release(&names);

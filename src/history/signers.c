@@ -142,15 +142,8 @@ void gm_signers_report_free(struct gm_signers_report *r)
 
 static bool is_commit_line(const char *s)
 {
-	if (strncmp(s, "GitCommit: ", 11))
-		return false;
-	for (int i = 0; i < GIT_OID_HEXSZ; i++) {
-		char c = s[11 + i];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return false;
-	}
-	return true;
+	return !strncmp(s, "GitCommit: ", 11) &&
+	       strspn(s + 11, "0123456789abcdef") >= GIT_OID_HEXSZ;
 }
 
 /* Whether `s` starts with "<digits>\t<digits>\t", as numstat lines do. */
