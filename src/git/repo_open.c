@@ -582,21 +582,12 @@ static int repo_open_location(struct gm_repo *r)
 	return repo_set_index(r);
 }
 
+/* A repository with a copy of `loc` alone, gm_repo_free()'s even on failure. */
 static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
 {
-	struct gm_repo *r = calloc(1, sizeof(*r));
-	int error;
-
-	*out = NULL;
-	if (!r)
+	if (!(*out = calloc(1, sizeof(**out))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = location_dup(&r->loc_owned, loc)) < 0) {
-		free(r);
-		return error;
-	}
-	r->loc = r->loc_owned;
-	*out = r;
-	return 0;
+	return location_dup(&(*out)->loc, loc);
 }
 
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
@@ -660,7 +651,7 @@ void gm_repo_free(struct gm_repo *r)
 	free(r->workdir);
 	free(r->prefix);
 	free(r->index_path);
-	gm_repo_location_free(r->loc_owned);
+	gm_repo_location_free(r->loc);
 	free(r);
 }
 
