@@ -179,47 +179,28 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 	return error;
 }
 
-/*
- * In a partial clone, fetch at once the blobs of `tree` whose names do
- * not start with '.', which a listing's reader reads next.
- */
-static int list_fetch_blobs(struct gm_repo *r, const git_tree *tree)
-{
-	size_t n = git_tree_entrycount(tree), nr = 0;
-	git_oid *ids;
-	int error;
-
-	if (!r->promisor || !n)
-		return 0;
-	if (!(ids = calloc(n, sizeof(*ids))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-
-		if (git_tree_entry_name(e)[0] != '.' &&
-		    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-			git_oid_cpy(&ids[nr++], git_tree_entry_id(e));
-	}
-	error = gm_repo_fetch_missing(r, ids, nr, "a file");
-	free(ids);
-	return error;
-}
-
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
 	struct gm_buf path = GM_BUF_INIT;
 	git_tree *tree = NULL;
+	git_oid *blobs = NULL;	/* a partial clone's, fetched at once */
+	size_t nr = 0;
 	int error = repo_dir_tree(r, dir, strlen(dir), &tree);
 
 	if (!error && !tree)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
+	if (!error && r->promisor &&
+	    !(blobs = calloc(git_tree_entrycount(tree) + 1, sizeof(*blobs))))
+		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
 
 		if (name[0] == '.')
 			continue;
+		if (blobs && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+			git_oid_cpy(&blobs[nr++], git_tree_entry_id(e));
 		gm_buf_reset(&path);
 		if (*dir && !(error = gm_buf_puts(&path, dir)))
 			error = gm_buf_putc(&path, '/');
@@ -231,8 +212,11 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	}
 	if (!error)
 		gm_strvec_sort_uniq(out);
+	if (!error)
+		error = gm_repo_fetch_missing(r, blobs, nr, "a file");
 	gm_buf_release(&path);
-	return error ? error : list_fetch_blobs(r, tree);
+	free(blobs);
+	return error;
 }
 
 /* ==================== every file ==================== */
