@@ -605,7 +605,6 @@ const struct gm_objects_entry *gm_objects_tree_find(
 	if (!t->sorted) {
 		for (size_t i = 0; i < t->nr; i++) {
 			const struct gm_objects_entry *e = &t->v[i];
-
 			bool tree = gm_objects_is_tree(e->mode);
 
 			if (e->len == len && !memcmp(e->name, name, len) &&

@@ -76,15 +76,10 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
 
 	if (gm_repo_lookup(r, path, &e) < 0)
 		return GM_REPO_NONE;
-	switch (e.type) {
-	case GIT_OBJECT_TREE:
+	if (e.type == GIT_OBJECT_TREE)
 		return GM_REPO_TREE;
-	case GIT_OBJECT_BLOB:
-	case GIT_OBJECT_COMMIT:
-		return GM_REPO_BLOB;
-	default:
-		return GM_REPO_NONE;
-	}
+	return e.type == GIT_OBJECT_BLOB || e.type == GIT_OBJECT_COMMIT ?
+	       GM_REPO_BLOB : GM_REPO_NONE;
 }
 
 /* The blob of the file at `path` (entry `e`, or NULL), as gm_repo_text(). */

@@ -116,11 +116,6 @@ static int location_split(struct gm_strvec *out, const char *list,
 	return 0;
 }
 
-static bool is_ceiling(const struct gm_strvec *ceilings, const char *dir)
-{
-	return gm_strvec_contains(ceilings, dir);
-}
-
 /* The parent of the canonical `dir`, in place; false at the root. */
 static bool go_up(char *dir)
 {
@@ -168,7 +163,7 @@ static int location_search(struct gm_repo_location *loc)
 			dir = NULL;
 			break;
 		}
-		if (!go_up(dir) || is_ceiling(&ceilings, dir) ||
+		if (!go_up(dir) || gm_strvec_contains(&ceilings, dir) ||
 		    (!cross && (stat(dir, &st) || st.st_dev != dev)))
 			break;
 	}
