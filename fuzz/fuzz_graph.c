@@ -65,7 +65,7 @@ static void check_commit(const struct gm_graph *g, struct gm_graph_commit c,
 		FUZZ_CHECK(gm_graph_commit_time(g, parents[i]) >= 0);
 	}
 	for (size_t k = 0; k < nr_paths; k++)
-		(void)gm_graph_may_change(g, c, &paths[k]);
+		(void)gm_graph_may_change_any(g, c, &paths[k], 1);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -148,7 +148,7 @@ static void check_all(const char *dir, size_t *unchanged, size_t *ruled_out)
 			ck_assert_int_eq(gm_graph_path_set(&p, paths.v[k],
 							   strlen(paths.v[k])),
 					 0);
-			may = gm_graph_may_change(g, gc, &p);
+			may = gm_graph_may_change_any(g, gc, &p, 1);
 			if (has(&changed, paths.v[k])) {
 				ck_assert_msg(may, "%s: %s missed", c,
 					      paths.v[k]);
@@ -185,7 +185,7 @@ static bool may_at_version(const char *dir, int back, const char *path,
 	tid = oid_of(v.v[1]);
 	ck_assert(gm_graph_find(g, &id, &tid, &gc));
 	ck_assert_int_eq(gm_graph_path_set(&p, path, strlen(path)), 0);
-	may = gm_graph_may_change(g, gc, &p);
+	may = gm_graph_may_change_any(g, gc, &p, 1);
 	gm_graph_path_release(&p);
 	gm_graph_free(g);
 	gm_strvec_release(&v);
@@ -391,7 +391,7 @@ START_TEST(test_graph_damaged)
 			struct gm_graph_commit gc;
 
 			if (gm_graph_find(g, &id, &tid, &gc))
-				(void)gm_graph_may_change(g, gc, &p);
+				(void)gm_graph_may_change_any(g, gc, &p, 1);
 		}
 		gm_graph_free(g);
 		g = NULL;

@@ -96,6 +96,16 @@ static struct gm_repo *open_at(const char *sub, const char *rev)
 	return r;
 }
 
+/* The current directory below the top, as "." given on the command line reads. */
+static void assert_prefix(struct gm_repo *r, const char *want)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	ck_assert_int_eq(gm_repo_relative(r, ".", &b), 0);
+	ck_assert_str_eq(b.ptr ? b.ptr : "", want);
+	gm_buf_release(&b);
+}
+
 static void assert_read(struct gm_repo *r, const char *path, const char *want)
 {
 	struct gm_buf b = GM_BUF_INIT;
@@ -115,7 +125,7 @@ START_TEST(test_repo_open_head)
 
 	gm_buf_printf(&top, "%s/", repo_dir);
 	ck_assert_pstr_eq(gm_repo_workdir(r), top.ptr);
-	ck_assert_pstr_eq(gm_repo_prefix(r), "");
+	assert_prefix(r, "");
 	git_oid_tostr(id, sizeof(id), gm_repo_commit_id(r));
 	ck_assert_str_eq(id, head_id);
 	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
@@ -194,14 +204,14 @@ START_TEST(test_repo_open_from_subdirectory)
 
 	gm_buf_printf(&top, "%s/", repo_dir);
 	ck_assert_pstr_eq(gm_repo_workdir(r), top.ptr);
-	ck_assert_pstr_eq(gm_repo_prefix(r), "a/b/");
+	assert_prefix(r, "a/b");
 	/* paths stay relative to the top */
 	assert_read(r, "MAINTAINERS", "NEW\nM:\tNew <new@x.org>\nF:\t*\n");
 	gm_buf_release(&top);
 	gm_repo_free(r);
 
 	r = open_at("a", NULL);
-	ck_assert_pstr_eq(gm_repo_prefix(r), "a/");
+	assert_prefix(r, "a");
 	gm_repo_free(r);
 }
 END_TEST

@@ -17,25 +17,16 @@
 struct gm_commit_utf8 {
 	const char *name;	/* the author's; "" if none */
 	const char *email;
-	const char *message;	/* the one given, or NULL */
-	struct gm_buf buf[3];	/* what they point into, if re-encoded */
+	const char *message;
+	struct gm_buf buf[2];	/* what they point into, if re-encoded */
 };
 
-#define GM_COMMIT_UTF8_INIT \
-	{ "", "", NULL, { GM_BUF_INIT, GM_BUF_INIT, GM_BUF_INIT } }
+#define GM_COMMIT_UTF8_INIT { "", "", NULL, { GM_BUF_INIT, GM_BUF_INIT } }
 
 /**
- * Fill the zeroed `out` with the author of `c` and `message` (its
- * message as the caller reads it, or NULL) in UTF-8; release it with
- * gm_commit_utf8_release().
- * @return 0 or GM_ERROR (out of memory).
- */
-int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
-		   const char *message);
-
-/**
- * The same from the commit object's bytes `text` (NUL-terminated), its
- * message the one after its header.
+ * Fill `out` with the author and message of the commit object's bytes
+ * `text` (NUL-terminated) in UTF-8, its message the one after its header;
+ * release it with gm_commit_utf8_release().
  * @return 0 or GM_ERROR (out of memory).
  */
 int gm_commit_utf8_text(struct gm_commit_utf8 *out, const char *text);

@@ -69,13 +69,6 @@ int gm_graph_path_set(struct gm_graph_path *p, const char *path, size_t len);
 void gm_graph_path_release(struct gm_graph_path *p);
 
 /**
- * Whether commit `c` may change `p` against its first parent: false only
- * when its filter lacks one of the path's keys.
- */
-bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
-			 const struct gm_graph_path *p);
-
-/**
  * The commit at position `global` of the graph (a chain's layers one
  * after the other, as the graph's parent positions count).
  * @return false if there is none.
@@ -101,7 +94,10 @@ int gm_graph_commit_parents(const struct gm_graph *g,
 			    struct gm_graph_commit c,
 			    struct gm_graph_commit parents[2]);
 
-/** Whether commit `c` may change any of the `nr` paths `p`. */
+/**
+ * Whether commit `c` may change any of the `nr` paths `p` against its
+ * first parent: false only when its filter lacks a key of each.
+ */
 bool gm_graph_may_change_any(const struct gm_graph *g,
 			     struct gm_graph_commit c,
 			     const struct gm_graph_path *p, size_t nr);

@@ -8,8 +8,8 @@
 #include "gm/buf.h"
 
 /*
- * Who is who, as git reads it: the mailmap git would use, a commit's
- * committer and message, and the user's own identity.
+ * Who is who, as git reads it: the mailmap git would use and the user's
+ * own identity.
  */
 
 /**
@@ -30,11 +30,6 @@ int gm_ident_resolve(const git_mailmap *mm, const char **name,
 
 /** Free a mailmap (gm_ident_mailmap()'s). NULL is a no-op. */
 void gm_ident_mailmap_free(git_mailmap *mm);
-
-/* The committer of `c` into `*name` and `*email` ("" for none); its raw message. */
-void gm_ident_committer(const git_commit *c, const char **name,
-			const char **email);
-const char *gm_ident_message(const git_commit *c);
 
 /**
  * The user's identity as git resolves an author's: GIT_AUTHOR_NAME and

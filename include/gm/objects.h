@@ -59,11 +59,6 @@ struct gm_objects {
 };
 
 /**
- * Object `id` (or its replacement), of type `want`, into `*out` (`*len`
- * bytes and a NUL after them), which the caller frees; false if it
- * cannot be read as one.
- */
-/**
  * `o` on `repo`'s database (NULL: none), `packs` read first (NULL: none),
  * ids replaced as `rules` says. Closed with gm_objects_close().
  * @return 0 or GM_ERROR.
@@ -73,6 +68,11 @@ int gm_objects_open(struct gm_objects *o, git_repository *repo,
 		    const struct gm_objects_rules *rules);
 void gm_objects_close(struct gm_objects *o);
 
+/**
+ * Object `id` (or its replacement), of type `want`, into `*out` (`*len`
+ * bytes and a NUL after them), which the caller frees; false if it
+ * cannot be read as one.
+ */
 bool gm_objects_read(const struct gm_objects *o, const git_oid *id,
 		     git_object_t want, char **out, size_t *len);
 

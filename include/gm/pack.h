@@ -73,7 +73,17 @@ int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
  * the same way.
  */
 
-/** `path`, a regular file, mapped read-only; false if it cannot be. */
+/** The big-endian 32-bit number at `p`. */
+static inline uint32_t gm_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/**
+ * `path`, a regular file not empty, mapped read-only (munmap()); false if
+ * it cannot be. A FIFO is not waited on.
+ */
 bool gm_map_file(const char *path, const unsigned char **out, size_t *len);
 
 /**

@@ -22,7 +22,7 @@
  * the signer, author and line counts, normalised through rk's mailmap
  * and dedup tables in the script's order, given to rk as the roles
  * commit_signer, authored, added_lines and removed_lines. `facts`, if
- * not NULL, receives what was counted (gm_signers_facts_release()).
+ * not NULL, receives what was counted (gm_signers_report_free()).
  * @return 0 or GM_ERROR.
  */
 int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,

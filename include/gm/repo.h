@@ -118,9 +118,6 @@ int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 /** The work tree's top with a final '/', or NULL if bare. */
 const char *gm_repo_workdir(const struct gm_repo *r);
 
-/** The current directory below the work tree's top: "" or "a/b/". */
-const char *gm_repo_prefix(const struct gm_repo *r);
-
 /** The chosen commit's id, and in hex (NUL-terminated). */
 const git_oid *gm_repo_commit_id(const struct gm_repo *r);
 #define GM_REPO_HEX_SIZE (GIT_OID_HEXSZ + 1)
@@ -201,16 +198,6 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path);
  */
 int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out);
 
-/**
- * The blob of the file at `path`, without a copy: of the entry `e` found
- * there by gm_repo_lookup() (in this repository or in another opening of
- * it), or NULL to look it up. The caller frees `*out` before `r`.
- * @return 0, GM_ENOTFOUND, GM_EINVALID if it is not a regular file, or
- * GM_ERROR (a missing object included).
- */
-int gm_repo_blob(struct gm_repo *r, const char *path,
-		 const struct gm_repo_entry *e, git_blob **out);
-
 /*
  * The content of a file of the tree: its blob, not copied, or bytes the
  * caller read into `buf` (the work tree's copy, with GM_BUF_PAD zeros).
@@ -226,9 +213,12 @@ struct gm_repo_text {
 #define GM_REPO_TEXT_INIT { "", 0, 0, NULL, GM_BUF_INIT }
 
 /**
- * The content of the file at `path`, as gm_repo_blob() finds it (`e` or
- * NULL): the blob's bytes. The caller releases `out` before `r` is freed.
- * @return as gm_repo_blob().
+ * The content of the file at `path`, the blob's bytes without a copy: of
+ * the entry `e` found there by gm_repo_lookup() (in this repository or in
+ * another opening of it), or NULL to look it up. The caller releases
+ * `out` before `r` is freed.
+ * @return 0, GM_ENOTFOUND, GM_EINVALID if it is not a regular file, or
+ * GM_ERROR (a missing object included).
  */
 int gm_repo_text(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, struct gm_repo_text *out);

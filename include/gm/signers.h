@@ -53,10 +53,6 @@ struct gm_signers_commit {
 	char *author;		/* "%an <%ae>", raw */
 };
 
-/** The id of `c` in hex, into `out`, which it returns. */
-char *gm_signers_commit_hex(const struct gm_signers_commit *c,
-			    char out[GIT_OID_HEXSZ + 1]);
-
 /**
  * Classify the log entry of commit `id`, whose object's bytes are
  * `text`, into `out` (released by gm_signers_commit_release()): the
@@ -144,7 +140,6 @@ struct gm_signers_facts {
 	size_t nr_roles;
 };
 
-void gm_signers_facts_release(struct gm_signers_facts *facts);
 void gm_signers_free(struct gm_signers *s);
 
 /*

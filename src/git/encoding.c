@@ -141,26 +141,8 @@ int gm_commit_utf8_text(struct gm_commit_utf8 *out, const char *text)
 	return error == GM_ERROR ? error : 0;
 }
 
-int gm_commit_utf8(struct gm_commit_utf8 *out, const git_commit *c,
-		   const char *message)
-{
-	struct gm_buf whole = GM_BUF_INIT;
-	int error;
-
-	if (gm_buf_printf(&whole, "%s\n%s", git_commit_raw_header(c),
-			  message ? message : git_commit_message_raw(c)) < 0) {
-		*out = (struct gm_commit_utf8)GM_COMMIT_UTF8_INIT;
-		return GM_ERROR;
-	}
-	error = gm_commit_utf8_text(out, whole.ptr);
-	out->buf[2] = whole;
-	if (!message)
-		out->message = NULL;
-	return error;
-}
-
 void gm_commit_utf8_release(struct gm_commit_utf8 *u)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 2; i++)
 		gm_buf_release(&u->buf[i]);
 }

@@ -32,12 +32,6 @@ struct gm_graph {
 	size_t nr;
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* ==================== murmur3 and the keys ==================== */
 
 static uint32_t rotl32(uint32_t x, unsigned r)
@@ -115,7 +109,7 @@ static const unsigned char *chunk(const struct layer *l, const char *id,
 	bool found = false;
 
 	for (size_t i = 0; i < nr; i++, toc += 12) {
-		uint64_t off = (uint64_t)be32(toc + 4) << 32 | be32(toc + 8);
+		uint64_t off = (uint64_t)gm_be32(toc + 4) << 32 | gm_be32(toc + 8);
 
 		if (!memcmp(toc, id, 4)) {
 			start = (size_t)off;
@@ -126,7 +120,7 @@ static const unsigned char *chunk(const struct layer *l, const char *id,
 		return NULL;
 	toc = l->map + 8;	/* where the next chunk starts */
 	for (size_t i = 0; i <= nr; i++, toc += 12) {
-		uint64_t off = (uint64_t)be32(toc + 4) << 32 | be32(toc + 8);
+		uint64_t off = (uint64_t)gm_be32(toc + 4) << 32 | gm_be32(toc + 8);
 
 		if (off > start && off < end)
 			end = (size_t)off;
@@ -141,7 +135,7 @@ static bool index_sane(const unsigned char *bidx, uint32_t nr, size_t len)
 	uint32_t last = 0;
 
 	for (uint32_t i = 0; i < nr; i++) {
-		uint32_t end = be32(bidx + 4 * (size_t)i);
+		uint32_t end = gm_be32(bidx + 4 * (size_t)i);
 
 		if (end < last || end > len)
 			return false;
@@ -165,9 +159,9 @@ static void layer_filters(struct layer *l, int version)
 	if (!version || !bidx || !bdat || bidx_len != (size_t)l->nr * 4 ||
 	    bdat_len < BDAT_HEADER)
 		return;
-	v = be32(bdat);
-	hashes = be32(bdat + 4);
-	bits = be32(bdat + 8);
+	v = gm_be32(bdat);
+	hashes = gm_be32(bdat + 4);
+	bits = gm_be32(bdat + 8);
 	if ((v != 1 && v != 2) || (version > 0 && (uint32_t)version != v) ||
 	    !hashes || hashes > 32 || !bits ||
 	    !index_sane(bidx, l->nr, bdat_len - BDAT_HEADER))
@@ -195,9 +189,9 @@ static bool layer_open(struct layer *l, const char *path, unsigned bases,
 		goto bad;
 	if (!(l->fanout = chunk(l, "OIDF", &len)) || len != 1024)
 		goto bad;
-	l->nr = be32(l->fanout + 1020);
+	l->nr = gm_be32(l->fanout + 1020);
 	for (int i = 1; i < 256; i++)
-		if (be32(l->fanout + 4 * i) < be32(l->fanout + 4 * (i - 1)))
+		if (gm_be32(l->fanout + 4 * i) < gm_be32(l->fanout + 4 * (i - 1)))
 			goto bad;
 	if (!(l->oids = chunk(l, "OIDL", &len)) ||
 	    len != (size_t)l->nr * RAWSZ ||
@@ -360,8 +354,9 @@ bool gm_graph_find(const struct gm_graph *g, const git_oid *id,
 	return false;
 }
 
-bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
-			 const struct gm_graph_path *p)
+/* Whether commit `c` may change `p`: false only when its filter lacks a key. */
+static bool may_change(const struct gm_graph *g, struct gm_graph_commit c,
+		       const struct gm_graph_path *p)
 {
 	const struct layer *l = &g->v[c.layer];
 	const unsigned char *data;
@@ -370,8 +365,8 @@ bool gm_graph_may_change(const struct gm_graph *g, struct gm_graph_commit c,
 
 	if (p->any || !l->bidx || (l->version == 1 && p->high))
 		return true;
-	start = c.pos ? be32(l->bidx + 4 * ((size_t)c.pos - 1)) : 0;
-	end = be32(l->bidx + 4 * (size_t)c.pos);
+	start = c.pos ? gm_be32(l->bidx + 4 * ((size_t)c.pos - 1)) : 0;
+	end = gm_be32(l->bidx + 4 * (size_t)c.pos);
 	if (start >= end || end > l->bdat_len)
 		return true;	/* none, or not to be trusted */
 	data = l->bdat + start;
@@ -393,7 +388,7 @@ bool gm_graph_may_change_any(const struct gm_graph *g,
 			     const struct gm_graph_path *p, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
-		if (gm_graph_may_change(g, c, &p[i]))
+		if (may_change(g, c, &p[i]))
 			return true;
 	return false;
 }
@@ -435,7 +430,7 @@ int64_t gm_graph_commit_time(const struct gm_graph *g,
 {
 	const unsigned char *d = cdat(g, c) + RAWSZ + 8;
 
-	return (int64_t)(d[3] & 3) << 32 | be32(d + 4);
+	return (int64_t)(d[3] & 3) << 32 | gm_be32(d + 4);
 }
 
 int gm_graph_commit_parents(const struct gm_graph *g,
@@ -443,7 +438,7 @@ int gm_graph_commit_parents(const struct gm_graph *g,
 			    struct gm_graph_commit parents[2])
 {
 	const unsigned char *d = cdat(g, c) + RAWSZ;
-	uint32_t p[2] = { be32(d), be32(d + 4) };
+	uint32_t p[2] = { gm_be32(d), gm_be32(d + 4) };
 	int n = 0;
 
 	if (p[1] & MORE_PARENTS || (p[0] == NO_PARENT && p[1] != NO_PARENT))

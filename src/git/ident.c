@@ -70,20 +70,6 @@ int gm_ident_resolve(const git_mailmap *mm, const char **name,
 	return 0;
 }
 
-void gm_ident_committer(const git_commit *c, const char **name,
-			const char **email)
-{
-	const git_signature *sig = git_commit_committer(c);
-
-	*name = sig && sig->name ? sig->name : "";
-	*email = sig && sig->email ? sig->email : "";
-}
-
-const char *gm_ident_message(const git_commit *c)
-{
-	return git_commit_message_raw(c);
-}
-
 /* The first of `keys` set (environment, then config) into `out`. */
 static int ident_part(struct gm_buf *out, git_config *cfg, const char *env,
 		      const char *key1, const char *key2)

@@ -6,6 +6,7 @@
 
 #include "gm/buf.h"
 #include "gm/error.h"
+#include "gm/pack.h"
 
 /* The layout of gitformat-index(5), with SHA-1 ids. */
 #define INDEX_HEADER 12
@@ -31,12 +32,6 @@ struct index_entry {
 	uint32_t mode;
 	uint16_t flags, xflags;
 };
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
 
 static uint16_t be16(const unsigned char *p)
 {
@@ -111,7 +106,7 @@ static int index_next(struct index_reader *r, struct index_entry *e)
 
 	if ((size_t)(r->end - r->p) < fixed + 2)
 		return GM_ENOTFOUND;
-	e->mode = be32(r->p + ENTRY_MODE);
+	e->mode = gm_be32(r->p + ENTRY_MODE);
 	e->id = r->p + ENTRY_OID;
 	e->flags = be16(r->p + ENTRY_FLAGS);
 	e->xflags = 0;
@@ -187,7 +182,7 @@ static int index_extensions(struct index_reader *r, size_t count,
 
 		if ((size_t)(r->end - r->p) < 8)
 			return GM_ENOTFOUND;
-		size = be32(r->p + 4);
+		size = gm_be32(r->p + 4);
 		if (size > (size_t)(r->end - r->p) - 8)
 			return GM_ENOTFOUND;
 		if (!memcmp(r->p, "TREE", 4))
@@ -235,8 +230,8 @@ int gm_index_find(const unsigned char *data, size_t len, const git_oid *tree,
 	*nr = 0;
 	if (len < INDEX_HEADER + INDEX_ID || memcmp(data, "DIRC", 4))
 		return GM_ENOTFOUND;
-	r.version = be32(data + 4);
-	count = be32(data + 8);
+	r.version = gm_be32(data + 4);
+	count = gm_be32(data + 8);
 	r.p = data + INDEX_HEADER;
 	r.end = data + len - INDEX_ID;
 	if (r.version < 2 || r.version > 4)

@@ -94,6 +94,13 @@ struct replace_scan {
 	int error;
 };
 
+/* 40 hex digits at `p` into `id`. */
+static bool hex_id(git_oid *id, const char *p)
+{
+	return strspn(p, "0123456789abcdefABCDEF") >= GIT_OID_HEXSZ &&
+	       !git_oid_fromstrn(id, p, GIT_OID_HEXSZ);
+}
+
 /* One reference: a replacement if it is the base and 40 hex digits. */
 static int replace_ref(const char *name, void *payload)
 {
@@ -102,9 +109,7 @@ static int replace_ref(const char *name, void *payload)
 	size_t n = strlen(s->base);
 	git_oid from, to;
 
-	if (strncmp(name, s->base, n) ||
-	    git_oid_fromstrn(&from, name + n, GIT_OID_HEXSZ) < 0 ||
-	    strspn(name + n, "0123456789abcdefABCDEF") < GIT_OID_HEXSZ ||
+	if (strncmp(name, s->base, n) || !hex_id(&from, name + n) ||
 	    git_reference_name_to_id(&to, s->repo, name) < 0)
 		return 0;
 	if (GM_ARRAY_GROW(r->replace, r->nr_replace, r->alloc_replace) < 0) {
@@ -143,13 +148,6 @@ static int rules_replace(struct gm_objects_rules *r, git_repository *repo)
 		qsort(r->replace, r->nr_replace, sizeof(*r->replace),
 		      oid_pair_cmp);
 	return s.error;
-}
-
-/* 40 hex digits at `p` into `id`. */
-static bool hex_id(git_oid *id, const char *p)
-{
-	return strspn(p, "0123456789abcdefABCDEF") >= GIT_OID_HEXSZ &&
-	       !git_oid_fromstrn(id, p, GIT_OID_HEXSZ);
 }
 
 /*
@@ -461,12 +459,11 @@ static int commit_graft(struct gm_objects_commit *c,
 	free(c->parents);
 	c->parents = NULL;
 	c->nr_parents = g->nr > 0 ? (size_t)g->nr : 0;
-	if (c->nr_parents &&
-	    !(c->parents = calloc(c->nr_parents, sizeof(*c->parents))))
+	if (!c->nr_parents)
+		return 0;
+	if (!(c->parents = malloc(c->nr_parents * sizeof(*c->parents))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (c->nr_parents)
-		memcpy(c->parents, g->parents,
-		       c->nr_parents * sizeof(*c->parents));
+	memcpy(c->parents, g->parents, c->nr_parents * sizeof(*c->parents));
 	return 0;
 }
 
@@ -608,7 +605,6 @@ const struct gm_objects_entry *gm_objects_tree_find(
 	if (!t->sorted) {
 		for (size_t i = 0; i < t->nr; i++) {
 			const struct gm_objects_entry *e = &t->v[i];
-
 			bool tree = gm_objects_is_tree(e->mode);
 
 			if (e->len == len && !memcmp(e->name, name, len) &&

@@ -69,15 +69,9 @@ struct gm_pack_reader {
 	size_t hand;		/* the next slot to evict from */
 };
 
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint64_t be64(const unsigned char *p)
 {
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
+	return (uint64_t)gm_be32(p) << 32 | gm_be32(p + 4);
 }
 
 /* ==================== opening ==================== */
@@ -94,7 +88,7 @@ bool gm_map_file(const char *path, const unsigned char **out, size_t *len)
 {
 	struct stat st;
 	void *m;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* no FIFO */
 
 	if (fd < 0)
 		return false;
@@ -125,7 +119,7 @@ static bool idx_parse(struct pack *p)
 		return false;
 	p->fanout = p->idx + 8;
 	for (int i = 0; i < 256; i++) {
-		uint32_t n = be32(p->fanout + 4 * i);
+		uint32_t n = gm_be32(p->fanout + 4 * i);
 
 		if (n < prev)
 			return false;
@@ -149,8 +143,8 @@ static bool pack_parse(const struct pack *p)
 
 	if (p->len < 12 + RAWSZ || memcmp(p->data, "PACK", 4))
 		return false;
-	version = be32(p->data + 4);
-	return (version == 2 || version == 3) && be32(p->data + 8) == p->nr;
+	version = gm_be32(p->data + 4);
+	return (version == 2 || version == 3) && gm_be32(p->data + 8) == p->nr;
 }
 
 /* Add the pack of index `idx_path`, if both files are well formed. */
@@ -180,11 +174,6 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The packs of object directory `dir`, in the order of their names. */
 static int packs_add_dir(struct gm_packs *ps, const char *dir)
 {
@@ -208,8 +197,7 @@ static int packs_add_dir(struct gm_packs *ps, const char *dir)
 						de->d_name);
 	}
 	closedir(d);
-	if (names.nr)
-		qsort(names.v, names.nr, sizeof(*names.v), name_cmp);
+	gm_strvec_sort_uniq(&names);	/* a directory's names are unique */
 	for (size_t i = 0; !error && i < names.nr; i++)
 		error = packs_add(ps, names.v[i]);
 	gm_strvec_release(&names);
@@ -319,7 +307,7 @@ size_t gm_packs_count(const struct gm_packs *ps)
 /* Entry `i`'s offset in the pack; false if it cannot be one. */
 static bool pack_offset(const struct pack *p, uint32_t i, size_t *off)
 {
-	uint32_t o = be32(p->offsets + 4 * (size_t)i);
+	uint32_t o = gm_be32(p->offsets + 4 * (size_t)i);
 	uint64_t v = o;
 
 	if (o & 0x80000000u) {
@@ -337,8 +325,8 @@ static bool pack_offset(const struct pack *p, uint32_t i, size_t *off)
 bool gm_fanout_find(const unsigned char *fanout, const unsigned char *ids,
 		    const unsigned char *id, uint32_t *pos)
 {
-	uint32_t lo = id[0] ? be32(fanout + 4 * (id[0] - 1)) : 0;
-	uint32_t hi = be32(fanout + 4 * id[0]);
+	uint32_t lo = id[0] ? gm_be32(fanout + 4 * (id[0] - 1)) : 0;
+	uint32_t hi = gm_be32(fanout + 4 * id[0]);
 	uint64_t key = be64(id), klo = (uint64_t)id[0] << 56;
 	uint64_t khi = id[0] == 0xff ? UINT64_MAX : klo + ((uint64_t)1 << 56);
 

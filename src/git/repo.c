@@ -1,13 +1,11 @@
 #include "repo_internal.h"
 
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <git2/sys/repository.h>
 
@@ -78,19 +76,15 @@ enum gm_repo_kind gm_repo_kind(struct gm_repo *r, const char *path)
 
 	if (gm_repo_lookup(r, path, &e) < 0)
 		return GM_REPO_NONE;
-	switch (e.type) {
-	case GIT_OBJECT_TREE:
+	if (e.type == GIT_OBJECT_TREE)
 		return GM_REPO_TREE;
-	case GIT_OBJECT_BLOB:
-	case GIT_OBJECT_COMMIT:
-		return GM_REPO_BLOB;
-	default:
-		return GM_REPO_NONE;
-	}
+	return e.type == GIT_OBJECT_BLOB || e.type == GIT_OBJECT_COMMIT ?
+	       GM_REPO_BLOB : GM_REPO_NONE;
 }
 
-int gm_repo_blob(struct gm_repo *r, const char *path,
-		 const struct gm_repo_entry *e, git_blob **out)
+/* The blob of the file at `path` (entry `e`, or NULL), as gm_repo_text(). */
+static int repo_blob(struct gm_repo *r, const char *path,
+		     const struct gm_repo_entry *e, git_blob **out)
 {
 	struct gm_repo_entry found;
 	char hex[GIT_OID_HEXSZ + 1];
@@ -151,7 +145,7 @@ enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path)
 int gm_repo_text(struct gm_repo *r, const char *path,
 		 const struct gm_repo_entry *e, struct gm_repo_text *out)
 {
-	int error = gm_repo_blob(r, path, e, &out->blob);
+	int error = repo_blob(r, path, e, &out->blob);
 
 	if (error < 0)
 		return error;
@@ -180,47 +174,28 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 	return error;
 }
 
-/*
- * In a partial clone, fetch at once the blobs of `tree` whose names do
- * not start with '.', which a listing's reader reads next.
- */
-static int list_fetch_blobs(struct gm_repo *r, const git_tree *tree)
-{
-	size_t n = git_tree_entrycount(tree), nr = 0;
-	git_oid *ids;
-	int error;
-
-	if (!r->promisor || !n)
-		return 0;
-	if (!(ids = calloc(n, sizeof(*ids))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
-
-		if (git_tree_entry_name(e)[0] != '.' &&
-		    git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-			git_oid_cpy(&ids[nr++], git_tree_entry_id(e));
-	}
-	error = gm_repo_fetch_missing(r, ids, nr, "a file");
-	free(ids);
-	return error;
-}
-
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
 	struct gm_buf path = GM_BUF_INIT;
 	git_tree *tree = NULL;
+	git_oid *blobs = NULL;	/* a partial clone's, fetched at once */
+	size_t nr = 0;
 	int error = repo_dir_tree(r, dir, strlen(dir), &tree);
 
 	if (!error && !tree)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
+	if (!error && r->promisor &&
+	    !(blobs = calloc(git_tree_entrycount(tree) + 1, sizeof(*blobs))))
+		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
 		const git_tree_entry *e = git_tree_entry_byindex(tree, i);
 		const char *name = git_tree_entry_name(e);
 
 		if (name[0] == '.')
 			continue;
+		if (blobs && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+			git_oid_cpy(&blobs[nr++], git_tree_entry_id(e));
 		gm_buf_reset(&path);
 		if (*dir && !(error = gm_buf_puts(&path, dir)))
 			error = gm_buf_putc(&path, '/');
@@ -232,8 +207,11 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	}
 	if (!error)
 		gm_strvec_sort_uniq(out);
+	if (!error)
+		error = gm_repo_fetch_missing(r, blobs, nr, "a file");
 	gm_buf_release(&path);
-	return error ? error : list_fetch_blobs(r, tree);
+	free(blobs);
+	return error;
 }
 
 /* ==================== every file ==================== */
@@ -334,7 +312,7 @@ static int find_keep(struct gm_repo *r, struct find *f, const char *path,
 		free(data);
 		return error;
 	}
-	if ((error = gm_repo_blob(r, path, entry, &blob)) == 0)
+	if ((error = repo_blob(r, path, entry, &blob)) == 0)
 		error = gm_buf_put(&file->text, git_blob_rawcontent(blob),
 				   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -400,20 +378,14 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
 {
 	struct gm_index_file *found = NULL;
-	size_t nr = 0, plen = strlen(prefix);
-	void *map = MAP_FAILED;
-	struct stat st;
-	int fd = -1, error = GM_ENOTFOUND;
+	size_t nr = 0, plen = strlen(prefix), len;
+	const unsigned char *map;
+	int error;
 
-	if (!r->index_path ||
-	    stat(r->index_path, &st) || !S_ISREG(st.st_mode) ||	/* no FIFO */
-	    (fd = open(r->index_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size ||
-	    (map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-			fd, 0)) == MAP_FAILED)
-		goto out;
-	error = gm_index_find(map, (size_t)st.st_size, git_tree_id(r->tree),
-			      f->name, &found, &nr);
+	if (!r->index_path || !gm_map_file(r->index_path, &map, &len))
+		return GM_ENOTFOUND;
+	error = gm_index_find(map, len, git_tree_id(r->tree), f->name, &found,
+			      &nr);
 	if (!error)
 		error = find_fetch_blobs(r, found, nr);
 	for (size_t i = 0; i < nr && !error; i++) {
@@ -426,12 +398,8 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 		    !path_in_dot_git(found[i].path))
 			error = find_keep(r, f, found[i].path, &e);
 	}
-out:
 	gm_index_files_free(found, nr);
-	if (map != MAP_FAILED)
-		munmap(map, (size_t)st.st_size);
-	if (fd >= 0)
-		close(fd);
+	munmap((void *)map, len);
 	return error;
 }
 

@@ -30,8 +30,7 @@ struct gm_repo_location {
 };
 
 struct gm_repo {
-	const struct gm_repo_location *loc;	/* owned by loc_owned, or shared */
-	struct gm_repo_location *loc_owned;
+	struct gm_repo_location *loc;	/* its own copy */
 	git_repository *repo;
 	git_commit *commit;	/* HEAD's commit, or --rev's */
 	git_tree *tree;		/* its tree */

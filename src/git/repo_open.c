@@ -116,11 +116,6 @@ static int location_split(struct gm_strvec *out, const char *list,
 	return 0;
 }
 
-static bool is_ceiling(const struct gm_strvec *ceilings, const char *dir)
-{
-	return gm_strvec_contains(ceilings, dir);
-}
-
 /* The parent of the canonical `dir`, in place; false at the root. */
 static bool go_up(char *dir)
 {
@@ -168,7 +163,7 @@ static int location_search(struct gm_repo_location *loc)
 			dir = NULL;
 			break;
 		}
-		if (!go_up(dir) || is_ceiling(&ceilings, dir) ||
+		if (!go_up(dir) || gm_strvec_contains(&ceilings, dir) ||
 		    (!cross && (stat(dir, &st) || st.st_dev != dev)))
 			break;
 	}
@@ -298,32 +293,6 @@ static char *path_with_slash(const char *p)
 	return s;
 }
 
-/* -1 unset, else the bool value of `key`. */
-static int config_tristate(git_repository *repo, const char *key)
-{
-	git_config *cfg = NULL;
-	int value = -1;
-
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_bool(&value, cfg, key) < 0)
-		value = -1;
-	git_config_free(cfg);
-	return value;
-}
-
-static bool config_has(git_repository *repo, const char *key)
-{
-	git_config *cfg = NULL;
-	git_config_entry *e = NULL;
-	bool yes;
-
-	yes = git_repository_config_snapshot(&cfg, repo) == 0 &&
-	      git_config_get_entry(&e, cfg, key) == 0;
-	git_config_entry_free(e);
-	git_config_free(cfg);
-	return yes;
-}
-
 /*
  * The work tree as git picks it: GIT_WORK_TREE; else none for a bare
  * repository (core.bare, or a git directory found as such); else
@@ -333,13 +302,17 @@ static bool config_has(git_repository *repo, const char *key)
 static const char *repo_pick_worktree(struct gm_repo *r)
 {
 	const struct gm_repo_location *loc = r->loc;
+	bool bare = false;
+	char *set = NULL;
 
 	if (loc->worktree_env)
 		return loc->worktree;
-	if (config_tristate(r->repo, "core.bare") == 1)
+	if (gm_repo_config_bool(r, "core.bare", &bare) == 0 && bare)
 		return NULL;
-	if (config_has(r->repo, "core.worktree"))
+	if (gm_repo_config_string(r, "core.worktree", &set) == 0) {
+		free(set);
 		return git_repository_workdir(r->repo);
+	}
 	if (loc->bare_guess)
 		return NULL;
 	return loc->explicit_dir ? loc->cwd : git_repository_workdir(r->repo);
@@ -377,19 +350,29 @@ static int repo_set_objects(struct gm_repo *r)
 			   0;
 }
 
+/* The repository's object directories: its own, then its alternates. */
+static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
+{
+	const struct gm_repo_location *loc = r->loc;
+	int error = loc->object_dir ?
+		gm_strvec_push(dirs, loc->object_dir) :
+		gm_strvec_pushf(dirs, "%sobjects",
+				git_repository_commondir(r->repo));
+
+	for (size_t i = 0; !error && i < loc->alternates.nr; i++)
+		error = gm_strvec_push(dirs, loc->alternates.v[i]);
+	return error;
+}
+
 /* A partial clone's fetch of what it lacks, on the object directory git reads. */
 static int repo_set_promisor(struct gm_repo *r)
 {
-	struct gm_buf dir = GM_BUF_INIT;
-	int error;
+	struct gm_strvec dirs = GM_STRVEC_INIT;
+	int error = repo_object_dirs(r, &dirs);
 
-	if (r->loc->object_dir)
-		return gm_repo_promisor_attach(r, r->loc->object_dir);
-	if (gm_buf_printf(&dir, "%sobjects",
-			  git_repository_commondir(r->repo)) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	error = gm_repo_promisor_attach(r, dir.ptr);
-	gm_buf_release(&dir);
+	if (!error)
+		error = gm_repo_promisor_attach(r, dirs.v[0]);
+	gm_strvec_release(&dirs);
 	return error;
 }
 
@@ -594,21 +577,12 @@ static int repo_open_location(struct gm_repo *r)
 	return repo_set_index(r);
 }
 
+/* A repository with a copy of `loc` alone, gm_repo_free()'s even on failure. */
 static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
 {
-	struct gm_repo *r = calloc(1, sizeof(*r));
-	int error;
-
-	*out = NULL;
-	if (!r)
+	if (!(*out = calloc(1, sizeof(**out))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = location_dup(&r->loc_owned, loc)) < 0) {
-		free(r);
-		return error;
-	}
-	r->loc = r->loc_owned;
-	*out = r;
-	return 0;
+	return location_dup(&(*out)->loc, loc);
 }
 
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
@@ -672,25 +646,11 @@ void gm_repo_free(struct gm_repo *r)
 	free(r->workdir);
 	free(r->prefix);
 	free(r->index_path);
-	gm_repo_location_free(r->loc_owned);
+	gm_repo_location_free(r->loc);
 	free(r);
 }
 
 /* ==================== what it holds ==================== */
-
-/* The repository's object directories: its own, then its alternates. */
-static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
-{
-	const struct gm_repo_location *loc = r->loc;
-	int error = loc->object_dir ?
-		gm_strvec_push(dirs, loc->object_dir) :
-		gm_strvec_pushf(dirs, "%sobjects",
-				git_repository_commondir(r->repo));
-
-	for (size_t i = 0; !error && i < loc->alternates.nr; i++)
-		error = gm_strvec_push(dirs, loc->alternates.v[i]);
-	return error;
-}
 
 int gm_repo_packs(const struct gm_packs **out, struct gm_repo *r)
 {
@@ -766,11 +726,6 @@ int gm_repo_graph(const struct gm_graph **out, struct gm_repo *r)
 const char *gm_repo_workdir(const struct gm_repo *r)
 {
 	return r->workdir;
-}
-
-const char *gm_repo_prefix(const struct gm_repo *r)
-{
-	return r->prefix;
 }
 
 const git_oid *gm_repo_commit_id(const struct gm_repo *r)

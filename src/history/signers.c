@@ -18,7 +18,7 @@
 
 /* ==================== the script's reading of a log entry ==================== */
 
-void gm_signers_facts_release(struct gm_signers_facts *facts)
+static void signers_facts_release(struct gm_signers_facts *facts)
 {
 	if (!facts)
 		return;
@@ -131,7 +131,7 @@ void gm_signers_report_free(struct gm_signers_report *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->nr_facts; i++)
-		gm_signers_facts_release(&r->facts[i]);
+		signers_facts_release(&r->facts[i]);
 	free(r->facts);
 	free(r->steps);
 	gm_blame_free(r->blame);
@@ -143,15 +143,8 @@ void gm_signers_report_free(struct gm_signers_report *r)
 
 static bool is_commit_line(const char *s)
 {
-	if (strncmp(s, "GitCommit: ", 11))
-		return false;
-	for (int i = 0; i < GIT_OID_HEXSZ; i++) {
-		char c = s[11 + i];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return false;
-	}
-	return true;
+	return !strncmp(s, "GitCommit: ", 11) &&
+	       strspn(s + 11, "0123456789abcdef") >= GIT_OID_HEXSZ;
 }
 
 /* Whether `s` starts with "<digits>\t<digits>\t", as numstat lines do. */
@@ -203,14 +196,13 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
 	struct gm_buf line = GM_BUF_INIT, subject = GM_BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1];
 	bool in_subject = true;
 	const char *msg;
 	int error;
 
 	memset(out, 0, sizeof(*out));
 	out->id = *id;
-	gm_oid_hex(hex, &out->id);
+	out->commit_lines = 1;	/* "GitCommit: <id>": no address, no stat */
 	if ((error = gm_commit_utf8_text(&u, text)) < 0 ||
 	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
 		goto out;
@@ -219,10 +211,6 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	gm_buf_reset(&line);
-	if ((error = gm_buf_printf(&line, "GitCommit: %s", hex)) < 0 ||
-	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
-		goto out;
 	gm_buf_reset(&line);
 	if ((error = gm_buf_printf(&line, "GitAuthor: %s", out->author)) < 0 ||
 	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
@@ -259,12 +247,6 @@ out:
 	if (error)
 		gm_signers_commit_release(out);
 	return error;
-}
-
-char *gm_signers_commit_hex(const struct gm_signers_commit *c,
-			    char out[GIT_OID_HEXSZ + 1])
-{
-	return gm_oid_hex(out, &c->id);
 }
 
 void gm_signers_commit_release(struct gm_signers_commit *c)
