@@ -189,24 +189,19 @@ static int output_headers(FILE *f, const struct gm_rank *rk,
 int gm_output_write(FILE *f, const struct gm_rank *rk,
 		    const struct gm_output_settings *s)
 {
+	const struct gm_strvec *groups[] = { &rk->scm, &rk->substatus,
+		&rk->status, &rk->subsystem, &rk->web, &rk->bug };
+	bool wanted[] = { s->scm, s->substatus, s->status, s->subsystem,
+		s->web, s->bug };
 	int error = 0;
 
 	if (s->headers)
 		return output_headers(f, rk, s);
 	if (s->email || s->lists)
 		error = output_people(f, rk, s);
-	if (!error && s->scm)
-		error = output_group(f, &rk->scm, s);
-	if (!error && s->substatus)
-		error = output_group(f, &rk->substatus, s);
-	if (!error && s->status)
-		error = output_group(f, &rk->status, s);
-	if (!error && s->subsystem)
-		error = output_group(f, &rk->subsystem, s);
-	if (!error && s->web)
-		error = output_group(f, &rk->web, s);
-	if (!error && s->bug)
-		error = output_group(f, &rk->bug, s);
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted) && !error; i++)
+		if (wanted[i])
+			error = output_group(f, groups[i], s);
 	return error;
 }
 
@@ -380,8 +375,8 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_string(FILE *f, const char *s)
+/* Bytes that are not UTF-8 become U+FFFD. */
+void gm_output_json_put(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
@@ -406,11 +401,6 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void gm_output_json_put(FILE *f, const char *s)
-{
-	json_string(f, s);
-}
-
 int gm_output_json_string(struct gm_buf *out, const char *s)
 {
 	char *text = NULL;
@@ -420,7 +410,7 @@ int gm_output_json_string(struct gm_buf *out, const char *s)
 
 	if (!f)
 		return gm_error_set(GM_ERROR, "out of memory");
-	json_string(f, s);
+	gm_output_json_put(f, s);
 	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
 			    gm_buf_put(out, text, len);
 	free(text);
@@ -429,7 +419,7 @@ int gm_output_json_string(struct gm_buf *out, const char *s)
 
 static void json_key(FILE *f, const char *key)
 {
-	json_string(f, key);
+	gm_output_json_put(f, key);
 	fputs(": ", f);
 }
 
@@ -439,7 +429,7 @@ static void json_strings(FILE *f, const struct gm_strvec *sv)
 	for (size_t i = 0; i < sv->nr; i++) {
 		if (i)
 			fputs(", ", f);
-		json_string(f, sv->v[i]);
+		gm_output_json_put(f, sv->v[i]);
 	}
 	fputc(']', f);
 }
@@ -452,7 +442,7 @@ static void json_pattern(FILE *f, const struct gm_mline *ml)
 	gm_buf_puts(&b, tag);
 	gm_buf_putc(&b, ' ');
 	gm_buf_put(&b, ml->value, ml->len);
-	json_string(f, b.ptr);
+	gm_output_json_put(f, b.ptr);
 	gm_buf_release(&b);
 }
 
@@ -464,6 +454,7 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 
 	fputs("  \"sections\": [", f);
 	for (size_t s = 0; s < m->nr_sections; s++) {
+		const struct gm_section *sec = &m->sections[s];
 		bool any = false;
 
 		for (size_t i = 0; i < r->matches->nr_files; i++) {
@@ -473,13 +464,12 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 				if (mf->sections[k] != s)
 					continue;
 				if (!any) {
-					fputs(first ? "\n    {" : ",\n    {", f);
-					json_key(f, "name");
-					json_string(f, m->sections[s].name);
-					fputs(", ", f);
-					json_key(f, "status");
-					if (m->sections[s].status)
-						json_string(f, m->sections[s].status);
+					fputs(first ? "\n    {\"name\": " :
+						      ",\n    {\"name\": ", f);
+					gm_output_json_put(f, sec->name);
+					fputs(", \"status\": ", f);
+					if (sec->status)
+						gm_output_json_put(f, sec->status);
 					else
 						fputs("null", f);
 					fputs(", \"matches\": [", f);
@@ -487,7 +477,7 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 					fputs(", ", f);
 				}
 				fputs("{\"file\": ", f);
-				json_string(f, mf->path);
+				gm_output_json_put(f, mf->path);
 				fputs(", \"pattern\": ", f);
 				json_pattern(f, &m->lines[mf->lines[k]]);
 				fputc('}', f);
@@ -524,13 +514,11 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 
 	gm_email_parse(name, addr, e->addr);
 	gm_email_unquote(name);
-	json_key(f, "name");
-	json_string(f, name->ptr);
-	fputs(", ", f);
-	json_key(f, "email");
-	json_string(f, addr->ptr);
-	fputs(", ", f);
-	json_key(f, "roles");
+	fputs("\"name\": ", f);
+	gm_output_json_put(f, name->ptr);
+	fputs(", \"email\": ", f);
+	gm_output_json_put(f, addr->ptr);
+	fputs(", \"roles\": ", f);
 	json_strings(f, &e->roles);
 	fprintf(f, ", \"maintainers\": %s",
 		e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
@@ -572,11 +560,9 @@ static void json_lists(FILE *f, const struct gm_output_report *r)
 
 	fputs("  \"lists\": [", f);
 	for (size_t i = 0; show && i < l->nr; i++) {
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key(f, "address");
-		json_string(f, l->v[i].addr);
-		fputs(", ", f);
-		json_key(f, "roles");
+		fputs(i ? ",\n    {\"address\": " : "\n    {\"address\": ", f);
+		gm_output_json_put(f, l->v[i].addr);
+		fputs(", \"roles\": ", f);
 		json_strings(f, &l->v[i].roles);
 		fputc('}', f);
 	}
@@ -592,9 +578,8 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 		const struct gm_signers_facts *x = &g->facts[i];
 		const struct gm_strvec *from = &g->walk->files[i].renamed_from;
 
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key(f, "file");
-		json_string(f, x->path);
+		fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
+		gm_output_json_put(f, x->path);
 		fputs(", \"renamed_from\": ", f);
 		json_strings(f, from);
 		fputs(", \"commits\": ", f);
@@ -607,9 +592,8 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 			json_key(f, ro->name);
 			fprintf(f, "{\"divisor\": %d, \"people\": [", ro->divisor);
 			for (size_t n = 0; n < ro->nr; n++) {
-				fputs(n ? ", {" : "{", f);
-				json_key(f, "who");
-				json_string(f, ro->v[n].who);
+				fputs(n ? ", {\"who\": " : "{\"who\": ", f);
+				gm_output_json_put(f, ro->v[n].who);
 				fprintf(f, ", \"count\": %d}", ro->v[n].count);
 			}
 			fputs("]}", f);
@@ -622,7 +606,7 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 int gm_output_json(FILE *f, const struct gm_output_report *r)
 {
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	json_string(f, r->rev);
+	gm_output_json_put(f, r->rev);
 	fputs(",\n  \"files\": ", f);
 	json_strings(f, r->files);
 	fputs(",\n", f);

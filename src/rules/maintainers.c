@@ -1,3 +1,5 @@
+/* strcasestr() is a GNU and BSD extension, in every libc we build with. */
+#define _GNU_SOURCE
 #include "gm/maintainers.h"
 
 #include <stdint.h>
@@ -148,30 +150,14 @@ static int section_short_name(struct gm_section *sec)
 	return 0;
 }
 
-/* Whether `s` contains `word` (lower case ASCII), ignoring ASCII case. */
-static bool contains_ci(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; *s; s++) {
-		size_t i = 0;
-
-		while (i < n && s[i] && (s[i] | 0x20) == word[i])
-			i++;
-		if (i == n)
-			return true;
-	}
-	return false;
-}
-
 static void section_scan_tags(struct gm_maintainers *m, struct gm_section *sec)
 {
 	for (size_t i = sec->start; i < sec->end; i++) {
 		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag == 'S') {
-			sec->maintained |= contains_ci(ml->value, "maintain") ||
-					   contains_ci(ml->value, "support");
+			sec->maintained |= strcasestr(ml->value, "maintain") ||
+					   strcasestr(ml->value, "support");
 			if (i > sec->start)
 				sec->status = ml->value;
 		} else if (ml->tag == 'M') {
