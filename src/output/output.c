@@ -248,31 +248,6 @@ static int restore_glob(struct gm_buf *out, const char *s, size_t len)
 	return 0;
 }
 
-/*
- * Xen's last step for a value read with --brace-patterns
- * (gm_maintainers_braces()): each "(a|b)" group back to "{a,b}".
- */
-static void restore_braces(char *s, size_t len)
-{
-	for (size_t i = 1; i < len; i++) {
-		size_t close = i + 1;
-		bool bar = false;
-
-		if (s[i] != '(' || s[i - 1] == '\\')
-			continue;
-		while (close < len && s[close] != ')' && s[close] != '(')
-			bar |= s[close++] == '|';
-		if (close >= len || s[close] != ')' || !bar)
-			continue;
-		s[i] = '{';
-		for (size_t k = i + 1; k < close; k++)
-			if (s[k] == '|')
-				s[k] = ',';
-		s[close] = '}';
-		i = close;
-	}
-}
-
 static bool letter_wanted(const char *letters, char tag)
 {
 	if (!letters || !*letters)
@@ -307,8 +282,9 @@ static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
 		restore_dots(raw.ptr, raw.len);
 		error = restore_glob(out, raw.ptr + 2, raw.len - 2);
 	}
-	if (!error && ml->glob->glob != ml->value)	/* brace groups */
-		restore_braces(out->ptr, out->len);
+	/* Xen's last step for a value read with --brace-patterns */
+	if (!error && ml->glob->glob != ml->value)
+		gm_pattern_regroup(out->ptr, out->len, "(|)", "{,}");
 	gm_buf_release(&raw);
 	return error;
 }

@@ -243,33 +243,6 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 	return 0;
 }
 
-/* The value with its brace groups as regex groups, or NULL: none. */
-static char *brace_groups(const char *v, size_t len)
-{
-	char *out = NULL;
-
-	for (size_t i = 1; i < len; i++) {
-		size_t close = i + 1;
-		bool comma = false;
-
-		if (v[i] != '{' || v[i - 1] == '\\')
-			continue;
-		while (close < len && v[close] != '}' && v[close] != '{')
-			comma |= v[close++] == ',';
-		if (close >= len || v[close] != '}' || !comma)
-			continue;
-		if (!out && !(out = strdup(v)))
-			return NULL;
-		out[i] = '(';
-		for (size_t k = i + 1; k < close; k++)
-			if (out[k] == ',')
-				out[k] = '|';
-		out[close] = ')';
-		i = close;
-	}
-	return out;
-}
-
 int gm_maintainers_braces(struct gm_maintainers *m)
 {
 	for (size_t i = 0; i < m->nr_lines; i++) {
@@ -277,9 +250,13 @@ int gm_maintainers_braces(struct gm_maintainers *m)
 		char *re;
 
 		if ((ml->tag != 'F' && ml->tag != 'X') ||
-		    !memchr(ml->value, '{', ml->len) ||
-		    !(re = brace_groups(ml->value, ml->len)))
+		    !memchr(ml->value, '{', ml->len))
 			continue;
+		re = strndup(ml->value, ml->len);
+		if (re && !gm_pattern_regroup(re, ml->len, "{,}", "(|)")) {
+			free(re);
+			continue;
+		}
 		if (maintainers_keep(m, re) < 0)
 			return GM_ERROR;
 		gm_glob_init(&m->globs[ml->pattern], re, ml->len);

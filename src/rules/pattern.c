@@ -296,6 +296,32 @@ const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
 	return st->value;
 }
 
+size_t gm_pattern_regroup(char *s, size_t len, const char *from,
+			  const char *to)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < len; i++) {
+		size_t close = i + 1;
+		bool sep = false;
+
+		if (s[i] != from[0] || s[i - 1] == '\\')
+			continue;
+		while (close < len && s[close] != from[2] && s[close] != from[0])
+			sep |= s[close++] == from[1];
+		if (close >= len || s[close] != from[2] || !sep)
+			continue;
+		s[i] = to[0];
+		for (size_t k = i + 1; k < close; k++)
+			if (s[k] == from[1])
+				s[k] = to[1];
+		s[close] = to[2];
+		i = close;
+		n++;
+	}
+	return n;
+}
+
 /* ==================== regexes (N:, K:) ==================== */
 
 static bool regex_is_alnum(char c)
