@@ -3,6 +3,7 @@
 
 #include "gm/pattern.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,9 @@ static pcre2_code *pattern_compile(const char *src, size_t len, uint32_t flags)
 {
 	int errcode;
 	PCRE2_SIZE erroff;
-	pcre2_code *code;
 
-	code = pcre2_compile((PCRE2_SPTR)src, len, flags, &errcode, &erroff,
+	return pcre2_compile((PCRE2_SPTR)src, len, flags, &errcode, &erroff,
 			     NULL);
-	return code;
 }
 
 /*
@@ -307,7 +306,8 @@ size_t gm_pattern_regroup(char *s, size_t len, const char *from,
 
 		if (s[i] != from[0] || s[i - 1] == '\\')
 			continue;
-		while (close < len && s[close] != from[2] && s[close] != from[0])
+		while (close < len && s[close] != from[0] &&
+		       s[close] != from[2])
 			sep |= s[close++] == from[1];
 		if (close >= len || s[close] != from[2] || !sep)
 			continue;
@@ -323,18 +323,6 @@ size_t gm_pattern_regroup(char *s, size_t len, const char *from,
 }
 
 /* ==================== regexes (N:, K:) ==================== */
-
-static bool regex_is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-static bool regex_is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
 
 /* Whether the regex sets the case-insensitive flag anywhere. */
 static bool regex_has_caseless(const char *s, size_t len)
@@ -460,10 +448,10 @@ static size_t regex_group_body(const char *s, size_t len, size_t i)
 		if (s[j] == 'P' && (++j >= len || s[j] != '<'))
 			return 0;
 		close = s[j] == '\'' ? '\'' : '>';
-		if (++j >= len || !(regex_is_alnum(s[j]) || s[j] == '_') ||
-		    (s[j] >= '0' && s[j] <= '9'))
+		if (++j >= len || isdigit((unsigned char)s[j]) ||
+		    !(isalnum((unsigned char)s[j]) || s[j] == '_'))
 			return 0;	/* (?<= (?<! and not a name */
-		while (j < len && (regex_is_alnum(s[j]) || s[j] == '_'))
+		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
 			j++;
 		return j < len && s[j] == close ? j + 1 : 0;
 	}
@@ -481,7 +469,7 @@ static bool regex_optional_after(const char *s, size_t len, size_t i)
 	for (i++; i < len; i++) {
 		unsigned char u = (unsigned char)s[i];
 
-		if (regex_is_space(s[i]) || u >= 0x80)
+		if (isspace((unsigned char)s[i]) || u >= 0x80)
 			continue;
 		if (s[i] == '(' && i + 2 < len && s[i + 1] == '?' &&
 		    s[i + 2] == '#') {
@@ -576,7 +564,7 @@ static void regex_find_required(const char *s, size_t len, int levels,
 		char next = i + 1 < len ? s[i + 1] : 0;
 		unsigned char u = (unsigned char)c;
 
-		if (regex_is_space(c) || u >= 0x80) {
+		if (isspace((unsigned char)c) || u >= 0x80) {
 			/* /x: ignored, and a quantifier may follow it */
 			run_cut(&run, &best);
 			continue;
@@ -590,8 +578,9 @@ static void regex_find_required(const char *s, size_t len, int levels,
 			run_cut(&run, &best);
 			continue;
 		}
-		if (c == '\\' && i + 1 < len && !regex_is_alnum(next) &&
-		    !regex_is_space(next) && (unsigned char)next < 0x80) {
+		if (c == '\\' && i + 1 < len && (unsigned char)next < 0x80 &&
+		    !isalnum((unsigned char)next) &&
+		    !isspace((unsigned char)next)) {
 			lit = next;
 			next = ++i + 1 < len ? s[i + 1] : 0;
 		} else if (c == '\\') {
