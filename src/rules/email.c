@@ -703,8 +703,8 @@ static bool scan_domain_char(unsigned char c)
  * those windows only gives the same matches as searching the whole
  * text, without trying every position of it.
  */
-static int scan_text(struct gm_strvec *out, const char *text, size_t len,
-		     int usename, bool utf8)
+int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
+		       int usename, bool utf8)
 {
 	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
 	pcre2_code *cand = re_get(utf8 ? RE_CAND8 : RE_CAND);
@@ -746,18 +746,6 @@ static int scan_text(struct gm_strvec *out, const char *text, size_t len,
 	}
 	pcre2_match_data_free(md);
 	return error;
-}
-
-int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
-		       int usename)
-{
-	return scan_text(out, text, len, usename, false);
-}
-
-int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
-			    size_t len, int usename)
-{
-	return scan_text(out, text, len, usename, true);
 }
 
 /* A byte of RFC 5322 atext, or of RFC 6532's 8-bit text. */
