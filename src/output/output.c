@@ -11,22 +11,18 @@
 #include "gm/strmap.h"
 
 /*
- * Write `s` with every control character but TAB shown as \xHH: the text
- * comes from MAINTAINERS and patches, and goes to terminals and headers.
+ * Write `s` with every control character but TAB (with `tab`, TAB too)
+ * shown as \xHH: the text comes from MAINTAINERS and patches, and goes to
+ * terminals and headers.
  */
-static bool output_is_control(unsigned char c)
-{
-	return (c < ' ' && c != '\t') || c == 0x7f;
-}
-
-static void output_text(FILE *f, const char *s)
+static void output_text(FILE *f, const char *s, bool tab)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		const unsigned char *q = p;
 
-		while (*q && !output_is_control(*q))
+		while (*q && *q != 0x7f && (*q >= ' ' || (*q == '\t' && !tab)))
 			q++;
 		fwrite(p, 1, (size_t)(q - p), f);
 		if (!*q)
@@ -41,8 +37,8 @@ static int output_items(FILE *f, const char *const *items, size_t nr,
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (!s->multiline && i)
-			output_text(f, s->separator);
-		output_text(f, items[i]);
+			output_text(f, s->separator, false);
+		output_text(f, items[i], false);
 		if (s->multiline)
 			fputc('\n', f);
 	}
@@ -161,7 +157,7 @@ static void output_header(FILE *f, const char *name,
 			col = 0;
 		}
 		fputc(' ', f);
-		output_text(f, addrs->v[i]);
+		output_text(f, addrs->v[i], false);
 		fputs(i + 1 < addrs->nr ? "," : "", f);
 		col += len;
 	}
@@ -306,7 +302,7 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 				continue;
 			if ((error = section_line(&line, m, ctx, i)) < 0)
 				break;
-			output_text(f, line.ptr);
+			output_text(f, line.ptr, false);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -656,11 +652,6 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 void gm_output_message(FILE *f, const char *prefix, const char *msg)
 {
 	fputs(prefix, f);
-	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-		if (*p < ' ' || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
+	output_text(f, msg, true);
 	fputc('\n', f);
 }
