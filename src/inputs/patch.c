@@ -31,17 +31,6 @@ static size_t span(const struct line *l, size_t i, bool space)
 	return i;
 }
 
-static int unquote_octal(struct gm_buf *out, const char *s, size_t *i,
-			 size_t len)
-{
-	unsigned v = 0;
-	size_t k;
-
-	for (k = 0; k < 3 && *i < len && s[*i] >= '0' && s[*i] <= '7'; k++)
-		v = v * 8 + (unsigned)(s[(*i)++] - '0');
-	return gm_buf_putc(out, (char)v);
-}
-
 /*
  * Unquote the C-quoted name starting at l->s[*i] (a '"'), as git writes
  * names with unusual characters. @return 1 if one was read, 0 if not.
@@ -55,6 +44,7 @@ static int unquote(struct gm_buf *out, const struct line *l, size_t *i)
 	gm_buf_reset(out);
 	while (j < l->len && l->s[j] != '"') {
 		const char *e;
+		unsigned v = 0;
 		int error;
 
 		if (l->s[j] != '\\') {
@@ -62,7 +52,11 @@ static int unquote(struct gm_buf *out, const struct line *l, size_t *i)
 		} else if (++j >= l->len) {
 			return 0;
 		} else if (l->s[j] >= '0' && l->s[j] <= '7') {
-			error = unquote_octal(out, l->s, &j, l->len);
+			/* up to three octal digits */
+			for (size_t k = j + 3; j < k && j < l->len &&
+			     l->s[j] >= '0' && l->s[j] <= '7'; j++)
+				v = v * 8 + (unsigned)(l->s[j] - '0');
+			error = gm_buf_putc(out, (char)v);
 		} else if ((e = strchr(esc, l->s[j])) && *e) {
 			error = gm_buf_putc(out, val[e - esc]);
 			j++;

@@ -408,11 +408,9 @@ static void json_strings(FILE *f, const struct gm_strvec *sv)
 
 static void json_pattern(FILE *f, const struct gm_mline *ml)
 {
-	char tag[3] = { ml->tag, ':', '\0' };
 	struct gm_buf b = GM_BUF_INIT;
 
-	gm_buf_puts(&b, tag);
-	gm_buf_putc(&b, ' ');
+	gm_buf_printf(&b, "%c: ", ml->tag);
 	gm_buf_put(&b, ml->value, ml->len);
 	gm_output_json_put(f, b.ptr);
 	gm_buf_release(&b);
