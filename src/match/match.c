@@ -194,8 +194,10 @@ static int index_add(struct match_index *ix, const struct gm_maintainers *m,
 	return list_add(l, line);
 }
 
-static void index_release(struct match_index *ix)
+static void index_free(struct match_index *ix)
 {
+	if (!ix)
+		return;
 	for (size_t i = 0; i < ix->by_prefix.alloc; i++) {
 		struct index_list *l = ix->by_prefix.slots[i].value;
 
@@ -208,12 +210,6 @@ static void index_release(struct match_index *ix)
 	gm_needles_free(ix->names);
 	free(ix->name_lines.v);
 	free(ix->found);
-}
-
-static void index_free(struct match_index *ix)
-{
-	if (ix)
-		index_release(ix);
 	free(ix);
 }
 
