@@ -48,40 +48,27 @@ static int output_items(FILE *f, const char *const *items, size_t nr,
 					strerror(errno)) : 0;
 }
 
-/* The strings of `sv` without later repeats, borrowed into `out`. */
-static int uniq_items(const struct gm_strvec *sv, const char ***out,
-		      size_t *nr)
-{
-	struct gm_strmap seen = GM_STRMAP_INIT;
-	const char **v = calloc(sv->nr + 1, sizeof(*v));
-	int error = 0;
-
-	*nr = 0;
-	if (!v)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < sv->nr && !error; i++) {
-		const char *s = sv->v[i];
-
-		if (gm_strmap_get(&seen, s, strlen(s), NULL))
-			continue;
-		error = gm_strmap_put(&seen, s, strlen(s), NULL);
-		v[(*nr)++] = s;
-	}
-	gm_strmap_release(&seen);
-	*out = v;
-	return error;
-}
-
+/* The strings of `sv` without later repeats. */
 static int output_group(FILE *f, const struct gm_strvec *sv,
 			const struct gm_output_settings *s)
 {
-	const char **items = NULL;
-	size_t nr;
-	int error = uniq_items(sv, &items, &nr);
+	struct gm_strmap seen = GM_STRMAP_INIT;
+	const char **v = calloc(sv->nr + 1, sizeof(*v));
+	size_t nr = 0;
+	int error = v ? 0 : gm_error_set(GM_ERROR, "out of memory");
 
+	for (size_t i = 0; i < sv->nr && !error; i++) {
+		const char *item = sv->v[i];
+
+		if (gm_strmap_get(&seen, item, strlen(item), NULL))
+			continue;
+		error = gm_strmap_put(&seen, item, strlen(item), NULL);
+		v[nr++] = item;
+	}
 	if (!error)
-		error = output_items(f, items, nr, s);
-	free(items);
+		error = output_items(f, v, nr, s);
+	gm_strmap_release(&seen);
+	free(v);
 	return error;
 }
 

@@ -259,11 +259,8 @@ static bool glob_isdir(const struct gm_glob *g, struct gm_glob_state *st,
 	st->dir = GM_GLOB_NOT_DIR;
 	if (!g->literal || !g->len || g->glob[g->len - 1] == '/' || !pc->isdir)
 		return false;
-	path = malloc(g->len + 1);
-	if (!path)
+	if (!(path = strndup(g->glob, g->len)))
 		return false;
-	memcpy(path, g->glob, g->len);
-	path[g->len] = '\0';
 	if (pc->isdir(path, pc->payload))
 		st->dir = GM_GLOB_DIR;
 	free(path);
@@ -670,11 +667,8 @@ static void literals_minimize(struct gm_strvec *set, bool caseless)
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len)
 {
 	memset(re, 0, sizeof(*re));
-	re->source = malloc(len + 1);
-	if (!re->source)
+	if (!(re->source = strndup(source, len)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(re->source, source, len);
-	re->source[len] = '\0';
 	re->caseless = regex_has_caseless(source, len);
 	regex_find_required(source, len, GM_REGEX_GROUP_LEVELS,
 			    &re->required);
