@@ -101,7 +101,8 @@ static void scan(const char *data, size_t size)
 	struct gm_strvec found = GM_STRVEC_INIT;
 
 	for (int usename = 0; usename <= 1; usename++) {
-		if (gm_email_scan_text(&found, data, size, usename) == 0)
+		if (gm_email_scan_text(&found, data, size, usename,
+				       false) == 0)
 			for (size_t i = 0; i < found.nr; i++)
 				FUZZ_CHECK(strchr(found.v[i], '@'));
 		gm_strvec_release(&found);

@@ -124,6 +124,24 @@ START_TEST(test_buf_detach_hands_over)
 }
 END_TEST
 
+START_TEST(test_buf_set_lower)
+{
+	struct gm_buf b = GM_BUF_INIT;
+
+	ck_assert_int_eq(gm_buf_set_lower(&b, "Linus <TORVALDS@Example.ORG>"),
+			 0);
+	ck_assert_str_eq(b.ptr, "linus <torvalds@example.org>");
+	ck_assert_uint_eq(b.len, 28);
+	/* the content replaced, bytes past ASCII kept, in place too */
+	ck_assert_int_eq(gm_buf_set_lower(&b, "\xc3\x89Z@["), 0);
+	ck_assert_str_eq(b.ptr, "\xc3\x89z@[");
+	ck_assert_int_eq(gm_buf_puts(&b, "QX`{"), 0);
+	ck_assert_int_eq(gm_buf_set_lower(&b, b.ptr), 0);
+	ck_assert_str_eq(b.ptr, "\xc3\x89z@[qx`{");
+	gm_buf_release(&b);
+}
+END_TEST
+
 START_TEST(test_buf_release_is_reusable)
 {
 	struct gm_buf b = GM_BUF_INIT;
@@ -244,6 +262,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_printf_appends);
 	tcase_add_test(tc, test_buf_reset_keeps_storage);
 	tcase_add_test(tc, test_buf_detach_hands_over);
+	tcase_add_test(tc, test_buf_set_lower);
 	tcase_add_test(tc, test_buf_release_is_reusable);
 	tcase_add_test(tc, test_buf_grow_overflow_fails_cleanly);
 	suite_add_tcase(s, tc);

@@ -433,7 +433,7 @@ START_TEST(test_email_scan_text_e22)
 {
 	struct gm_strvec sv = GM_STRVEC_INIT;
 
-	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 1),
+	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 1, false),
 			 0);
 	ck_assert_uint_eq(sv.nr, 3);
 	ck_assert_str_eq(sv.v[0], "Jane Doe <jane@doe.org>");
@@ -450,7 +450,7 @@ START_TEST(test_email_scan_text_without_names)
 {
 	struct gm_strvec sv = GM_STRVEC_INIT;
 
-	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 0),
+	ck_assert_int_eq(gm_email_scan_text(&sv, yaml_e22, strlen(yaml_e22), 0, false),
 			 0);
 	ck_assert_uint_eq(sv.nr, 3);
 	ck_assert_str_eq(sv.v[0], "jane@doe.org");
@@ -469,7 +469,7 @@ START_TEST(test_email_scan_text_name_rules)
 		"mail: plain@example.net\n";
 	struct gm_strvec sv = GM_STRVEC_INIT;
 
-	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1, false), 0);
 	ck_assert_uint_eq(sv.nr, 3);
 	/* more than 2 words: the last three when the middle is an initial */
 	ck_assert_str_eq(sv.v[0], "\"John Q. Public\" <jq@pub.org>");
@@ -509,18 +509,18 @@ START_TEST(test_email_scan_text_utf8)
 	};
 	struct gm_strvec sv = GM_STRVEC_INIT;
 
-	ck_assert_int_eq(gm_email_scan_text_utf8(&sv, text, strlen(text), 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1, true), 0);
 	ck_assert_uint_eq(sv.nr, ARRAY_SIZE(want));
 	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		ck_assert_str_eq(sv.v[i], want[i]);
 	gm_strvec_release(&sv);
 	/* 6.1 cuts the Polish name mid-letter (0xC4, 0xC5 are no letters) */
-	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1, false), 0);
 	ck_assert_str_eq(sv.v[1], "\"\x85" "taj\" <remi@example.com>");
 	gm_strvec_release(&sv);
 	/* invalid UTF-8 matches nothing around it, and fails nothing */
-	ck_assert_int_eq(gm_email_scan_text_utf8(&sv, "\xff\xfe <a@b.org>\n",
-						 11, 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, "\xff\xfe <a@b.org>\n",
+						 11, 1, true), 0);
 	ck_assert_uint_eq(sv.nr, 1);
 	ck_assert_str_eq(sv.v[0], "a@b.org");
 	gm_strvec_release(&sv);
@@ -532,9 +532,9 @@ START_TEST(test_email_scan_text_nothing)
 	static const char text[] = "int main(void) { return a@b; }\n";
 	struct gm_strvec sv = GM_STRVEC_INIT;
 
-	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, text, strlen(text), 1, false), 0);
 	ck_assert_uint_eq(sv.nr, 0);
-	ck_assert_int_eq(gm_email_scan_text(&sv, "", 0, 1), 0);
+	ck_assert_int_eq(gm_email_scan_text(&sv, "", 0, 1, false), 0);
 	ck_assert_uint_eq(sv.nr, 0);
 	gm_strvec_release(&sv);
 }

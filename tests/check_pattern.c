@@ -147,6 +147,36 @@ START_TEST(test_pattern_glob_table)
 }
 END_TEST
 
+START_TEST(test_pattern_regroup_both_ways)
+{
+	static const struct {
+		const char *in, *braces, *back;
+		size_t n;
+	} cases[] = {
+		{ "a/{b,c}.h", "a/(b|c).h", "a/{b,c}.h", 1 },
+		{ "{a,b}/{c,d,e}x{f,g}", "{a,b}/(c|d|e)x(f|g)",
+		  "{a,b}/{c,d,e}x{f,g}", 2 },	/* never at the start */
+		{ "a/{b}.h", "a/{b}.h", "a/{b}.h", 0 },	/* no separator */
+		{ "a\\{b,c}", "a\\{b,c}", "a\\{b,c}", 0 },	/* escaped */
+		{ "a{b{c,d}", "a{b(c|d)", "a{b{c,d}", 1 },	/* innermost */
+		{ "a{b,c", "a{b,c", "a{b,c", 0 },		/* unclosed */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char s[64];
+		size_t len = strlen(cases[i].in);
+
+		memcpy(s, cases[i].in, len + 1);
+		ck_assert_uint_eq(gm_pattern_regroup(s, len, "{,}", "(|)"),
+				  cases[i].n);
+		ck_assert_str_eq(s, cases[i].braces);
+		ck_assert_uint_eq(gm_pattern_regroup(s, len, "(|)", "{,}"),
+				  cases[i].n);
+		ck_assert_str_eq(s, cases[i].back);
+	}
+}
+END_TEST
+
 START_TEST(test_pattern_glob_path_length_bounded)
 {
 	struct glob_env e;
@@ -659,6 +689,7 @@ Suite *pattern_suite(void)
 
 	tcase_add_loop_test(glob, test_pattern_glob_table, 0,
 			    (int)ARRAY_SIZE(glob_cases));
+	tcase_add_test(glob, test_pattern_regroup_both_ways);
 	tcase_add_test(glob, test_pattern_glob_path_length_bounded);
 	tcase_add_test(glob, test_pattern_isdir_only_when_it_matters);
 	tcase_add_test(glob, test_pattern_isdir_asked_at_most_once);

@@ -695,42 +695,54 @@ START_TEST(test_treescript_family)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		size_t line = 99;
-		enum gm_ts_family f = gm_treescript_family(
-			cases[i].text, strlen(cases[i].text), &line);
+		struct gm_treescript ts = GM_TREESCRIPT_INIT;
+		int f = gm_treescript_read(&ts, cases[i].text,
+					   strlen(cases[i].text), "s");
 
-		ck_assert_msg(f == cases[i].family, "case %zu: family %d", i,
-			      (int)f);
-		ck_assert_uint_eq(line, cases[i].line);
+		ck_assert_msg(f == (int)cases[i].family, "case %zu: family %d",
+			      i, f);
+		ck_assert_int_eq(ts.family, cases[i].family);
+		ck_assert_uint_eq(ts.family_line, cases[i].line);
+		/* the family's name, as the first note gives it */
+		if (cases[i].family == GM_TS_XEN)
+			ck_assert_str_eq(ts.notes.v[0], "s:2: family Xen");
+		if (cases[i].family == GM_TS_UBOOT)
+			ck_assert_str_eq(ts.notes.v[0], "s:12: family u-boot");
+		gm_treescript_release(&ts);
 	}
-	ck_assert_str_eq(gm_treescript_family_name(GM_TS_XEN), "Xen");
-	ck_assert_str_eq(gm_treescript_family_name(GM_TS_UBOOT), "u-boot");
 }
 END_TEST
 
+/* The chief penguins gm_treescript_read() finds in `text[0..len)`. */
+static size_t penguins_of(struct gm_treescript *ts, const char *text,
+			  size_t len)
+{
+	gm_treescript_release(ts);
+	ck_assert_int_ge(gm_treescript_read(ts, text, len, "s"), 0);
+	return ts->penguins.nr;
+}
+
 START_TEST(test_treescript_penguins)
 {
-	struct gm_strvec v = GM_STRVEC_INIT;
-	size_t line = 0;
+	struct gm_treescript ts = GM_TREESCRIPT_INIT;
 
 	/* the commented-out Andrew Morton is no penguin */
-	ck_assert_int_eq(gm_treescript_penguins(&v, linux61_script,
-						strlen(linux61_script), &line), 1);
-	ck_assert_str_eq(v.v[0], "Linus Torvalds:torvalds@linux-foundation.org");
-	ck_assert_uint_eq(line, 7);
-	gm_strvec_release(&v);
-	ck_assert_int_eq(gm_treescript_penguins(&v, uboot_script,
-						strlen(uboot_script), &line), 1);
-	ck_assert_str_eq(v.v[0], "Tom RINI:trini@konsulko.com");
-	ck_assert_uint_eq(line, 5);
-	gm_strvec_release(&v);
+	ck_assert_uint_eq(penguins_of(&ts, linux61_script,
+				      strlen(linux61_script)), 1);
+	ck_assert_str_eq(ts.penguins.v[0],
+			 "Linus Torvalds:torvalds@linux-foundation.org");
+	ck_assert_uint_eq(ts.penguins_line, 7);
+	ck_assert_uint_eq(penguins_of(&ts, uboot_script,
+				      strlen(uboot_script)), 1);
+	ck_assert_str_eq(ts.penguins.v[0], "Tom RINI:trini@konsulko.com");
+	ck_assert_uint_eq(ts.penguins_line, 5);
 	/* no colon, no closing parenthesis, indented: not read */
-	ck_assert_int_eq(gm_treescript_penguins(&v,
+	ck_assert_uint_eq(penguins_of(&ts,
 		"push(@penguin_chief, \"No Colon\");\n"
 		"push(@penguin_chief, \"A:b@c\"\n"
-		" push(@penguin_chief, \"A:b@c\");\n", 90, &line), 0);
-	ck_assert_uint_eq(v.nr, 0);
-	gm_strvec_release(&v);
+		" push(@penguin_chief, \"A:b@c\");\n", 90), 0);
+	ck_assert_uint_eq(ts.penguins_line, 0);
+	gm_treescript_release(&ts);
 }
 END_TEST
 

@@ -43,6 +43,11 @@ int gm_buf_printf(struct gm_buf *b, const char *fmt, ...) GM_PRINTF(2, 3);
 int gm_buf_put_path(struct gm_buf *b, const char *path, bool high);
 /** Empty the buffer without freeing its storage. */
 void gm_buf_reset(struct gm_buf *b);
+/**
+ * Replace the content by `s` in ASCII lower case (as Perl's lc and /i see
+ * bytes); `s` may be b->ptr itself. @return 0 or GM_ERROR.
+ */
+int gm_buf_set_lower(struct gm_buf *b, const char *s);
 /** Hand the content to the caller (free() it); the buffer is left empty. */
 char *gm_buf_detach(struct gm_buf *b, size_t *len);
 

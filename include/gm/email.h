@@ -61,19 +61,13 @@ bool gm_email_isspace(int c);
 /**
  * Find the addresses written in a file's text, as get_maintainer.pl does
  * for .yaml files and --file-emails (R-47, 6.1 rules), and append them,
- * cleaned and formatted with names when `usename`, to `out`.
- * @return 0 or GM_ERROR.
+ * cleaned and formatted with names when `usename`, to `out`. With `utf8`,
+ * as Linux 6.7 and later do it (--unicode-file-emails): the text read as
+ * UTF-8, names of Unicode letters, surrounding quotes and stray
+ * punctuation dropped from them. @return 0 or GM_ERROR.
  */
 int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
-		       int usename);
-
-/**
- * gm_email_scan_text() as Linux 6.7 and later do it (--unicode-file-emails):
- * the text read as UTF-8, names of Unicode letters, surrounding quotes
- * and stray punctuation dropped from them. @return 0 or GM_ERROR.
- */
-int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
-			    size_t len, int usename);
+		       int usename, bool utf8);
 /**
  * Whether `addr` can stand in a mail header as an address: an RFC 5322
  * addr-spec in its dot-atom form on both sides of one '@' (atext and

@@ -80,12 +80,11 @@ int gm_inputs_read_text(struct gm_inputs *in, struct gm_repo *r,
 void gm_inputs_release(struct gm_inputs *in);
 
 /*
- * The three ways the script tells a MAINTAINERS file from a path:
- * exactly "MAINTAINERS", whose content K: does not see (R-30); a path
- * matching \bMAINTAINERS$, whose addresses are not taken (R-47); a path
- * ending in "MAINTAINERS", which gets no --git-fallback history (R-71).
+ * Two of the ways the script tells a MAINTAINERS file from a path (the
+ * third, exactly "MAINTAINERS", is R-30's): a path matching
+ * \bMAINTAINERS$, whose addresses are not taken (R-47); a path ending in
+ * "MAINTAINERS", which gets no --git-fallback history (R-71).
  */
-bool gm_inputs_is_maintainers_r30(const char *path);
 bool gm_inputs_is_maintainers_r47(const char *path);
 bool gm_inputs_is_maintainers_r71(const char *path);
 

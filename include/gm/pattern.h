@@ -181,4 +181,14 @@ size_t gm_pattern_slashes(const char *s, size_t len);
 bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
 			     size_t slen);
 
+/**
+ * Rewrite in place each group of s[0..len) that opens with from[0] (not
+ * first, not after a '\\'), holds at least one from[1] and no from[0], and
+ * closes with from[2]: to[0], each from[1] as to[1], to[2]. Xen's brace
+ * patterns: "{,}" to "(|)" when read, back for --sections.
+ * @return how many groups were rewritten.
+ */
+size_t gm_pattern_regroup(char *s, size_t len, const char *from,
+			  const char *to);
+
 #endif /* GM_PATTERN_H */

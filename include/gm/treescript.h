@@ -55,25 +55,6 @@ enum gm_ts_family {
 	GM_TS_UNKNOWN
 };
 
-/** The family's name for messages ("u-boot", "Xen", ...). */
-const char *gm_treescript_family_name(enum gm_ts_family f);
-
-/**
- * The family of the script `text` (`len` bytes); `*line` gets the line
- * that told (0 when unknown).
- */
-enum gm_ts_family gm_treescript_family(const char *text, size_t len,
-				       size_t *line);
-
-/**
- * The script's chief penguins, each `push(@penguin_chief, "Name:addr");`
- * line at column 0 (Perl's `\@` undone), appended to `out` as
- * "Name:addr"; `*first_line` gets the first one's line.
- * @return how many, or GM_ERROR.
- */
-int gm_treescript_penguins(struct gm_strvec *out, const char *text,
-			   size_t len, size_t *first_line);
-
 /*
  * One setting the script gives: an option of the tool (its long name, as
  * gm_options_parse() reads it), to what, and where. First come the

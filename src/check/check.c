@@ -312,7 +312,8 @@ static int judge(struct gm_check *c, struct gm_check_patch *p,
 		via = *(char *)v ? v : NULL;
 	else if (line && line->tag == 'L' &&
 		 (note = strpbrk(line->value, " \t")))
-		error = gm_email_scan_text(&alias, note, strlen(note), 0);
+		error = gm_email_scan_text(&alias, note, strlen(note), 0,
+					   false);
 	for (size_t i = 0; i < alias.nr && !found && error >= 0; i++)
 		if ((error = key_of(c, alias.v[i])) >= 0 &&
 		    (found = gm_strmap_get(&c->reached, c->key.ptr, c->key.len,

@@ -134,9 +134,8 @@ static int query_scan_file_emails(struct gm_query *q, const char *path)
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
-		error = (o->unicode_file_emails ? gm_email_scan_text_utf8 :
-			 gm_email_scan_text)(&q->file_emails, text.ptr,
-					     text.len, o->usename);
+		error = gm_email_scan_text(&q->file_emails, text.ptr, text.len,
+					   o->usename, o->unicode_file_emails);
 	gm_buf_release(&text);
 	return error;
 }

@@ -23,29 +23,12 @@ static bool starts_with(const struct line *l, const char *prefix, size_t *at)
 	return true;
 }
 
-static size_t span_nonspace(const struct line *l, size_t i)
+/* Past the run of white space (`space`) or of anything else from l->s[i]. */
+static size_t span(const struct line *l, size_t i, bool space)
 {
-	while (i < l->len && !gm_email_isspace((unsigned char)l->s[i]))
+	while (i < l->len && gm_email_isspace((unsigned char)l->s[i]) == space)
 		i++;
 	return i;
-}
-
-static size_t span_space(const struct line *l, size_t i)
-{
-	while (i < l->len && gm_email_isspace((unsigned char)l->s[i]))
-		i++;
-	return i;
-}
-
-static int unquote_octal(struct gm_buf *out, const char *s, size_t *i,
-			 size_t len)
-{
-	unsigned v = 0;
-	size_t k;
-
-	for (k = 0; k < 3 && *i < len && s[*i] >= '0' && s[*i] <= '7'; k++)
-		v = v * 8 + (unsigned)(s[(*i)++] - '0');
-	return gm_buf_putc(out, (char)v);
 }
 
 /*
@@ -61,6 +44,7 @@ static int unquote(struct gm_buf *out, const struct line *l, size_t *i)
 	gm_buf_reset(out);
 	while (j < l->len && l->s[j] != '"') {
 		const char *e;
+		unsigned v = 0;
 		int error;
 
 		if (l->s[j] != '\\') {
@@ -68,7 +52,11 @@ static int unquote(struct gm_buf *out, const struct line *l, size_t *i)
 		} else if (++j >= l->len) {
 			return 0;
 		} else if (l->s[j] >= '0' && l->s[j] <= '7') {
-			error = unquote_octal(out, l->s, &j, l->len);
+			/* up to three octal digits */
+			for (size_t k = j + 3; j < k && j < l->len &&
+			     l->s[j] >= '0' && l->s[j] <= '7'; j++)
+				v = v * 8 + (unsigned)(l->s[j] - '0');
+			error = gm_buf_putc(out, (char)v);
 		} else if ((e = strchr(esc, l->s[j])) && *e) {
 			error = gm_buf_putc(out, val[e - esc]);
 			j++;
@@ -108,15 +96,15 @@ static int parse_single_name(struct gm_patch *p, const struct line *l,
 		size_t i = at;
 
 		error = unquote(&q, l, &i);
-		if (error > 0 && span_space(l, i) == l->len) {
+		if (error > 0 && span(l, i, true) == l->len) {
 			*taken = true;
 			error = gm_strvec_pushn(&p->files, q.ptr, q.len);
 		}
 		gm_buf_release(&q);
 		return error < 0 ? error : 0;
 	}
-	end = span_nonspace(l, at);
-	if (end == at || span_space(l, end) != l->len)
+	end = span(l, at, false);
+	if (end == at || span(l, end, true) != l->len)
 		return 0;
 	*taken = true;
 	return gm_strvec_pushn(&p->files, l->s + at, end - at);
@@ -170,11 +158,11 @@ static int parse_diff_git(struct gm_patch *p, const struct line *l, bool *taken)
 	if (l->len - i < 2 || memcmp(l->s + i, "a/", 2))
 		goto out;
 	i += 2;
-	e1 = span_nonspace(l, i);
+	e1 = span(l, i, false);
 	if (e1 == i || l->len - e1 < 3 || memcmp(l->s + e1, " b/", 3))
 		goto out;
-	e2 = span_nonspace(l, e1 + 3);
-	if (e2 == e1 + 3 || span_space(l, e2) != l->len)
+	e2 = span(l, e1 + 3, false);
+	if (e2 == e1 + 3 || span(l, e2, true) != l->len)
 		goto out;
 	*taken = true;
 	if (!(error = gm_strvec_pushn(&p->files, l->s + i, e1 - i)))
@@ -191,7 +179,7 @@ static int parse_fixes(struct gm_patch *p, const struct line *l, bool *taken)
 
 	if (!starts_with(l, "Fixes:", &i))
 		return 0;
-	start = span_space(l, i);
+	start = span(l, i, true);
 	if (start == i)
 		return 0;
 	for (i = start; i < l->len && i - start < 40 &&
@@ -214,7 +202,7 @@ static int parse_file_line(struct gm_patch *p, const struct line *l,
 
 	if (!starts_with(l, "+++", &i) && !starts_with(l, "---", &i))
 		return 0;
-	start = span_space(l, i);
+	start = span(l, i, true);
 	if (start == i || start >= l->len)
 		return 0;
 	*taken = true;
@@ -230,7 +218,7 @@ static int parse_file_line(struct gm_patch *p, const struct line *l,
 		if (error <= 0)
 			return error;
 	}
-	end = span_nonspace(l, start);
+	end = span(l, start, false);
 	tab = memchr(l->s + start, '\t', l->len - start);
 	if (tab && (size_t)(tab - l->s) > end)
 		end = (size_t)(tab - l->s);

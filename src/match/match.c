@@ -98,19 +98,6 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
 	free(ctx);
 }
 
-/* The context's state of the glob or regex of a line of its model. */
-static struct gm_glob_state *ctx_glob(struct gm_match_ctx *ctx,
-				      const struct gm_mline *ml)
-{
-	return &ctx->globs[ml->pattern];
-}
-
-static struct gm_regex_state *ctx_regex(struct gm_match_ctx *ctx,
-					const struct gm_mline *ml)
-{
-	return &ctx->regexes[ml->pattern];
-}
-
 /*
  * The F: and N: lines that may hit a path (R-40): a section matches only
  * through one of them. A plain F: glob can only match paths that start
@@ -207,8 +194,10 @@ static int index_add(struct match_index *ix, const struct gm_maintainers *m,
 	return list_add(l, line);
 }
 
-static void index_release(struct match_index *ix)
+static void index_free(struct match_index *ix)
 {
+	if (!ix)
+		return;
 	for (size_t i = 0; i < ix->by_prefix.alloc; i++) {
 		struct index_list *l = ix->by_prefix.slots[i].value;
 
@@ -221,12 +210,6 @@ static void index_release(struct match_index *ix)
 	gm_needles_free(ix->names);
 	free(ix->name_lines.v);
 	free(ix->found);
-}
-
-static void index_free(struct match_index *ix)
-{
-	if (ix)
-		index_release(ix);
 	free(ix);
 }
 
@@ -276,15 +259,15 @@ static bool glob_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 	if (!g->literal && !g->anydepth && slashes != g->slashes &&
 	    !(g->len && g->glob[g->len - 1] == '/'))
 		return false;
-	return gm_glob_matches(ml->glob, ctx_glob(ctx, ml), &ctx->pattern,
-			       path, len, slashes);
+	return gm_glob_matches(g, &ctx->globs[ml->pattern], &ctx->pattern, path,
+			       len, slashes);
 }
 
 static bool regex_hit(struct gm_match_ctx *ctx, const struct gm_mline *ml,
 		      const char *s, size_t len, bool prefixed)
 {
-	return gm_regex_matches(ml->regex, ctx_regex(ctx, ml), &ctx->pattern,
-				s, len, prefixed);
+	return gm_regex_matches(ml->regex, &ctx->regexes[ml->pattern],
+				&ctx->pattern, s, len, prefixed);
 }
 
 /* The file's facts for matching a line against it. */
@@ -320,11 +303,17 @@ static bool line_hits(const struct gm_maintainers *m, struct gm_match_ctx *ctx,
 	return true;
 }
 
-/* Try the lines of `l`, the hits appended to ctx->hits. */
+/*
+ * Try the lines of `l` (with `found`, only those it marks), the hits
+ * appended to ctx->hits.
+ */
 static int match_lines(const struct gm_maintainers *m, struct gm_match_ctx *ctx,
-		       const struct index_list *l, const struct file_key *fk)
+		       const struct index_list *l, const struct file_key *fk,
+		       const unsigned char *found)
 {
 	for (size_t i = 0; i < l->nr; i++) {
+		if (found && !found[i])
+			continue;
 		if (GM_ARRAY_GROW(ctx->hits, ctx->nr_hits, ctx->alloc_hits) < 0)
 			return GM_ERROR;
 		if (line_hits(m, ctx, l->v[i], fk, &ctx->hits[ctx->nr_hits]))
@@ -403,28 +392,21 @@ static int match_file(const struct gm_maintainers *m,
 
 	fk.slashes = gm_pattern_slashes(fk.path, fk.len);
 	ctx->nr_hits = 0;
-	error = match_lines(m, ctx, &ix->always, &fk);
+	error = match_lines(m, ctx, &ix->always, &fk, NULL);
 	memset(ix->found, 0, ix->name_lines.nr);
 	gm_needles_scan(ix->names, fk.path, fk.len, ix->found);
-	for (size_t k = 0; !error && k < ix->name_lines.nr; k++) {
-		if (!ix->found[k])
-			continue;
-		if (GM_ARRAY_GROW(ctx->hits, ctx->nr_hits, ctx->alloc_hits) < 0)
-			return GM_ERROR;
-		if (line_hits(m, ctx, ix->name_lines.v[k], &fk,
-			      &ctx->hits[ctx->nr_hits]))
-			ctx->nr_hits++;
-	}
+	if (!error)
+		error = match_lines(m, ctx, &ix->name_lines, &fk, ix->found);
 	for (size_t j = 0; !error && j <= fk.len; j++) {
 		struct index_list *l;
 
 		if (j && fk.path[j - 1] != '/')
 			continue;
 		if (j && gm_strmap_get(&ix->by_prefix, fk.path, j, (void **)&l))
-			error = match_lines(m, ctx, l, &fk);
+			error = match_lines(m, ctx, l, &fk, NULL);
 		if (!error && j < fk.len &&
 		    gm_strmap_get(&ix->by_prefix, fk.path, j + 1, (void **)&l))
-			error = match_lines(m, ctx, l, &fk);
+			error = match_lines(m, ctx, l, &fk, NULL);
 	}
 	if (error)
 		return error;
@@ -492,7 +474,8 @@ const char *gm_match_glob_value(const struct gm_maintainers *m,
 	*len = 0;
 	if (!ml->glob || ctx_need_states(ctx, true) < 0)
 		return NULL;
-	return gm_glob_value(ml->glob, ctx_glob(ctx, ml), &ctx->pattern, len);
+	return gm_glob_value(ml->glob, &ctx->globs[ml->pattern], &ctx->pattern,
+			     len);
 }
 
 static int keyword_add(struct gm_matches *mt, size_t line)
@@ -583,8 +566,8 @@ int gm_match_keywords_text(struct gm_matches *mt,
 			continue;
 		if (!subject && !(subject = keywords_padded(ctx, text, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		if (gm_regex_run(ml->regex, ctx_regex(ctx, ml), &ctx->pattern,
-				 subject, len, false) &&
+		if (gm_regex_run(ml->regex, &ctx->regexes[ml->pattern],
+				 &ctx->pattern, subject, len, false) &&
 		    keyword_add(mt, i) < 0)
 			return GM_ERROR;
 	}

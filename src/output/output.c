@@ -11,22 +11,18 @@
 #include "gm/strmap.h"
 
 /*
- * Write `s` with every control character but TAB shown as \xHH: the text
- * comes from MAINTAINERS and patches, and goes to terminals and headers.
+ * Write `s` with every control character but TAB (with `tab`, TAB too)
+ * shown as \xHH: the text comes from MAINTAINERS and patches, and goes to
+ * terminals and headers.
  */
-static bool output_is_control(unsigned char c)
-{
-	return (c < ' ' && c != '\t') || c == 0x7f;
-}
-
-static void output_text(FILE *f, const char *s)
+static void output_text(FILE *f, const char *s, bool tab)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		const unsigned char *q = p;
 
-		while (*q && !output_is_control(*q))
+		while (*q && *q != 0x7f && (*q >= ' ' || (*q == '\t' && !tab)))
 			q++;
 		fwrite(p, 1, (size_t)(q - p), f);
 		if (!*q)
@@ -41,8 +37,8 @@ static int output_items(FILE *f, const char *const *items, size_t nr,
 {
 	for (size_t i = 0; i < nr; i++) {
 		if (!s->multiline && i)
-			output_text(f, s->separator);
-		output_text(f, items[i]);
+			output_text(f, s->separator, false);
+		output_text(f, items[i], false);
 		if (s->multiline)
 			fputc('\n', f);
 	}
@@ -52,40 +48,27 @@ static int output_items(FILE *f, const char *const *items, size_t nr,
 					strerror(errno)) : 0;
 }
 
-/* The strings of `sv` without later repeats, borrowed into `out`. */
-static int uniq_items(const struct gm_strvec *sv, const char ***out,
-		      size_t *nr)
-{
-	struct gm_strmap seen = GM_STRMAP_INIT;
-	const char **v = calloc(sv->nr + 1, sizeof(*v));
-	int error = 0;
-
-	*nr = 0;
-	if (!v)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < sv->nr && !error; i++) {
-		const char *s = sv->v[i];
-
-		if (gm_strmap_get(&seen, s, strlen(s), NULL))
-			continue;
-		error = gm_strmap_put(&seen, s, strlen(s), NULL);
-		v[(*nr)++] = s;
-	}
-	gm_strmap_release(&seen);
-	*out = v;
-	return error;
-}
-
+/* The strings of `sv` without later repeats. */
 static int output_group(FILE *f, const struct gm_strvec *sv,
 			const struct gm_output_settings *s)
 {
-	const char **items = NULL;
-	size_t nr;
-	int error = uniq_items(sv, &items, &nr);
+	struct gm_strmap seen = GM_STRMAP_INIT;
+	const char **v = calloc(sv->nr + 1, sizeof(*v));
+	size_t nr = 0;
+	int error = v ? 0 : gm_error_set(GM_ERROR, "out of memory");
 
+	for (size_t i = 0; i < sv->nr && !error; i++) {
+		const char *item = sv->v[i];
+
+		if (gm_strmap_get(&seen, item, strlen(item), NULL))
+			continue;
+		error = gm_strmap_put(&seen, item, strlen(item), NULL);
+		v[nr++] = item;
+	}
 	if (!error)
-		error = output_items(f, items, nr, s);
-	free(items);
+		error = output_items(f, v, nr, s);
+	gm_strmap_release(&seen);
+	free(v);
 	return error;
 }
 
@@ -161,7 +144,7 @@ static void output_header(FILE *f, const char *name,
 			col = 0;
 		}
 		fputc(' ', f);
-		output_text(f, addrs->v[i]);
+		output_text(f, addrs->v[i], false);
 		fputs(i + 1 < addrs->nr ? "," : "", f);
 		col += len;
 	}
@@ -189,24 +172,19 @@ static int output_headers(FILE *f, const struct gm_rank *rk,
 int gm_output_write(FILE *f, const struct gm_rank *rk,
 		    const struct gm_output_settings *s)
 {
+	const struct gm_strvec *groups[] = { &rk->scm, &rk->substatus,
+		&rk->status, &rk->subsystem, &rk->web, &rk->bug };
+	bool wanted[] = { s->scm, s->substatus, s->status, s->subsystem,
+		s->web, s->bug };
 	int error = 0;
 
 	if (s->headers)
 		return output_headers(f, rk, s);
 	if (s->email || s->lists)
 		error = output_people(f, rk, s);
-	if (!error && s->scm)
-		error = output_group(f, &rk->scm, s);
-	if (!error && s->substatus)
-		error = output_group(f, &rk->substatus, s);
-	if (!error && s->status)
-		error = output_group(f, &rk->status, s);
-	if (!error && s->subsystem)
-		error = output_group(f, &rk->subsystem, s);
-	if (!error && s->web)
-		error = output_group(f, &rk->web, s);
-	if (!error && s->bug)
-		error = output_group(f, &rk->bug, s);
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted) && !error; i++)
+		if (wanted[i])
+			error = output_group(f, groups[i], s);
 	return error;
 }
 
@@ -253,31 +231,6 @@ static int restore_glob(struct gm_buf *out, const char *s, size_t len)
 	return 0;
 }
 
-/*
- * Xen's last step for a value read with --brace-patterns
- * (gm_maintainers_braces()): each "(a|b)" group back to "{a,b}".
- */
-static void restore_braces(char *s, size_t len)
-{
-	for (size_t i = 1; i < len; i++) {
-		size_t close = i + 1;
-		bool bar = false;
-
-		if (s[i] != '(' || s[i - 1] == '\\')
-			continue;
-		while (close < len && s[close] != ')' && s[close] != '(')
-			bar |= s[close++] == '|';
-		if (close >= len || s[close] != ')' || !bar)
-			continue;
-		s[i] = '{';
-		for (size_t k = i + 1; k < close; k++)
-			if (s[k] == '|')
-				s[k] = ',';
-		s[close] = '}';
-		i = close;
-	}
-}
-
 static bool letter_wanted(const char *letters, char tag)
 {
 	if (!letters || !*letters)
@@ -312,8 +265,9 @@ static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
 		restore_dots(raw.ptr, raw.len);
 		error = restore_glob(out, raw.ptr + 2, raw.len - 2);
 	}
-	if (!error && ml->glob->glob != ml->value)	/* brace groups */
-		restore_braces(out->ptr, out->len);
+	/* Xen's last step for a value read with --brace-patterns */
+	if (!error && ml->glob->glob != ml->value)
+		gm_pattern_regroup(out->ptr, out->len, "(|)", "{,}");
 	gm_buf_release(&raw);
 	return error;
 }
@@ -335,7 +289,7 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 				continue;
 			if ((error = section_line(&line, m, ctx, i)) < 0)
 				break;
-			output_text(f, line.ptr);
+			output_text(f, line.ptr, false);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -380,8 +334,8 @@ static size_t utf8_len(const unsigned char *s, size_t left)
 	return n;
 }
 
-/* A JSON string; bytes that are not UTF-8 become U+FFFD. */
-static void json_string(FILE *f, const char *s)
+/* Bytes that are not UTF-8 become U+FFFD. */
+void gm_output_json_put(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t left = strlen(s);
@@ -406,11 +360,6 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void gm_output_json_put(FILE *f, const char *s)
-{
-	json_string(f, s);
-}
-
 int gm_output_json_string(struct gm_buf *out, const char *s)
 {
 	char *text = NULL;
@@ -420,7 +369,7 @@ int gm_output_json_string(struct gm_buf *out, const char *s)
 
 	if (!f)
 		return gm_error_set(GM_ERROR, "out of memory");
-	json_string(f, s);
+	gm_output_json_put(f, s);
 	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
 			    gm_buf_put(out, text, len);
 	free(text);
@@ -429,7 +378,7 @@ int gm_output_json_string(struct gm_buf *out, const char *s)
 
 static void json_key(FILE *f, const char *key)
 {
-	json_string(f, key);
+	gm_output_json_put(f, key);
 	fputs(": ", f);
 }
 
@@ -439,20 +388,18 @@ static void json_strings(FILE *f, const struct gm_strvec *sv)
 	for (size_t i = 0; i < sv->nr; i++) {
 		if (i)
 			fputs(", ", f);
-		json_string(f, sv->v[i]);
+		gm_output_json_put(f, sv->v[i]);
 	}
 	fputc(']', f);
 }
 
 static void json_pattern(FILE *f, const struct gm_mline *ml)
 {
-	char tag[3] = { ml->tag, ':', '\0' };
 	struct gm_buf b = GM_BUF_INIT;
 
-	gm_buf_puts(&b, tag);
-	gm_buf_putc(&b, ' ');
+	gm_buf_printf(&b, "%c: ", ml->tag);
 	gm_buf_put(&b, ml->value, ml->len);
-	json_string(f, b.ptr);
+	gm_output_json_put(f, b.ptr);
 	gm_buf_release(&b);
 }
 
@@ -464,6 +411,7 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 
 	fputs("  \"sections\": [", f);
 	for (size_t s = 0; s < m->nr_sections; s++) {
+		const struct gm_section *sec = &m->sections[s];
 		bool any = false;
 
 		for (size_t i = 0; i < r->matches->nr_files; i++) {
@@ -473,13 +421,12 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 				if (mf->sections[k] != s)
 					continue;
 				if (!any) {
-					fputs(first ? "\n    {" : ",\n    {", f);
-					json_key(f, "name");
-					json_string(f, m->sections[s].name);
-					fputs(", ", f);
-					json_key(f, "status");
-					if (m->sections[s].status)
-						json_string(f, m->sections[s].status);
+					fputs(first ? "\n    {\"name\": " :
+						      ",\n    {\"name\": ", f);
+					gm_output_json_put(f, sec->name);
+					fputs(", \"status\": ", f);
+					if (sec->status)
+						gm_output_json_put(f, sec->status);
 					else
 						fputs("null", f);
 					fputs(", \"matches\": [", f);
@@ -487,7 +434,7 @@ static void json_sections(FILE *f, const struct gm_output_report *r)
 					fputs(", ", f);
 				}
 				fputs("{\"file\": ", f);
-				json_string(f, mf->path);
+				gm_output_json_put(f, mf->path);
 				fputs(", \"pattern\": ", f);
 				json_pattern(f, &m->lines[mf->lines[k]]);
 				fputc('}', f);
@@ -524,13 +471,11 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 
 	gm_email_parse(name, addr, e->addr);
 	gm_email_unquote(name);
-	json_key(f, "name");
-	json_string(f, name->ptr);
-	fputs(", ", f);
-	json_key(f, "email");
-	json_string(f, addr->ptr);
-	fputs(", ", f);
-	json_key(f, "roles");
+	fputs("\"name\": ", f);
+	gm_output_json_put(f, name->ptr);
+	fputs(", \"email\": ", f);
+	gm_output_json_put(f, addr->ptr);
+	fputs(", \"roles\": ", f);
 	json_strings(f, &e->roles);
 	fprintf(f, ", \"maintainers\": %s",
 		e->kinds & (GM_KIND_MAINTAINER | GM_KIND_REVIEWER) ?
@@ -572,11 +517,9 @@ static void json_lists(FILE *f, const struct gm_output_report *r)
 
 	fputs("  \"lists\": [", f);
 	for (size_t i = 0; show && i < l->nr; i++) {
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key(f, "address");
-		json_string(f, l->v[i].addr);
-		fputs(", ", f);
-		json_key(f, "roles");
+		fputs(i ? ",\n    {\"address\": " : "\n    {\"address\": ", f);
+		gm_output_json_put(f, l->v[i].addr);
+		fputs(", \"roles\": ", f);
 		json_strings(f, &l->v[i].roles);
 		fputc('}', f);
 	}
@@ -592,9 +535,8 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 		const struct gm_signers_facts *x = &g->facts[i];
 		const struct gm_strvec *from = &g->walk->files[i].renamed_from;
 
-		fputs(i ? ",\n    {" : "\n    {", f);
-		json_key(f, "file");
-		json_string(f, x->path);
+		fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
+		gm_output_json_put(f, x->path);
 		fputs(", \"renamed_from\": ", f);
 		json_strings(f, from);
 		fputs(", \"commits\": ", f);
@@ -607,9 +549,8 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 			json_key(f, ro->name);
 			fprintf(f, "{\"divisor\": %d, \"people\": [", ro->divisor);
 			for (size_t n = 0; n < ro->nr; n++) {
-				fputs(n ? ", {" : "{", f);
-				json_key(f, "who");
-				json_string(f, ro->v[n].who);
+				fputs(n ? ", {\"who\": " : "{\"who\": ", f);
+				gm_output_json_put(f, ro->v[n].who);
 				fprintf(f, ", \"count\": %d}", ro->v[n].count);
 			}
 			fputs("]}", f);
@@ -622,7 +563,7 @@ static void json_git(FILE *f, const struct gm_signers_report *g)
 int gm_output_json(FILE *f, const struct gm_output_report *r)
 {
 	fputs("{\n  \"version\": 1,\n  \"rev\": ", f);
-	json_string(f, r->rev);
+	gm_output_json_put(f, r->rev);
 	fputs(",\n  \"files\": ", f);
 	json_strings(f, r->files);
 	fputs(",\n", f);
@@ -696,11 +637,6 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 void gm_output_message(FILE *f, const char *prefix, const char *msg)
 {
 	fputs(prefix, f);
-	for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-		if (*p < ' ' || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
+	output_text(f, msg, true);
 	fputc('\n', f);
 }

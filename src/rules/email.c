@@ -17,29 +17,21 @@ bool gm_email_isspace(int c)
 	       c == '\v';
 }
 
-/* Trim whitespace, then one leading and one trailing double quote. */
-static void trim_name(const char **s, size_t *len)
-{
-	const char *p = *s;
-	size_t n = *len;
-
-	while (n && gm_email_isspace((unsigned char)*p))
-		p++, n--;
-	while (n && gm_email_isspace((unsigned char)p[n - 1]))
-		n--;
-	if (n && *p == '"')
-		p++, n--;
-	if (n && p[n - 1] == '"')
-		n--;
-	*s = p;
-	*len = n;
-}
-
 static void trim_space(const char **s, size_t *len)
 {
 	while (*len && gm_email_isspace((unsigned char)**s))
 		(*s)++, (*len)--;
 	while (*len && gm_email_isspace((unsigned char)(*s)[*len - 1]))
+		(*len)--;
+}
+
+/* Trim whitespace, then one leading and one trailing double quote. */
+static void trim_name(const char **s, size_t *len)
+{
+	trim_space(s, len);
+	if (*len && **s == '"')
+		(*s)++, (*len)--;
+	if (*len && (*s)[*len - 1] == '"')
 		(*len)--;
 }
 
@@ -302,60 +294,35 @@ static const char *const rfc822_grammar[] = {
 
 #define RFC822_NRULES (sizeof(rfc822_grammar) / sizeof(*rfc822_grammar))
 
-/* Expand the rule named `want` into `out`, with `defs` the expansions so far. */
-static int rfc822_expand(struct gm_buf *defs, size_t ndefs, const char *body,
-			 struct gm_buf *out)
+/*
+ * The rule named s[0..n) into `out`, each "{name}" of its definition
+ * expanded in turn; a "{...}" naming no rule is kept as written.
+ * @return 0, GM_ENOTFOUND (no such rule) or GM_ERROR.
+ */
+static int rfc822_build(const char *s, size_t n, struct gm_buf *out)
 {
-	while (*body) {
-		const char *close;
-		size_t i, n;
+	const char *body = NULL, *close;
 
-		if (*body != '{' || !(close = strchr(body, '}'))) {
-			if (gm_buf_putc(out, *body++) < 0)
-				return GM_ERROR;
-			continue;
-		}
-		n = (size_t)(close - body - 1);
-		for (i = 0; i < ndefs; i++)
-			if (!strncmp(rfc822_grammar[i], body + 1, n) &&
-			    rfc822_grammar[i][n] == '=')
-				break;
-		if (i == ndefs) {
-			if (gm_buf_putc(out, *body++) < 0)
-				return GM_ERROR;
-			continue;
-		}
-		if (gm_buf_put(out, defs[i].ptr, defs[i].len) < 0)
-			return GM_ERROR;
-		body = close + 1;
+	for (size_t i = 0; !body && i < RFC822_NRULES; i++)
+		if (!strncmp(rfc822_grammar[i], s, n) &&
+		    rfc822_grammar[i][n] == '=')
+			body = rfc822_grammar[i] + n + 1;
+	if (!body)
+		return GM_ENOTFOUND;
+	while (*body) {
+		int error = GM_ENOTFOUND;
+
+		if (*body == '{' && (close = strchr(body, '}')))
+			error = rfc822_build(body + 1, (size_t)(close - body - 1),
+					     out);
+		if (error == GM_ENOTFOUND)
+			error = gm_buf_putc(out, *body++);
+		else
+			body = close + 1;
+		if (error < 0)
+			return error;
 	}
 	return 0;
-}
-
-static int rfc822_build(const char *want, struct gm_buf *out)
-{
-	struct gm_buf defs[RFC822_NRULES];
-	size_t want_len = strlen(want);
-	int error = GM_ENOTFOUND;
-
-	for (size_t i = 0; i < RFC822_NRULES; i++)
-		gm_buf_init(&defs[i]);
-	for (size_t i = 0; i < RFC822_NRULES; i++) {
-		const char *eq = strchr(rfc822_grammar[i], '=');
-
-		if (rfc822_expand(defs, i, eq + 1, &defs[i]) < 0) {
-			error = GM_ERROR;
-			break;
-		}
-		if ((size_t)(eq - rfc822_grammar[i]) == want_len &&
-		    !strncmp(rfc822_grammar[i], want, want_len)) {
-			error = gm_buf_put(out, defs[i].ptr, defs[i].len);
-			break;
-		}
-	}
-	for (size_t i = 0; i < RFC822_NRULES; i++)
-		gm_buf_release(&defs[i]);
-	return error;
 }
 
 /* ==================== the regexes, compiled once ==================== */
@@ -412,7 +379,8 @@ static pcre2_code *re_compile(int i)
 	PCRE2_SIZE erroff;
 
 	if (re_def[i].group ? gm_buf_puts(&src, re_def[i].src) == 0 :
-			      rfc822_build(re_def[i].src, &src) == 0)
+			      rfc822_build(re_def[i].src, strlen(re_def[i].src),
+					   &src) == 0)
 		re = pcre2_compile((PCRE2_SPTR)src.ptr, src.len,
 				   re_def[i].flags, &errcode, &erroff, NULL);
 	if (re && re_def[i].group)
@@ -735,8 +703,8 @@ static bool scan_domain_char(unsigned char c)
  * those windows only gives the same matches as searching the whole
  * text, without trying every position of it.
  */
-static int scan_text(struct gm_strvec *out, const char *text, size_t len,
-		     int usename, bool utf8)
+int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
+		       int usename, bool utf8)
 {
 	pcre2_match_data *md = pcre2_match_data_create(2, NULL);
 	pcre2_code *cand = re_get(utf8 ? RE_CAND8 : RE_CAND);
@@ -778,18 +746,6 @@ static int scan_text(struct gm_strvec *out, const char *text, size_t len,
 	}
 	pcre2_match_data_free(md);
 	return error;
-}
-
-int gm_email_scan_text(struct gm_strvec *out, const char *text, size_t len,
-		       int usename)
-{
-	return scan_text(out, text, len, usename, false);
-}
-
-int gm_email_scan_text_utf8(struct gm_strvec *out, const char *text,
-			    size_t len, int usename)
-{
-	return scan_text(out, text, len, usename, true);
 }
 
 /* A byte of RFC 5322 atext, or of RFC 6532's 8-bit text. */

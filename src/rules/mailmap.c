@@ -71,28 +71,22 @@ static const char *const form_sources[] = {
 
 #define NFORMS (sizeof(form_sources) / sizeof(*form_sources))
 
-/* Which form `s` has (0 for none); group k is s[ov[2k] .. ov[2k+1]). */
-static int mailmap_form(pcre2_code *const *forms, pcre2_match_data *md,
-			const char *s, size_t len)
-{
-	for (size_t f = 0; f < NFORMS; f++)
-		if (pcre2_match(forms[f], (PCRE2_SPTR)s, len, 0, 0, md, NULL) > 0)
-			return (int)f + 1;
-	return 0;
-}
-
 static int mailmap_add_line(struct gm_mailmap *mm, pcre2_code *const *forms,
 			    pcre2_match_data *md, const char *s, size_t len)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	struct gm_buf wname = GM_BUF_INIT, waddr = GM_BUF_INIT;
 	struct gm_buf key = GM_BUF_INIT;
-	int form = mailmap_form(forms, md, s, len);
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+	size_t form = 0;
 	int error = 0;
 
+	/* the first form `s` has; group k is s[ov[2k] .. ov[2k+1]) */
+	while (form < NFORMS &&
+	       pcre2_match(forms[form], (PCRE2_SPTR)s, len, 0, 0, md, NULL) <= 0)
+		form++;
 #define GROUP(k) s + ov[2 * (k)], ov[2 * (k) + 1] - ov[2 * (k)]
-	switch (form) {
+	switch (form + 1) {
 	case 1:		/* Name <addr> */
 		if (!(error = parse_pair(&name, &addr, GROUP(1), GROUP(2))))
 			error = map_set(&mm->names, addr.ptr, name.ptr);

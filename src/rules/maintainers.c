@@ -1,3 +1,5 @@
+/* strcasestr() is a GNU and BSD extension, in every libc we build with. */
+#define _GNU_SOURCE
 #include "gm/maintainers.h"
 
 #include <stdint.h>
@@ -148,30 +150,14 @@ static int section_short_name(struct gm_section *sec)
 	return 0;
 }
 
-/* Whether `s` contains `word` (lower case ASCII), ignoring ASCII case. */
-static bool contains_ci(const char *s, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (; *s; s++) {
-		size_t i = 0;
-
-		while (i < n && s[i] && (s[i] | 0x20) == word[i])
-			i++;
-		if (i == n)
-			return true;
-	}
-	return false;
-}
-
 static void section_scan_tags(struct gm_maintainers *m, struct gm_section *sec)
 {
 	for (size_t i = sec->start; i < sec->end; i++) {
 		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag == 'S') {
-			sec->maintained |= contains_ci(ml->value, "maintain") ||
-					   contains_ci(ml->value, "support");
+			sec->maintained |= strcasestr(ml->value, "maintain") ||
+					   strcasestr(ml->value, "support");
 			if (i > sec->start)
 				sec->status = ml->value;
 		} else if (ml->tag == 'M') {
@@ -257,33 +243,6 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
 	return 0;
 }
 
-/* The value with its brace groups as regex groups, or NULL: none. */
-static char *brace_groups(const char *v, size_t len)
-{
-	char *out = NULL;
-
-	for (size_t i = 1; i < len; i++) {
-		size_t close = i + 1;
-		bool comma = false;
-
-		if (v[i] != '{' || v[i - 1] == '\\')
-			continue;
-		while (close < len && v[close] != '}' && v[close] != '{')
-			comma |= v[close++] == ',';
-		if (close >= len || v[close] != '}' || !comma)
-			continue;
-		if (!out && !(out = strdup(v)))
-			return NULL;
-		out[i] = '(';
-		for (size_t k = i + 1; k < close; k++)
-			if (out[k] == ',')
-				out[k] = '|';
-		out[close] = ')';
-		i = close;
-	}
-	return out;
-}
-
 int gm_maintainers_braces(struct gm_maintainers *m)
 {
 	for (size_t i = 0; i < m->nr_lines; i++) {
@@ -291,9 +250,13 @@ int gm_maintainers_braces(struct gm_maintainers *m)
 		char *re;
 
 		if ((ml->tag != 'F' && ml->tag != 'X') ||
-		    !memchr(ml->value, '{', ml->len) ||
-		    !(re = brace_groups(ml->value, ml->len)))
+		    !memchr(ml->value, '{', ml->len))
 			continue;
+		re = strndup(ml->value, ml->len);
+		if (re && !gm_pattern_regroup(re, ml->len, "{,}", "(|)")) {
+			free(re);
+			continue;
+		}
 		if (maintainers_keep(m, re) < 0)
 			return GM_ERROR;
 		gm_glob_init(&m->globs[ml->pattern], re, ml->len);

@@ -3,6 +3,7 @@
 
 #include "gm/pattern.h"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,11 +67,9 @@ static pcre2_code *pattern_compile(const char *src, size_t len, uint32_t flags)
 {
 	int errcode;
 	PCRE2_SIZE erroff;
-	pcre2_code *code;
 
-	code = pcre2_compile((PCRE2_SPTR)src, len, flags, &errcode, &erroff,
+	return pcre2_compile((PCRE2_SPTR)src, len, flags, &errcode, &erroff,
 			     NULL);
-	return code;
 }
 
 /*
@@ -260,11 +259,8 @@ static bool glob_isdir(const struct gm_glob *g, struct gm_glob_state *st,
 	st->dir = GM_GLOB_NOT_DIR;
 	if (!g->literal || !g->len || g->glob[g->len - 1] == '/' || !pc->isdir)
 		return false;
-	path = malloc(g->len + 1);
-	if (!path)
+	if (!(path = strndup(g->glob, g->len)))
 		return false;
-	memcpy(path, g->glob, g->len);
-	path[g->len] = '\0';
 	if (pc->isdir(path, pc->payload))
 		st->dir = GM_GLOB_DIR;
 	free(path);
@@ -296,19 +292,34 @@ const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
 	return st->value;
 }
 
+size_t gm_pattern_regroup(char *s, size_t len, const char *from,
+			  const char *to)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < len; i++) {
+		size_t close = i + 1;
+		bool sep = false;
+
+		if (s[i] != from[0] || s[i - 1] == '\\')
+			continue;
+		while (close < len && s[close] != from[0] &&
+		       s[close] != from[2])
+			sep |= s[close++] == from[1];
+		if (close >= len || s[close] != from[2] || !sep)
+			continue;
+		s[i] = to[0];
+		for (size_t k = i + 1; k < close; k++)
+			if (s[k] == from[1])
+				s[k] = to[1];
+		s[close] = to[2];
+		i = close;
+		n++;
+	}
+	return n;
+}
+
 /* ==================== regexes (N:, K:) ==================== */
-
-static bool regex_is_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-static bool regex_is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-	       c == '\v';
-}
 
 /* Whether the regex sets the case-insensitive flag anywhere. */
 static bool regex_has_caseless(const char *s, size_t len)
@@ -434,10 +445,10 @@ static size_t regex_group_body(const char *s, size_t len, size_t i)
 		if (s[j] == 'P' && (++j >= len || s[j] != '<'))
 			return 0;
 		close = s[j] == '\'' ? '\'' : '>';
-		if (++j >= len || !(regex_is_alnum(s[j]) || s[j] == '_') ||
-		    (s[j] >= '0' && s[j] <= '9'))
+		if (++j >= len || isdigit((unsigned char)s[j]) ||
+		    !(isalnum((unsigned char)s[j]) || s[j] == '_'))
 			return 0;	/* (?<= (?<! and not a name */
-		while (j < len && (regex_is_alnum(s[j]) || s[j] == '_'))
+		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '_'))
 			j++;
 		return j < len && s[j] == close ? j + 1 : 0;
 	}
@@ -455,7 +466,7 @@ static bool regex_optional_after(const char *s, size_t len, size_t i)
 	for (i++; i < len; i++) {
 		unsigned char u = (unsigned char)s[i];
 
-		if (regex_is_space(s[i]) || u >= 0x80)
+		if (isspace((unsigned char)s[i]) || u >= 0x80)
 			continue;
 		if (s[i] == '(' && i + 2 < len && s[i + 1] == '?' &&
 		    s[i + 2] == '#') {
@@ -550,7 +561,7 @@ static void regex_find_required(const char *s, size_t len, int levels,
 		char next = i + 1 < len ? s[i + 1] : 0;
 		unsigned char u = (unsigned char)c;
 
-		if (regex_is_space(c) || u >= 0x80) {
+		if (isspace((unsigned char)c) || u >= 0x80) {
 			/* /x: ignored, and a quantifier may follow it */
 			run_cut(&run, &best);
 			continue;
@@ -564,8 +575,9 @@ static void regex_find_required(const char *s, size_t len, int levels,
 			run_cut(&run, &best);
 			continue;
 		}
-		if (c == '\\' && i + 1 < len && !regex_is_alnum(next) &&
-		    !regex_is_space(next) && (unsigned char)next < 0x80) {
+		if (c == '\\' && i + 1 < len && (unsigned char)next < 0x80 &&
+		    !isalnum((unsigned char)next) &&
+		    !isspace((unsigned char)next)) {
 			lit = next;
 			next = ++i + 1 < len ? s[i + 1] : 0;
 		} else if (c == '\\') {
@@ -655,11 +667,8 @@ static void literals_minimize(struct gm_strvec *set, bool caseless)
 int gm_regex_init(struct gm_regex *re, const char *source, size_t len)
 {
 	memset(re, 0, sizeof(*re));
-	re->source = malloc(len + 1);
-	if (!re->source)
+	if (!(re->source = strndup(source, len)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(re->source, source, len);
-	re->source[len] = '\0';
 	re->caseless = regex_has_caseless(source, len);
 	regex_find_required(source, len, GM_REGEX_GROUP_LEVELS,
 			    &re->required);

@@ -430,7 +430,8 @@ static const char *const ts_family_names[] = {
 	[GM_TS_UNKNOWN] = "unknown (taken as Linux 6.1)",
 };
 
-const char *gm_treescript_family_name(enum gm_ts_family f)
+/* The family's name for messages ("u-boot", "Xen", ...). */
+static const char *ts_family_name(enum gm_ts_family f)
 {
 	return (size_t)f < sizeof(ts_family_names) / sizeof(*ts_family_names) ?
 	       ts_family_names[f] : "unknown";
@@ -452,9 +453,11 @@ static const char *ts_line_starting(const char *text, const char *end,
 	return NULL;
 }
 
-
-enum gm_ts_family gm_treescript_family(const char *text, size_t len,
-				       size_t *line)
+/*
+ * The family of the script `text` (`len` bytes); `*line` gets the line
+ * that told (0 when unknown).
+ */
+static enum gm_ts_family ts_family(const char *text, size_t len, size_t *line)
 {
 	const char *end, *v, *at;
 
@@ -514,8 +517,13 @@ static bool ts_read_penguin(struct gm_buf *out, const char *p,
 	return p < eol && *p == ')';
 }
 
-int gm_treescript_penguins(struct gm_strvec *out, const char *text,
-			   size_t len, size_t *first_line)
+/*
+ * The script's chief penguins, each `push(@penguin_chief, "Name:addr");`
+ * line at column 0, appended to `out`; `*first_line` gets the first
+ * one's line. @return how many, or GM_ERROR.
+ */
+static int ts_penguins(struct gm_strvec *out, const char *text, size_t len,
+		       size_t *first_line)
 {
 	struct gm_buf one = GM_BUF_INIT;
 	const char *end = text + len;
@@ -663,15 +671,14 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 	int n;
 
 	ts_read_defaults(out, text, len);
-	out->family = gm_treescript_family(text, len, &line);
+	out->family = ts_family(text, len, &line);
 	out->family_line = line;
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
-		gm_treescript_family_name(out->family));
+		ts_family_name(out->family));
 	ts_follow_fallback(out, text, len, path);
 	ts_follow_fallback_maintainers(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);
-	n = gm_treescript_penguins(&out->penguins, text, len,
-				   &out->penguins_line);
+	n = ts_penguins(&out->penguins, text, len, &out->penguins_line);
 	if (n < 0) {
 		gm_strvec_release(&out->penguins);
 		return n;

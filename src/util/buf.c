@@ -161,6 +161,19 @@ void gm_buf_reset(struct gm_buf *b)
 		b->ptr[0] = '\0';
 }
 
+int gm_buf_set_lower(struct gm_buf *b, const char *s)
+{
+	if (s != b->ptr) {
+		gm_buf_reset(b);
+		if (gm_buf_puts(b, s) < 0)
+			return GM_ERROR;
+	}
+	for (size_t i = 0; i < b->len; i++)
+		if (b->ptr[i] >= 'A' && b->ptr[i] <= 'Z')
+			b->ptr[i] += 'a' - 'A';
+	return 0;
+}
+
 char *gm_buf_detach(struct gm_buf *b, size_t *len)
 {
 	char *p = b->alloc ? b->ptr : calloc(1, 1);

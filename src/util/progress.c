@@ -157,10 +157,7 @@ void gm_progress_hold(struct gm_progress *p)
 		return;
 	pthread_mutex_lock(&p->lock);
 	if (p->drawn) {
-		fputc('\r', p->f);
-		for (size_t i = 0; i < p->drawn; i++)
-			fputc(' ', p->f);
-		fputc('\r', p->f);
+		fprintf(p->f, "\r%*s\r", (int)p->drawn, "");
 		fflush(p->f);
 		p->drawn = 0;
 	}
