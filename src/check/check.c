@@ -4,7 +4,6 @@
  */
 #include "gm/check.h"
 
-#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,12 +162,6 @@ void gm_check_release(struct gm_check *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void lower(char *s)
-{
-	for (; *s; s++)
-		*s = (char)tolower((unsigned char)*s);
-}
-
 /*
  * The key of the mailbox `who` into c->key: its address after the
  * .mailmap (looked up as written, then in lower case), in lower case.
@@ -183,14 +176,16 @@ static int key_of(struct gm_check *c, const char *who)
 	    (error = gm_buf_puts(&c->key, *c->addr.ptr ? c->addr.ptr :
 				 who)) < 0)
 		return error;
-	lower(c->key.ptr);
+	if (gm_buf_set_lower(&c->key, c->key.ptr) < 0)
+		return GM_ERROR;
 	for (int pass = 0; pass < 2; pass++) {
 		if ((error = gm_mailmap_apply(&c->mapped, c->mailmap, pass ?
 					      c->key.ptr : who)) < 0 ||
 		    (error = gm_email_parse(&c->name, &c->addr,
 					    c->mapped.ptr)) < 0)
 			return error;
-		lower(c->addr.ptr);
+		if (gm_buf_set_lower(&c->addr, c->addr.ptr) < 0)
+			return GM_ERROR;
 		if (*c->addr.ptr && strcmp(c->addr.ptr, c->key.ptr)) {
 			gm_buf_reset(&c->key);
 			return gm_buf_puts(&c->key, c->addr.ptr) < 0 ? GM_ERROR : 1;

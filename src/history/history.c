@@ -75,16 +75,6 @@ static int tree_differs(struct walk *w, const struct pathset *set,
 
 /* ==================== counting people ==================== */
 
-/* `s` in lower case into w->lc. */
-static int lower(struct walk *w, const char *s)
-{
-	gm_buf_reset(&w->lc);
-	for (; *s; s++)
-		if (gm_buf_putc(&w->lc, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
-			return GM_ERROR;
-	return 0;
-}
-
 static int person_find(struct walk *w, const char *name, const char *email,
 		       struct gm_history_person **out)
 {
@@ -92,7 +82,7 @@ static int person_find(struct walk *w, const char *name, const char *email,
 	struct gm_history_person *p;
 	void *idx = NULL;
 
-	if (lower(w, email) < 0)
+	if (gm_buf_set_lower(&w->lc, email) < 0)
 		return GM_ERROR;
 	if (gm_strmap_get(&w->people, w->lc.ptr, w->lc.len, &idx)) {
 		p = *out = &h->people[(size_t)idx - 1];
@@ -258,7 +248,7 @@ static int note_committer(struct walk *w, const char *text)
 	email = e.ptr;
 	if (error > 0 && e.len &&
 	    (error = gm_ident_resolve(w->opts->mailmap, &name, &email)) == 0 &&
-	    (error = lower(w, email)) == 0 &&
+	    (error = gm_buf_set_lower(&w->lc, email)) == 0 &&
 	    !gm_strmap_get(&w->committers, w->lc.ptr, w->lc.len, NULL) &&
 	    (gm_strmap_put(&w->committers, w->lc.ptr, w->lc.len, NULL) < 0 ||
 	     gm_strvec_push(&w->h->committers, w->lc.ptr) < 0))
@@ -641,7 +631,8 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 		error = walk_files(&w, start, &files, end);
 	if (!error && opts->signals && opts->author && paths->nr)
 		error = walk_author(&w, start);
-	if (!error && w.email.len && !(error = lower(&w, w.email.ptr)) &&
+	if (!error && w.email.len &&
+	    !(error = gm_buf_set_lower(&w.lc, w.email.ptr)) &&
 	    !(w.h->author = strdup(w.lc.ptr)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (!error && w.h->nr_people)

@@ -107,24 +107,15 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 	return 0;
 }
 
-/* ASCII lower case of `s` into `out` (overwritten). */
-static int lower(struct gm_buf *out, const char *s)
-{
-	gm_buf_reset(out);
-	for (; *s; s++)
-		if (gm_buf_putc(out, (*s >= 'A' && *s <= 'Z') ? *s + 32 : *s) < 0)
-			return GM_ERROR;
-	return 0;
-}
-
 static bool seen(const struct gm_strmap *m, struct gm_buf *tmp, const char *s)
 {
-	return lower(tmp, s) == 0 && gm_strmap_get(m, tmp->ptr, tmp->len, NULL);
+	return gm_buf_set_lower(tmp, s) == 0 &&
+	       gm_strmap_get(m, tmp->ptr, tmp->len, NULL);
 }
 
 static int mark(struct gm_strmap *m, struct gm_buf *tmp, const char *s)
 {
-	if (lower(tmp, s) < 0)
+	if (gm_buf_set_lower(tmp, s) < 0)
 		return GM_ERROR;
 	return gm_strmap_put(m, tmp->ptr, tmp->len, NULL);
 }
@@ -146,9 +137,9 @@ static char *person_parse(const char *line, int usename)
 	    (!addr.len ||
 	     !(error = gm_email_format(&tmp, name.ptr, addr.ptr, usename))) &&
 	    !(error = gm_buf_put(&block, tmp.ptr ? tmp.ptr : "", tmp.len + 1)) &&
-	    !(error = lower(&tmp, name.ptr)) &&
+	    !(error = gm_buf_set_lower(&tmp, name.ptr)) &&
 	    !(error = gm_buf_put(&block, tmp.ptr, tmp.len + 1)) &&
-	    !(error = lower(&tmp, addr.ptr)))
+	    !(error = gm_buf_set_lower(&tmp, addr.ptr)))
 		error = gm_buf_put(&block, tmp.ptr, tmp.len + 1);
 	gm_buf_release(&name);
 	gm_buf_release(&addr);
@@ -372,7 +363,8 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 	const char *role;
 	int error;
 
-	if ((error = lower(&lc, sec->status ? sec->status : "unknown")) < 0 ||
+	if ((error = gm_buf_set_lower(&lc, sec->status ? sec->status :
+					      "unknown")) < 0 ||
 	    (error = role_name(&name, o, sec)) < 0)
 		goto out;
 	role = uniform ? "maintainer" : lc.ptr;
@@ -946,25 +938,13 @@ static bool contains_dotted(const char *s, const char *pat)
 	return false;
 }
 
-/* ASCII lower case, as Perl's /i sees bytes. */
-static char ascii_lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
-}
-
 /* Whether `line` contains `name` (`n` bytes), ASCII case ignored. */
 static bool contains_ci(const char *line, size_t len, const char *name,
 			size_t n)
 {
-	for (size_t p = 0; n && p + n <= len; p++) {
-		size_t i = 0;
-
-		while (i < n &&
-		       ascii_lower(line[p + i]) == ascii_lower(name[i]))
-			i++;
-		if (i == n)
+	for (size_t p = 0; n && p + n <= len; p++)
+		if (!strncasecmp(line + p, name, n))
 			return true;
-	}
 	return false;
 }
 
@@ -1199,7 +1179,7 @@ static int email_key(struct gm_buf *key, const char *s)
 {
 	struct gm_buf name = GM_BUF_INIT, addr = GM_BUF_INIT;
 	int error = gm_email_parse(&name, &addr, s) < 0 ? 0 :
-		    lower(key, addr.ptr) < 0 ? GM_ERROR : 1;
+		    gm_buf_set_lower(key, addr.ptr) < 0 ? GM_ERROR : 1;
 
 	gm_buf_release(&name);
 	gm_buf_release(&addr);
@@ -1231,7 +1211,8 @@ static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
 {
 	void *v;
 
-	if (lower(tmp, email) < 0 || !gm_strmap_get(by, tmp->ptr, tmp->len, &v))
+	if (gm_buf_set_lower(tmp, email) < 0 ||
+	    !gm_strmap_get(by, tmp->ptr, tmp->len, &v))
 		return NULL;
 	return &rk->people.v[(uintptr_t)v - 1];
 }
@@ -1538,7 +1519,7 @@ static int hist_person(struct gm_rank *rk, struct gm_strmap *by,
 	void *v;
 	int error;
 
-	if ((error = lower(tmp, addr)) < 0)
+	if ((error = gm_buf_set_lower(tmp, addr)) < 0)
 		return error;
 	if (gm_strmap_get(by, tmp->ptr, tmp->len, &v)) {
 		*out = &rk->hist[(uintptr_t)v - 1];

@@ -166,10 +166,8 @@ static int identity_key(struct gm_strmap *keys, git_mailmap *mm,
 	*key = SIZE_MAX;
 	if (mm && (error = gm_ident_resolve(mm, &rname, &remail)) < 0)
 		return error;
-	if ((error = gm_buf_puts(&lc, remail)) < 0)
+	if ((error = gm_buf_set_lower(&lc, remail)) < 0)
 		goto out;
-	for (char *p = lc.ptr; *p; p++)	/* ASCII only */
-		*p = *p >= 'A' && *p <= 'Z' ? (char)(*p + 32) : *p;
 	if (gm_strmap_get(keys, lc.ptr, lc.len, &v))
 		*key = (size_t)(uintptr_t)v - 1;
 	else if (add && (error = gm_strmap_put(keys, lc.ptr, lc.len,
