@@ -138,8 +138,6 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	} else if ((error = walk_window(w, o)) < 0) {
 		return error;
 	}
-	if (!o->history)
-		return 0;
 	if (!w->serial)
 		gm_job_start(&w->job, walk_thread, w);
 	return 0;
