@@ -53,6 +53,10 @@ struct gm_signers_commit {
 	char *author;		/* "%an <%ae>", raw */
 };
 
+/** The id of `c` in hex, into `out`, which it returns. */
+char *gm_signers_commit_hex(const struct gm_signers_commit *c,
+			    char out[GIT_OID_HEXSZ + 1]);
+
 /**
  * Classify the log entry of commit `id`, whose object's bytes are
  * `text`, into `out` (released by gm_signers_commit_release()): the

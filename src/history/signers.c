@@ -249,6 +249,12 @@ out:
 	return error;
 }
 
+char *gm_signers_commit_hex(const struct gm_signers_commit *c,
+			    char out[GIT_OID_HEXSZ + 1])
+{
+	return gm_oid_hex(out, &c->id);
+}
+
 void gm_signers_commit_release(struct gm_signers_commit *c)
 {
 	gm_strvec_release(&c->authors);

@@ -10,7 +10,6 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/mailmap.h"
-#include "gm/objects.h"
 #include "gm/strmap.h"
 #include "gm/trailer.h"
 
@@ -147,7 +146,7 @@ static int gather(struct file_lines *l, const struct gm_signers *s,
 				error = push_stat(l, a, d);
 		}
 		if (!error && ids)
-			error = gm_strvec_push(ids, gm_oid_hex(hex, &c->id));
+			error = gm_strvec_push(ids, gm_signers_commit_hex(c, hex));
 	}
 	gm_buf_release(&line);
 	return error;
