@@ -171,8 +171,12 @@ struct gm_signers_request {
 	const int64_t *since_at;	/* `since` read, or NULL: read here */
 };
 
-/* The script's --git-since by default. */
-#define GM_SIGNERS_SINCE "1-year-ago"
+/**
+ * The window's start for --git-since `since` (NULL: the script's
+ * default, a year ago), read by git (gm_git_date()).
+ * @return 0, GM_EUSAGE for a value with no date in it, or GM_ERROR.
+ */
+int gm_signers_since(int64_t *out, const char *since);
 
 
 /* One file of the run: which of the history steps it gets. */

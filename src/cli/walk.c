@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "gm/date.h"
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/ident.h"
@@ -14,25 +13,22 @@ static bool walk_wanted(const struct gm_options *o)
 	return o->email && o->history;
 }
 
-static int walk_window(struct gm_walk *w, const struct gm_options *o)
+static int walk_window(int64_t *since, int64_t *until,
+		       const struct gm_options *o)
 {
-	return gm_history_window(&w->since, &w->until, o->since, o->until,
+	return gm_history_window(since, until, o->since, o->until,
 				 "6.months.ago");
 }
 
 int gm_walk_dates(struct gm_walk_dates *d, const struct gm_options *o)
 {
-	struct gm_walk w = { 0 };
 	int error = 0;
 
-	if (walk_wanted(o) && (error = walk_window(&w, o)) < 0)
+	if (walk_wanted(o) && (error = walk_window(&d->since, &d->until, o)))
 		return error;
-	d->since = w.since;
-	d->until = w.until;
 	if (o->email && (o->git || o->git_fallback || o->git_blame) &&
-	    (error = gm_git_date(&d->git_since, o->git_since ? o->git_since :
-				 GM_SIGNERS_SINCE, "--git-since")) < 0)
-		return error == GM_EINVALID ? GM_EUSAGE : error;
+	    (error = gm_signers_since(&d->git_since, o->git_since)) < 0)
+		return error;
 	d->known = true;
 	return 0;
 }
@@ -135,7 +131,7 @@ int gm_walk_start(struct gm_walk *w, struct gm_repo *r,
 	if (dates && dates->known) {
 		w->since = dates->since;
 		w->until = dates->until;
-	} else if ((error = walk_window(w, o)) < 0) {
+	} else if ((error = walk_window(&w->since, &w->until, o)) < 0) {
 		return error;
 	}
 	if (!w->serial)

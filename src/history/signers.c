@@ -50,12 +50,19 @@ static bool wants_signoffs(const struct gm_signers_request *req, size_t i)
 		 req->matches->files[i].exact);
 }
 
+int gm_signers_since(int64_t *out, const char *since)
+{
+	int error = gm_git_date(out, since ? since : "1-year-ago",
+				"--git-since");
+
+	return error == GM_EINVALID ? GM_EUSAGE : error;
+}
+
 static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
 {
 	struct gm_signers_options so = { 0, false, NULL, NULL, NULL, false };
-	const char *since = req->since ? req->since : GM_SIGNERS_SINCE;
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
@@ -69,8 +76,8 @@ static int report_walk(struct gm_signers_report *r,
 		return error;
 	if (req->since_at)
 		r->since = *req->since_at;
-	else if ((error = gm_git_date(&r->since, since, "--git-since")) < 0)
-		return error == GM_EINVALID ? GM_EUSAGE : error;
+	else if ((error = gm_signers_since(&r->since, req->since)) < 0)
+		return error;
 	so.since = r->since;
 	so.all_signature_types = req->all_signature_types;
 	so.packs = req->packs;
