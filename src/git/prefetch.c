@@ -1,6 +1,7 @@
 /* OpenSSL's SHA-1 rounds alone: its EVP interface starts providers. */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include "gm/prefetch.h"
+#include "repo_internal.h"
 
 #include <openssl/sha.h>
 #include <pthread.h>

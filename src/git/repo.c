@@ -378,11 +378,20 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
 {
 	struct gm_index_file *found = NULL;
+	struct gm_buf index = GM_BUF_INIT;
 	size_t nr = 0, plen = strlen(prefix), len;
 	const unsigned char *map;
+	bool mapped;
 	int error;
 
-	if (!r->index_path || !gm_map_file(r->index_path, &map, &len))
+	/* a bare repository's index is not read */
+	mapped = r->workdir && !(r->loc->index_file ?
+				 gm_buf_puts(&index, r->loc->index_file) :
+				 gm_buf_printf(&index, "%sindex",
+					       git_repository_path(r->repo))) &&
+		 gm_map_file(index.ptr, &map, &len);
+	gm_buf_release(&index);
+	if (!mapped)
 		return GM_ENOTFOUND;
 	error = gm_index_find(map, len, git_tree_id(r->tree), f->name, &found,
 			      &nr);

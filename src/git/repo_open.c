@@ -226,7 +226,7 @@ int gm_repo_locate(struct gm_repo_location **out)
 
 void gm_repo_location_free(struct gm_repo_location *loc)
 {
-	if (!loc)
+	if (!loc || atomic_fetch_sub(&loc->refs, 1) > 0)
 		return;
 	free(loc->open_path);
 	free(loc->worktree);
@@ -240,40 +240,6 @@ void gm_repo_location_free(struct gm_repo_location *loc)
 const char *gm_repo_location_worktree(const struct gm_repo_location *loc)
 {
 	return loc && loc->found ? loc->worktree : NULL;
-}
-
-static char *dup_or_null(const char *s, bool *failed)
-{
-	char *d = s ? strdup(s) : NULL;
-
-	*failed |= s && !d;
-	return d;
-}
-
-static int location_dup(struct gm_repo_location **out,
-			const struct gm_repo_location *loc)
-{
-	struct gm_repo_location *n = calloc(1, sizeof(*n));
-	bool failed = !n;
-
-	if (n) {
-		*n = *loc;
-		n->open_path = dup_or_null(loc->open_path, &failed);
-		n->worktree = dup_or_null(loc->worktree, &failed);
-		n->cwd = dup_or_null(loc->cwd, &failed);
-		n->object_dir = dup_or_null(loc->object_dir, &failed);
-		n->index_file = dup_or_null(loc->index_file, &failed);
-		n->alternates = (struct gm_strvec)GM_STRVEC_INIT;
-		for (size_t i = 0; !failed && i < loc->alternates.nr; i++)
-			failed = gm_strvec_push(&n->alternates,
-						loc->alternates.v[i]) < 0;
-	}
-	if (failed) {
-		gm_repo_location_free(n);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	*out = n;
-	return 0;
 }
 
 /* ==================== opening ==================== */
@@ -389,19 +355,6 @@ static int repo_set_prefix(struct gm_repo *r)
 		r->prefix = strdup("");
 	free(top);
 	return r->prefix ? 0 : gm_error_set(GM_ERROR, "out of memory");
-}
-
-static int repo_set_index(struct gm_repo *r)
-{
-	struct gm_buf b = GM_BUF_INIT;
-
-	if (!r->workdir)
-		return 0;
-	if (r->loc->index_file ? gm_buf_puts(&b, r->loc->index_file) :
-	    gm_buf_printf(&b, "%sindex", git_repository_path(r->repo)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	r->index_path = gm_buf_detach(&b, NULL);
-	return 0;
 }
 
 static int repo_resolve(struct gm_repo *r, const char *rev)
@@ -571,18 +524,19 @@ static int repo_open_location(struct gm_repo *r)
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
 	    (error = repo_set_promisor(r)) < 0 ||
-	    (error = repo_set_worktree(r)) < 0 ||
-	    (error = repo_set_prefix(r)) < 0)
+	    (error = repo_set_worktree(r)) < 0)
 		return error;
-	return repo_set_index(r);
+	return repo_set_prefix(r);
 }
 
-/* A repository with a copy of `loc` alone, gm_repo_free()'s even on failure. */
+/* A repository sharing `loc` (its count alone changes), gm_repo_free()'s. */
 static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
 {
 	if (!(*out = calloc(1, sizeof(**out))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	return location_dup(&(*out)->loc, loc);
+	(*out)->loc = (struct gm_repo_location *)loc;
+	atomic_fetch_add(&(*out)->loc->refs, 1);
+	return 0;
 }
 
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
@@ -645,7 +599,6 @@ void gm_repo_free(struct gm_repo *r)
 	git_repository_free(r->repo);
 	free(r->workdir);
 	free(r->prefix);
-	free(r->index_path);
 	gm_repo_location_free(r->loc);
 	free(r);
 }
