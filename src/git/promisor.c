@@ -249,11 +249,11 @@ static void promisor_free(git_odb_backend *b)
 	free(p);
 }
 
-/* The backend added to `repo`'s object database, in *out; or none. */
-static int promisor_attach(git_repository *repo, const char *object_dir,
-			   git_odb_backend **out)
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
+			    git_odb_backend **out)
 {
 	struct promisor *p = calloc(1, sizeof(*p));
+	struct gm_buf dir = GM_BUF_INIT;
 	git_odb *odb = NULL;
 	int error;
 
@@ -263,7 +263,9 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
 	    !p->remotes.nr)
 		goto out;
-	if (!(p->git_dir = strdup(git_repository_path(repo)))) {
+	if (!(p->git_dir = strdup(git_repository_path(repo))) ||
+	    (object_dir ? gm_buf_puts(&dir, object_dir) :
+	     gm_buf_printf(&dir, "%sobjects", git_repository_commondir(repo)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
@@ -271,7 +273,7 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	p->parent.read = promisor_read;
 	p->parent.read_header = promisor_read_header;
 	p->parent.free = promisor_free;
-	if (git_odb_open(&p->fresh, object_dir) < 0 ||
+	if (git_odb_open(&p->fresh, dir.ptr) < 0 ||
 	    git_repository_odb(&odb, repo) < 0 ||
 	    git_odb_add_alternate(odb, &p->parent, 0) < 0) {
 		error = gm_error_from_git(-1, "cannot open the object directory");
@@ -280,27 +282,9 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	*out = &p->parent;
 	p = NULL;	/* the object database's now */
 out:
+	gm_buf_release(&dir);
 	git_odb_free(odb);
 	promisor_free(p ? &p->parent : NULL);
-	return error;
-}
-
-int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
-{
-	return promisor_attach(r->repo, object_dir, &r->promisor);
-}
-
-int gm_repo_git_lazy_fetch(git_repository *repo)
-{
-	struct gm_buf dir = GM_BUF_INIT;
-	git_odb_backend *b;
-	int error;
-
-	if (gm_buf_printf(&dir, "%sobjects",
-			  git_repository_commondir(repo)) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	error = promisor_attach(repo, dir.ptr, &b);
-	gm_buf_release(&dir);
 	return error;
 }
 

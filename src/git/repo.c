@@ -585,10 +585,11 @@ static git_repository *numstat_open_git(git_repository *repo)
 {
 	const char *wd = git_repository_workdir(repo), *wd2;
 	git_repository *again = NULL;
+	git_odb_backend *fetch;
 
 	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
 		return NULL;
-	if (gm_repo_git_lazy_fetch(again) < 0 ||
+	if (gm_repo_promisor_attach(again, NULL, &fetch) < 0 ||
 	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
 		git_repository_free(again);
 		return NULL;

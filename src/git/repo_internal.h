@@ -58,13 +58,14 @@ int gm_repo_config_env_add(git_repository *repo);
 
 /*
  * In a partial clone (extensions.partialClone, remote.<name>.promisor or
- * .partialclonefilter),
- * give the object database of `r` a last backend that fetches what it
- * lacks as git does (promisor.c), or stops the process if it cannot;
- * `object_dir` is the repository's object directory. Else nothing.
- * @return 0 or GM_ERROR.
+ * .partialclonefilter), give the object database of `repo` a last backend
+ * that fetches what it lacks as git does (promisor.c), or stops the
+ * process if it cannot; `object_dir` is the repository's object directory
+ * (NULL: its common directory's). The backend, owned by the database, in
+ * `*out`; else NULL. @return 0 or GM_ERROR.
  */
-int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir);
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
+			    git_odb_backend **out);
 
 /*
  * The top of the work tree `loc` names, canonical, no final '/', where it
@@ -76,11 +77,5 @@ const char *gm_repo_location_worktree(const struct gm_repo_location *loc);
 /* gm_repo_worktree_read() below the top `top`, before any opening. */
 int gm_repo_worktree_read_at(const char *top, const char *path,
 			     struct gm_buf *out);
-
-/*
- * Give `repo`, opened with libgit2 alone, the fetch of a partial clone's
- * missing objects that gm_repo_open() gives its own. @return 0 or GM_ERROR.
- */
-int gm_repo_git_lazy_fetch(git_repository *repo);
 
 #endif /* GM_REPO_INTERNAL_H */

@@ -330,18 +330,6 @@ static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
 	return error;
 }
 
-/* A partial clone's fetch of what it lacks, on the object directory git reads. */
-static int repo_set_promisor(struct gm_repo *r)
-{
-	struct gm_strvec dirs = GM_STRVEC_INIT;
-	int error = repo_object_dirs(r, &dirs);
-
-	if (!error)
-		error = gm_repo_promisor_attach(r, dirs.v[0]);
-	gm_strvec_release(&dirs);
-	return error;
-}
-
 /* The current directory relative to the work tree top, "" or "a/b/". */
 static int repo_set_prefix(struct gm_repo *r)
 {
@@ -443,7 +431,8 @@ static int repo_open_location(struct gm_repo *r)
 				    git_repository_path(r->repo));
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
-	    (error = repo_set_promisor(r)) < 0 ||
+	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir,
+					     &r->promisor)) < 0 ||
 	    (error = repo_set_worktree(r)) < 0)
 		return error;
 	return repo_set_prefix(r);
