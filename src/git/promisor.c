@@ -50,22 +50,16 @@ struct promisor {
  */
 static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 {
-	static const char head[] = "remote.";
-	static const char *const tails[] = { ".promisor", ".partialclonefilter" };
-	size_t len = strlen(e->name), tail = 0;
-	const char *name = e->name + strlen(head);
+	const char *name, *dot = strrchr(e->name, '.');
 	int yes = 1;
+	size_t len;
 
-	if (len <= strlen(head) || strncmp(e->name, head, strlen(head)))
+	if (strncmp(e->name, "remote.", 7) || dot <= (name = e->name + 7) ||
+	    (strcmp(dot, ".partialclonefilter") &&
+	     (strcmp(dot, ".promisor") ||
+	      git_config_parse_bool(&yes, e->value) < 0 || !yes)))
 		return 0;
-	for (size_t i = 0; !tail && i < 2; i++)
-		if (len > strlen(head) + strlen(tails[i]) &&
-		    !strcmp(e->name + len - strlen(tails[i]), tails[i]))
-			tail = strlen(tails[i]);
-	if (!tail || (tail == strlen(tails[0]) &&
-		      (git_config_parse_bool(&yes, e->value) < 0 || !yes)))
-		return 0;
-	len -= strlen(head) + tail;
+	len = (size_t)(dot - name);
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
