@@ -284,18 +284,6 @@ static const char *repo_pick_worktree(struct gm_repo *r)
 	return loc->explicit_dir ? loc->cwd : git_repository_workdir(r->repo);
 }
 
-static int repo_set_worktree(struct gm_repo *r)
-{
-	const char *wt = repo_pick_worktree(r);
-
-	if (!wt)
-		return 0;
-	/* ours alone: nothing read through libgit2 depends on its own idea */
-	if (!(r->workdir = path_with_slash(wt)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	return 0;
-}
-
 /* GIT_OBJECT_DIRECTORY and GIT_ALTERNATE_OBJECT_DIRECTORIES, as git reads them. */
 static int repo_set_objects(struct gm_repo *r)
 {
@@ -330,13 +318,21 @@ static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
 	return error;
 }
 
-/* The current directory relative to the work tree top, "" or "a/b/". */
-static int repo_set_prefix(struct gm_repo *r)
+/*
+ * The work tree's top with a final '/' (ours alone: nothing read through
+ * libgit2 depends on its own idea), and the current directory below it,
+ * "" or "a/b/".
+ */
+static int repo_set_worktree(struct gm_repo *r)
 {
-	const char *cwd = r->loc->cwd;
-	char *top = r->workdir ? realpath(r->workdir, NULL) : NULL;
-	size_t len = top ? strlen(top) : 0;
+	const char *cwd = r->loc->cwd, *wt = repo_pick_worktree(r);
+	char *top;
+	size_t len;
 
+	if (wt && !(r->workdir = path_with_slash(wt)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	top = r->workdir ? realpath(r->workdir, NULL) : NULL;
+	len = top ? strlen(top) : 0;
 	if (top && !strncmp(cwd, top, len) && cwd[len] == '/')
 		r->prefix = path_with_slash(cwd + len + 1);
 	else
@@ -432,10 +428,9 @@ static int repo_open_location(struct gm_repo *r)
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
 	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir,
-					     &r->promisor)) < 0 ||
-	    (error = repo_set_worktree(r)) < 0)
+					     &r->promisor)) < 0)
 		return error;
-	return repo_set_prefix(r);
+	return repo_set_worktree(r);
 }
 
 /* A repository sharing `loc` (its count alone changes), gm_repo_free()'s. */
