@@ -216,16 +216,12 @@ static int packs_add_alternates(struct gm_packs *ps, struct gm_strvec *seen,
 {
 	struct gm_buf file = GM_BUF_INIT, path = GM_BUF_INIT;
 	char *line, *next;
-	int fd, error = 0;
+	int error = 0;
 
 	if (gm_buf_printf(&path, "%s/info/alternates", dir) < 0)
 		return GM_ERROR;
-	fd = open(path.ptr, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (gm_buf_read_fd(&file, fd, "alternates") < 0)
-			gm_buf_reset(&file);
-		close(fd);
-	}
+	if (gm_buf_read_file(&file, path.ptr) < 0)
+		gm_buf_reset(&file);	/* none */
 	for (line = file.ptr; !error && line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)

@@ -1,20 +1,11 @@
 /*
- * Objects a partial clone lacks, fetched as git fetches them.
- *
- * A partial clone (extensions.partialClone, remote.<name>.promisor or
- * .partialclonefilter) may lack any blob or tree; git fetches one when
- * it is read, from the
- * promisor remotes, with "git fetch <remote> --filter=blob:none --stdin"
- * and the ids on its input. So do we: a last object database backend
- * of the repository's, asked only when every other one lacks an object,
- * fetches it and answers "not found", upon which libgit2 re-scans its
- * packs and finds it there. Every read through libgit2, and the readers
- * of our own that fall back on it, get the object so.
- *
- * When the fetch fails, the process stops, as git stops (gm_error_die():
- * stdout keeps whole records): the readers above libgit2 take an
- * unreadable object for an absent one, and a list made without it would
- * be a shorter list, never to be printed.
+ * Objects a partial clone lacks, fetched as git fetches them when read:
+ * from the promisor remotes, "git fetch <remote> --filter=blob:none
+ * --stdin" with the ids on its input. A last object database backend,
+ * asked only when every other one lacks an object, fetches it and
+ * answers "not found", upon which libgit2 re-scans its packs and finds
+ * it there; a failed fetch stops the process (gm_error_die()), as
+ * gm_repo_fetch_missing() says why.
  */
 #include "repo_internal.h"
 
