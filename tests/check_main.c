@@ -86,7 +86,7 @@ int main(void)
 
 	/* Hermetic: no developer's ~/.gitconfig or GIT_DIR changes results. */
 	gm_test_hermetic_env();
-	git_libgit2_init();
+	gm_repo_init();	/* as the program sets libgit2 up */
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, "");
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, "");
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, "");

@@ -42,13 +42,6 @@ void gm_repo_init(void);
 void gm_repo_shutdown(void);
 
 /**
- * The top of the work tree the location names, canonical, no final '/',
- * where it is known before the repository is opened (found from a
- * ".git" in it, or given by GIT_WORK_TREE); else NULL.
- */
-const char *gm_repo_location_worktree(const struct gm_repo_location *loc);
-
-/**
  * Open the repository `loc` names and resolve `rev` (NULL for HEAD) to a
  * commit. On success `*out` belongs to the caller (gm_repo_free()).
  * @return 0, GM_ENOTFOUND (no repository; unborn HEAD; unknown revision),
@@ -99,19 +92,7 @@ int gm_git_run_limit(const char *const *argv, const struct gm_buf *in,
 int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 			  const char *what);
 
-/**
- * Give `repo`, opened by the caller with libgit2 (not by gm_repo_open()),
- * the fetch of a partial clone's missing objects that gm_repo_open()
- * gives its own; nothing for another repository.
- * @return 0 or GM_ERROR.
- */
-int gm_repo_git_lazy_fetch(git_repository *repo);
-
-/**
- * gm_repo_fetch_missing() for `repo`, opened by gm_repo_open() or given
- * the fetch by gm_repo_git_lazy_fetch(); nothing for another repository.
- * @return 0 or GM_ERROR.
- */
+/** gm_repo_fetch_missing() for `repo`, opened by gm_repo_open(). */
 int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 			      size_t nr, const char *what);
 
@@ -275,14 +256,6 @@ enum gm_repo_kind gm_repo_worktree_kind(struct gm_repo *r, const char *path);
  */
 int gm_repo_worktree_read(struct gm_repo *r, const char *path,
 			  struct gm_buf *out);
-
-/**
- * The same, for the file `path` below the directory `top` (a work tree's
- * top as gm_repo_location_worktree() names it), before any repository is
- * open: the prefetch's read.
- */
-int gm_repo_worktree_read_at(const char *top, const char *path,
-			     struct gm_buf *out);
 
 /**
  * Turn a path given on the command line, relative to the current

@@ -1,12 +1,8 @@
 /*
- * The settings of "git -c key=value", as git hands them to its
- * subcommands (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its pairs),
- * read by git itself: `git config --list -z --show-scope`, its entries
- * of the "command" scope (include.path's files too), so that git's own
- * rules apply, and what git refuses is refused. They are written to a
- * configuration file in memory (memfd_create(), never on disk) that is
- * added to the repository's configuration as its highest level, so that
- * every read of it, ours or libgit2's, sees them.
+ * The settings of "git -c" read by git itself (`git config --list -z
+ * --show-scope`, its "command" entries, include.path's files too), so
+ * that git's rules apply, written to a file in memory (memfd_create(),
+ * never on disk) that every read of the configuration then sees.
  */
 /* memfd_create() is Linux's, in every libc we build with. */
 #define _GNU_SOURCE

@@ -76,17 +76,6 @@ const git_oid *gm_objects_replaced(const struct gm_objects_rules *r,
 	return id;
 }
 
-static const struct graft *graft_find(const struct gm_objects_rules *r,
-				      const git_oid *id)
-{
-	struct graft key;
-
-	if (!r || !r->nr_grafts)
-		return NULL;
-	git_oid_cpy(&key.id, id);
-	return bsearch(&key, r->grafts, r->nr_grafts, sizeof(key), graft_cmp);
-}
-
 struct replace_scan {
 	struct gm_objects_rules *r;
 	git_repository *repo;
@@ -121,27 +110,21 @@ static int replace_ref(const char *name, void *payload)
 	return 0;
 }
 
-/* Whether git reads replace refs here. */
-static bool replace_wanted(git_repository *repo)
-{
-	git_config *cfg = NULL;
-	int on = 1;
-
-	if (getenv("GIT_NO_REPLACE_OBJECTS"))
-		return false;
-	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
-	    git_config_get_bool(&on, cfg, "core.useReplaceRefs") < 0)
-		on = 1;
-	git_config_free(cfg);
-	return on;
-}
-
+/* The replace refs, if git reads them here. */
 static int rules_replace(struct gm_objects_rules *r, git_repository *repo)
 {
 	const char *base = getenv("GIT_REPLACE_REF_BASE");
 	struct replace_scan s = { r, repo, base ? base : "refs/replace/", 0 };
+	git_config *cfg = NULL;
+	int on = 1;
 
-	if (!replace_wanted(repo))
+	if (getenv("GIT_NO_REPLACE_OBJECTS"))
+		return 0;
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_bool(&on, cfg, "core.useReplaceRefs") < 0)
+		on = 1;
+	git_config_free(cfg);
+	if (!on)
 		return 0;
 	git_reference_foreach_name(repo, replace_ref, &s);
 	if (!s.error && r->nr_replace)
@@ -451,8 +434,14 @@ static int commit_from_git(struct gm_objects_commit *c,
 static int commit_graft(struct gm_objects_commit *c,
 			const struct gm_objects_rules *r, const git_oid *id)
 {
-	const struct graft *g = graft_find(r, id);
+	const struct graft *g = NULL;
+	struct graft key;
 
+	if (r && r->nr_grafts) {
+		git_oid_cpy(&key.id, id);
+		g = bsearch(&key, r->grafts, r->nr_grafts, sizeof(key),
+			    graft_cmp);
+	}
 	if (!g)
 		return 0;
 	c->shallow = g->nr < 0;

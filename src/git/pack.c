@@ -25,11 +25,13 @@
 #define CACHE_SLOTS 1024
 #define DEFAULT_CACHE ((size_t)64 << 20)
 
-/* The object types of a pack (git's pack-format.txt). */
+/* The object types of a pack (git's pack-format.txt), 1 to 4 libgit2's. */
 enum {
 	OBJ_COMMIT = 1, OBJ_TREE = 2, OBJ_BLOB = 3, OBJ_TAG = 4,
 	OBJ_OFS_DELTA = 6, OBJ_REF_DELTA = 7
 };
+_Static_assert((int)GIT_OBJECT_COMMIT == OBJ_COMMIT &&
+	       (int)GIT_OBJECT_TAG == OBJ_TAG, "a pack's types are libgit2's");
 
 /* One pack: its .idx (version 2) and .pack, mapped whole. */
 struct pack {
@@ -214,16 +216,12 @@ static int packs_add_alternates(struct gm_packs *ps, struct gm_strvec *seen,
 {
 	struct gm_buf file = GM_BUF_INIT, path = GM_BUF_INIT;
 	char *line, *next;
-	int fd, error = 0;
+	int error = 0;
 
 	if (gm_buf_printf(&path, "%s/info/alternates", dir) < 0)
 		return GM_ERROR;
-	fd = open(path.ptr, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		if (gm_buf_read_fd(&file, fd, "alternates") < 0)
-			gm_buf_reset(&file);
-		close(fd);
-	}
+	if (gm_buf_read_file(&file, path.ptr) < 0)
+		gm_buf_reset(&file);	/* none */
 	for (line = file.ptr; !error && line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -712,16 +710,6 @@ out:
 	return error;
 }
 
-static git_object_t git_type(int t)
-{
-	switch (t) {
-	case OBJ_COMMIT: return GIT_OBJECT_COMMIT;
-	case OBJ_TREE: return GIT_OBJECT_TREE;
-	case OBJ_BLOB: return GIT_OBJECT_BLOB;
-	default: return GIT_OBJECT_TAG;
-	}
-}
-
 int gm_pack_read(struct gm_pack_reader *r, const git_oid *id,
 		 git_object_t *type, char **out, size_t *len)
 {
@@ -734,7 +722,7 @@ int gm_pack_read(struct gm_pack_reader *r, const git_oid *id,
 		return GM_ENOTFOUND;
 	if ((error = read_at(r, p, off, &t, out, len)) < 0)
 		return error;
-	*type = git_type(t);
+	*type = (git_object_t)t;
 	return 0;
 }
 
@@ -770,7 +758,7 @@ int gm_pack_header(struct gm_pack_reader *r, const git_oid *id,
 	}
 	if (t < OBJ_COMMIT || t > OBJ_TAG)
 		return GM_ENOTFOUND;
-	*type = git_type(t);
+	*type = (git_object_t)t;
 	return 0;
 }
 
@@ -782,15 +770,12 @@ int gm_pack_reader_new(struct gm_pack_reader **out, const struct gm_packs *p,
 	struct gm_pack_reader *r = calloc(1, sizeof(*r));
 
 	*out = NULL;
-	if (!r)
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (!(r->inflater = libdeflate_alloc_decompressor())) {
-		free(r);
+	if (!r || !(r->inflater = libdeflate_alloc_decompressor())) {
+		gm_pack_reader_free(r);	/* a zeroed stream is ended safely */
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	if (inflateInit(&r->z) != Z_OK) {
-		libdeflate_free_decompressor(r->inflater);
-		free(r);
+		gm_pack_reader_free(r);
 		return gm_error_set(GM_ERROR, "cannot set up zlib");
 	}
 	r->packs = p;

@@ -1,6 +1,7 @@
 /* OpenSSL's SHA-1 rounds alone: its EVP interface starts providers. */
 #define OPENSSL_API_COMPAT 0x10100000L
 #include "gm/prefetch.h"
+#include "repo_internal.h"
 
 #include <openssl/sha.h>
 #include <pthread.h>
@@ -73,18 +74,11 @@ static void prefetch_text(struct prefetch_text *t, const char *top,
 	*room -= t->text.len;
 }
 
-static void prefetch_texts(struct gm_prefetch *p)
-{
-	size_t room = PREFETCH_TOTAL_MAX;
-
-	for (size_t i = 0; i < p->nr_texts; i++)
-		prefetch_text(&p->texts[i], p->top, &room);
-}
-
 static void *prefetch_run(void *payload)
 {
 	struct gm_prefetch *p = payload;
 	struct gm_buf text = GM_BUF_INIT;
+	size_t room = PREFETCH_TOTAL_MAX;
 
 	if (!p->digest ||
 	    gm_repo_worktree_read_at(p->top, "MAINTAINERS", &text) < 0)
@@ -93,7 +87,8 @@ static void *prefetch_run(void *payload)
 	p->made = p->digest->make(text.ptr, text.len);
 out:
 	gm_buf_release(&text);
-	prefetch_texts(p);
+	for (size_t i = 0; i < p->nr_texts; i++)
+		prefetch_text(&p->texts[i], p->top, &room);
 	return NULL;
 }
 

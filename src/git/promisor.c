@@ -1,20 +1,11 @@
 /*
- * Objects a partial clone lacks, fetched as git fetches them.
- *
- * A partial clone (extensions.partialClone, remote.<name>.promisor or
- * .partialclonefilter) may lack any blob or tree; git fetches one when
- * it is read, from the
- * promisor remotes, with "git fetch <remote> --filter=blob:none --stdin"
- * and the ids on its input. So do we: a last object database backend
- * of the repository's, asked only when every other one lacks an object,
- * fetches it and answers "not found", upon which libgit2 re-scans its
- * packs and finds it there. Every read through libgit2, and the readers
- * of our own that fall back on it, get the object so.
- *
- * When the fetch fails, the process stops, as git stops (gm_error_die():
- * stdout keeps whole records): the readers above libgit2 take an
- * unreadable object for an absent one, and a list made without it would
- * be a shorter list, never to be printed.
+ * Objects a partial clone lacks, fetched as git fetches them when read:
+ * from the promisor remotes, "git fetch <remote> --filter=blob:none
+ * --stdin" with the ids on its input. A last object database backend,
+ * asked only when every other one lacks an object, fetches it and
+ * answers "not found", upon which libgit2 re-scans its packs and finds
+ * it there; a failed fetch stops the process (gm_error_die()), as
+ * gm_repo_fetch_missing() says why.
  */
 #include "repo_internal.h"
 
@@ -50,22 +41,16 @@ struct promisor {
  */
 static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 {
-	static const char head[] = "remote.";
-	static const char *const tails[] = { ".promisor", ".partialclonefilter" };
-	size_t len = strlen(e->name), tail = 0;
-	const char *name = e->name + strlen(head);
+	const char *name, *dot = strrchr(e->name, '.');
 	int yes = 1;
+	size_t len;
 
-	if (len <= strlen(head) || strncmp(e->name, head, strlen(head)))
+	if (strncmp(e->name, "remote.", 7) || dot <= (name = e->name + 7) ||
+	    (strcmp(dot, ".partialclonefilter") &&
+	     (strcmp(dot, ".promisor") ||
+	      git_config_parse_bool(&yes, e->value) < 0 || !yes)))
 		return 0;
-	for (size_t i = 0; !tail && i < 2; i++)
-		if (len > strlen(head) + strlen(tails[i]) &&
-		    !strcmp(e->name + len - strlen(tails[i]), tails[i]))
-			tail = strlen(tails[i]);
-	if (!tail || (tail == strlen(tails[0]) &&
-		      (git_config_parse_bool(&yes, e->value) < 0 || !yes)))
-		return 0;
-	len -= strlen(head) + tail;
+	len = (size_t)(dot - name);
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
@@ -249,11 +234,11 @@ static void promisor_free(git_odb_backend *b)
 	free(p);
 }
 
-/* The backend added to `repo`'s object database, in *out; or none. */
-static int promisor_attach(git_repository *repo, const char *object_dir,
-			   git_odb_backend **out)
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
+			    git_odb_backend **out)
 {
 	struct promisor *p = calloc(1, sizeof(*p));
+	struct gm_buf dir = GM_BUF_INIT;
 	git_odb *odb = NULL;
 	int error;
 
@@ -263,7 +248,9 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
 	    !p->remotes.nr)
 		goto out;
-	if (!(p->git_dir = strdup(git_repository_path(repo)))) {
+	if (!(p->git_dir = strdup(git_repository_path(repo))) ||
+	    (object_dir ? gm_buf_puts(&dir, object_dir) :
+	     gm_buf_printf(&dir, "%sobjects", git_repository_commondir(repo)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
@@ -271,7 +258,7 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	p->parent.read = promisor_read;
 	p->parent.read_header = promisor_read_header;
 	p->parent.free = promisor_free;
-	if (git_odb_open(&p->fresh, object_dir) < 0 ||
+	if (git_odb_open(&p->fresh, dir.ptr) < 0 ||
 	    git_repository_odb(&odb, repo) < 0 ||
 	    git_odb_add_alternate(odb, &p->parent, 0) < 0) {
 		error = gm_error_from_git(-1, "cannot open the object directory");
@@ -280,27 +267,9 @@ static int promisor_attach(git_repository *repo, const char *object_dir,
 	*out = &p->parent;
 	p = NULL;	/* the object database's now */
 out:
+	gm_buf_release(&dir);
 	git_odb_free(odb);
 	promisor_free(p ? &p->parent : NULL);
-	return error;
-}
-
-int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir)
-{
-	return promisor_attach(r->repo, object_dir, &r->promisor);
-}
-
-int gm_repo_git_lazy_fetch(git_repository *repo)
-{
-	struct gm_buf dir = GM_BUF_INIT;
-	git_odb_backend *b;
-	int error;
-
-	if (gm_buf_printf(&dir, "%sobjects",
-			  git_repository_commondir(repo)) < 0)
-		return gm_error_set(GM_ERROR, "out of memory");
-	error = promisor_attach(repo, dir.ptr, &b);
-	gm_buf_release(&dir);
 	return error;
 }
 

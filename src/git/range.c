@@ -4,7 +4,6 @@
  */
 #include "gm/range.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,12 +54,10 @@ int gm_range_ids(struct gm_repo *r, const char *spec, struct gm_strvec *out)
 
 static char *signature(const git_signature *s)
 {
-	size_t n = strlen(s->name) + strlen(s->email) + 4;
-	char *p = malloc(n);
+	struct gm_buf b = GM_BUF_INIT;
 
-	if (p)
-		snprintf(p, n, "%s <%s>", s->name, s->email);
-	return p;
+	return gm_buf_printf(&b, "%s <%s>", s->name, s->email) ? NULL :
+	       gm_buf_detach(&b, NULL);
 }
 
 int gm_range_commit(struct gm_repo *r, const char *rev,

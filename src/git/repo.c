@@ -378,11 +378,20 @@ static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
 {
 	struct gm_index_file *found = NULL;
+	struct gm_buf index = GM_BUF_INIT;
 	size_t nr = 0, plen = strlen(prefix), len;
 	const unsigned char *map;
+	bool mapped;
 	int error;
 
-	if (!r->index_path || !gm_map_file(r->index_path, &map, &len))
+	/* a bare repository's index is not read */
+	mapped = r->workdir && !(r->loc->index_file ?
+				 gm_buf_puts(&index, r->loc->index_file) :
+				 gm_buf_printf(&index, "%sindex",
+					       git_repository_path(r->repo))) &&
+		 gm_map_file(index.ptr, &map, &len);
+	gm_buf_release(&index);
+	if (!mapped)
 		return GM_ENOTFOUND;
 	error = gm_index_find(map, len, git_tree_id(r->tree), f->name, &found,
 			      &nr);
@@ -576,10 +585,11 @@ static git_repository *numstat_open_git(git_repository *repo)
 {
 	const char *wd = git_repository_workdir(repo), *wd2;
 	git_repository *again = NULL;
+	git_odb_backend *fetch;
 
 	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
 		return NULL;
-	if (gm_repo_git_lazy_fetch(again) < 0 ||
+	if (gm_repo_promisor_attach(again, NULL, &fetch) < 0 ||
 	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
 		git_repository_free(again);
 		return NULL;

@@ -3,6 +3,7 @@
 
 /* The insides of the repository modules (repo_open.c, repo.c); no one else's. */
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include <git2.h>
@@ -14,9 +15,12 @@
 /*
  * Where the repository is, as git finds it. Every path is absolute and
  * canonical, so that an opening does not depend on the current directory
- * any more. Written once by gm_repo_locate(), then only read.
+ * any more. Written once by gm_repo_locate(), then only read, but for
+ * `refs`: the repositories sharing it (gm_repo_location_free() frees it
+ * with the last).
  */
 struct gm_repo_location {
+	atomic_int refs;	/* owners but one */
 	bool found;
 	char *open_path;	/* what libgit2 opens: a top or a git dir */
 	bool explicit_dir;	/* open_path is GIT_DIR */
@@ -30,13 +34,12 @@ struct gm_repo_location {
 };
 
 struct gm_repo {
-	struct gm_repo_location *loc;	/* its own copy */
+	struct gm_repo_location *loc;	/* shared, counted */
 	git_repository *repo;
 	git_commit *commit;	/* HEAD's commit, or --rev's */
 	git_tree *tree;		/* its tree */
 	char *workdir;		/* work tree top with a final '/', NULL if bare */
 	char *prefix;		/* cwd below the work tree top: "" or "a/b/" */
-	char *index_path;	/* the index file, NULL if bare */
 	struct gm_strmap dirs;	/* "a/b" -> its git_tree *, or NULL: none */
 	struct gm_packs *packs;	/* opened on first use */
 	struct gm_graph *graph;	/* read on first use, if graph_read */
@@ -55,12 +58,24 @@ int gm_repo_config_env_add(git_repository *repo);
 
 /*
  * In a partial clone (extensions.partialClone, remote.<name>.promisor or
- * .partialclonefilter),
- * give the object database of `r` a last backend that fetches what it
- * lacks as git does (promisor.c), or stops the process if it cannot;
- * `object_dir` is the repository's object directory. Else nothing.
- * @return 0 or GM_ERROR.
+ * .partialclonefilter), give the object database of `repo` a last backend
+ * that fetches what it lacks as git does (promisor.c), or stops the
+ * process if it cannot; `object_dir` is the repository's object directory
+ * (NULL: its common directory's). The backend, owned by the database, in
+ * `*out`; else NULL. @return 0 or GM_ERROR.
  */
-int gm_repo_promisor_attach(struct gm_repo *r, const char *object_dir);
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
+			    git_odb_backend **out);
+
+/*
+ * The top of the work tree `loc` names, canonical, no final '/', where it
+ * is known before the repository is opened (a ".git" in it, or
+ * GIT_WORK_TREE); else NULL.
+ */
+const char *gm_repo_location_worktree(const struct gm_repo_location *loc);
+
+/* gm_repo_worktree_read() below the top `top`, before any opening. */
+int gm_repo_worktree_read_at(const char *top, const char *path,
+			     struct gm_buf *out);
 
 #endif /* GM_REPO_INTERNAL_H */

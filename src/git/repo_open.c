@@ -226,7 +226,7 @@ int gm_repo_locate(struct gm_repo_location **out)
 
 void gm_repo_location_free(struct gm_repo_location *loc)
 {
-	if (!loc)
+	if (!loc || atomic_fetch_sub(&loc->refs, 1) > 0)
 		return;
 	free(loc->open_path);
 	free(loc->worktree);
@@ -240,40 +240,6 @@ void gm_repo_location_free(struct gm_repo_location *loc)
 const char *gm_repo_location_worktree(const struct gm_repo_location *loc)
 {
 	return loc && loc->found ? loc->worktree : NULL;
-}
-
-static char *dup_or_null(const char *s, bool *failed)
-{
-	char *d = s ? strdup(s) : NULL;
-
-	*failed |= s && !d;
-	return d;
-}
-
-static int location_dup(struct gm_repo_location **out,
-			const struct gm_repo_location *loc)
-{
-	struct gm_repo_location *n = calloc(1, sizeof(*n));
-	bool failed = !n;
-
-	if (n) {
-		*n = *loc;
-		n->open_path = dup_or_null(loc->open_path, &failed);
-		n->worktree = dup_or_null(loc->worktree, &failed);
-		n->cwd = dup_or_null(loc->cwd, &failed);
-		n->object_dir = dup_or_null(loc->object_dir, &failed);
-		n->index_file = dup_or_null(loc->index_file, &failed);
-		n->alternates = (struct gm_strvec)GM_STRVEC_INIT;
-		for (size_t i = 0; !failed && i < loc->alternates.nr; i++)
-			failed = gm_strvec_push(&n->alternates,
-						loc->alternates.v[i]) < 0;
-	}
-	if (failed) {
-		gm_repo_location_free(n);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	*out = n;
-	return 0;
 }
 
 /* ==================== opening ==================== */
@@ -318,18 +284,6 @@ static const char *repo_pick_worktree(struct gm_repo *r)
 	return loc->explicit_dir ? loc->cwd : git_repository_workdir(r->repo);
 }
 
-static int repo_set_worktree(struct gm_repo *r)
-{
-	const char *wt = repo_pick_worktree(r);
-
-	if (!wt)
-		return 0;
-	/* ours alone: nothing read through libgit2 depends on its own idea */
-	if (!(r->workdir = path_with_slash(wt)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	return 0;
-}
-
 /* GIT_OBJECT_DIRECTORY and GIT_ALTERNATE_OBJECT_DIRECTORIES, as git reads them. */
 static int repo_set_objects(struct gm_repo *r)
 {
@@ -364,44 +318,27 @@ static int repo_object_dirs(struct gm_repo *r, struct gm_strvec *dirs)
 	return error;
 }
 
-/* A partial clone's fetch of what it lacks, on the object directory git reads. */
-static int repo_set_promisor(struct gm_repo *r)
+/*
+ * The work tree's top with a final '/' (ours alone: nothing read through
+ * libgit2 depends on its own idea), and the current directory below it,
+ * "" or "a/b/".
+ */
+static int repo_set_worktree(struct gm_repo *r)
 {
-	struct gm_strvec dirs = GM_STRVEC_INIT;
-	int error = repo_object_dirs(r, &dirs);
+	const char *cwd = r->loc->cwd, *wt = repo_pick_worktree(r);
+	char *top;
+	size_t len;
 
-	if (!error)
-		error = gm_repo_promisor_attach(r, dirs.v[0]);
-	gm_strvec_release(&dirs);
-	return error;
-}
-
-/* The current directory relative to the work tree top, "" or "a/b/". */
-static int repo_set_prefix(struct gm_repo *r)
-{
-	const char *cwd = r->loc->cwd;
-	char *top = r->workdir ? realpath(r->workdir, NULL) : NULL;
-	size_t len = top ? strlen(top) : 0;
-
+	if (wt && !(r->workdir = path_with_slash(wt)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	top = r->workdir ? realpath(r->workdir, NULL) : NULL;
+	len = top ? strlen(top) : 0;
 	if (top && !strncmp(cwd, top, len) && cwd[len] == '/')
 		r->prefix = path_with_slash(cwd + len + 1);
 	else
 		r->prefix = strdup("");
 	free(top);
 	return r->prefix ? 0 : gm_error_set(GM_ERROR, "out of memory");
-}
-
-static int repo_set_index(struct gm_repo *r)
-{
-	struct gm_buf b = GM_BUF_INIT;
-
-	if (!r->workdir)
-		return 0;
-	if (r->loc->index_file ? gm_buf_puts(&b, r->loc->index_file) :
-	    gm_buf_printf(&b, "%sindex", git_repository_path(r->repo)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	r->index_path = gm_buf_detach(&b, NULL);
-	return 0;
 }
 
 static int repo_resolve(struct gm_repo *r, const char *rev)
@@ -437,115 +374,29 @@ static int repo_resolve(struct gm_repo *r, const char *rev)
 }
 
 /*
- * The first line of the file `path` with its end of line, and `prefix`
- * (if given) stripped, made absolute against the directory `dir`.
+ * Whether the repository keeps SHA-256 object names (its own
+ * configuration's extensions.objectformat, read by git from format
+ * version 1 on), which libgit2 1.5 cannot read: it opens it only as
+ * gm_repo_init() lets it, for this question.
  */
-static int read_path_file(const char *path, const char *prefix,
-			  const char *dir, struct gm_buf *out)
+static bool repo_is_sha256(git_repository *repo)
 {
-	struct gm_buf text = GM_BUF_INIT;
-	size_t skip = prefix ? strlen(prefix) : 0;
-	char *line;
-	int error = gm_buf_read_file(&text, path);
-
-	if (error)
-		goto out;
-	line = text.ptr;
-	line[strcspn(line, "\r\n")] = '\0';
-	if (prefix && strncmp(line, prefix, skip)) {
-		error = GM_ENOTFOUND;
-		goto out;
-	}
-	line += skip;
-	while (*line == ' ')
-		line++;
-	gm_buf_reset(out);
-	error = line[0] == '/' ? gm_buf_puts(out, line) :
-		gm_buf_printf(out, "%s/%s", dir, line);
-out:
-	gm_buf_release(&text);
-	return error;
-}
-
-/*
- * The git directory `loc` names (after a ".git" file's "gitdir: ") into
- * `gitdir`, and its common directory (a linked work tree's "commondir")
- * into `common`.
- */
-static int location_git_dirs(const struct gm_repo_location *loc,
-			     struct gm_buf *gitdir, struct gm_buf *common)
-{
-	struct gm_buf file = GM_BUF_INIT;
-	struct stat st;
-	int error;
-
-	if (loc->explicit_dir || loc->bare_guess)
-		error = gm_buf_puts(gitdir, loc->open_path);
-	else if (!(error = gm_buf_printf(gitdir, "%s/.git", loc->open_path)) &&
-		 !stat(gitdir->ptr, &st) && S_ISREG(st.st_mode) &&
-		 !(error = gm_buf_puts(&file, gitdir->ptr)))
-		error = read_path_file(file.ptr, "gitdir:", loc->open_path,
-				       gitdir);
-	gm_buf_reset(&file);
-	if (!error && !(error = gm_buf_printf(&file, "%s/commondir",
-					      gitdir->ptr)) &&
-	    read_path_file(file.ptr, NULL, gitdir->ptr, common) != 0)
-		error = gm_buf_puts(common, gitdir->ptr);
-	gm_buf_release(&file);
-	return error;
-}
-
-/*
- * Whether the repository `loc` names keeps SHA-256 object names
- * (extensions.objectformat, read by git from format version 1 on),
- * which libgit2 1.5 cannot read; its git directory into `gitdir`.
- */
-static bool location_is_sha256(const struct gm_repo_location *loc,
-			       struct gm_buf *gitdir)
-{
-	struct gm_buf common = GM_BUF_INIT;
-	git_config *cfg = NULL;
+	git_config *cfg = NULL, *local = NULL;
 	const char *format;
 	int32_t version = 0;
-	bool yes = false;
+	bool yes;
 
-	if (location_git_dirs(loc, gitdir, &common) == 0 &&
-	    gm_buf_puts(&common, "/config") == 0 &&
-	    git_config_open_ondisk(&cfg, common.ptr) == 0) {
-		git_config *snap = NULL;
-
-		if (git_config_snapshot(&snap, cfg) == 0 &&
-		    git_config_get_int32(&version, snap,
-					 "core.repositoryformatversion") == 0 &&
-		    version >= 1 &&
-		    git_config_get_string(&format, snap,
-					  "extensions.objectformat") == 0)
-			yes = !strcasecmp(format, "sha256");
-		git_config_free(snap);
-	}
+	yes = git_repository_config_snapshot(&cfg, repo) == 0 &&
+	      git_config_open_level(&local, cfg, GIT_CONFIG_LEVEL_LOCAL) == 0 &&
+	      git_config_get_int32(&version, local,
+				   "core.repositoryformatversion") == 0 &&
+	      version >= 1 &&
+	      git_config_get_string(&format, local,
+				    "extensions.objectformat") == 0 &&
+	      !strcasecmp(format, "sha256");
+	git_config_free(local);
 	git_config_free(cfg);
-	gm_buf_release(&common);
 	return yes;
-}
-
-/* Why libgit2 could not open the repository `loc` names. */
-static int repo_open_failed(const struct gm_repo_location *loc, int git_error)
-{
-	struct gm_buf gitdir = GM_BUF_INIT;
-	char why[512];
-	int error;
-
-	/* libgit2's reason, before the look below sets others */
-	error = gm_error_from_git(git_error, "cannot open the repository");
-	snprintf(why, sizeof(why), "%s", gm_error_last());
-	if (location_is_sha256(loc, &gitdir))
-		error = gm_error_set(GM_ERROR, "%s: SHA-256 repositories "
-				     "(extensions.objectformat=sha256) are "
-				     "not supported", gitdir.ptr);
-	else
-		gm_error_set(error, "%s", why);
-	gm_buf_release(&gitdir);
-	return error;
 }
 
 /* Open what `r->loc` names, with no search, and set it up as git would. */
@@ -567,22 +418,29 @@ static int repo_open_location(struct gm_repo *r)
 		return gm_error_set(GM_ENOTFOUND, "not a git repository: '%s'",
 				    loc->open_path);
 	if (error < 0)
-		return repo_open_failed(loc, error);
+		return gm_error_from_git(error, "cannot open the repository");
+	if (repo_is_sha256(r->repo))
+		return gm_error_set(GM_ERROR, "%.*s: SHA-256 repositories "
+				    "(extensions.objectformat=sha256) are not "
+				    "supported",
+				    (int)strlen(git_repository_path(r->repo)) - 1,
+				    git_repository_path(r->repo));
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
-	    (error = repo_set_promisor(r)) < 0 ||
-	    (error = repo_set_worktree(r)) < 0 ||
-	    (error = repo_set_prefix(r)) < 0)
+	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir,
+					     &r->promisor)) < 0)
 		return error;
-	return repo_set_index(r);
+	return repo_set_worktree(r);
 }
 
-/* A repository with a copy of `loc` alone, gm_repo_free()'s even on failure. */
+/* A repository sharing `loc` (its count alone changes), gm_repo_free()'s. */
 static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
 {
 	if (!(*out = calloc(1, sizeof(**out))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	return location_dup(&(*out)->loc, loc);
+	(*out)->loc = (struct gm_repo_location *)loc;
+	atomic_fetch_add(&(*out)->loc->refs, 1);
+	return 0;
 }
 
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
@@ -645,7 +503,6 @@ void gm_repo_free(struct gm_repo *r)
 	git_repository_free(r->repo);
 	free(r->workdir);
 	free(r->prefix);
-	free(r->index_path);
 	gm_repo_location_free(r->loc);
 	free(r);
 }
@@ -800,7 +657,7 @@ int gm_repo_commit_body(struct gm_repo *r, const char *rev,
 
 void gm_repo_init(void)
 {
-	static const char *extensions[] = { "partialclone" };
+	static const char *extensions[] = { "partialclone", "objectformat" };
 
 	git_libgit2_init();
 	/* git does not re-hash objects on read; neither do we */
@@ -813,7 +670,7 @@ void gm_repo_init(void)
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	/* a partial clone's missing objects are fetched (promisor.c) */
-	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)1);
+	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)2);
 }
 
 void gm_repo_shutdown(void)
