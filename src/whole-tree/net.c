@@ -34,42 +34,26 @@ static void link_fail(struct gm_net_link *link, int result, const char *why)
  * that checks links: linked in, they would cost every run of the
  * program some milliseconds to start. The table is written by
  * gm_net_init() and gm_net_shutdown() alone, before and after the
- * checks.
+ * checks. LC_FUNCTIONS lists the functions used, without "curl_".
  */
+#define LC_FUNCTIONS(X)                                                    \
+	X(global_init) X(global_cleanup) X(version_info) X(easy_init)      \
+	X(easy_setopt) X(easy_getinfo) X(easy_strerror) X(easy_cleanup)   \
+	X(multi_init) X(multi_add_handle) X(multi_remove_handle)           \
+	X(multi_perform) X(multi_poll) X(multi_info_read) X(multi_cleanup)
+
+#define LC_POINTER(name) __typeof__(curl_##name) *name;
 static struct libcurl {
 	void *dl;		/* NULL: not loaded, `why` says why */
 	char why[256];
-	CURLcode (*global_init)(long flags);
-	void (*global_cleanup)(void);
-	curl_version_info_data *(*version_info)(CURLversion v);
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *easy, CURLoption option, ...);
-	CURLcode (*easy_getinfo)(CURL *easy, CURLINFO info, ...);
-	const char *(*easy_strerror)(CURLcode code);
-	void (*easy_cleanup)(CURL *easy);
-	CURLM *(*multi_init)(void);
-	CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
-	CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
-	CURLMcode (*multi_perform)(CURLM *multi, int *running);
-	CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *fds,
-				unsigned nfds, int ms, int *ret);
-	CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
-	CURLMcode (*multi_cleanup)(CURLM *multi);
+	LC_FUNCTIONS(LC_POINTER)
 } lc;
 
-#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) }
+#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) },
 static const struct {
 	const char *name;
 	size_t offset;
-} lc_symbols[] = {
-	LC_SYMBOL(global_init), LC_SYMBOL(global_cleanup),
-	LC_SYMBOL(version_info), LC_SYMBOL(easy_init), LC_SYMBOL(easy_setopt),
-	LC_SYMBOL(easy_getinfo), LC_SYMBOL(easy_strerror),
-	LC_SYMBOL(easy_cleanup), LC_SYMBOL(multi_init),
-	LC_SYMBOL(multi_add_handle), LC_SYMBOL(multi_remove_handle),
-	LC_SYMBOL(multi_perform), LC_SYMBOL(multi_poll),
-	LC_SYMBOL(multi_info_read), LC_SYMBOL(multi_cleanup),
-};
+} lc_symbols[] = { LC_FUNCTIONS(LC_SYMBOL) };
 
 static void lc_unload(void)
 {

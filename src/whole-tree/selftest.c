@@ -142,9 +142,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 		    const char *path, const char *name)
 {
 	struct gm_selftest_file *f;
-	struct gm_repo_text text = GM_REPO_TEXT_INIT;
 	size_t len = strlen(path);
-	int error = 0;
 
 	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
 	if (!f)
@@ -158,10 +156,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 	/* a directory reads as empty, as the script's open() of one does */
 	if (len && path[len - 1] == '/')
 		return 0;
-	if ((error = gm_repo_text(r, path, NULL, &text)) == 0)
-		error = gm_buf_put(&f->text, text.ptr, text.len);
-	gm_repo_text_release(&text);
-	return error;
+	return gm_repo_read(r, path, &f->text);
 }
 
 /*
@@ -926,11 +921,8 @@ static int check_name(struct st *st, size_t i, const char *name,
 
 	if (!*name)
 		return 0;
-	if ((error = gm_buf_puts(&key, addr)) < 0)
+	if ((error = gm_buf_set_lower(&key, addr)) < 0)
 		goto out;
-	for (size_t k = 0; k < key.len; k++)
-		if (key.ptr[k] >= 'A' && key.ptr[k] <= 'Z')
-			key.ptr[k] = (char)(key.ptr[k] - 'A' + 'a');
 	if (!gm_strmap_get(&st->names, key.ptr, key.len, &first)) {
 		error = gm_strmap_put(&st->names, key.ptr, key.len,
 				      (void *)(uintptr_t)(i + 1));
