@@ -326,17 +326,16 @@ static void put_finding(FILE *f, char *line)
 	fputs("</code></tr>\n", f);
 }
 
-/* The offline checks of --self-test; `*nr` gets the findings' count. */
-static int put_findings(FILE *f, struct gm_repo *r,
-			const struct gm_report_settings *s, size_t *nr)
+/* The offline checks of --self-test: their lines in `*text`, `*nr` of them. */
+static int findings_read(char **text, size_t *nr, struct gm_repo *r,
+			 const struct gm_report_settings *s)
 {
 	static const unsigned checks = GM_SELFTEST_SECTIONS |
 				       GM_SELFTEST_PATTERNS |
 				       GM_SELFTEST_ADDRESSES;
 	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
-	char *buf = NULL, *line, *next;
-	size_t len = 0, shown = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	size_t len = 0;
+	FILE *mem = open_memstream(text, &len);
 	int error;
 
 	*nr = 0;
@@ -348,8 +347,14 @@ static int put_findings(FILE *f, struct gm_repo *r,
 	gm_selftest_release(&in);
 	if (fclose(mem) && !error)
 		error = gm_error_set(GM_ERROR, "out of memory");
-	if (error)
-		goto out;
+	return error;
+}
+
+/* The findings' table: the first MAX_FINDINGS lines of `text`. */
+static void put_findings(FILE *f, char *text, size_t nr)
+{
+	char *next;
+
 	fprintf(f, "<section><h2 id=findings>Self-test (<span id=ft-n>%zu"
 		"</span> findings)</h2><p class=legend>git maintainer "
 		"--self-test=sections,patterns,addresses; the links and scm "
@@ -357,17 +362,14 @@ static int put_findings(FILE *f, struct gm_repo *r,
 		"<p><input class=filter data-for=ft placeholder='Filter "
 		"findings'></p><div class=scroll><table id=ft class=sortable>"
 		"<thead><tr><th>Where<th>Finding<th>Line</tr></thead><tbody>\n",
-		*nr, *nr > MAX_FINDINGS ? " The first 1000 only." : "");
-	for (line = buf; line && *line && shown < MAX_FINDINGS; line = next) {
-		if ((next = strchr(line, '\n')))
+		nr, nr > MAX_FINDINGS ? " The first 1000 only." : "");
+	for (size_t shown = 0; text && *text && shown < MAX_FINDINGS;
+	     shown++, text = next) {
+		if ((next = strchr(text, '\n')))
 			*next++ = '\0';
-		put_finding(f, line);
-		shown++;
+		put_finding(f, text);
 	}
 	fputs("</tbody></table></div></section>\n", f);
-out:
-	free(buf);
-	return error;
 }
 
 /* ==================== the page ==================== */
@@ -411,26 +413,16 @@ static int write_page(FILE *f, struct gm_repo *r,
 		      int64_t until, const struct gm_unowned_dirs *d)
 {
 	const char *name = tree_name(r);
-	char *buf = NULL;
-	size_t len = 0, count[NR_STATES] = { 0 }, findings = 0;
+	char *text = NULL;
+	size_t count[NR_STATES] = { 0 }, findings = 0;
 	char rev[GM_REPO_HEX_SIZE];
 	struct row *rows = rows_make(a, m, count);
-	FILE *body = open_memstream(&buf, &len);
-	int error = 0;
+	int error = rows ? findings_read(&text, &findings, r, s) :
+			   gm_error_set(GM_ERROR, "out of memory");
 
-	if (!rows || !body) {
-		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error)
 		goto out;
-	}
 	gm_repo_commit_hex(r, rev);
-	put_sections(body, rows, a->nr_sections, m);
-	if ((error = put_unowned(body, d)) < 0 ||
-	    (error = put_findings(body, r, s, &findings)) < 0)
-		goto out;
-	if (fflush(body)) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
 	fputs("<!doctype html><html lang=en><head><meta charset=utf-8>"
 	      "<meta name=viewport content='width=device-width,"
 	      "initial-scale=1'><title>MAINTAINERS health: ", f);
@@ -445,13 +437,14 @@ static int write_page(FILE *f, struct gm_repo *r,
 	fputs("<button id=copy>Select the summary</button> <a href=#sections>"
 	      "Sections</a> &middot; <a href=#unowned>Unowned files</a> "
 	      "&middot; <a href=#findings>Self-test</a></header>\n", f);
-	fwrite(buf, 1, len, f);
+	put_sections(f, rows, a->nr_sections, m);
+	if ((error = put_unowned(f, d)) < 0)
+		goto out;
+	put_findings(f, text, findings);
 	fprintf(f, "<pre id=errors hidden></pre><script>%s</script></body>"
 		"</html>\n", page_script);
 out:
-	if (body)
-		fclose(body);
-	free(buf);
+	free(text);
 	free(rows);
 	return error;
 }

@@ -75,40 +75,6 @@ static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
 	return 0;
 }
 
-/* A claim: section, then file. */
-struct claim {
-	size_t section;
-	size_t file;
-};
-
-static int claim_cmp(const void *a, const void *b)
-{
-	const struct claim *x = a, *y = b;
-
-	if (x->section != y->section)
-		return x->section < y->section ? -1 : 1;
-	return x->file < y->file ? -1 : x->file > y->file;
-}
-
-/* The claims of `mt`, in section then file order. */
-static int claims_sort(struct claim **out, size_t *nr,
-		       const struct gm_matches *mt)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < mt->nr_files; i++)
-		n += mt->files[i].nr_sections;
-	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	*nr = 0;
-	for (size_t i = 0; i < mt->nr_files; i++)
-		for (size_t k = 0; k < mt->files[i].nr_sections; k++)
-			(*out)[(*nr)++] =
-				(struct claim){ mt->files[i].sections[k], i };
-	qsort(*out, *nr, sizeof(**out), claim_cmp);
-	return 0;
-}
-
 /* What `o` asks of the matcher on files[0..nr), into `*out`. */
 static int claims_match(struct gm_matches **out,
 			const struct gm_maintainers *m,
@@ -139,15 +105,11 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      gm_unowned_claim_fn fn, void *payload)
 {
 	struct gm_matches *mt = NULL;
-	struct claim *c = NULL;
-	size_t n = 0;
 	int error = claims_match(&mt, m, o, files, nr);
 
-	if (!error)
-		error = claims_sort(&c, &n, mt);
-	for (size_t i = 0; i < n && !error; i++)
-		error = fn(c[i].section, c[i].file, payload);
-	free(c);
+	for (size_t i = 0; !error && i < nr; i++)
+		for (size_t k = 0; !error && k < mt->files[i].nr_sections; k++)
+			error = fn(mt->files[i].sections[k], i, payload);
 	gm_matches_free(mt);
 	return error;
 }
