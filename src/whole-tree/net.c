@@ -438,7 +438,7 @@ static bool url_host(const char *url, char *host, size_t size)
 	return true;
 }
 
-bool gm_net_offline(const char *const *urls, size_t nr,
+bool gm_net_offline(struct gm_net_link *const *links, size_t nr,
 		    char why[GM_NET_WHY_SIZE])
 {
 	static const char *const proxies[] = { "http_proxy", "https_proxy",
@@ -454,8 +454,8 @@ bool gm_net_offline(const char *const *urls, size_t nr,
 		bool again = false;
 		int rc;
 
-		if (!gm_net_remote(urls[i]) ||
-		    !url_host(urls[i], seen[tried], sizeof(seen[tried])))
+		if (!gm_net_remote(links[i]->url) ||
+		    !url_host(links[i]->url, seen[tried], sizeof(seen[tried])))
 			continue;
 		for (size_t k = 0; k < tried && !again; k++)
 			again = !strcasecmp(seen[k], seen[tried]);

@@ -70,6 +70,7 @@ struct st {
 	_Atomic size_t next_job;	/* the next for the workers to take */
 	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
+	size_t *headers, nr_headers;	/* the section headers seen */
 	struct st_place *places;	/* per line; NULL: no order check */
 	struct gm_strmap names;		/* lower-case address -> line + 1 */
 	pcre2_code *t[NR_T];	/* t_sources[], compiled */
@@ -397,32 +398,24 @@ static bool contains_ci(const char *s, size_t len, const char *word)
 
 /* ==================== sections ==================== */
 
-/* Whether an earlier header starts with line `i` (the script's test). */
-static bool header_seen(struct st *st, const size_t *headers, size_t nr,
-			size_t i)
+static int check_section(struct st *st, size_t i)
 {
 	const struct st_line *l = &st->lines[i];
-
-	for (size_t k = 0; k < nr; k++) {
-		const struct st_line *h = &st->lines[headers[k]];
-
-		if (h->len >= l->len && !memcmp(h->s, l->s, l->len))
-			return true;
-	}
-	return false;
-}
-
-static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
-{
-	bool has_s = false, has_f = false, has_ml = false;
+	bool has_s = false, has_f = false, has_ml = false, seen = false;
 	const char *status = "";
 	size_t status_len = 0;
 	int error = 0;
 
-	if (header_seen(st, headers, *nr, i))
+	/* an earlier header that starts with this one: the script's test */
+	for (size_t k = 0; k < st->nr_headers && !seen; k++) {
+		const struct st_line *h = &st->lines[st->headers[k]];
+
+		seen = h->len >= l->len && !memcmp(h->s, l->s, l->len);
+	}
+	if (seen)
 		error = warn(st, i, "duplicate section header");
 	else
-		headers[(*nr)++] = i;
+		st->headers[st->nr_headers++] = i;
 	for (size_t j = i + 1; j < st->nr_lines; j++) {
 		const char *v;
 		size_t vlen;
@@ -696,23 +689,6 @@ static void *worker(void *payload)
 	return NULL;
 }
 
-/* The HTTP checks, in the calling thread. */
-static int run_http(struct st *st)
-{
-	struct gm_net_link **links;
-	size_t nr = 0;
-	int error;
-
-	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < st->nr_jobs; k++)
-		if (st->jobs[k].kind == JOB_HTTP)
-			links[nr++] = &st->jobs[k].link;
-	error = gm_net_http_check(links, nr, &st->net);
-	free(links);
-	return error;
-}
-
 /*
  * Whether no link could reach its server (and one tried): then the
  * network is out of reach, not the links bad. Says so once on `err`.
@@ -739,22 +715,18 @@ static void judge_network(struct st *st)
 }
 
 /*
- * Before any check: when the network is out of reach (gm_net_offline()),
- * the jobs that would go out are marked unreached (JOB_OFFLINE), for
- * judge_network() to say so once, and are not run.
+ * Before any check: when the network is out of reach (gm_net_offline()
+ * on links[0..st->nr_jobs)), the jobs that would go out are marked
+ * unreached (JOB_OFFLINE), for judge_network() to say so once, and are
+ * not run.
  */
-static int skip_offline(struct st *st)
+static void skip_offline(struct st *st, struct gm_net_link *const *links)
 {
-	const char **urls = calloc(st->nr_jobs + 1, sizeof(*urls));
 	char why[GM_NET_WHY_SIZE];
-	bool offline;
 
-	if (!urls)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < st->nr_jobs; k++)
-		urls[k] = st->jobs[k].link.url;
-	offline = gm_net_offline(urls, st->nr_jobs, why);
-	for (size_t k = 0; offline && k < st->nr_jobs; k++) {
+	if (!gm_net_offline(links, st->nr_jobs, why))
+		return;
+	for (size_t k = 0; k < st->nr_jobs; k++) {
 		struct st_job *job = &st->jobs[k];
 
 		if (!gm_net_remote(job->link.url))
@@ -765,8 +737,6 @@ static int skip_offline(struct st *st)
 		snprintf(job->link.why, sizeof(job->link.why), "%s", why);
 		gm_progress_add(st->net.progress, 1);
 	}
-	free(urls);
-	return 0;
 }
 
 /*
@@ -776,9 +746,10 @@ static int skip_offline(struct st *st)
 static int run_jobs(struct st *st)
 {
 	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1, nr_git = 0;
-	pthread_t *threads;
-	size_t started = 0;
-	int error;
+	size_t nr_http = 0, started = 0;
+	struct gm_net_link **links = NULL;
+	pthread_t *threads = NULL;
+	int error = 0;
 
 	st->net.timeout_ms = st->in->timeout_ms;
 	st->net.parallel = (int)nr;
@@ -787,20 +758,27 @@ static int run_jobs(struct st *st)
 	gm_progress_total(st->net.progress, st->nr_jobs);
 	if (!st->nr_jobs)
 		return 0;
-	if ((error = skip_offline(st)) < 0)
-		return error;
+	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))) ||
+	    !(threads = calloc(nr + 1, sizeof(*threads)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
 	for (size_t k = 0; k < st->nr_jobs; k++)
+		links[k] = &st->jobs[k].link;
+	skip_offline(st, links);
+	for (size_t k = 0; k < st->nr_jobs; k++) {
 		nr_git += st->jobs[k].kind == JOB_GIT;
+		if (st->jobs[k].kind == JOB_HTTP)
+			links[nr_http++] = &st->jobs[k].link;
+	}
 	if (nr > nr_git)
 		nr = nr_git;
-	if (!(threads = calloc(nr + 1, sizeof(*threads))))
-		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_net_init()) < 0)
 		goto out;
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
-	error = run_http(st);
+	error = gm_net_http_check(links, nr_http, &st->net);
 	if (!started)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)
@@ -809,6 +787,7 @@ static int run_jobs(struct st *st)
 		judge_network(st);
 	gm_net_shutdown();
 out:
+	free(links);
 	free(threads);
 	return error;
 }
@@ -1181,8 +1160,7 @@ static int check_order(struct st *st, size_t i)
 
 /* ==================== the run ==================== */
 
-static int check_line(struct st *st, size_t i, size_t *headers,
-		      size_t *nr_headers)
+static int check_line(struct st *st, size_t i)
 {
 	const char *v;
 	size_t vlen;
@@ -1193,7 +1171,7 @@ static int check_line(struct st *st, size_t i, size_t *headers,
 	if ((st->checks & (GM_SELFTEST_SECTIONS | GM_SELFTEST_ORDER)) &&
 	    line_is_header(st, i)) {
 		if (st->checks & GM_SELFTEST_SECTIONS)
-			error = check_section(st, i, headers, nr_headers);
+			error = check_section(st, i);
 		if (!error && st->places)
 			error = check_order(st, i);
 	}
@@ -1235,7 +1213,6 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 		    FILE *out, FILE *err, size_t *nr)
 {
 	struct st st;
-	size_t *headers = NULL, nr_headers = 0;
 	int error;
 
 	memset(&st, 0, sizeof(st));
@@ -1247,7 +1224,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	if ((error = compile_t_regexes(&st)) < 0 ||
 	    (error = split_lines(&st)) < 0)
 		goto out;
-	if (!(headers = calloc(st.nr_lines + 1, sizeof(*headers)))) {
+	if (!(st.headers = calloc(st.nr_lines + 1, sizeof(*st.headers)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
@@ -1256,7 +1233,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	     ((error = plan_jobs(&st)) < 0 || (error = run_jobs(&st)) < 0)))
 		goto out;
 	for (size_t i = 0; i < st.nr_lines && !error; i++)
-		error = check_line(&st, i, headers, &nr_headers);
+		error = check_line(&st, i);
 	*nr = st.warnings;
 out:
 	for (size_t k = 0; k < st.nr_jobs; k++) {
@@ -1268,7 +1245,7 @@ out:
 	gm_strmap_release(&st.names);
 	free(st.places);
 	free(st.lines);
-	free(headers);
+	free(st.headers);
 	for (int k = 0; k < NR_T; k++)
 		pcre2_code_free(st.t[k]);
 	pcre2_match_data_free(st.md);
