@@ -15,6 +15,7 @@
 #include "gm/error.h"
 #include "gm/net.h"
 #include "gm/progress.h"
+#include "gm/rules.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
 
@@ -198,20 +199,14 @@ static int add_dir(struct gm_selftest_input *in, struct gm_repo *r,
 static int load_maintainers(struct gm_selftest_input *in, struct gm_repo *r,
 			    const char *mpath, bool find)
 {
+	struct gm_rules_settings set = { .maintainer_path = mpath };
 	struct gm_buf path = GM_BUF_INIT, label = GM_BUF_INIT;
-	const char *p = mpath ? mpath : "MAINTAINERS";
 	enum gm_repo_kind kind = GM_REPO_TREE;
 	int error;
 
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	if (!strcmp(p, "."))
-		p = "";
-	if ((error = gm_buf_puts(&path, p)) < 0 ||
+	if ((error = gm_rules_path(&set, &path)) < 0 ||
 	    (error = gm_buf_puts(&label, mpath ? mpath : "./MAINTAINERS")) < 0)
 		goto out;
-	while (path.len && path.ptr[path.len - 1] == '/')
-		path.ptr[--path.len] = '\0';
 	while (label.len > 1 && label.ptr[label.len - 1] == '/')
 		label.ptr[--label.len] = '\0';
 	if (path.len)

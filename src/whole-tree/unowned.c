@@ -322,12 +322,6 @@ static size_t top_dir_len(const char *path)
 	return slash ? (size_t)(slash - path) : 0;
 }
 
-/* Whether `b` is in `a`'s top-level directory, `n` bytes long. */
-static bool same_top(const char *a, const char *b, size_t n)
-{
-	return top_dir_len(b) == n && !strncmp(a, b, n);
-}
-
 /* One entry of "directories": `len` bytes of `name`. */
 static int write_dir(FILE *f, bool *first, const char *name, size_t len,
 		     size_t own, size_t all)
@@ -379,8 +373,8 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 		size_t n = top_dir_len(files[i]);
 
 		own = 0;
-		for (j = i; j < nr && (n ? same_top(files[i], files[j], n) :
-				       j == i); j++)
+		for (j = i; j < nr && top_dir_len(files[j]) == n &&
+			    !strncmp(files[i], files[j], n); j++)
 			own += owned[j];
 		if (n)
 			error = write_dir(f, &first, files[i], n, own, j - i);
