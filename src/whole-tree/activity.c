@@ -446,7 +446,9 @@ void gm_activity_put_date(FILE *f, int64_t t)
 	struct tm tm;
 	char buf[32];
 
-	if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
+	if (t == INT64_MIN)
+		fputc('-', f);
+	else if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
 		fputs(buf, f);
 	else
 		fprintf(f, "@%lld", (long long)t);
@@ -521,10 +523,7 @@ static void write_rows(FILE *f, const struct gm_activity_section *as,
 		fputs(p->reviewer ? "  R     " : "  M     ", f);
 		put_cell(f, person_text(b, p), w->person);
 		fprintf(f, "  %7zu  %7zu  ", p->commits, p->reviews);
-		if (p->commits)
-			gm_activity_put_date(f, p->last);
-		else
-			fputc('-', f);
+		gm_activity_put_date(f, p->last);
 		fputc('\n', f);
 	}
 }

@@ -147,14 +147,6 @@ static CURL *http_request(struct gm_net_link *link, const char *url,
 	return easy;
 }
 
-/* The answer for a link when libcurl could not be loaded. */
-static void http_unchecked(struct gm_net_link *link)
-{
-	link->network = link->unreached = false;
-	link->result = GM_EINVALID;
-	snprintf(link->why, sizeof(link->why), "not checked: %.200s", lc.why);
-}
-
 /* The HEAD requests of one gm_net_http_check(). */
 struct http_run {
 	CURLM *multi;
@@ -276,11 +268,14 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 	size_t next = 0, running = 0, done = 0;
 	int error = 0, still, rc;
 
-	if (!lc.dl) {
-		for (size_t i = 0; i < nr; i++)
-			http_unchecked(links[i]);
-		return 0;
+	for (size_t i = 0; !lc.dl && i < nr; i++) {
+		links[i]->network = links[i]->unreached = false;
+		links[i]->result = GM_EINVALID;
+		snprintf(links[i]->why, sizeof(links[i]->why),
+			 "not checked: %.200s", lc.why);
 	}
+	if (!lc.dl)
+		return 0;
 	run.multi = lc.multi_init();
 	if (!run.multi || !(run.easy = calloc(nr + 1, sizeof(*run.easy))))
 		error = gm_error_set(GM_ERROR, "cannot start libcurl");

@@ -105,17 +105,6 @@ static void put_html(FILE *f, const char *s)
 	}
 }
 
-/* A path as git quotes it, bytes >= 0x80 as they are, HTML-escaped. */
-static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
-{
-	int error;
-
-	gm_buf_reset(tmp);
-	if ((error = gm_buf_put_path(tmp, path, false)) == 0)
-		put_html(f, tmp->ptr);
-	return error;
-}
-
 /* ==================== sections ==================== */
 
 enum state { ORPHAN, INACTIVE, QUIET, IDLE, OK, NR_STATES };
@@ -162,10 +151,7 @@ static void put_person(FILE *f, const struct gm_activity_person *p)
 		"<b class=c>%zu</b> commits, <b class=r>%zu</b> reviews, "
 		"last <b class=l>", p->reviewer ? "reviewer" : "maintainer",
 		p->reviewer ? 'R' : 'M', p->commits, p->reviews);
-	if (p->commits)
-		gm_activity_put_date(f, p->last);
-	else
-		fputc('-', f);
+	gm_activity_put_date(f, p->last);
 	fputs("</b></span></li>", f);
 }
 
@@ -182,10 +168,7 @@ static void put_row(FILE *f, const struct row *r,
 	fprintf(f, "<td class=n data-h=Commits>%zu<td class=n data-h=Active>"
 		"%zu<td data-v=%lld>", r->as->commits, r->active,
 		(long long)(r->active ? r->last : 0));
-	if (r->active)
-		gm_activity_put_date(f, r->last);
-	else
-		fputc('-', f);
+	gm_activity_put_date(f, r->last);
 	fputs("<td><ul class=pp>", f);
 	for (size_t k = 0; k < r->as->nr_people; k++)
 		put_person(f, &r->as->people[k]);
@@ -270,7 +253,11 @@ static int put_unowned(FILE *f, const struct gm_unowned_dirs *d)
 		const struct gm_unowned_dir *u = &d->v[i];
 
 		fputs("<tr><td>", f);
-		error = put_path(f, &tmp, *u->path ? u->path : "./");
+		/* quoted as git quotes it, bytes >= 0x80 as they are */
+		gm_buf_reset(&tmp);
+		if (!(error = gm_buf_put_path(&tmp, *u->path ? u->path : "./",
+					      false)))
+			put_html(f, tmp.ptr);
 		fprintf(f, "%s<td class=n data-h=Unowned>%zu<td class=n "
 			"data-h=Files>%zu<td data-v=%zu><span class=bar "
 			"style='width:%.1f%%'></span></tr>\n",

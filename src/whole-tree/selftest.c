@@ -569,8 +569,7 @@ static bool regex_group(struct st *st, const char *s, int n, const char **g,
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(st->md);
 
-	if ((int)pcre2_get_ovector_count(st->md) <= n ||
-	    ov[2 * n] == PCRE2_UNSET)
+	if (ov[2 * n] == PCRE2_UNSET)
 		return false;
 	*g = s + ov[2 * n];
 	*glen = ov[2 * n + 1] - ov[2 * n];

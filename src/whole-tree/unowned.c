@@ -30,15 +30,11 @@ size_t gm_unowned_lower_bound(const char *const *files, size_t nr,
 	return lo;
 }
 
-static bool line_is(const struct gm_mline *ml, const char *value)
-{
-	return ml->len == strlen(value) && !memcmp(ml->value, value, ml->len);
-}
-
 /* Whether the line is one of the two F: lines that make a catch-all. */
 static bool is_catch_all_line(const struct gm_mline *ml)
 {
-	return ml->tag == 'F' && (line_is(ml, "*") || line_is(ml, "*/"));
+	return ml->tag == 'F' && ml->len && ml->len <= 2 &&
+	       !memcmp(ml->value, "*/", ml->len);
 }
 
 /*
