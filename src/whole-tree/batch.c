@@ -1,12 +1,8 @@
-/* CPU affinity is a GNU extension, in every libc this is built with. */
-#define _GNU_SOURCE
 #include "gm/batch.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"

@@ -9,7 +9,6 @@
 #include "gm/error.h"
 #include "gm/match.h"
 #include "gm/output.h"
-#include "gm/pattern.h"
 #include "gm/strmap.h"
 
 /* ==================== claims ==================== */
