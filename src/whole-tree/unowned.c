@@ -190,16 +190,10 @@ static int dir_of(struct gm_buf *dir, size_t *all, bool *whole,
 		if (owned_before[hi] == owned_before[lo])
 			break;
 	}
+	/* not whole: the walk ended at the file's own directory */
 	*whole = last && owned_before[hi] == owned_before[lo];
-	if (*whole) {
-		*all = hi - lo;
-		return 0;
-	}
-	gm_buf_reset(dir);
-	if (last && gm_buf_put(dir, f, (size_t)(last - f) + 1) < 0)
-		return GM_ERROR;
-	if (last)
-		dir_range(files, nr, dir, &lo, &hi);
+	if (!last)
+		gm_buf_reset(dir);
 	*all = hi - lo;
 	return 0;
 }
