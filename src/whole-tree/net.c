@@ -55,7 +55,7 @@ static const struct {
 	size_t offset;
 } lc_symbols[] = { LC_FUNCTIONS(LC_SYMBOL) };
 
-static void lc_unload(void)
+void gm_net_shutdown(void)
 {
 	if (lc.dl) {
 		lc.global_cleanup();
@@ -307,11 +307,6 @@ int gm_net_init(void)
 	if (setenv("GIT_TERMINAL_PROMPT", "0", 1) < 0)
 		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;
-}
-
-void gm_net_shutdown(void)
-{
-	lc_unload();
 }
 
 /*
