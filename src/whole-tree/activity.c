@@ -446,7 +446,8 @@ void gm_activity_put_date(FILE *f, int64_t t)
 
 	if (t == INT64_MIN)
 		fputc('-', f);
-	else if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
+	else if (gmtime_r(&tt, &tm) &&
+		 strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
 		fputs(buf, f);
 	else
 		fprintf(f, "@%lld", (long long)t);

@@ -589,9 +589,10 @@ static int split_words(struct gm_strvec *out, const char *s, size_t len)
 	return error;
 }
 
+/* A job for `value`, the last of st->jobs. */
 static int add_job(struct st *st, size_t line, const char *value,
 		   size_t vlen, enum st_job_kind kind, const char *url,
-		   size_t ulen, struct st_job **out)
+		   size_t ulen)
 {
 	struct st_job *job;
 
@@ -605,7 +606,6 @@ static int add_job(struct st *st, size_t line, const char *value,
 		return gm_error_set(GM_ERROR, "out of memory");
 	job->link.url = job->url;
 	st->nr_jobs++;
-	*out = job;
 	return gm_strmap_put(&st->job_of, value, vlen,
 			     (void *)(uintptr_t)st->nr_jobs);
 }
@@ -613,7 +613,6 @@ static int add_job(struct st *st, size_t line, const char *value,
 /* The check the script makes of the T: value at line `i`, if any. */
 static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 {
-	struct st_job *job;
 	const char *url = "", *branch = "";
 	size_t ulen = 0, blen = 0;
 	int error = 0;
@@ -625,12 +624,12 @@ static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 		if (!regex_group(st, v, 3, &branch, &blen) ||
 		    (blen == 1 && *branch == '0'))	/* "if $3" */
 			blen = 0;
-		if ((error = add_job(st, i, v, vlen, JOB_GIT, url, ulen,
-				     &job)) == 0)
-			error = split_words(&job->patterns, branch, blen);
+		if ((error = add_job(st, i, v, vlen, JOB_GIT, url, ulen)) == 0)
+			error = split_words(&st->jobs[st->nr_jobs - 1].patterns,
+					    branch, blen);
 	} else if (regex_match(st, st->t[T_QUILT_HG], v, vlen)) {
 		regex_group(st, v, 1, &url, &ulen);
-		error = add_job(st, i, v, vlen, JOB_HTTP, url, ulen, &job);
+		error = add_job(st, i, v, vlen, JOB_HTTP, url, ulen);
 	}
 	return error;
 }
@@ -647,14 +646,13 @@ static int plan_jobs(struct st *st)
 		const char *v;
 		size_t vlen;
 		char tag = line_tag(&st->lines[i], &v, &vlen);
-		struct st_job *job;
 
 		if (!tag || gm_strmap_get(&st->job_of, v, vlen, NULL))
 			continue;
 		if ((tag == 'W' || tag == 'Q' || tag == 'B') &&
 		    (st->checks & GM_SELFTEST_LINKS) && is_http(v, vlen))
 			error = add_job(st, i, v, vlen, JOB_HTTP, v,
-					first_word(v, vlen), &job);
+					first_word(v, vlen));
 		else if (tag == 'T' && (st->checks & GM_SELFTEST_SCM))
 			error = plan_scm(st, i, v, vlen);
 	}
