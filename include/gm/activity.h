@@ -71,7 +71,7 @@ int gm_activity_count(struct gm_activity **out, git_repository *repo,
 
 void gm_activity_free(struct gm_activity *a);
 
-/** The day of `t` (seconds since the epoch, UTC): YYYY-MM-DD. */
+/** The UTC day of `t`, epoch seconds: YYYY-MM-DD ('-': INT64_MIN). */
 void gm_activity_put_date(FILE *f, int64_t t);
 
 /**

@@ -82,11 +82,11 @@ bool gm_net_remote(const char *url);
 /**
  * Whether the network is out of reach, judged before any check: no proxy
  * is set, and the names of the first (at most three) distinct hosts of
- * the remote URLs of urls[0..nr) all fail to resolve. `why` then gets the
+ * the remote URLs of links[0..nr) all fail to resolve. `why` then gets the
  * first failure ("cannot resolve 'HOST': ..."). Seconds at most, where
  * the checks would wait for each link's time limit.
  */
-bool gm_net_offline(const char *const *urls, size_t nr,
+bool gm_net_offline(struct gm_net_link *const *links, size_t nr,
 		    char why[GM_NET_WHY_SIZE]);
 
 #endif /* GM_NET_H */

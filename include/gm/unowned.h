@@ -47,8 +47,8 @@ struct gm_unowned_opts {
  * `files[0..nr)`, which are sorted by byte order, unique, relative to the
  * top, and name files, not directories. With `o->skip_catch_all`, the two
  * F: lines that make a section a catch-all (gm_unowned_is_catch_all())
- * are not tried: its other lines are. Claims come section by section in
- * model order, each (section, file) once. The model is only read.
+ * are not tried: its other lines are. Claims come file by file in
+ * order, each (section, file) once. The model is only read.
  * @return 0, GM_ERROR (out of memory), or the error `fn` returned.
  */
 int gm_unowned_claims(const struct gm_maintainers *m,

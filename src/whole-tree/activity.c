@@ -411,32 +411,30 @@ bool gm_activity_section_idle(const struct gm_activity_section *as)
 
 /* ==================== output ==================== */
 
-/* Text from MAINTAINERS, control characters as \xHH. */
-static void put_text(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < ' ' || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
-/* The columns `s` takes as put_text() writes it (UTF-8: one a character). */
-static size_t text_width(const char *s)
+/*
+ * Text from MAINTAINERS, control characters as \xHH, to `f` (NULL: only
+ * measured). @return the columns it takes (UTF-8: one a character).
+ */
+static size_t put_text(FILE *f, const char *s)
 {
 	size_t w = 0;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		w += *p < ' ' || *p == 0x7f ? 4 : (*p & 0xc0) != 0x80;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		bool control = *p < ' ' || *p == 0x7f;
+
+		w += control ? 4 : (*p & 0xc0) != 0x80;
+		if (f && control)
+			fprintf(f, "\\x%02x", *p);
+		else if (f)
+			fputc(*p, f);
+	}
 	return w;
 }
 
 /* `s` and spaces up to `width` columns. */
 static void put_cell(FILE *f, const char *s, size_t width)
 {
-	put_text(f, s);
-	for (size_t w = text_width(s); w < width; w++)
+	for (size_t w = put_text(f, s); w < width; w++)
 		fputc(' ', f);
 }
 
@@ -446,7 +444,10 @@ void gm_activity_put_date(FILE *f, int64_t t)
 	struct tm tm;
 	char buf[32];
 
-	if (gmtime_r(&tt, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
+	if (t == INT64_MIN)
+		fputc('-', f);
+	else if (gmtime_r(&tt, &tm) &&
+		 strftime(buf, sizeof(buf), "%Y-%m-%d", &tm))
 		fputs(buf, f);
 	else
 		fprintf(f, "@%lld", (long long)t);
@@ -486,12 +487,12 @@ static void table_widths(struct widths *w, const struct gm_activity *a,
 		const struct gm_activity_section *as = &a->sections[i];
 		const struct gm_section *sec = &m->sections[as->section];
 
-		w->name = widest(w->name, text_width(sec->name), 36);
+		w->name = widest(w->name, put_text(NULL, sec->name), 36);
 		if (sec->status)
-			w->status = widest(w->status, text_width(sec->status),
-					   14);
+			w->status = widest(w->status,
+					   put_text(NULL, sec->status), 14);
 		for (size_t k = 0; k < as->nr_people; k++)
-			w->person = widest(w->person, text_width(
+			w->person = widest(w->person, put_text(NULL,
 				person_text(&b, &as->people[k])), 48);
 	}
 	gm_buf_release(&b);
@@ -521,10 +522,7 @@ static void write_rows(FILE *f, const struct gm_activity_section *as,
 		fputs(p->reviewer ? "  R     " : "  M     ", f);
 		put_cell(f, person_text(b, p), w->person);
 		fprintf(f, "  %7zu  %7zu  ", p->commits, p->reviews);
-		if (p->commits)
-			gm_activity_put_date(f, p->last);
-		else
-			fputc('-', f);
+		gm_activity_put_date(f, p->last);
 		fputc('\n', f);
 	}
 }

@@ -1,12 +1,8 @@
-/* CPU affinity is a GNU extension, in every libc this is built with. */
-#define _GNU_SOURCE
 #include "gm/batch.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
@@ -98,16 +94,6 @@ static int job_records(struct batch_job *j, const struct batch *b)
 	return error;
 }
 
-/* Answer j->path with the caller's worker `w`, into records. */
-static int job_answer(struct batch_job *j, const struct batch *b, void *w)
-{
-	int error = b->a->answer(&j->a, j->path, w);
-
-	if (error < 0 || !j->a.text)
-		return error;
-	return job_records(j, b);
-}
-
 /*
  * The warnings, but with `once` those written before: a MAINTAINERS line
  * that every path meets is reported once, not once a path; a warning
@@ -194,9 +180,12 @@ static struct batch_job *batch_take(struct batch *b, bool wait)
  */
 static int batch_work(struct batch *b, struct batch_job *j, void *w)
 {
-	int error = j->path ? job_answer(j, b, w) : 0;
-	bool failed = error < 0;
+	int error = j->path ? b->a->answer(&j->a, j->path, w) : 0;
+	bool failed;
 
+	if (!error && j->a.text)
+		error = job_records(j, b);
+	failed = error < 0;
 	if (failed) {
 		free(j->a.text);
 		j->a.text = NULL;

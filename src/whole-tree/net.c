@@ -34,44 +34,28 @@ static void link_fail(struct gm_net_link *link, int result, const char *why)
  * that checks links: linked in, they would cost every run of the
  * program some milliseconds to start. The table is written by
  * gm_net_init() and gm_net_shutdown() alone, before and after the
- * checks.
+ * checks. LC_FUNCTIONS lists the functions used, without "curl_".
  */
+#define LC_FUNCTIONS(X)                                                    \
+	X(global_init) X(global_cleanup) X(version_info) X(easy_init)      \
+	X(easy_setopt) X(easy_getinfo) X(easy_strerror) X(easy_cleanup)   \
+	X(multi_init) X(multi_add_handle) X(multi_remove_handle)           \
+	X(multi_perform) X(multi_poll) X(multi_info_read) X(multi_cleanup)
+
+#define LC_POINTER(name) __typeof__(curl_##name) *name;
 static struct libcurl {
 	void *dl;		/* NULL: not loaded, `why` says why */
 	char why[256];
-	CURLcode (*global_init)(long flags);
-	void (*global_cleanup)(void);
-	curl_version_info_data *(*version_info)(CURLversion v);
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *easy, CURLoption option, ...);
-	CURLcode (*easy_getinfo)(CURL *easy, CURLINFO info, ...);
-	const char *(*easy_strerror)(CURLcode code);
-	void (*easy_cleanup)(CURL *easy);
-	CURLM *(*multi_init)(void);
-	CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
-	CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
-	CURLMcode (*multi_perform)(CURLM *multi, int *running);
-	CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *fds,
-				unsigned nfds, int ms, int *ret);
-	CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
-	CURLMcode (*multi_cleanup)(CURLM *multi);
+	LC_FUNCTIONS(LC_POINTER)
 } lc;
 
-#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) }
+#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) },
 static const struct {
 	const char *name;
 	size_t offset;
-} lc_symbols[] = {
-	LC_SYMBOL(global_init), LC_SYMBOL(global_cleanup),
-	LC_SYMBOL(version_info), LC_SYMBOL(easy_init), LC_SYMBOL(easy_setopt),
-	LC_SYMBOL(easy_getinfo), LC_SYMBOL(easy_strerror),
-	LC_SYMBOL(easy_cleanup), LC_SYMBOL(multi_init),
-	LC_SYMBOL(multi_add_handle), LC_SYMBOL(multi_remove_handle),
-	LC_SYMBOL(multi_perform), LC_SYMBOL(multi_poll),
-	LC_SYMBOL(multi_info_read), LC_SYMBOL(multi_cleanup),
-};
+} lc_symbols[] = { LC_FUNCTIONS(LC_SYMBOL) };
 
-static void lc_unload(void)
+void gm_net_shutdown(void)
 {
 	if (lc.dl) {
 		lc.global_cleanup();
@@ -161,14 +145,6 @@ static CURL *http_request(struct gm_net_link *link, const char *url,
 		return NULL;
 	}
 	return easy;
-}
-
-/* The answer for a link when libcurl could not be loaded. */
-static void http_unchecked(struct gm_net_link *link)
-{
-	link->network = link->unreached = false;
-	link->result = GM_EINVALID;
-	snprintf(link->why, sizeof(link->why), "not checked: %.200s", lc.why);
 }
 
 /* The HEAD requests of one gm_net_http_check(). */
@@ -292,11 +268,14 @@ int gm_net_http_check(struct gm_net_link **links, size_t nr,
 	size_t next = 0, running = 0, done = 0;
 	int error = 0, still, rc;
 
-	if (!lc.dl) {
-		for (size_t i = 0; i < nr; i++)
-			http_unchecked(links[i]);
-		return 0;
+	for (size_t i = 0; !lc.dl && i < nr; i++) {
+		links[i]->network = links[i]->unreached = false;
+		links[i]->result = GM_EINVALID;
+		snprintf(links[i]->why, sizeof(links[i]->why),
+			 "not checked: %.200s", lc.why);
 	}
+	if (!lc.dl)
+		return 0;
 	run.multi = lc.multi_init();
 	if (!run.multi || !(run.easy = calloc(nr + 1, sizeof(*run.easy))))
 		error = gm_error_set(GM_ERROR, "cannot start libcurl");
@@ -328,11 +307,6 @@ int gm_net_init(void)
 	if (setenv("GIT_TERMINAL_PROMPT", "0", 1) < 0)
 		return gm_error_set(GM_ERROR, "out of memory");
 	return 0;
-}
-
-void gm_net_shutdown(void)
-{
-	lc_unload();
 }
 
 /*
@@ -454,7 +428,7 @@ static bool url_host(const char *url, char *host, size_t size)
 	return true;
 }
 
-bool gm_net_offline(const char *const *urls, size_t nr,
+bool gm_net_offline(struct gm_net_link *const *links, size_t nr,
 		    char why[GM_NET_WHY_SIZE])
 {
 	static const char *const proxies[] = { "http_proxy", "https_proxy",
@@ -470,8 +444,8 @@ bool gm_net_offline(const char *const *urls, size_t nr,
 		bool again = false;
 		int rc;
 
-		if (!gm_net_remote(urls[i]) ||
-		    !url_host(urls[i], seen[tried], sizeof(seen[tried])))
+		if (!gm_net_remote(links[i]->url) ||
+		    !url_host(links[i]->url, seen[tried], sizeof(seen[tried])))
 			continue;
 		for (size_t k = 0; k < tried && !again; k++)
 			again = !strcasecmp(seen[k], seen[tried]);

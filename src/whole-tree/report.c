@@ -105,17 +105,6 @@ static void put_html(FILE *f, const char *s)
 	}
 }
 
-/* A path as git quotes it, bytes >= 0x80 as they are, HTML-escaped. */
-static int put_path(FILE *f, struct gm_buf *tmp, const char *path)
-{
-	int error;
-
-	gm_buf_reset(tmp);
-	if ((error = gm_buf_put_path(tmp, path, false)) == 0)
-		put_html(f, tmp->ptr);
-	return error;
-}
-
 /* ==================== sections ==================== */
 
 enum state { ORPHAN, INACTIVE, QUIET, IDLE, OK, NR_STATES };
@@ -162,10 +151,7 @@ static void put_person(FILE *f, const struct gm_activity_person *p)
 		"<b class=c>%zu</b> commits, <b class=r>%zu</b> reviews, "
 		"last <b class=l>", p->reviewer ? "reviewer" : "maintainer",
 		p->reviewer ? 'R' : 'M', p->commits, p->reviews);
-	if (p->commits)
-		gm_activity_put_date(f, p->last);
-	else
-		fputc('-', f);
+	gm_activity_put_date(f, p->last);
 	fputs("</b></span></li>", f);
 }
 
@@ -182,10 +168,7 @@ static void put_row(FILE *f, const struct row *r,
 	fprintf(f, "<td class=n data-h=Commits>%zu<td class=n data-h=Active>"
 		"%zu<td data-v=%lld>", r->as->commits, r->active,
 		(long long)(r->active ? r->last : 0));
-	if (r->active)
-		gm_activity_put_date(f, r->last);
-	else
-		fputc('-', f);
+	gm_activity_put_date(f, r->last);
 	fputs("<td><ul class=pp>", f);
 	for (size_t k = 0; k < r->as->nr_people; k++)
 		put_person(f, &r->as->people[k]);
@@ -270,7 +253,11 @@ static int put_unowned(FILE *f, const struct gm_unowned_dirs *d)
 		const struct gm_unowned_dir *u = &d->v[i];
 
 		fputs("<tr><td>", f);
-		error = put_path(f, &tmp, *u->path ? u->path : "./");
+		/* quoted as git quotes it, bytes >= 0x80 as they are */
+		gm_buf_reset(&tmp);
+		if (!(error = gm_buf_put_path(&tmp, *u->path ? u->path : "./",
+					      false)))
+			put_html(f, tmp.ptr);
 		fprintf(f, "%s<td class=n data-h=Unowned>%zu<td class=n "
 			"data-h=Files>%zu<td data-v=%zu><span class=bar "
 			"style='width:%.1f%%'></span></tr>\n",
@@ -326,17 +313,16 @@ static void put_finding(FILE *f, char *line)
 	fputs("</code></tr>\n", f);
 }
 
-/* The offline checks of --self-test; `*nr` gets the findings' count. */
-static int put_findings(FILE *f, struct gm_repo *r,
-			const struct gm_report_settings *s, size_t *nr)
+/* The offline checks of --self-test: their lines in `*text`, `*nr` of them. */
+static int findings_read(char **text, size_t *nr, struct gm_repo *r,
+			 const struct gm_report_settings *s)
 {
 	static const unsigned checks = GM_SELFTEST_SECTIONS |
 				       GM_SELFTEST_PATTERNS |
 				       GM_SELFTEST_ADDRESSES;
 	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
-	char *buf = NULL, *line, *next;
-	size_t len = 0, shown = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	size_t len = 0;
+	FILE *mem = open_memstream(text, &len);
 	int error;
 
 	*nr = 0;
@@ -348,8 +334,14 @@ static int put_findings(FILE *f, struct gm_repo *r,
 	gm_selftest_release(&in);
 	if (fclose(mem) && !error)
 		error = gm_error_set(GM_ERROR, "out of memory");
-	if (error)
-		goto out;
+	return error;
+}
+
+/* The findings' table: the first MAX_FINDINGS lines of `text`. */
+static void put_findings(FILE *f, char *text, size_t nr)
+{
+	char *next;
+
 	fprintf(f, "<section><h2 id=findings>Self-test (<span id=ft-n>%zu"
 		"</span> findings)</h2><p class=legend>git maintainer "
 		"--self-test=sections,patterns,addresses; the links and scm "
@@ -357,17 +349,14 @@ static int put_findings(FILE *f, struct gm_repo *r,
 		"<p><input class=filter data-for=ft placeholder='Filter "
 		"findings'></p><div class=scroll><table id=ft class=sortable>"
 		"<thead><tr><th>Where<th>Finding<th>Line</tr></thead><tbody>\n",
-		*nr, *nr > MAX_FINDINGS ? " The first 1000 only." : "");
-	for (line = buf; line && *line && shown < MAX_FINDINGS; line = next) {
-		if ((next = strchr(line, '\n')))
+		nr, nr > MAX_FINDINGS ? " The first 1000 only." : "");
+	for (size_t shown = 0; text && *text && shown < MAX_FINDINGS;
+	     shown++, text = next) {
+		if ((next = strchr(text, '\n')))
 			*next++ = '\0';
-		put_finding(f, line);
-		shown++;
+		put_finding(f, text);
 	}
 	fputs("</tbody></table></div></section>\n", f);
-out:
-	free(buf);
-	return error;
 }
 
 /* ==================== the page ==================== */
@@ -411,26 +400,16 @@ static int write_page(FILE *f, struct gm_repo *r,
 		      int64_t until, const struct gm_unowned_dirs *d)
 {
 	const char *name = tree_name(r);
-	char *buf = NULL;
-	size_t len = 0, count[NR_STATES] = { 0 }, findings = 0;
+	char *text = NULL;
+	size_t count[NR_STATES] = { 0 }, findings = 0;
 	char rev[GM_REPO_HEX_SIZE];
 	struct row *rows = rows_make(a, m, count);
-	FILE *body = open_memstream(&buf, &len);
-	int error = 0;
+	int error = rows ? findings_read(&text, &findings, r, s) :
+			   gm_error_set(GM_ERROR, "out of memory");
 
-	if (!rows || !body) {
-		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error)
 		goto out;
-	}
 	gm_repo_commit_hex(r, rev);
-	put_sections(body, rows, a->nr_sections, m);
-	if ((error = put_unowned(body, d)) < 0 ||
-	    (error = put_findings(body, r, s, &findings)) < 0)
-		goto out;
-	if (fflush(body)) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
 	fputs("<!doctype html><html lang=en><head><meta charset=utf-8>"
 	      "<meta name=viewport content='width=device-width,"
 	      "initial-scale=1'><title>MAINTAINERS health: ", f);
@@ -445,13 +424,14 @@ static int write_page(FILE *f, struct gm_repo *r,
 	fputs("<button id=copy>Select the summary</button> <a href=#sections>"
 	      "Sections</a> &middot; <a href=#unowned>Unowned files</a> "
 	      "&middot; <a href=#findings>Self-test</a></header>\n", f);
-	fwrite(buf, 1, len, f);
+	put_sections(f, rows, a->nr_sections, m);
+	if ((error = put_unowned(f, d)) < 0)
+		goto out;
+	put_findings(f, text, findings);
 	fprintf(f, "<pre id=errors hidden></pre><script>%s</script></body>"
 		"</html>\n", page_script);
 out:
-	if (body)
-		fclose(body);
-	free(buf);
+	free(text);
 	free(rows);
 	return error;
 }

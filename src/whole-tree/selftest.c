@@ -15,6 +15,7 @@
 #include "gm/error.h"
 #include "gm/net.h"
 #include "gm/progress.h"
+#include "gm/rules.h"
 #include "gm/strmap.h"
 #include "gm/unowned.h"
 
@@ -70,6 +71,7 @@ struct st {
 	_Atomic size_t next_job;	/* the next for the workers to take */
 	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
+	size_t *headers, nr_headers;	/* the section headers seen */
 	struct st_place *places;	/* per line; NULL: no order check */
 	struct gm_strmap names;		/* lower-case address -> line + 1 */
 	pcre2_code *t[NR_T];	/* t_sources[], compiled */
@@ -78,16 +80,9 @@ struct st {
 
 /* ==================== checks by name ==================== */
 
-static const struct {
-	const char *word;
-	unsigned check;
-} check_words[] = {
-	{ "sections", GM_SELFTEST_SECTIONS },
-	{ "patterns", GM_SELFTEST_PATTERNS },
-	{ "links", GM_SELFTEST_LINKS },
-	{ "scm", GM_SELFTEST_SCM },
-	{ "addresses", GM_SELFTEST_ADDRESSES },
-	{ "order", GM_SELFTEST_ORDER },
+/* The checks' names, check_words[i] for the check 1 << i. */
+static const char *const check_words[] = {
+	"sections", "patterns", "links", "scm", "addresses", "order",
 };
 
 #define WORD_CHARS \
@@ -106,14 +101,14 @@ int gm_selftest_parse_checks(unsigned *out, const char *words)
 		if (!len)
 			break;
 		for (i = 0; i < sizeof(check_words) / sizeof(*check_words); i++)
-			if (strlen(check_words[i].word) == len &&
-			    !strncmp(check_words[i].word, p, len))
+			if (strlen(check_words[i]) == len &&
+			    !strncmp(check_words[i], p, len))
 				break;
 		if (i == sizeof(check_words) / sizeof(*check_words))
 			return gm_error_set(GM_EUSAGE,
 					    "unknown --self-test check '%.*s' (sections, patterns, links, scm, addresses, order)",
 					    (int)len, p);
-		*out |= check_words[i].check;
+		*out |= 1u << i;
 		p += len;
 	}
 	if (!*out)
@@ -142,9 +137,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 		    const char *path, const char *name)
 {
 	struct gm_selftest_file *f;
-	struct gm_repo_text text = GM_REPO_TEXT_INIT;
 	size_t len = strlen(path);
-	int error = 0;
 
 	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
 	if (!f)
@@ -158,10 +151,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 	/* a directory reads as empty, as the script's open() of one does */
 	if (len && path[len - 1] == '/')
 		return 0;
-	if ((error = gm_repo_text(r, path, NULL, &text)) == 0)
-		error = gm_buf_put(&f->text, text.ptr, text.len);
-	gm_repo_text_release(&text);
-	return error;
+	return gm_repo_read(r, path, &f->text);
 }
 
 /*
@@ -202,20 +192,14 @@ static int add_dir(struct gm_selftest_input *in, struct gm_repo *r,
 static int load_maintainers(struct gm_selftest_input *in, struct gm_repo *r,
 			    const char *mpath, bool find)
 {
+	struct gm_rules_settings set = { .maintainer_path = mpath };
 	struct gm_buf path = GM_BUF_INIT, label = GM_BUF_INIT;
-	const char *p = mpath ? mpath : "MAINTAINERS";
 	enum gm_repo_kind kind = GM_REPO_TREE;
 	int error;
 
-	while (p[0] == '.' && p[1] == '/')
-		p += 2;
-	if (!strcmp(p, "."))
-		p = "";
-	if ((error = gm_buf_puts(&path, p)) < 0 ||
+	if ((error = gm_rules_path(&set, &path)) < 0 ||
 	    (error = gm_buf_puts(&label, mpath ? mpath : "./MAINTAINERS")) < 0)
 		goto out;
-	while (path.len && path.ptr[path.len - 1] == '/')
-		path.ptr[--path.len] = '\0';
 	while (label.len > 1 && label.ptr[label.len - 1] == '/')
 		label.ptr[--label.len] = '\0';
 	if (path.len)
@@ -402,32 +386,24 @@ static bool contains_ci(const char *s, size_t len, const char *word)
 
 /* ==================== sections ==================== */
 
-/* Whether an earlier header starts with line `i` (the script's test). */
-static bool header_seen(struct st *st, const size_t *headers, size_t nr,
-			size_t i)
+static int check_section(struct st *st, size_t i)
 {
 	const struct st_line *l = &st->lines[i];
-
-	for (size_t k = 0; k < nr; k++) {
-		const struct st_line *h = &st->lines[headers[k]];
-
-		if (h->len >= l->len && !memcmp(h->s, l->s, l->len))
-			return true;
-	}
-	return false;
-}
-
-static int check_section(struct st *st, size_t i, size_t *headers, size_t *nr)
-{
-	bool has_s = false, has_f = false, has_ml = false;
+	bool has_s = false, has_f = false, has_ml = false, seen = false;
 	const char *status = "";
 	size_t status_len = 0;
 	int error = 0;
 
-	if (header_seen(st, headers, *nr, i))
+	/* an earlier header that starts with this one: the script's test */
+	for (size_t k = 0; k < st->nr_headers && !seen; k++) {
+		const struct st_line *h = &st->lines[st->headers[k]];
+
+		seen = h->len >= l->len && !memcmp(h->s, l->s, l->len);
+	}
+	if (seen)
 		error = warn(st, i, "duplicate section header");
 	else
-		headers[(*nr)++] = i;
+		st->headers[st->nr_headers++] = i;
 	for (size_t j = i + 1; j < st->nr_lines; j++) {
 		const char *v;
 		size_t vlen;
@@ -586,8 +562,7 @@ static bool regex_group(struct st *st, const char *s, int n, const char **g,
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(st->md);
 
-	if ((int)pcre2_get_ovector_count(st->md) <= n ||
-	    ov[2 * n] == PCRE2_UNSET)
+	if (ov[2 * n] == PCRE2_UNSET)
 		return false;
 	*g = s + ov[2 * n];
 	*glen = ov[2 * n + 1] - ov[2 * n];
@@ -614,9 +589,10 @@ static int split_words(struct gm_strvec *out, const char *s, size_t len)
 	return error;
 }
 
+/* A job for `value`, the last of st->jobs. */
 static int add_job(struct st *st, size_t line, const char *value,
 		   size_t vlen, enum st_job_kind kind, const char *url,
-		   size_t ulen, struct st_job **out)
+		   size_t ulen)
 {
 	struct st_job *job;
 
@@ -630,7 +606,6 @@ static int add_job(struct st *st, size_t line, const char *value,
 		return gm_error_set(GM_ERROR, "out of memory");
 	job->link.url = job->url;
 	st->nr_jobs++;
-	*out = job;
 	return gm_strmap_put(&st->job_of, value, vlen,
 			     (void *)(uintptr_t)st->nr_jobs);
 }
@@ -638,7 +613,6 @@ static int add_job(struct st *st, size_t line, const char *value,
 /* The check the script makes of the T: value at line `i`, if any. */
 static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 {
-	struct st_job *job;
 	const char *url = "", *branch = "";
 	size_t ulen = 0, blen = 0;
 	int error = 0;
@@ -650,12 +624,12 @@ static int plan_scm(struct st *st, size_t i, const char *v, size_t vlen)
 		if (!regex_group(st, v, 3, &branch, &blen) ||
 		    (blen == 1 && *branch == '0'))	/* "if $3" */
 			blen = 0;
-		if ((error = add_job(st, i, v, vlen, JOB_GIT, url, ulen,
-				     &job)) == 0)
-			error = split_words(&job->patterns, branch, blen);
+		if ((error = add_job(st, i, v, vlen, JOB_GIT, url, ulen)) == 0)
+			error = split_words(&st->jobs[st->nr_jobs - 1].patterns,
+					    branch, blen);
 	} else if (regex_match(st, st->t[T_QUILT_HG], v, vlen)) {
 		regex_group(st, v, 1, &url, &ulen);
-		error = add_job(st, i, v, vlen, JOB_HTTP, url, ulen, &job);
+		error = add_job(st, i, v, vlen, JOB_HTTP, url, ulen);
 	}
 	return error;
 }
@@ -672,14 +646,13 @@ static int plan_jobs(struct st *st)
 		const char *v;
 		size_t vlen;
 		char tag = line_tag(&st->lines[i], &v, &vlen);
-		struct st_job *job;
 
 		if (!tag || gm_strmap_get(&st->job_of, v, vlen, NULL))
 			continue;
 		if ((tag == 'W' || tag == 'Q' || tag == 'B') &&
 		    (st->checks & GM_SELFTEST_LINKS) && is_http(v, vlen))
 			error = add_job(st, i, v, vlen, JOB_HTTP, v,
-					first_word(v, vlen), &job);
+					first_word(v, vlen));
 		else if (tag == 'T' && (st->checks & GM_SELFTEST_SCM))
 			error = plan_scm(st, i, v, vlen);
 	}
@@ -699,23 +672,6 @@ static void *worker(void *payload)
 			gm_net_git_check(&st->jobs[k].link,
 					 &st->jobs[k].patterns, &st->net);
 	return NULL;
-}
-
-/* The HTTP checks, in the calling thread. */
-static int run_http(struct st *st)
-{
-	struct gm_net_link **links;
-	size_t nr = 0;
-	int error;
-
-	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < st->nr_jobs; k++)
-		if (st->jobs[k].kind == JOB_HTTP)
-			links[nr++] = &st->jobs[k].link;
-	error = gm_net_http_check(links, nr, &st->net);
-	free(links);
-	return error;
 }
 
 /*
@@ -744,22 +700,18 @@ static void judge_network(struct st *st)
 }
 
 /*
- * Before any check: when the network is out of reach (gm_net_offline()),
- * the jobs that would go out are marked unreached (JOB_OFFLINE), for
- * judge_network() to say so once, and are not run.
+ * Before any check: when the network is out of reach (gm_net_offline()
+ * on links[0..st->nr_jobs)), the jobs that would go out are marked
+ * unreached (JOB_OFFLINE), for judge_network() to say so once, and are
+ * not run.
  */
-static int skip_offline(struct st *st)
+static void skip_offline(struct st *st, struct gm_net_link *const *links)
 {
-	const char **urls = calloc(st->nr_jobs + 1, sizeof(*urls));
 	char why[GM_NET_WHY_SIZE];
-	bool offline;
 
-	if (!urls)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < st->nr_jobs; k++)
-		urls[k] = st->jobs[k].link.url;
-	offline = gm_net_offline(urls, st->nr_jobs, why);
-	for (size_t k = 0; offline && k < st->nr_jobs; k++) {
+	if (!gm_net_offline(links, st->nr_jobs, why))
+		return;
+	for (size_t k = 0; k < st->nr_jobs; k++) {
 		struct st_job *job = &st->jobs[k];
 
 		if (!gm_net_remote(job->link.url))
@@ -770,8 +722,6 @@ static int skip_offline(struct st *st)
 		snprintf(job->link.why, sizeof(job->link.why), "%s", why);
 		gm_progress_add(st->net.progress, 1);
 	}
-	free(urls);
-	return 0;
 }
 
 /*
@@ -781,9 +731,10 @@ static int skip_offline(struct st *st)
 static int run_jobs(struct st *st)
 {
 	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1, nr_git = 0;
-	pthread_t *threads;
-	size_t started = 0;
-	int error;
+	size_t nr_http = 0, started = 0;
+	struct gm_net_link **links = NULL;
+	pthread_t *threads = NULL;
+	int error = 0;
 
 	st->net.timeout_ms = st->in->timeout_ms;
 	st->net.parallel = (int)nr;
@@ -792,20 +743,27 @@ static int run_jobs(struct st *st)
 	gm_progress_total(st->net.progress, st->nr_jobs);
 	if (!st->nr_jobs)
 		return 0;
-	if ((error = skip_offline(st)) < 0)
-		return error;
+	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))) ||
+	    !(threads = calloc(nr + 1, sizeof(*threads)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
 	for (size_t k = 0; k < st->nr_jobs; k++)
+		links[k] = &st->jobs[k].link;
+	skip_offline(st, links);
+	for (size_t k = 0; k < st->nr_jobs; k++) {
 		nr_git += st->jobs[k].kind == JOB_GIT;
+		if (st->jobs[k].kind == JOB_HTTP)
+			links[nr_http++] = &st->jobs[k].link;
+	}
 	if (nr > nr_git)
 		nr = nr_git;
-	if (!(threads = calloc(nr + 1, sizeof(*threads))))
-		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_net_init()) < 0)
 		goto out;
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
-	error = run_http(st);
+	error = gm_net_http_check(links, nr_http, &st->net);
 	if (!started)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)
@@ -814,6 +772,7 @@ static int run_jobs(struct st *st)
 		judge_network(st);
 	gm_net_shutdown();
 out:
+	free(links);
 	free(threads);
 	return error;
 }
@@ -926,11 +885,8 @@ static int check_name(struct st *st, size_t i, const char *name,
 
 	if (!*name)
 		return 0;
-	if ((error = gm_buf_puts(&key, addr)) < 0)
+	if ((error = gm_buf_set_lower(&key, addr)) < 0)
 		goto out;
-	for (size_t k = 0; k < key.len; k++)
-		if (key.ptr[k] >= 'A' && key.ptr[k] <= 'Z')
-			key.ptr[k] = (char)(key.ptr[k] - 'A' + 'a');
 	if (!gm_strmap_get(&st->names, key.ptr, key.len, &first)) {
 		error = gm_strmap_put(&st->names, key.ptr, key.len,
 				      (void *)(uintptr_t)(i + 1));
@@ -1189,8 +1145,7 @@ static int check_order(struct st *st, size_t i)
 
 /* ==================== the run ==================== */
 
-static int check_line(struct st *st, size_t i, size_t *headers,
-		      size_t *nr_headers)
+static int check_line(struct st *st, size_t i)
 {
 	const char *v;
 	size_t vlen;
@@ -1201,7 +1156,7 @@ static int check_line(struct st *st, size_t i, size_t *headers,
 	if ((st->checks & (GM_SELFTEST_SECTIONS | GM_SELFTEST_ORDER)) &&
 	    line_is_header(st, i)) {
 		if (st->checks & GM_SELFTEST_SECTIONS)
-			error = check_section(st, i, headers, nr_headers);
+			error = check_section(st, i);
 		if (!error && st->places)
 			error = check_order(st, i);
 	}
@@ -1243,7 +1198,6 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 		    FILE *out, FILE *err, size_t *nr)
 {
 	struct st st;
-	size_t *headers = NULL, nr_headers = 0;
 	int error;
 
 	memset(&st, 0, sizeof(st));
@@ -1255,7 +1209,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	if ((error = compile_t_regexes(&st)) < 0 ||
 	    (error = split_lines(&st)) < 0)
 		goto out;
-	if (!(headers = calloc(st.nr_lines + 1, sizeof(*headers)))) {
+	if (!(st.headers = calloc(st.nr_lines + 1, sizeof(*st.headers)))) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
@@ -1264,7 +1218,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	     ((error = plan_jobs(&st)) < 0 || (error = run_jobs(&st)) < 0)))
 		goto out;
 	for (size_t i = 0; i < st.nr_lines && !error; i++)
-		error = check_line(&st, i, headers, &nr_headers);
+		error = check_line(&st, i);
 	*nr = st.warnings;
 out:
 	for (size_t k = 0; k < st.nr_jobs; k++) {
@@ -1276,7 +1230,7 @@ out:
 	gm_strmap_release(&st.names);
 	free(st.places);
 	free(st.lines);
-	free(headers);
+	free(st.headers);
 	for (int k = 0; k < NR_T; k++)
 		pcre2_code_free(st.t[k]);
 	pcre2_match_data_free(st.md);

@@ -9,7 +9,6 @@
 #include "gm/error.h"
 #include "gm/match.h"
 #include "gm/output.h"
-#include "gm/pattern.h"
 #include "gm/strmap.h"
 
 /* ==================== claims ==================== */
@@ -30,15 +29,11 @@ size_t gm_unowned_lower_bound(const char *const *files, size_t nr,
 	return lo;
 }
 
-static bool line_is(const struct gm_mline *ml, const char *value)
-{
-	return ml->len == strlen(value) && !memcmp(ml->value, value, ml->len);
-}
-
 /* Whether the line is one of the two F: lines that make a catch-all. */
 static bool is_catch_all_line(const struct gm_mline *ml)
 {
-	return ml->tag == 'F' && (line_is(ml, "*") || line_is(ml, "*/"));
+	return ml->tag == 'F' && ml->len && ml->len <= 2 &&
+	       !memcmp(ml->value, "*/", ml->len);
 }
 
 /*
@@ -75,40 +70,6 @@ static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
 	return 0;
 }
 
-/* A claim: section, then file. */
-struct claim {
-	size_t section;
-	size_t file;
-};
-
-static int claim_cmp(const void *a, const void *b)
-{
-	const struct claim *x = a, *y = b;
-
-	if (x->section != y->section)
-		return x->section < y->section ? -1 : 1;
-	return x->file < y->file ? -1 : x->file > y->file;
-}
-
-/* The claims of `mt`, in section then file order. */
-static int claims_sort(struct claim **out, size_t *nr,
-		       const struct gm_matches *mt)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < mt->nr_files; i++)
-		n += mt->files[i].nr_sections;
-	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	*nr = 0;
-	for (size_t i = 0; i < mt->nr_files; i++)
-		for (size_t k = 0; k < mt->files[i].nr_sections; k++)
-			(*out)[(*nr)++] =
-				(struct claim){ mt->files[i].sections[k], i };
-	qsort(*out, *nr, sizeof(**out), claim_cmp);
-	return 0;
-}
-
 /* What `o` asks of the matcher on files[0..nr), into `*out`. */
 static int claims_match(struct gm_matches **out,
 			const struct gm_maintainers *m,
@@ -139,15 +100,11 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      gm_unowned_claim_fn fn, void *payload)
 {
 	struct gm_matches *mt = NULL;
-	struct claim *c = NULL;
-	size_t n = 0;
 	int error = claims_match(&mt, m, o, files, nr);
 
-	if (!error)
-		error = claims_sort(&c, &n, mt);
-	for (size_t i = 0; i < n && !error; i++)
-		error = fn(c[i].section, c[i].file, payload);
-	free(c);
+	for (size_t i = 0; !error && i < nr; i++)
+		for (size_t k = 0; !error && k < mt->files[i].nr_sections; k++)
+			error = fn(mt->files[i].sections[k], i, payload);
 	gm_matches_free(mt);
 	return error;
 }
@@ -233,16 +190,10 @@ static int dir_of(struct gm_buf *dir, size_t *all, bool *whole,
 		if (owned_before[hi] == owned_before[lo])
 			break;
 	}
+	/* not whole: the walk ended at the file's own directory */
 	*whole = last && owned_before[hi] == owned_before[lo];
-	if (*whole) {
-		*all = hi - lo;
-		return 0;
-	}
-	gm_buf_reset(dir);
-	if (last && gm_buf_put(dir, f, (size_t)(last - f) + 1) < 0)
-		return GM_ERROR;
-	if (last)
-		dir_range(files, nr, dir, &lo, &hi);
+	if (!last)
+		gm_buf_reset(dir);
 	*all = hi - lo;
 	return 0;
 }
@@ -360,12 +311,6 @@ static size_t top_dir_len(const char *path)
 	return slash ? (size_t)(slash - path) : 0;
 }
 
-/* Whether `b` is in `a`'s top-level directory, `n` bytes long. */
-static bool same_top(const char *a, const char *b, size_t n)
-{
-	return top_dir_len(b) == n && !strncmp(a, b, n);
-}
-
 /* One entry of "directories": `len` bytes of `name`. */
 static int write_dir(FILE *f, bool *first, const char *name, size_t len,
 		     size_t own, size_t all)
@@ -417,8 +362,8 @@ static int write_json(FILE *f, const char *const *files, size_t nr,
 		size_t n = top_dir_len(files[i]);
 
 		own = 0;
-		for (j = i; j < nr && (n ? same_top(files[i], files[j], n) :
-				       j == i); j++)
+		for (j = i; j < nr && top_dir_len(files[j]) == n &&
+			    !strncmp(files[i], files[j], n); j++)
 			own += owned[j];
 		if (n)
 			error = write_dir(f, &first, files[i], n, own, j - i);
