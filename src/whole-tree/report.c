@@ -447,17 +447,29 @@ int gm_report_run(FILE *out, struct gm_strvec *warnings, struct gm_repo *r,
 	struct gm_unowned_dirs d = { 0 };
 	struct gm_activity *a = NULL;
 	int64_t since, until;
+	char *page = NULL;
+	size_t len = 0;
+	FILE *mem = NULL;
 	int error;
 
 	if ((error = gm_activity_read(&a, &since, &until, warnings, r, m,
 				      &as)) < 0 ||
-	    (error = unowned_read(&d, r, m, s->pattern_depth)) < 0 ||
-	    (error = write_page(out, r, m, s, a, since, until, &d)) < 0)
+	    (error = unowned_read(&d, r, m, s->pattern_depth)) < 0)
 		goto out;
-	if (ferror(out))
+	/* The page reaches `out` whole or not at all. */
+	if (!(mem = open_memstream(&page, &len)) ||
+	    (!(error = write_page(mem, r, m, s, a, since, until, &d)) &&
+	     fflush(mem)))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error < 0)
+		goto out;
+	if (fwrite(page, 1, len, out) != len || ferror(out))
 		error = gm_error_set(GM_ERROR, "write error: %s",
 				     strerror(errno));
 out:
+	if (mem)
+		fclose(mem);
+	free(page);
 	gm_unowned_dirs_release(&d);
 	gm_activity_free(a);
 	return error;
