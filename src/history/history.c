@@ -26,8 +26,8 @@ struct pathset {
 	struct gm_graph_path *keys;	/* per path: its filter keys */
 };
 
-/* What a review line adds to a person (count_reviews()). */
-enum signal { AUTHOR_REV, LONG_REV };
+/* What a trailer line adds to the person it names (count_trailers()). */
+enum signal { COUNT, AUTHOR_REV, LONG_REV };
 
 struct walk {
 	const struct gm_history_options *opts;
@@ -258,10 +258,34 @@ static int note_committer(struct walk *w, const char *text)
 	return error < 0 ? error : 0;
 }
 
-/* Each trailer line of `msg` handed to `fn`, until an error. */
-static int each_trailer(struct walk *w, const char *msg,
-			int (*fn)(struct walk *, const struct gm_trailer *,
-				  void *), void *arg)
+/* ==================== trailers and review signals ==================== */
+
+/* The review line `t` added to its person as `kind` (by `weight`). */
+static int count_review(struct walk *w, const struct gm_trailer *t,
+			enum signal kind, double weight)
+{
+	struct gm_history_person *p;
+	int error;
+
+	if (gm_trailer_canonical_key(&w->key, t->key, t->key_len) < 0)
+		return GM_ERROR;
+	if (strcmp(w->key.ptr, "Reviewed-by") && strcmp(w->key.ptr, "Acked-by"))
+		return 0;
+	if ((error = trailer_person(w, t, &p)) < 0 || !p)
+		return error;
+	if (kind == AUTHOR_REV)
+		p->author_rev++;
+	else
+		p->long_rev += weight;
+	return 0;
+}
+
+/*
+ * Each trailer line of `msg` counted: with COUNT, as count_trailer()
+ * does; else a review line, as count_review() does.
+ */
+static int count_trailers(struct walk *w, const char *msg, enum signal kind,
+			  double weight)
 {
 	int error = 0;
 
@@ -270,17 +294,11 @@ static int each_trailer(struct walk *w, const char *msg,
 		struct gm_trailer t;
 
 		if (gm_trailer_parse(&t, msg, len))
-			error = fn(w, &t, arg);
+			error = kind == COUNT ? count_trailer(w, &t) :
+				count_review(w, &t, kind, weight);
 		msg += len + (msg[len] == '\n');
 	}
 	return error;
-}
-
-static int trailer_counted(struct walk *w, const struct gm_trailer *t,
-			   void *arg)
-{
-	(void)arg;
-	return count_trailer(w, t);
 }
 
 /* The commit whose object's bytes are `text`, counted. */
@@ -302,37 +320,10 @@ static int count_commit(struct walk *w, const char *text)
 		p->authored++;
 		person_touch(w, p);
 	}
-	error = each_trailer(w, u.message, trailer_counted, NULL);
+	error = count_trailers(w, u.message, COUNT, 0);
 out:
 	gm_commit_utf8_release(&u);
 	return error;
-}
-
-/* ==================== review signals ==================== */
-
-struct review {
-	enum signal kind;
-	double weight;
-};
-
-static int review_counted(struct walk *w, const struct gm_trailer *t,
-			  void *arg)
-{
-	const struct review *r = arg;
-	struct gm_history_person *p;
-	int error;
-
-	if (gm_trailer_canonical_key(&w->key, t->key, t->key_len) < 0)
-		return GM_ERROR;
-	if (strcmp(w->key.ptr, "Reviewed-by") && strcmp(w->key.ptr, "Acked-by"))
-		return 0;
-	if ((error = trailer_person(w, t, &p)) < 0 || !p)
-		return error;
-	if (r->kind == AUTHOR_REV)
-		p->author_rev++;
-	else
-		p->long_rev += r->weight;
-	return 0;
 }
 
 /* The review lines of commit `text` added to the people they name as `kind`. */
@@ -340,12 +331,11 @@ static int count_reviews(struct walk *w, const char *text, enum signal kind,
 			 double weight)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
-	struct review r = { kind, weight };
 	size_t rejected = w->h->rejected;
 	int error = gm_commit_utf8_text(&u, text);
 
 	if (!error)
-		error = each_trailer(w, u.message, review_counted, &r);
+		error = count_trailers(w, u.message, kind, weight);
 	w->h->rejected = rejected;	/* counted once, by count_commit() */
 	gm_commit_utf8_release(&u);
 	return error;
@@ -504,13 +494,12 @@ static int walk_restart(struct walk *w, enum gm_commits_mode mode,
 /* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
 static int walk_close(struct walk *w, int error, struct gm_history **out)
 {
-	if (!error) {
-		w->h->shallow = w->src.shallow;
-		w->h->unreadable += w->src.unreadable;
-	}
 	if (error) {
 		gm_history_free(w->h);
 		w->h = NULL;
+	} else {
+		w->h->shallow = w->src.shallow;
+		w->h->unreadable += w->src.unreadable;
 	}
 	walk_release(w);
 	*out = w->h;
@@ -724,28 +713,18 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 
 /* ==================== the window ==================== */
 
-/* `arg` read as a date into `*out`; a refusal names the option. */
-static int window_end(int64_t *out, const char *option, const char *arg)
-{
-	int error = gm_git_date(out, arg, option);
-
-	return error == GM_EINVALID ? GM_EUSAGE : error;
-}
-
 int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
 		      const char *until_arg, const char *default_since)
 {
-	int error;
+	int error = 0;
 
 	*since = INT64_MIN;
 	*until = INT64_MAX;
 	if (!since_arg)
 		since_arg = default_since;
-	if (since_arg &&
-	    (error = window_end(since, "--since", since_arg)) < 0)
-		return error;
-	if (until_arg &&
-	    (error = window_end(until, "--until", until_arg)) < 0)
-		return error;
-	return 0;
+	if (since_arg)
+		error = gm_git_date(since, since_arg, "--since");
+	if (!error && until_arg)
+		error = gm_git_date(until, until_arg, "--until");
+	return error == GM_EINVALID ? GM_EUSAGE : error;
 }
