@@ -63,19 +63,6 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
 	return 0;
 }
 
-static int item_read(struct gm_commits *c, struct gm_commits_item *it);
-
-int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
-			 const char **text)
-{
-	int error = item_read(c, it);
-
-	if (!error && !it->raw->data)
-		error = gm_error_set(GM_ERROR, "cannot read a commit");
-	*text = error ? NULL : it->raw->data;
-	return error;
-}
-
 void gm_commits_parents_release(struct gm_commits_parents *p)
 {
 	for (size_t i = 0; p->v && i < p->nr; i++)
@@ -139,6 +126,17 @@ static int item_read(struct gm_commits *c, struct gm_commits_item *it)
 				     gm_oid_hex(hex, &it->id)) : error;
 	it->raw = r.raw;
 	return 0;
+}
+
+int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
+			 const char **text)
+{
+	int error = item_read(c, it);
+
+	if (!error && !it->raw->data)
+		error = gm_error_set(GM_ERROR, "cannot read a commit");
+	*text = error ? NULL : it->raw->data;
+	return error;
 }
 
 int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
@@ -247,20 +245,6 @@ static size_t tree_slot(const git_oid *id)
 	return slot % GM_COMMITS_TREE_SLOTS;
 }
 
-/* The tree `id`, indexed and kept; NULL if unread. */
-static struct gm_objects_tree *tree_get(struct gm_commits *c,
-					const git_oid *id)
-{
-	struct gm_objects_tree **t = &c->trees[tree_slot(id)];
-
-	if (*t && gm_oid_equal(&(*t)->id, id))
-		return *t;
-	gm_objects_tree_free(*t);
-	if (!(*t = gm_objects_tree_read(&c->objs, id)))
-		c->unreadable++;
-	return *t;
-}
-
 /* The tree `id`, the caller's until given back by tree_put(). */
 static struct gm_objects_tree *tree_take(struct gm_commits *c,
 					 const git_oid *id)
@@ -284,6 +268,18 @@ static void tree_put(struct gm_commits *c, struct gm_objects_tree *t)
 	slot = &c->trees[tree_slot(&t->id)];
 	gm_objects_tree_free(*slot);
 	*slot = t;
+}
+
+/* The tree `id`, indexed and kept; NULL if unread. */
+static struct gm_objects_tree *tree_get(struct gm_commits *c,
+					const git_oid *id)
+{
+	struct gm_objects_tree *t = tree_take(c, id);
+
+	if (!t)
+		c->unreadable++;
+	tree_put(c, t);
+	return t;
 }
 
 /*

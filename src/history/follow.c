@@ -74,7 +74,7 @@ struct fentry {
 /* The tables a fingerprint is counted in: one set per thread. */
 struct fp_scratch {
 	uint32_t *acc;		/* HASHBASE: zero between uses */
-	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+	uint32_t *touched;	/* HASHBASE, after `acc`: the hashes it counts */
 };
 
 /* What reading one blob gave. */
@@ -170,24 +170,11 @@ struct follow_helper {
  * is first tested against. Both zero between uses.
  */
 struct dst_table {
-	uint32_t *count;
-	uint64_t *has;
+	uint64_t *has;		/* HAS_WORDS */
+	uint32_t *count;	/* HASHBASE, after `has` */
 };
 
 #define HAS_WORDS ((HASHBASE + 63) / 64)
-
-static int dst_table_init(struct dst_table *t)
-{
-	t->count = calloc(HASHBASE, sizeof(*t->count));
-	t->has = calloc(HAS_WORDS, sizeof(*t->has));
-	return t->count && t->has ? 0 : GM_ERROR;
-}
-
-static void dst_table_release(struct dst_table *t)
-{
-	free(t->count);
-	free(t->has);
-}
 
 /*
  * A fingerprint is a sequence of words, one per chunk hash: the hash in
@@ -303,15 +290,10 @@ static int oidmap_put(struct gm_strmap *m, const git_oid *id, void *value)
 
 static int scratch_init(struct fp_scratch *sc)
 {
-	sc->acc = calloc(HASHBASE, sizeof(*sc->acc));
-	sc->touched = calloc(HASHBASE, sizeof(*sc->touched));
-	return sc->acc && sc->touched ? 0 : GM_ERROR;
-}
-
-static void scratch_release(struct fp_scratch *sc)
-{
-	free(sc->acc);
-	free(sc->touched);
+	if (!(sc->acc = calloc(2 * HASHBASE, sizeof(*sc->acc))))
+		return GM_ERROR;
+	sc->touched = sc->acc + HASHBASE;
+	return 0;
 }
 
 static void follow_helper_free(struct follow_helper *h)
@@ -319,7 +301,7 @@ static void follow_helper_free(struct follow_helper *h)
 	if (!h)
 		return;
 	gm_pack_reader_free(h->pack);
-	scratch_release(&h->scratch);
+	free(h->scratch.acc);
 	arena_release(&h->arena);
 	free(h);
 }
@@ -356,10 +338,13 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
 	gm_buf_init(&fc->prev.names);
-	if (dst_table_init(&fc->dst) < 0 || scratch_init(&fc->scratch) < 0) {
+	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
+				   sizeof(uint64_t))) ||
+	    scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
+	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
 	fc->helper = follow_helper_new(packs, objs->rules);
 	*out = fc;
 	return 0;
@@ -375,9 +360,9 @@ void gm_follow_free(struct gm_follow *fc)
 	gm_strmap_release(&fc->blobs);
 	free(fc->temps);
 	arena_release(&fc->arena);
-	scratch_release(&fc->scratch);
+	free(fc->scratch.acc);
 	follow_helper_free(fc->helper);
-	dst_table_release(&fc->dst);
+	free(fc->dst.has);
 	free(fc->cand);
 	listing_release(&fc->ls);
 	listing_release(&fc->prev);

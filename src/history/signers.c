@@ -62,7 +62,6 @@ static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
 {
-	struct gm_signers_options so = { 0, false, NULL, NULL, NULL, false };
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
@@ -78,13 +77,11 @@ static int report_walk(struct gm_signers_report *r,
 		r->since = *req->since_at;
 	else if ((error = gm_signers_since(&r->since, req->since)) < 0)
 		return error;
-	so.since = r->since;
-	so.all_signature_types = req->all_signature_types;
-	so.packs = req->packs;
-	so.graph = req->graph;
-	so.reopen = req->reopen;
-	so.serial = req->serial;
-	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
+	return gm_signers_walk(&r->walk, req->repo, req->start, paths,
+			       &(struct gm_signers_options){
+				       r->since, req->all_signature_types,
+				       req->packs, req->graph, req->reopen,
+				       req->serial });
 }
 
 /* --git-blame's blames and their commits, for every file but "&STDIN". */
@@ -211,18 +208,15 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 	out->id = *id;
 	out->commit_lines = 1;	/* "GitCommit: <id>": no address, no stat */
 	if ((error = gm_commit_utf8_text(&u, text)) < 0 ||
-	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
+	    (error = gm_buf_printf(&line, "GitAuthor: %s <%s>", u.name,
+				   u.email)) < 0)
 		goto out;
 	msg = u.message;
-	if (!(out->author = strdup(line.ptr))) {
+	if (!(out->author = strdup(line.ptr + 11)))
 		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	gm_buf_reset(&line);
-	if ((error = gm_buf_printf(&line, "GitAuthor: %s", out->author)) < 0 ||
-	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
-		goto out;
-	if ((error = gm_buf_puts(&subject, "GitSubject: ")) < 0)
+	if (error ||
+	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0 ||
+	    (error = gm_buf_puts(&subject, "GitSubject: ")) < 0)
 		goto out;
 	while (msg && *msg && !error) {
 		size_t len = strcspn(msg, "\n"), n = len;
