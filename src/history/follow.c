@@ -701,7 +701,6 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 		      struct blob_got *g, bool fingerprint, bool keep,
 		      int error)
 {
-	b->queued = false;
 	if (!fingerprint) {
 		b->size = g->state != GOT_OK || (uint64_t)g->size > UINT32_MAX ?
 			  -1 : (int64_t)g->size;

@@ -20,15 +20,12 @@
 
 static void signers_facts_release(struct gm_signers_facts *facts)
 {
-	if (!facts)
-		return;
 	gm_strvec_release(&facts->commits);
 	for (size_t i = 0; i < facts->nr_roles; i++) {
 		for (size_t k = 0; k < facts->roles[i].nr; k++)
 			free(facts->roles[i].v[k].who);
 		free(facts->roles[i].v);
 	}
-	facts->nr_roles = 0;
 }
 
 /* ==================== a run's history ==================== */

@@ -306,9 +306,8 @@ bool gm_window_ahead(const struct gm_window *w)
 
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 {
-	int error;
-
 	struct gm_window_commit *c;
+	int error;
 
 	*out = NULL;
 	if (!w->ahead) {
