@@ -625,26 +625,6 @@ static int blobs_read_misses(struct gm_follow *fc,
 }
 
 /*
- * The sizes (or fingerprints, in the arenas if `keep`) of blobs `want`,
- * into `got`: from the packs on both threads (follow_run()), then what
- * they missed from libgit2.
- * @return 0 or GM_ERROR.
- */
-static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
-		      size_t n, bool fingerprints, bool keep,
-		      struct blob_got *got)
-{
-	struct reads r = { want, got, keep };
-	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
-			  .ctx = &r, .step = fingerprints ? 1 : 16 };
-	int error = follow_run(fc, &t, n);
-
-	if (!error)
-		error = blobs_read_misses(fc, want, n, fingerprints, keep, got);
-	return error;
-}
-
-/*
  * Whether a blob of `ss` bytes may score `min_score` against one of `ds`
  * (estimate_similarity()'s test of the sizes alone).
  */
@@ -745,36 +725,40 @@ static int wants_add(struct wants *w, const struct fentry *f, size_t size)
 }
 
 /*
- * The blobs queued in `w` read (sizes, or fingerprints), and the queue
- * emptied. A batch of fingerprints is kept whole while the cache holds
- * fewer words than its bound, else kept until follow_done().
+ * The blobs queued in `w` read (sizes, or fingerprints): from the packs
+ * on both threads (follow_run()), then what they missed from libgit2;
+ * and the queue emptied. A batch of fingerprints is kept whole (in the
+ * arenas) while the cache holds fewer words than its bound, else kept
+ * until follow_done().
  */
 static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 {
 	bool keep = fingerprints && fc->spans < FOLLOW_CACHE_SPANS;
-	struct blob_got *got;
+	struct reads r = { w->v, NULL, keep };
+	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
+			  .ctx = &r, .step = fingerprints ? 1 : 16 };
 	int error;
 
 	if (!w->nr)
 		return 0;
-	if (!(got = calloc(w->nr, sizeof(*got)))) {
+	if (!(r.got = calloc(w->nr, sizeof(*r.got))))
 		error = gm_error_set(GM_ERROR, "out of memory");
-	} else {
-		error = blobs_read(fc, w->v, w->nr, fingerprints, keep, got);
-		for (size_t k = 0; k < w->nr; k++)
-			error = follow_got(fc, w->v[k].b, &got[k], fingerprints,
-					   keep, error);
-	}
+	else if (!(error = follow_run(fc, &t, w->nr)))
+		error = blobs_read_misses(fc, w->v, w->nr, fingerprints, keep,
+					  r.got);
+	for (size_t k = 0; r.got && k < w->nr; k++)
+		error = follow_got(fc, w->v[k].b, &r.got[k], fingerprints,
+				   keep, error);
 	for (size_t k = 0; k < w->nr; k++)
 		w->v[k].b->queued = false;	/* also after an error */
-	free(got);
+	free(r.got);
 	w->nr = 0;
 	return error;
 }
 
 /*
  * The sizes of the files of the listing not known yet, read (two
- * threads, blobs_read()) and noted in the listing and its trees.
+ * threads, wants_read()) and noted in the listing and its trees.
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
@@ -811,7 +795,7 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 /*
  * Before a search: the files of the listing whose size may match
  * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (two threads, blobs_read()). Fingerprints past the cache's
+ * kept read (two threads, wants_read()). Fingerprints past the cache's
  * bound are kept until follow_done().
  */
 static int follow_candidates(struct gm_follow *fc, size_t dsize)
