@@ -298,15 +298,14 @@ struct walk {
  * File `f` now at `path` (the walk's). The window compares the walk's
  * paths (all of them, kept sorted) where the walk runs alone and where
  * it compares for the window; ahead, it compares their first paths, and
- * the walk those moved since (`away`, sorted too).
+ * the walk those moved since (`away`, sorted too; unused alone, where
+ * every commit is compared at the current paths).
  */
 static void walk_move(struct walk *w, size_t f, char *path)
 {
 	free(w->paths[f]);
 	w->paths[f] = path;
 	gm_commits_paths_sort(&w->all);
-	if (!gm_window_ahead(w->win))
-		return;
 	if (!w->moved[f]) {
 		w->moved[f] = true;
 		w->away.order[w->away.nr++] = f;

@@ -299,11 +299,6 @@ int gm_window_start(struct gm_window **out, const struct gm_window_options *o)
 	return 0;
 }
 
-bool gm_window_ahead(const struct gm_window *w)
-{
-	return w->ahead != NULL;
-}
-
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 {
 	struct gm_window_commit *c;
