@@ -209,15 +209,13 @@ int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
 int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
 			 struct gm_commits_parents *p)
 {
+	bool got;
 	int error;
 
-	do {
-		if (!gm_pqueue_pop(&w->heap, it))
-			return 0;
-		if (it->time >= w->since)
-			break;
+	while ((got = gm_pqueue_pop(&w->heap, it)) && it->time < w->since)
 		gm_commits_item_release(it);
-	} while (1);
+	if (!got)
+		return 0;
 	if (w->mode != GM_COMMITS_FULL)
 		return 1;
 	error = gm_commits_parents(w->src, it, p);
