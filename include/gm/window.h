@@ -62,8 +62,7 @@ int gm_window_start(struct gm_window **out, const struct gm_window_options *o);
 
 /**
  * The next commit of the window into `*out`, valid until the next call.
- * @return 1, 0 once the window is done, or an error (GM_ERROR, or
- * GM_ENOTFOUND from a strict reader).
+ * @return 1, 0 once the window is done, or GM_ERROR.
  */
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out);
 
