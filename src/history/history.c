@@ -48,18 +48,6 @@ struct walk {
 	struct gm_buf key, lc, name, email;
 };
 
-/*
- * Whether the commit-graph's filter of `it` says none of the paths
- * differs from its first parent's (git log asks the filters first).
- */
-static bool graph_same(const struct walk *w, const struct pathset *set,
-		       const struct gm_commits_item *it)
-{
-	return it->in_graph &&
-	       !gm_graph_may_change_any(w->src.graph, it->gc, set->keys,
-					set->ps.nr);
-}
-
 /* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */
 static int tree_differs(struct walk *w, const struct pathset *set,
 			const git_oid *tree, const git_oid *parent,
@@ -377,7 +365,10 @@ static int walk_commit(struct walk *w, const struct pathset *set,
 	for (size_t i = 0; i < p.nr && !error && same == p.nr; i++) {
 		if (!p.loaded[i])
 			continue;
-		if (i == 0 && graph_same(w, set, it))
+		/* git log asks the commit-graph's filters first */
+		if (i == 0 && it->in_graph &&
+		    !gm_graph_may_change_any(w->src.graph, it->gc, set->keys,
+					     set->ps.nr))
 			differs = false;
 		else
 			error = tree_differs(w, set, &p.tree, &p.trees[i],

@@ -428,18 +428,6 @@ static const git_oid *blob_of(const struct walk *w,
 	return gm_objects_replaced(w->rules, &e->id);
 }
 
-/* The numstat of `p`. */
-static void count_lines(struct walk *w, struct gm_repo_numstat *n,
-			const struct pending *p)
-{
-	struct gm_signers_touch *t =
-		&w->s->files[p->path].touches[p->touch];
-
-	if (t->path)	/* else never matched: not counted */
-		gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
-				t->path, &t->added, &t->deleted);
-}
-
 /*
  * The blobs the line counts read, those a partial clone lacks fetched in
  * one go, as git log --numstat fetches them.
@@ -477,8 +465,15 @@ static int count_all(struct walk *w)
 	if ((error = count_fetch(w)) < 0 ||
 	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
 		return error;
-	for (size_t i = 0; i < w->nr_pending; i++)
-		count_lines(w, n, &w->pending[i]);
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+		struct gm_signers_touch *t =
+			&w->s->files[p->path].touches[p->touch];
+
+		if (t->path)	/* else never matched: not counted */
+			gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
+					t->path, &t->added, &t->deleted);
+	}
 	gm_repo_numstat_free(n);
 	return 0;
 }
