@@ -158,7 +158,7 @@ enum gm_commits_kind {
  */
 struct gm_commits_paths {
 	char **paths;		/* no final '/'; "" (ANY) is everything */
-	const enum gm_commits_kind *kind;
+	enum gm_commits_kind *kind;
 	size_t *order;
 	size_t nr;
 };

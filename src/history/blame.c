@@ -57,7 +57,9 @@ struct porcelain {
 	struct gm_strvec ids;		/* per line: its commit */
 	long *finals;			/* per line: its number in the file */
 	size_t alloc_finals;
-	struct gm_strvec boundary;	/* the commits marked "boundary" */
+	struct gm_strvec boundary;	/* the commits marked "boundary", whose
+					   lines the script's ^([0-9a-f]+)
+					   does not take */
 };
 
 #define PORCELAIN_INIT { GM_STRVEC_INIT, NULL, 0, GM_STRVEC_INIT }
@@ -67,12 +69,6 @@ static void porcelain_release(struct porcelain *pl)
 	gm_strvec_release(&pl->ids);
 	gm_strvec_release(&pl->boundary);
 	free(pl->finals);
-}
-
-/* Whether line `i` counts: the script's ^([0-9a-f]+) takes it. */
-static bool porcelain_counts(const struct porcelain *pl, size_t i)
-{
-	return !gm_strvec_contains(&pl->boundary, pl->ids.v[i]);
 }
 
 /*
@@ -126,7 +122,7 @@ int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 	int error = porcelain_read(&pl, buf, len);
 
 	for (size_t i = 0; i < pl.ids.nr && !error; i++)
-		if (porcelain_counts(&pl, i))
+		if (!gm_strvec_contains(&pl.boundary, pl.ids.v[i]))
 			error = gm_strvec_push(out, pl.ids.v[i]);
 	porcelain_release(&pl);
 	return error;
@@ -156,7 +152,8 @@ static int porcelain_ranges(struct gm_strvec *out, const char *buf,
 	for (size_t k = 0; k < nr && !error; k++)
 		for (long l = r[k]->start; l > 0 && (size_t)l <= last &&
 		     l - r[k]->start < r[k]->len && !error; l++)
-			if (at[l] && porcelain_counts(&pl, at[l] - 1))
+			if (at[l] && !gm_strvec_contains(&pl.boundary,
+							 pl.ids.v[at[l] - 1]))
 				error = gm_strvec_push(out, pl.ids.v[at[l] - 1]);
 	free(at);
 	porcelain_release(&pl);

@@ -22,7 +22,6 @@
 /* Paths as compared: "dir/" a directory's, else a pathspec's. */
 struct pathset {
 	struct gm_commits_paths ps;
-	enum gm_commits_kind *kind;	/* per path */
 	struct gm_graph_path *keys;	/* per path: its filter keys */
 };
 
@@ -404,20 +403,19 @@ static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 	size_t n = paths->nr;
 
 	set->ps.paths = calloc(n + 1, sizeof(*set->ps.paths));
-	set->kind = calloc(n + 1, sizeof(*set->kind));
+	set->ps.kind = calloc(n + 1, sizeof(*set->ps.kind));
 	set->ps.order = calloc(n + 1, sizeof(*set->ps.order));
 	set->keys = calloc(n + 1, sizeof(*set->keys));
-	if (!set->ps.paths || !set->kind || !set->ps.order || !set->keys)
+	if (!set->ps.paths || !set->ps.kind || !set->ps.order || !set->keys)
 		return gm_error_set(GM_ERROR, "out of memory");
-	set->ps.kind = set->kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = paths->v[i];
 		size_t len = strlen(p);
 
 		while (len && p[len - 1] == '/')
 			len--;
-		set->kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
-			       GM_COMMITS_ANY;
+		set->ps.kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
+				  GM_COMMITS_ANY;
 		if (!(set->ps.paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		set->ps.order[set->ps.nr++] = i;
@@ -436,7 +434,7 @@ static void pathset_release(struct pathset *set)
 	}
 	free(set->ps.paths);
 	free(set->ps.order);
-	free(set->kind);
+	free(set->ps.kind);
 	free(set->keys);
 }
 
