@@ -83,14 +83,9 @@ static int person_find(struct walk *w, const char *name, const char *email,
 		return GM_ERROR;
 	p = &h->people[h->nr_people];
 	memset(p, 0, sizeof(*p));
-	p->name = strdup(name);
-	p->email = strdup(email);
-	if (!p->name || !p->email) {
-		free(p->name);
-		free(p->email);
+	w->last_commit[h->nr_people++] = 0;	/* freed with h if half made */
+	if (!(p->name = strdup(name)) || !(p->email = strdup(email)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	w->last_commit[h->nr_people++] = 0;
 	if (gm_strmap_put(&w->people, w->lc.ptr, w->lc.len,
 			  (void *)(uintptr_t)h->nr_people) < 0)
 		return GM_ERROR;

@@ -283,7 +283,6 @@ struct walk {
 	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
 	char **paths;		/* per file: its current path, no final '/' */
-	enum gm_commits_kind *kind;	/* per file: a file or a directory */
 	struct gm_commits_paths all;	/* every file */
 	struct gm_window *win;	/* the commits of the window, compared */
 	bool *moved;		/* per file: not where the window compares it */
@@ -329,7 +328,7 @@ static int note_touch(struct walk *w, size_t k,
 	memset(t, 0, sizeof(*t));
 	t->commit = k;
 	t->added = t->deleted = -1;
-	if (w->kind[c->path] == GM_COMMITS_FILE && !renamed &&
+	if (w->all.kind[c->path] == GM_COMMITS_FILE && !renamed &&
 	    !(t->path = strdup(w->paths[c->path])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p = &w->pending[w->nr_pending++];
@@ -358,7 +357,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		const struct gm_commits_change *c = &ch->v[i];
 		char *source = NULL;
 
-		if (w->kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
+		if (w->all.kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
 		    c->b.found &&
 		    (error = gm_follow_source(&source, w->follow, ta, tb,
 					      w->paths[c->path], &c->b.id,
@@ -487,15 +486,15 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 	s->files = calloc(n + 1, sizeof(*s->files));
 	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->kind = calloc(n + 1, sizeof(*w->kind));
+	w->all.kind = calloc(n + 1, sizeof(*w->all.kind));
 	w->all.order = calloc(n + 1, sizeof(*w->all.order));
 	w->away.order = calloc(n + 1, sizeof(*w->away.order));
 	w->moved = calloc(n + 1, sizeof(*w->moved));
-	if (!s->files || !w->paths || !w->kind || !w->all.order ||
+	if (!s->files || !w->paths || !w->all.kind || !w->all.order ||
 	    !w->away.order || !w->moved)
 		return gm_error_set(GM_ERROR, "out of memory");
 	w->all.paths = w->away.paths = w->paths;
-	w->all.kind = w->away.kind = w->kind;
+	w->away.kind = w->all.kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
 		size_t len = strlen(p);
@@ -505,8 +504,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 			return gm_error_set(GM_ERROR, "out of memory");
 		while (len && p[len - 1] == '/')
 			len--;
-		w->kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
-			     GM_COMMITS_FILE;
+		w->all.kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
+				 GM_COMMITS_FILE;
 		if (!(w->paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		w->all.order[w->all.nr++] = i;
@@ -541,7 +540,7 @@ static void walk_release(struct walk *w)
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
 	free(w->paths);
-	free(w->kind);
+	free(w->all.kind);
 	free(w->all.order);
 	free(w->moved);
 	free(w->away.order);
