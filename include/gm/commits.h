@@ -42,16 +42,15 @@ void gm_commits_item_release(struct gm_commits_item *it);
 struct gm_commits {
 	struct gm_objects objs;
 	const struct gm_graph *graph;	/* NULL: read every commit */
-	bool strict;		/* an unreadable tree or parent is GM_ENOTFOUND */
 	bool shallow;		/* a parent was cut off or unreadable */
 	size_t unreadable;	/* trees that could not be read */
 	struct gm_objects_tree *trees[GM_COMMITS_TREE_SLOTS];
 };
 
 /**
- * Into the zeroed `c`: reading through `repo` (NULL: the packs alone,
- * and `strict`) and `packs` (NULL: none) under `rules` (borrowed), with
- * `graph` if the rules let git read it.
+ * Into the zeroed `c`: reading through `repo` (NULL: the packs alone)
+ * and `packs` (NULL: none) under `rules` (borrowed), with `graph` if the
+ * rules let git read it.
  * @return 0 or GM_ERROR.
  */
 int gm_commits_open(struct gm_commits *c, git_repository *repo,
@@ -87,9 +86,8 @@ struct gm_commits_parents {
 
 /**
  * The parents of `it`, from the graph if it has them, else read: one
- * that cannot be read is left out (c->shallow set), or, if `c` is
- * strict, GM_ENOTFOUND. Released by gm_commits_parents_release(), even
- * on failure. @return 0, GM_ENOTFOUND or GM_ERROR.
+ * that cannot be read is left out (c->shallow set). Released by
+ * gm_commits_parents_release(), even on failure. @return 0 or GM_ERROR.
  */
 int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 		       struct gm_commits_parents *out);
@@ -160,7 +158,7 @@ enum gm_commits_kind {
  */
 struct gm_commits_paths {
 	char **paths;		/* no final '/'; "" (ANY) is everything */
-	const enum gm_commits_kind *kind;
+	enum gm_commits_kind *kind;
 	size_t *order;
 	size_t nr;
 };
@@ -182,7 +180,7 @@ struct gm_commits_changes {
 /**
  * The paths of `ps` at which trees `ta` and `tb` (NULL: empty) differ,
  * appended to `out`, descending only where they differ.
- * @return 0, GM_ERROR, or GM_ENOTFOUND (a strict reader's unread tree).
+ * @return 0 or GM_ERROR.
  */
 int gm_commits_diff(struct gm_commits *c, const struct gm_commits_paths *ps,
 		    const git_oid *ta, const git_oid *tb,

@@ -11,11 +11,9 @@
 
 /*
  * Where a file created by a commit came from, as git finds it: `git log
- * --follow`'s copy search (R-72), among every file of the parent, and
- * git blame's rename search, among the files the commit deleted. Both
- * use git's similarity estimate (diffcore-delta.c's fingerprint of
- * lines and 64-byte chunks, diffcore-rename.c's score) and its 50%
- * threshold.
+ * --follow`'s copy search (R-72), among every file of the parent, with
+ * git's similarity estimate (diffcore-delta.c's fingerprint of lines and
+ * 64-byte chunks, diffcore-rename.c's score) and its 50% threshold.
  */
 
 /*

@@ -60,13 +60,9 @@ struct gm_window_options {
  */
 int gm_window_start(struct gm_window **out, const struct gm_window_options *o);
 
-/** Whether the paths compared are a copy taken at the start. */
-bool gm_window_ahead(const struct gm_window *w);
-
 /**
  * The next commit of the window into `*out`, valid until the next call.
- * @return 1, 0 once the window is done, or an error (GM_ERROR, or
- * GM_ENOTFOUND from a strict reader).
+ * @return 1, 0 once the window is done, or GM_ERROR.
  */
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out);
 

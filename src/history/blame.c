@@ -57,7 +57,9 @@ struct porcelain {
 	struct gm_strvec ids;		/* per line: its commit */
 	long *finals;			/* per line: its number in the file */
 	size_t alloc_finals;
-	struct gm_strvec boundary;	/* the commits marked "boundary" */
+	struct gm_strvec boundary;	/* the commits marked "boundary", whose
+					   lines the script's ^([0-9a-f]+)
+					   does not take */
 };
 
 #define PORCELAIN_INIT { GM_STRVEC_INIT, NULL, 0, GM_STRVEC_INIT }
@@ -67,12 +69,6 @@ static void porcelain_release(struct porcelain *pl)
 	gm_strvec_release(&pl->ids);
 	gm_strvec_release(&pl->boundary);
 	free(pl->finals);
-}
-
-/* Whether line `i` counts: the script's ^([0-9a-f]+) takes it. */
-static bool porcelain_counts(const struct porcelain *pl, size_t i)
-{
-	return !gm_strvec_contains(&pl->boundary, pl->ids.v[i]);
 }
 
 /*
@@ -126,7 +122,7 @@ int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
 	int error = porcelain_read(&pl, buf, len);
 
 	for (size_t i = 0; i < pl.ids.nr && !error; i++)
-		if (porcelain_counts(&pl, i))
+		if (!gm_strvec_contains(&pl.boundary, pl.ids.v[i]))
 			error = gm_strvec_push(out, pl.ids.v[i]);
 	porcelain_release(&pl);
 	return error;
@@ -156,7 +152,8 @@ static int porcelain_ranges(struct gm_strvec *out, const char *buf,
 	for (size_t k = 0; k < nr && !error; k++)
 		for (long l = r[k]->start; l > 0 && (size_t)l <= last &&
 		     l - r[k]->start < r[k]->len && !error; l++)
-			if (at[l] && porcelain_counts(&pl, at[l] - 1))
+			if (at[l] && !gm_strvec_contains(&pl.boundary,
+							 pl.ids.v[at[l] - 1]))
 				error = gm_strvec_push(out, pl.ids.v[at[l] - 1]);
 	free(at);
 	porcelain_release(&pl);
@@ -171,11 +168,9 @@ struct blame_job {
 	const struct gm_patch_range **ranges;	/* its -L, in order */
 	size_t nr_ranges;	/* 0: the whole file */
 	bool owns_ranges;	/* `ranges` is the job's to free */
-	bool quiet;		/* its stderr to /dev/null */
 	struct gm_strvec argv;
 	struct gm_buf out;
-	int status;		/* its exit status; -1: it could not run */
-	bool ok;		/* it ran and exited 0 */
+	int status;		/* its exit status (0: ok); -1: it could not run */
 };
 
 /*
@@ -198,25 +193,22 @@ static int job_init(struct blame_job *j, git_repository *repo,
 	j->ranges = ranges;
 	j->nr_ranges = nr_ranges;
 	gm_buf_init(&j->out);
-	gm_oid_hex(hex, newest);
-	if ((error = gm_strvec_push(a, "git")) < 0 ||
-	    (work && (error = gm_strvec_push(a, "-C")) < 0) ||
-	    (work && (error = gm_strvec_push(a, workdir)) < 0) ||
-	    (work &&
-	     (error = gm_strvec_pushf(a, "--work-tree=%s", workdir)) < 0) ||
-	    (error = gm_strvec_pushf(a, "--git-dir=%s",
-				     gm_repo_git_dir(repo))) < 0 ||
-	    (error = gm_strvec_push(a, "blame")) < 0 ||
-	    (error = gm_strvec_push(a, "--porcelain")) < 0)
-		return error;
+	error = gm_strvec_push(a, "git");
+	if (!error && work && !(error = gm_strvec_push(a, "-C")) &&
+	    !(error = gm_strvec_push(a, workdir)))
+		error = gm_strvec_pushf(a, "--work-tree=%s", workdir);
+	if (!error && !(error = gm_strvec_pushf(a, "--git-dir=%s",
+						gm_repo_git_dir(repo))) &&
+	    !(error = gm_strvec_push(a, "blame")))
+		error = gm_strvec_push(a, "--porcelain");
 	for (size_t i = 0; i < nr_ranges && !error; i++)
 		error = gm_strvec_pushf(a, "-L%ld,+%ld", ranges[i]->start,
 					ranges[i]->len);
-	if (error || (!work && (error = gm_strvec_push(a, hex)) < 0) ||
-	    (error = gm_strvec_push(a, "--")) < 0 ||
-	    (error = gm_strvec_push(a, path)) < 0)
-		return error;
-	return 0;
+	if (!error && !work)
+		error = gm_strvec_push(a, gm_oid_hex(hex, newest));
+	if (!error && !(error = gm_strvec_push(a, "--")))
+		error = gm_strvec_push(a, path);
+	return error;
 }
 
 /* The lines the script counts of a job that ran, appended to `out`. */
@@ -245,7 +237,10 @@ struct jobs {
 	atomic_size_t next;
 };
 
-/* Run the jobs not yet taken; git's messages to stderr unless quiet. */
+/*
+ * Run the jobs not yet taken; git's messages to stderr but for a job of
+ * several ranges (retried a range at a time if refused).
+ */
 static void *jobs_take(void *arg)
 {
 	struct jobs *js = arg;
@@ -256,8 +251,7 @@ static void *jobs_take(void *arg)
 		struct gm_buf err = GM_BUF_INIT;
 
 		j->status = gm_git_run((const char *const *)j->argv.v, NULL,
-				       &j->out, j->quiet ? NULL : &err);
-		j->ok = j->status == 0;
+				       &j->out, j->nr_ranges > 1 ? NULL : &err);
 		fwrite(err.ptr, 1, err.len, stderr);
 		gm_buf_release(&err);
 	}
@@ -296,7 +290,7 @@ int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
 
 	if (!error)
 		error = jobs_run(&j, 1);
-	if (!error && j.ok)
+	if (!error && !j.status)
 		error = job_lines(out, &j);
 	job_release(&j);
 	return error;
@@ -325,17 +319,25 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 	return gm_repo_git_is_blob(req->repo, req->newest, path);
 }
 
-/* One more job: git blame of `path`, file `f`, as job_init() has it. */
+/*
+ * One more job: git blame of `path`, file `f`, as job_init() has it; it
+ * owns `ranges` if `owns` (freed here if it cannot be added).
+ */
 static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		   const struct gm_blame_request *req, const char *path,
-		   size_t f, const struct gm_patch_range **ranges, size_t n)
+		   size_t f, const struct gm_patch_range **ranges, size_t n,
+		   bool owns)
 {
 	int error;
 
-	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0)
+	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0) {
+		if (owns)
+			free(ranges);
 		return GM_ERROR;
+	}
 	error = job_init(&(*v)[*nr], req->repo, req->newest, req->workdir,
 			 path, ranges, n);
+	(*v)[*nr].owns_ranges = owns;
 	(*v)[(*nr)++].file = f;
 	return error;
 }
@@ -364,8 +366,8 @@ static size_t ranges_fit(const struct gm_patch_range *const *r, size_t n)
  * at all, else its ranges, in order, as few runs as the system's room
  * for arguments allows (git blame takes several -L; ranges_fit()),
  * quiet when there are several: if git refuses one, each of that run's
- * is run again on its own (retry()) for the script's output and
- * messages. The first job owns the list of the ranges.
+ * is run again on its own for the script's output and messages. The
+ * first job owns the list of the ranges.
  */
 static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		    const struct gm_blame_request *req, const char *path,
@@ -385,33 +387,10 @@ static int jobs_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		return 0;
 	}
 	do {
-		size_t before = *nr;
-
 		fit = ranges_fit(r + at, n - at);
-		error = job_add(v, nr, alloc, req, path, f, r + at, fit);
-		if (*nr == before) {	/* no job: the list is no one's */
-			if (!at)
-				free(r);
-			break;
-		}
-		(*v)[*nr - 1].owns_ranges = !at;
-		(*v)[*nr - 1].quiet = fit > 1;
+		error = job_add(v, nr, alloc, req, path, f, r + at, fit, !at);
 		at += fit;
 	} while (!error && at < n);
-	return error;
-}
-
-/* Job `k`, of several ranges that git refused, again as a job a range. */
-static int retry(struct blame_job **v, size_t *nr, size_t *alloc,
-		 const struct gm_blame_request *req, const char *path,
-		 size_t k)
-{
-	size_t n = (*v)[k].nr_ranges;
-	int error = 0;
-
-	for (size_t i = 0; i < n && !error; i++)
-		error = job_add(v, nr, alloc, req, path, (*v)[k].file,
-				&(*v)[k].ranges[i], 1);
 	return error;
 }
 
@@ -434,21 +413,23 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 		error = jobs_run(v, nr);
 	first = nr;
 	for (size_t k = 0; k < first && !error; k++)
-		if (!v[k].ok && v[k].nr_ranges > 1)
-			error = retry(&v, &nr, &alloc, req,
-				      files->v[v[k].file], k);
+		for (size_t i = 0; v[k].status && v[k].nr_ranges > 1 &&
+		     i < v[k].nr_ranges && !error; i++)
+			error = job_add(&v, &nr, &alloc, req,
+					files->v[v[k].file], v[k].file,
+					&v[k].ranges[i], 1, false);
 	if (!error)
 		error = jobs_run(v + first, nr - first);
 	/* in the ranges' order: a refused job's retries in its place */
 	for (size_t k = 0, again = first; k < first && !error; k++) {
 		size_t from = k, to = k + 1;
 
-		if (!v[k].ok && v[k].nr_ranges > 1) {
+		if (v[k].status && v[k].nr_ranges > 1) {
 			from = again;
 			to = again += v[k].nr_ranges;
 		}
 		for (size_t i = from; i < to && !error; i++)
-			if (v[i].ok)
+			if (!v[i].status)
 				error = job_lines(&b->files[v[i].file].lines,
 						  &v[i]);
 	}
@@ -477,42 +458,36 @@ int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 	return error;
 }
 
-/* The commits of file `f`'s lines, each once, read as `git log -1` does. */
-static int read_commits(struct gm_blame_file *f,
-			const struct gm_blame_request *req)
+int gm_blame_read_commits(struct gm_blame *b,
+			  const struct gm_blame_request *req)
 {
 	struct gm_objects o;
 	int error = gm_objects_open(&o, req->repo, NULL, NULL);
 
-	for (size_t i = 0; i < f->lines.nr && !error; i++)
-		if (!gm_strvec_contains(&f->ids, f->lines.v[i]))
-			error = gm_strvec_push(&f->ids, f->lines.v[i]);
-	if (!error && f->ids.nr &&
-	    !(f->commits = calloc(f->ids.nr, sizeof(*f->commits))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	for (size_t k = 0; k < f->ids.nr && !error; k++) {
-		char *text = NULL;
-		size_t len;
-		git_oid id;
+	for (size_t i = 0; i < b->nr_files && !error; i++) {
+		struct gm_blame_file *f = &b->files[i];
 
-		if (!gm_oid_fromhex(&id, f->ids.v[k]) ||
-		    !gm_objects_read(&o, &id, GIT_OBJECT_COMMIT, &text, &len))
-			continue;	/* git log fails: nothing */
-		error = gm_signers_commit_read(&f->commits[k], &id, text,
-					       req->all_signature_types);
-		free(text);
+		for (size_t l = 0; l < f->lines.nr && !error; l++)
+			if (!gm_strvec_contains(&f->ids, f->lines.v[l]))
+				error = gm_strvec_push(&f->ids, f->lines.v[l]);
+		if (!error && f->ids.nr &&
+		    !(f->commits = calloc(f->ids.nr, sizeof(*f->commits))))
+			error = gm_error_set(GM_ERROR, "out of memory");
+		for (size_t k = 0; k < f->ids.nr && !error; k++) {
+			char *text = NULL;
+			size_t len;
+			git_oid id;
+
+			if (!gm_oid_fromhex(&id, f->ids.v[k]) ||
+			    !gm_objects_read(&o, &id, GIT_OBJECT_COMMIT, &text,
+					     &len))
+				continue;	/* git log fails: nothing */
+			error = gm_signers_commit_read(&f->commits[k], &id, text,
+						       req->all_signature_types);
+			free(text);
+		}
 	}
 	gm_objects_close(&o);
-	return error;
-}
-
-int gm_blame_read_commits(struct gm_blame *b,
-			  const struct gm_blame_request *req)
-{
-	int error = 0;
-
-	for (size_t i = 0; i < b->nr_files && !error; i++)
-		error = read_commits(&b->files[i], req);
 	return error;
 }
 

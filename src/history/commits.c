@@ -32,7 +32,6 @@ int gm_commits_open(struct gm_commits *c, git_repository *repo,
 		    const struct gm_objects_rules *rules,
 		    const struct gm_graph *graph)
 {
-	c->strict = !repo;
 	c->graph = gm_objects_rules_graph_ok(rules) ? graph : NULL;
 	return gm_objects_open(&c->objs, repo, packs, rules);
 }
@@ -61,19 +60,6 @@ int gm_commits_item(struct gm_commits *c, const git_oid *id,
 	out->time = out->raw->time;
 	out->in_graph = gm_graph_find(c->graph, id, &out->raw->tree, &out->gc);
 	return 0;
-}
-
-static int item_read(struct gm_commits *c, struct gm_commits_item *it);
-
-int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
-			 const char **text)
-{
-	int error = item_read(c, it);
-
-	if (!error && !it->raw->data)
-		error = gm_error_set(GM_ERROR, "cannot read a commit");
-	*text = error ? NULL : it->raw->data;
-	return error;
 }
 
 void gm_commits_parents_release(struct gm_commits_parents *p)
@@ -134,11 +120,22 @@ static int item_read(struct gm_commits *c, struct gm_commits_item *it)
 	if (it->raw)
 		return 0;
 	if ((error = gm_commits_item(c, &it->id, &r)) < 0)
-		return error == GM_ENOTFOUND && !c->strict ?
+		return error == GM_ENOTFOUND ?
 			gm_error_set(GM_ERROR, "cannot read commit %s",
 				     gm_oid_hex(hex, &it->id)) : error;
 	it->raw = r.raw;
 	return 0;
+}
+
+int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
+			 const char **text)
+{
+	int error = item_read(c, it);
+
+	if (!error && !it->raw->data)
+		error = gm_error_set(GM_ERROR, "cannot read a commit");
+	*text = error ? NULL : it->raw->data;
+	return error;
 }
 
 int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
@@ -155,7 +152,7 @@ int gm_commits_parents(struct gm_commits *c, struct gm_commits_item *it,
 	error = parents_alloc(out, it->raw->nr_parents);
 	for (size_t i = 0; i < out->nr && !error; i++) {
 		error = gm_commits_item(c, &it->raw->parents[i], &out->v[i]);
-		if (error == GM_ENOTFOUND && !c->strict) {
+		if (error == GM_ENOTFOUND) {
 			c->shallow = true;	/* cut off, as git's boundary */
 			error = 0;
 			continue;
@@ -211,15 +208,13 @@ int gm_commits_walk_start(struct gm_commits_walk *w, struct gm_commits *src,
 int gm_commits_walk_next(struct gm_commits_walk *w, struct gm_commits_item *it,
 			 struct gm_commits_parents *p)
 {
+	bool got;
 	int error;
 
-	do {
-		if (!gm_pqueue_pop(&w->heap, it))
-			return 0;
-		if (it->time >= w->since)
-			break;
+	while ((got = gm_pqueue_pop(&w->heap, it)) && it->time < w->since)
 		gm_commits_item_release(it);
-	} while (1);
+	if (!got)
+		return 0;
 	if (w->mode != GM_COMMITS_FULL)
 		return 1;
 	error = gm_commits_parents(w->src, it, p);
@@ -247,20 +242,6 @@ static size_t tree_slot(const git_oid *id)
 	return slot % GM_COMMITS_TREE_SLOTS;
 }
 
-/* The tree `id`, indexed and kept; NULL if unread. */
-static struct gm_objects_tree *tree_get(struct gm_commits *c,
-					const git_oid *id)
-{
-	struct gm_objects_tree **t = &c->trees[tree_slot(id)];
-
-	if (*t && gm_oid_equal(&(*t)->id, id))
-		return *t;
-	gm_objects_tree_free(*t);
-	if (!(*t = gm_objects_tree_read(&c->objs, id)))
-		c->unreadable++;
-	return *t;
-}
-
 /* The tree `id`, the caller's until given back by tree_put(). */
 static struct gm_objects_tree *tree_take(struct gm_commits *c,
 					 const git_oid *id)
@@ -286,28 +267,32 @@ static void tree_put(struct gm_commits *c, struct gm_objects_tree *t)
 	*slot = t;
 }
 
-/*
- * The entry `name` (`len` bytes) of tree `id` (NULL: none).
- * @return 0, or GM_ENOTFOUND if `c` is strict and the tree unread.
- */
-static int tree_entry(struct gm_commits *c, const git_oid *id,
-		      const char *name, size_t len,
-		      struct gm_commits_entry *out)
+/* The tree `id`, indexed and kept; NULL if unread. */
+static struct gm_objects_tree *tree_get(struct gm_commits *c,
+					const git_oid *id)
+{
+	struct gm_objects_tree *t = tree_take(c, id);
+
+	if (!t)
+		c->unreadable++;
+	tree_put(c, t);
+	return t;
+}
+
+/* The entry `name` (`len` bytes) of tree `id` (NULL, or unread: none). */
+static void tree_entry(struct gm_commits *c, const git_oid *id,
+		       const char *name, size_t len,
+		       struct gm_commits_entry *out)
 {
 	const struct gm_objects_tree *t;
 	const struct gm_objects_entry *e;
 
-	out->found = false;
-	if (!id)
-		return 0;
-	if (!(t = tree_get(c, id)))
-		return c->strict ? GM_ENOTFOUND : 0;
-	if (!(e = gm_objects_tree_find(t, name, len, 0)))
-		return 0;
-	out->found = true;
+	out->found = id && (t = tree_get(c, id)) &&
+		     (e = gm_objects_tree_find(t, name, len, 0));
+	if (!out->found)
+		return;
 	gm_oid_fromraw(&out->id, e->id);
 	out->mode = (git_filemode_t)e->mode;
-	return 0;
 }
 
 static bool is_tree(const struct gm_commits_entry *e)
@@ -407,9 +392,8 @@ static int diff_level(struct gm_commits *c, const struct gm_commits_paths *ps,
 		       (paths[order[j]][off + len] == '/' ||
 			!paths[order[j]][off + len]))
 			j++;
-		if ((error = tree_entry(c, ta, p, len, &a)) < 0 ||
-		    (error = tree_entry(c, tb, p, len, &b)) < 0)
-			break;
+		tree_entry(c, ta, p, len, &a);
+		tree_entry(c, tb, p, len, &b);
 		if (same_entry(&a, &b)) {
 			i = j;
 			continue;

@@ -74,7 +74,7 @@ struct fentry {
 /* The tables a fingerprint is counted in: one set per thread. */
 struct fp_scratch {
 	uint32_t *acc;		/* HASHBASE: zero between uses */
-	uint32_t *touched;	/* HASHBASE: the hashes `acc` counts */
+	uint32_t *touched;	/* HASHBASE, after `acc`: the hashes it counts */
 };
 
 /* What reading one blob gave. */
@@ -170,24 +170,11 @@ struct follow_helper {
  * is first tested against. Both zero between uses.
  */
 struct dst_table {
-	uint32_t *count;
-	uint64_t *has;
+	uint64_t *has;		/* HAS_WORDS */
+	uint32_t *count;	/* HASHBASE, after `has` */
 };
 
 #define HAS_WORDS ((HASHBASE + 63) / 64)
-
-static int dst_table_init(struct dst_table *t)
-{
-	t->count = calloc(HASHBASE, sizeof(*t->count));
-	t->has = calloc(HAS_WORDS, sizeof(*t->has));
-	return t->count && t->has ? 0 : GM_ERROR;
-}
-
-static void dst_table_release(struct dst_table *t)
-{
-	free(t->count);
-	free(t->has);
-}
 
 /*
  * A fingerprint is a sequence of words, one per chunk hash: the hash in
@@ -303,15 +290,10 @@ static int oidmap_put(struct gm_strmap *m, const git_oid *id, void *value)
 
 static int scratch_init(struct fp_scratch *sc)
 {
-	sc->acc = calloc(HASHBASE, sizeof(*sc->acc));
-	sc->touched = calloc(HASHBASE, sizeof(*sc->touched));
-	return sc->acc && sc->touched ? 0 : GM_ERROR;
-}
-
-static void scratch_release(struct fp_scratch *sc)
-{
-	free(sc->acc);
-	free(sc->touched);
+	if (!(sc->acc = calloc(2 * HASHBASE, sizeof(*sc->acc))))
+		return GM_ERROR;
+	sc->touched = sc->acc + HASHBASE;
+	return 0;
 }
 
 static void follow_helper_free(struct follow_helper *h)
@@ -319,7 +301,7 @@ static void follow_helper_free(struct follow_helper *h)
 	if (!h)
 		return;
 	gm_pack_reader_free(h->pack);
-	scratch_release(&h->scratch);
+	free(h->scratch.acc);
 	arena_release(&h->arena);
 	free(h);
 }
@@ -356,10 +338,13 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
 	gm_buf_init(&fc->prev.names);
-	if (dst_table_init(&fc->dst) < 0 || scratch_init(&fc->scratch) < 0) {
+	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
+				   sizeof(uint64_t))) ||
+	    scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
+	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
 	fc->helper = follow_helper_new(packs, objs->rules);
 	*out = fc;
 	return 0;
@@ -375,9 +360,9 @@ void gm_follow_free(struct gm_follow *fc)
 	gm_strmap_release(&fc->blobs);
 	free(fc->temps);
 	arena_release(&fc->arena);
-	scratch_release(&fc->scratch);
+	free(fc->scratch.acc);
 	follow_helper_free(fc->helper);
-	dst_table_release(&fc->dst);
+	free(fc->dst.has);
 	free(fc->cand);
 	listing_release(&fc->ls);
 	listing_release(&fc->prev);
@@ -640,26 +625,6 @@ static int blobs_read_misses(struct gm_follow *fc,
 }
 
 /*
- * The sizes (or fingerprints, in the arenas if `keep`) of blobs `want`,
- * into `got`: from the packs on both threads (follow_run()), then what
- * they missed from libgit2.
- * @return 0 or GM_ERROR.
- */
-static int blobs_read(struct gm_follow *fc, const struct blob_want *want,
-		      size_t n, bool fingerprints, bool keep,
-		      struct blob_got *got)
-{
-	struct reads r = { want, got, keep };
-	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
-			  .ctx = &r, .step = fingerprints ? 1 : 16 };
-	int error = follow_run(fc, &t, n);
-
-	if (!error)
-		error = blobs_read_misses(fc, want, n, fingerprints, keep, got);
-	return error;
-}
-
-/*
  * Whether a blob of `ss` bytes may score `min_score` against one of `ds`
  * (estimate_similarity()'s test of the sizes alone).
  */
@@ -716,7 +681,6 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 		      struct blob_got *g, bool fingerprint, bool keep,
 		      int error)
 {
-	b->queued = false;
 	if (!fingerprint) {
 		b->size = g->state != GOT_OK || (uint64_t)g->size > UINT32_MAX ?
 			  -1 : (int64_t)g->size;
@@ -761,36 +725,40 @@ static int wants_add(struct wants *w, const struct fentry *f, size_t size)
 }
 
 /*
- * The blobs queued in `w` read (sizes, or fingerprints), and the queue
- * emptied. A batch of fingerprints is kept whole while the cache holds
- * fewer words than its bound, else kept until follow_done().
+ * The blobs queued in `w` read (sizes, or fingerprints): from the packs
+ * on both threads (follow_run()), then what they missed from libgit2;
+ * and the queue emptied. A batch of fingerprints is kept whole (in the
+ * arenas) while the cache holds fewer words than its bound, else kept
+ * until follow_done().
  */
 static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
 {
 	bool keep = fingerprints && fc->spans < FOLLOW_CACHE_SPANS;
-	struct blob_got *got;
+	struct reads r = { w->v, NULL, keep };
+	struct task t = { .fn = fingerprints ? read_fingerprint : read_size,
+			  .ctx = &r, .step = fingerprints ? 1 : 16 };
 	int error;
 
 	if (!w->nr)
 		return 0;
-	if (!(got = calloc(w->nr, sizeof(*got)))) {
+	if (!(r.got = calloc(w->nr, sizeof(*r.got))))
 		error = gm_error_set(GM_ERROR, "out of memory");
-	} else {
-		error = blobs_read(fc, w->v, w->nr, fingerprints, keep, got);
-		for (size_t k = 0; k < w->nr; k++)
-			error = follow_got(fc, w->v[k].b, &got[k], fingerprints,
-					   keep, error);
-	}
+	else if (!(error = follow_run(fc, &t, w->nr)))
+		error = blobs_read_misses(fc, w->v, w->nr, fingerprints, keep,
+					  r.got);
+	for (size_t k = 0; r.got && k < w->nr; k++)
+		error = follow_got(fc, w->v[k].b, &r.got[k], fingerprints,
+				   keep, error);
 	for (size_t k = 0; k < w->nr; k++)
 		w->v[k].b->queued = false;	/* also after an error */
-	free(got);
+	free(r.got);
 	w->nr = 0;
 	return error;
 }
 
 /*
  * The sizes of the files of the listing not known yet, read (two
- * threads, blobs_read()) and noted in the listing and its trees.
+ * threads, wants_read()) and noted in the listing and its trees.
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
@@ -827,7 +795,7 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 /*
  * Before a search: the files of the listing whose size may match
  * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (two threads, blobs_read()). Fingerprints past the cache's
+ * kept read (two threads, wants_read()). Fingerprints past the cache's
  * bound are kept until follow_done().
  */
 static int follow_candidates(struct gm_follow *fc, size_t dsize)

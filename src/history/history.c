@@ -22,12 +22,11 @@
 /* Paths as compared: "dir/" a directory's, else a pathspec's. */
 struct pathset {
 	struct gm_commits_paths ps;
-	enum gm_commits_kind *kind;	/* per path */
 	struct gm_graph_path *keys;	/* per path: its filter keys */
 };
 
-/* What a review line adds to a person (count_reviews()). */
-enum signal { AUTHOR_REV, LONG_REV };
+/* What a trailer line adds to the person it names (count_trailers()). */
+enum signal { COUNT, AUTHOR_REV, LONG_REV };
 
 struct walk {
 	const struct gm_history_options *opts;
@@ -47,18 +46,6 @@ struct walk {
 	size_t commit_no;		/* current commit, from 1 */
 	struct gm_buf key, lc, name, email;
 };
-
-/*
- * Whether the commit-graph's filter of `it` says none of the paths
- * differs from its first parent's (git log asks the filters first).
- */
-static bool graph_same(const struct walk *w, const struct pathset *set,
-		       const struct gm_commits_item *it)
-{
-	return it->in_graph &&
-	       !gm_graph_may_change_any(w->src.graph, it->gc, set->keys,
-					set->ps.nr);
-}
 
 /* Whether `tree` differs from the tree `parent` (NULL: empty) at any path. */
 static int tree_differs(struct walk *w, const struct pathset *set,
@@ -96,14 +83,9 @@ static int person_find(struct walk *w, const char *name, const char *email,
 		return GM_ERROR;
 	p = &h->people[h->nr_people];
 	memset(p, 0, sizeof(*p));
-	p->name = strdup(name);
-	p->email = strdup(email);
-	if (!p->name || !p->email) {
-		free(p->name);
-		free(p->email);
+	w->last_commit[h->nr_people++] = 0;	/* freed with h if half made */
+	if (!(p->name = strdup(name)) || !(p->email = strdup(email)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	w->last_commit[h->nr_people++] = 0;
 	if (gm_strmap_put(&w->people, w->lc.ptr, w->lc.len,
 			  (void *)(uintptr_t)h->nr_people) < 0)
 		return GM_ERROR;
@@ -258,10 +240,34 @@ static int note_committer(struct walk *w, const char *text)
 	return error < 0 ? error : 0;
 }
 
-/* Each trailer line of `msg` handed to `fn`, until an error. */
-static int each_trailer(struct walk *w, const char *msg,
-			int (*fn)(struct walk *, const struct gm_trailer *,
-				  void *), void *arg)
+/* ==================== trailers and review signals ==================== */
+
+/* The review line `t` added to its person as `kind` (by `weight`). */
+static int count_review(struct walk *w, const struct gm_trailer *t,
+			enum signal kind, double weight)
+{
+	struct gm_history_person *p;
+	int error;
+
+	if (gm_trailer_canonical_key(&w->key, t->key, t->key_len) < 0)
+		return GM_ERROR;
+	if (strcmp(w->key.ptr, "Reviewed-by") && strcmp(w->key.ptr, "Acked-by"))
+		return 0;
+	if ((error = trailer_person(w, t, &p)) < 0 || !p)
+		return error;
+	if (kind == AUTHOR_REV)
+		p->author_rev++;
+	else
+		p->long_rev += weight;
+	return 0;
+}
+
+/*
+ * Each trailer line of `msg` counted: with COUNT, as count_trailer()
+ * does; else a review line, as count_review() does.
+ */
+static int count_trailers(struct walk *w, const char *msg, enum signal kind,
+			  double weight)
 {
 	int error = 0;
 
@@ -270,17 +276,11 @@ static int each_trailer(struct walk *w, const char *msg,
 		struct gm_trailer t;
 
 		if (gm_trailer_parse(&t, msg, len))
-			error = fn(w, &t, arg);
+			error = kind == COUNT ? count_trailer(w, &t) :
+				count_review(w, &t, kind, weight);
 		msg += len + (msg[len] == '\n');
 	}
 	return error;
-}
-
-static int trailer_counted(struct walk *w, const struct gm_trailer *t,
-			   void *arg)
-{
-	(void)arg;
-	return count_trailer(w, t);
 }
 
 /* The commit whose object's bytes are `text`, counted. */
@@ -302,37 +302,10 @@ static int count_commit(struct walk *w, const char *text)
 		p->authored++;
 		person_touch(w, p);
 	}
-	error = each_trailer(w, u.message, trailer_counted, NULL);
+	error = count_trailers(w, u.message, COUNT, 0);
 out:
 	gm_commit_utf8_release(&u);
 	return error;
-}
-
-/* ==================== review signals ==================== */
-
-struct review {
-	enum signal kind;
-	double weight;
-};
-
-static int review_counted(struct walk *w, const struct gm_trailer *t,
-			  void *arg)
-{
-	const struct review *r = arg;
-	struct gm_history_person *p;
-	int error;
-
-	if (gm_trailer_canonical_key(&w->key, t->key, t->key_len) < 0)
-		return GM_ERROR;
-	if (strcmp(w->key.ptr, "Reviewed-by") && strcmp(w->key.ptr, "Acked-by"))
-		return 0;
-	if ((error = trailer_person(w, t, &p)) < 0 || !p)
-		return error;
-	if (r->kind == AUTHOR_REV)
-		p->author_rev++;
-	else
-		p->long_rev += r->weight;
-	return 0;
 }
 
 /* The review lines of commit `text` added to the people they name as `kind`. */
@@ -340,12 +313,11 @@ static int count_reviews(struct walk *w, const char *text, enum signal kind,
 			 double weight)
 {
 	struct gm_commit_utf8 u = GM_COMMIT_UTF8_INIT;
-	struct review r = { kind, weight };
 	size_t rejected = w->h->rejected;
 	int error = gm_commit_utf8_text(&u, text);
 
 	if (!error)
-		error = each_trailer(w, u.message, review_counted, &r);
+		error = count_trailers(w, u.message, kind, weight);
 	w->h->rejected = rejected;	/* counted once, by count_commit() */
 	gm_commit_utf8_release(&u);
 	return error;
@@ -387,7 +359,10 @@ static int walk_commit(struct walk *w, const struct pathset *set,
 	for (size_t i = 0; i < p.nr && !error && same == p.nr; i++) {
 		if (!p.loaded[i])
 			continue;
-		if (i == 0 && graph_same(w, set, it))
+		/* git log asks the commit-graph's filters first */
+		if (i == 0 && it->in_graph &&
+		    !gm_graph_may_change_any(w->src.graph, it->gc, set->keys,
+					     set->ps.nr))
 			differs = false;
 		else
 			error = tree_differs(w, set, &p.tree, &p.trees[i],
@@ -423,20 +398,19 @@ static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 	size_t n = paths->nr;
 
 	set->ps.paths = calloc(n + 1, sizeof(*set->ps.paths));
-	set->kind = calloc(n + 1, sizeof(*set->kind));
+	set->ps.kind = calloc(n + 1, sizeof(*set->ps.kind));
 	set->ps.order = calloc(n + 1, sizeof(*set->ps.order));
 	set->keys = calloc(n + 1, sizeof(*set->keys));
-	if (!set->ps.paths || !set->kind || !set->ps.order || !set->keys)
+	if (!set->ps.paths || !set->ps.kind || !set->ps.order || !set->keys)
 		return gm_error_set(GM_ERROR, "out of memory");
-	set->ps.kind = set->kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = paths->v[i];
 		size_t len = strlen(p);
 
 		while (len && p[len - 1] == '/')
 			len--;
-		set->kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
-			       GM_COMMITS_ANY;
+		set->ps.kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
+				  GM_COMMITS_ANY;
 		if (!(set->ps.paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		set->ps.order[set->ps.nr++] = i;
@@ -455,7 +429,7 @@ static void pathset_release(struct pathset *set)
 	}
 	free(set->ps.paths);
 	free(set->ps.order);
-	free(set->kind);
+	free(set->ps.kind);
 	free(set->keys);
 }
 
@@ -504,13 +478,12 @@ static int walk_restart(struct walk *w, enum gm_commits_mode mode,
 /* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
 static int walk_close(struct walk *w, int error, struct gm_history **out)
 {
-	if (!error) {
-		w->h->shallow = w->src.shallow;
-		w->h->unreadable += w->src.unreadable;
-	}
 	if (error) {
 		gm_history_free(w->h);
 		w->h = NULL;
+	} else {
+		w->h->shallow = w->src.shallow;
+		w->h->unreadable += w->src.unreadable;
 	}
 	walk_release(w);
 	*out = w->h;
@@ -724,28 +697,18 @@ int gm_history_each(struct gm_history **out, git_repository *repo,
 
 /* ==================== the window ==================== */
 
-/* `arg` read as a date into `*out`; a refusal names the option. */
-static int window_end(int64_t *out, const char *option, const char *arg)
-{
-	int error = gm_git_date(out, arg, option);
-
-	return error == GM_EINVALID ? GM_EUSAGE : error;
-}
-
 int gm_history_window(int64_t *since, int64_t *until, const char *since_arg,
 		      const char *until_arg, const char *default_since)
 {
-	int error;
+	int error = 0;
 
 	*since = INT64_MIN;
 	*until = INT64_MAX;
 	if (!since_arg)
 		since_arg = default_since;
-	if (since_arg &&
-	    (error = window_end(since, "--since", since_arg)) < 0)
-		return error;
-	if (until_arg &&
-	    (error = window_end(until, "--until", until_arg)) < 0)
-		return error;
-	return 0;
+	if (since_arg)
+		error = gm_git_date(since, since_arg, "--since");
+	if (!error && until_arg)
+		error = gm_git_date(until, until_arg, "--until");
+	return error == GM_EINVALID ? GM_EUSAGE : error;
 }

@@ -20,15 +20,12 @@
 
 static void signers_facts_release(struct gm_signers_facts *facts)
 {
-	if (!facts)
-		return;
 	gm_strvec_release(&facts->commits);
 	for (size_t i = 0; i < facts->nr_roles; i++) {
 		for (size_t k = 0; k < facts->roles[i].nr; k++)
 			free(facts->roles[i].v[k].who);
 		free(facts->roles[i].v);
 	}
-	facts->nr_roles = 0;
 }
 
 /* ==================== a run's history ==================== */
@@ -62,7 +59,6 @@ static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
 {
-	struct gm_signers_options so = { 0, false, NULL, NULL, NULL, false };
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
@@ -78,13 +74,11 @@ static int report_walk(struct gm_signers_report *r,
 		r->since = *req->since_at;
 	else if ((error = gm_signers_since(&r->since, req->since)) < 0)
 		return error;
-	so.since = r->since;
-	so.all_signature_types = req->all_signature_types;
-	so.packs = req->packs;
-	so.graph = req->graph;
-	so.reopen = req->reopen;
-	so.serial = req->serial;
-	return gm_signers_walk(&r->walk, req->repo, req->start, paths, &so);
+	return gm_signers_walk(&r->walk, req->repo, req->start, paths,
+			       &(struct gm_signers_options){
+				       r->since, req->all_signature_types,
+				       req->packs, req->graph, req->reopen,
+				       req->serial });
 }
 
 /* --git-blame's blames and their commits, for every file but "&STDIN". */
@@ -211,18 +205,15 @@ int gm_signers_commit_read(struct gm_signers_commit *out, const git_oid *id,
 	out->id = *id;
 	out->commit_lines = 1;	/* "GitCommit: <id>": no address, no stat */
 	if ((error = gm_commit_utf8_text(&u, text)) < 0 ||
-	    (error = gm_buf_printf(&line, "%s <%s>", u.name, u.email)) < 0)
+	    (error = gm_buf_printf(&line, "GitAuthor: %s <%s>", u.name,
+				   u.email)) < 0)
 		goto out;
 	msg = u.message;
-	if (!(out->author = strdup(line.ptr))) {
+	if (!(out->author = strdup(line.ptr + 11)))
 		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	gm_buf_reset(&line);
-	if ((error = gm_buf_printf(&line, "GitAuthor: %s", out->author)) < 0 ||
-	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0)
-		goto out;
-	if ((error = gm_buf_puts(&subject, "GitSubject: ")) < 0)
+	if (error ||
+	    (error = classify_line(out, line.ptr, line.len, all_types, false)) < 0 ||
+	    (error = gm_buf_puts(&subject, "GitSubject: ")) < 0)
 		goto out;
 	while (msg && *msg && !error) {
 		size_t len = strcspn(msg, "\n"), n = len;
@@ -292,7 +283,6 @@ struct walk {
 	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
 	char **paths;		/* per file: its current path, no final '/' */
-	enum gm_commits_kind *kind;	/* per file: a file or a directory */
 	struct gm_commits_paths all;	/* every file */
 	struct gm_window *win;	/* the commits of the window, compared */
 	bool *moved;		/* per file: not where the window compares it */
@@ -307,15 +297,14 @@ struct walk {
  * File `f` now at `path` (the walk's). The window compares the walk's
  * paths (all of them, kept sorted) where the walk runs alone and where
  * it compares for the window; ahead, it compares their first paths, and
- * the walk those moved since (`away`, sorted too).
+ * the walk those moved since (`away`, sorted too; unused alone, where
+ * every commit is compared at the current paths).
  */
 static void walk_move(struct walk *w, size_t f, char *path)
 {
 	free(w->paths[f]);
 	w->paths[f] = path;
 	gm_commits_paths_sort(&w->all);
-	if (!gm_window_ahead(w->win))
-		return;
 	if (!w->moved[f]) {
 		w->moved[f] = true;
 		w->away.order[w->away.nr++] = f;
@@ -339,7 +328,7 @@ static int note_touch(struct walk *w, size_t k,
 	memset(t, 0, sizeof(*t));
 	t->commit = k;
 	t->added = t->deleted = -1;
-	if (w->kind[c->path] == GM_COMMITS_FILE && !renamed &&
+	if (w->all.kind[c->path] == GM_COMMITS_FILE && !renamed &&
 	    !(t->path = strdup(w->paths[c->path])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p = &w->pending[w->nr_pending++];
@@ -368,7 +357,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		const struct gm_commits_change *c = &ch->v[i];
 		char *source = NULL;
 
-		if (w->kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
+		if (w->all.kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
 		    c->b.found &&
 		    (error = gm_follow_source(&source, w->follow, ta, tb,
 					      w->paths[c->path], &c->b.id,
@@ -438,18 +427,6 @@ static const git_oid *blob_of(const struct walk *w,
 	return gm_objects_replaced(w->rules, &e->id);
 }
 
-/* The numstat of `p`. */
-static void count_lines(struct walk *w, struct gm_repo_numstat *n,
-			const struct pending *p)
-{
-	struct gm_signers_touch *t =
-		&w->s->files[p->path].touches[p->touch];
-
-	if (t->path)	/* else never matched: not counted */
-		gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
-				t->path, &t->added, &t->deleted);
-}
-
 /*
  * The blobs the line counts read, those a partial clone lacks fetched in
  * one go, as git log --numstat fetches them.
@@ -487,8 +464,15 @@ static int count_all(struct walk *w)
 	if ((error = count_fetch(w)) < 0 ||
 	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
 		return error;
-	for (size_t i = 0; i < w->nr_pending; i++)
-		count_lines(w, n, &w->pending[i]);
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+		struct gm_signers_touch *t =
+			&w->s->files[p->path].touches[p->touch];
+
+		if (t->path)	/* else never matched: not counted */
+			gm_repo_numstat(n, blob_of(w, &p->a), blob_of(w, &p->b),
+					t->path, &t->added, &t->deleted);
+	}
 	gm_repo_numstat_free(n);
 	return 0;
 }
@@ -502,15 +486,15 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 
 	s->files = calloc(n + 1, sizeof(*s->files));
 	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->kind = calloc(n + 1, sizeof(*w->kind));
+	w->all.kind = calloc(n + 1, sizeof(*w->all.kind));
 	w->all.order = calloc(n + 1, sizeof(*w->all.order));
 	w->away.order = calloc(n + 1, sizeof(*w->away.order));
 	w->moved = calloc(n + 1, sizeof(*w->moved));
-	if (!s->files || !w->paths || !w->kind || !w->all.order ||
+	if (!s->files || !w->paths || !w->all.kind || !w->all.order ||
 	    !w->away.order || !w->moved)
 		return gm_error_set(GM_ERROR, "out of memory");
 	w->all.paths = w->away.paths = w->paths;
-	w->all.kind = w->away.kind = w->kind;
+	w->away.kind = w->all.kind;
 	for (size_t i = 0; i < n; i++) {
 		const char *p = files->v[i];
 		size_t len = strlen(p);
@@ -520,8 +504,8 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 			return gm_error_set(GM_ERROR, "out of memory");
 		while (len && p[len - 1] == '/')
 			len--;
-		w->kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
-			     GM_COMMITS_FILE;
+		w->all.kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
+				 GM_COMMITS_FILE;
 		if (!(w->paths[i] = strndup(p, len)))
 			return gm_error_set(GM_ERROR, "out of memory");
 		w->all.order[w->all.nr++] = i;
@@ -556,7 +540,7 @@ static void walk_release(struct walk *w)
 	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
 		free(w->paths[i]);
 	free(w->paths);
-	free(w->kind);
+	free(w->all.kind);
 	free(w->all.order);
 	free(w->moved);
 	free(w->away.order);

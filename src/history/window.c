@@ -228,16 +228,14 @@ static struct ahead *ahead_start(const struct gm_window_options *o)
 	if (paths_copy(&a->paths, o->paths) < 0 ||
 	    gm_repo_reopen(&a->repo, o->reopen) < 0 ||
 	    gm_commits_open(&a->src, gm_repo_git(a->repo), o->packs, o->rules,
-			    o->graph) < 0)
-		goto fail;
-	if (finder_start(&a->fd, &a->src, &a->paths, o->start, o->since) < 0 ||
-	    !gm_job_start(&a->job, ahead_thread, a))
-		goto fail;
+			    o->graph) < 0 ||
+	    finder_start(&a->fd, &a->src, &a->paths, o->start, o->since) < 0 ||
+	    !gm_job_start(&a->job, ahead_thread, a)) {
+		gm_error_clear();
+		ahead_free(a);
+		return NULL;
+	}
 	return a;
-fail:
-	gm_error_clear();
-	ahead_free(a);
-	return NULL;
 }
 
 /* Stop the walk ahead and wait for its end. @return its error, or 0. */
@@ -299,16 +297,10 @@ int gm_window_start(struct gm_window **out, const struct gm_window_options *o)
 	return 0;
 }
 
-bool gm_window_ahead(const struct gm_window *w)
-{
-	return w->ahead != NULL;
-}
-
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 {
-	int error;
-
 	struct gm_window_commit *c;
+	int error;
 
 	*out = NULL;
 	if (!w->ahead) {
