@@ -537,28 +537,30 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 /* The role that --drop-the-rest-supporter drops, as Xen's script has it. */
 #define REST_SUPPORTER "supporter:THE REST"
 
-/* Whether every file matched a section whose M: role is not it. */
+/*
+ * Whether every file matched a section whose M: role is not it.
+ * @return 1, 0 or GM_ERROR.
+ */
 static int files_have_own_section(const struct gm_rank *rk,
 				  const struct gm_maintainers *m,
-				  const struct gm_matches *matches, bool *own)
+				  const struct gm_matches *matches)
 {
 	struct gm_buf role = GM_BUF_INIT;
+	bool own = true;
 	int error = 0;
 
-	*own = true;
-	for (size_t i = 0; i < matches->nr_files && *own && !error; i++) {
+	for (size_t i = 0; i < matches->nr_files && own && !error; i++) {
 		const struct gm_match_file *f = &matches->files[i];
-		bool found = false;
 
-		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
+		own = false;
+		for (size_t k = 0; k < f->nr_sections && !own && !error; k++)
 			if (!(error = maintainer_role(&role, rk->set,
 						      &m->sections[f->sections[k]],
 						      false)))
-				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
-		*own = found;
+				own = strcmp(role.ptr, REST_SUPPORTER) != 0;
 	}
 	gm_buf_release(&role);
-	return error;
+	return error ? error : own;
 }
 
 int gm_rank_drop_rest_supporter(struct gm_rank *rk,
@@ -566,26 +568,24 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 				const struct gm_matches *matches)
 {
 	struct gm_rank_list *l = &rk->people;
-	bool own, other = false;
+	bool other = false;
 	size_t j = 0;
 	int error;
 
 	if (!rk->set->drop_rest_supporter || l->nr < 2)
 		return 0;
-	if ((error = files_have_own_section(rk, m, matches, &own)) < 0 || !own)
+	if ((error = files_have_own_section(rk, m, matches)) <= 0)
 		return error;
 	for (size_t i = 0; i < l->nr && !other; i++)
 		other = strcmp(l->v[i].role, REST_SUPPORTER) &&
 			strcmp(l->v[i].role, "reviewer");
 	for (size_t i = 0; other && i < l->nr; i++) {
-		if (strcmp(l->v[i].role, REST_SUPPORTER)) {
+		if (strcmp(l->v[i].role, REST_SUPPORTER))
 			l->v[j++] = l->v[i];
-			continue;
-		}
-		entry_free(&l->v[i]);
+		else
+			entry_free(&l->v[i]);
 	}
-	if (other)
-		l->nr = j;
+	l->nr = other ? j : l->nr;
 	return 0;
 }
 
@@ -1040,31 +1040,27 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 {
 	const char *end = buf + len;
+	struct gm_buf line = GM_BUF_INIT;
+	int error = 0;
 
-	while (buf < end) {
+	while (buf < end && !error) {
 		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-		const char *eol = nl ? nl : end;
-		const char *s = buf, *e = eol, *hash;
-		struct gm_buf line = GM_BUF_INIT;
-		int error = 0;
+		const char *s = buf, *e = nl ? nl : end, *hash;
 
+		buf = nl ? nl + 1 : end;
 		while (s < e && gm_email_isspace((unsigned char)*s))
 			s++;
 		while (e > s && gm_email_isspace((unsigned char)e[-1]))
 			e--;
-		hash = memchr(s, '#', (size_t)(e - s));
-		if (hash)
+		if ((hash = memchr(s, '#', (size_t)(e - s))))
 			e = hash;
-		buf = nl ? nl + 1 : end;
-		if (e == s || gm_buf_put(&line, s, (size_t)(e - s)) < 0)
-			continue;
-		if (gm_email_rfc822_valid(line.ptr))
+		gm_buf_reset(&line);
+		if (e > s && !(error = gm_buf_put(&line, s, (size_t)(e - s))) &&
+		    gm_email_rfc822_valid(line.ptr))
 			error = gm_strvec_push(out, line.ptr);
-		gm_buf_release(&line);
-		if (error)
-			return error;
 	}
-	return 0;
+	gm_buf_release(&line);
+	return error;
 }
 
 /* ==================== history ==================== */
@@ -1340,18 +1336,6 @@ static int people_merge(struct gm_rank *rk)
 	return error;
 }
 
-/*
- * The number of people --history may name: --max-recipients (0: all),
- * else as many as were `listed` without it, none if none were (as the
- * script names: bench/quality's aim, no more people than the script).
- */
-static size_t history_budget(const struct gm_rank *rk, size_t listed)
-{
-	int max = rk->set->max_recipients;
-
-	return max > 0 ? (size_t)max : max == 0 ? SIZE_MAX : listed;
-}
-
 struct ranked {
 	double score;
 	size_t index;
@@ -1608,6 +1592,7 @@ static int history_merge(struct gm_rank *rk, const struct gm_history *h,
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 {
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	int max = rk->set->max_recipients;
 	size_t listed = 0;
 	int error = history_identities(rk, h);
 
@@ -1620,8 +1605,13 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		    !address_in(h->committers.v, h->committers.nr,
 				rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
+	/*
+	 * --max-recipients people (0: all), else as many as were listed,
+	 * none if none were (bench/quality's aim: no more than the script)
+	 */
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed), h->author);
+		error = history_cut(rk, max > 0 ? (size_t)max : max == 0 ?
+				    SIZE_MAX : listed, h->author);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
