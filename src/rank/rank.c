@@ -976,11 +976,10 @@ static int drop_chief(struct gm_rank *rk)
 		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
-					     o->usename)) {
+					     o->usename))
 			entry_free(&rk->people.v[i]);
-			continue;
-		}
-		rk->people.v[j++] = rk->people.v[i];
+		else
+			rk->people.v[j++] = rk->people.v[i];
 	}
 	rk->people.nr = j;
 	return 0;
@@ -1290,14 +1289,10 @@ static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
 {
 	int error = 0;
 
-	for (size_t i = 0; i < from->roles.nr && !error; i++) {
-		bool have = false;
-
-		for (size_t k = 0; k < to->roles.nr && !have; k++)
-			have = !strcmp(to->roles.v[k], from->roles.v[i]);
-		if (!have && strcmp(from->roles.v[i], "inactive"))
+	for (size_t i = 0; i < from->roles.nr && !error; i++)
+		if (!gm_strvec_contains(&to->roles, from->roles.v[i]) &&
+		    strcmp(from->roles.v[i], "inactive"))
 			error = entry_add_role(to, from->roles.v[i]);
-	}
 	to->kinds |= from->kinds;
 	if (!to->history)
 		to->history = from->history;
