@@ -80,8 +80,6 @@ int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r);
 void gm_query_rank_settings(struct gm_rank_settings *s,
 			    const struct gm_options *o);
 
-void gm_query_env_release(struct gm_query_env *env);
-
 /**
  * A worker of `env` on `repo` (which must outlive it). With `shared`,
  * the rules must be finished: its match contexts are made now, for all

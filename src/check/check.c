@@ -550,51 +550,47 @@ static int write_text(FILE *f, const struct gm_check_patch *p,
 	return error;
 }
 
-static int json_field(struct gm_buf *b, const char *key, const char *value)
+static void json_field(FILE *f, const char *key, const char *value)
 {
-	int error = gm_buf_printf(b, ", \"%s\": ", key);
-
-	if (error || !value)
-		return error ? error : gm_buf_puts(b, "null");
-	return gm_output_json_string(b, value);
+	fprintf(f, ", \"%s\": ", key);
+	if (value)
+		gm_output_json_put(f, value);
+	else
+		fputs("null", f);
 }
 
-static int json_item(struct gm_buf *b, const struct gm_check_item *it)
+static void json_item(FILE *f, const struct gm_check_item *it)
 {
-	int error = gm_buf_printf(b, "{\"verdict\": \"%s\"",
-				  verdict_names[it->verdict]);
-
-	if (!error && !(error = json_field(b, "who", it->who)) &&
-	    !(error = json_field(b, "why", it->why)) &&
-	    !(error = json_field(b, "via", it->via)))
-		error = gm_buf_puts(b, ", \"could\": [");
-	for (size_t k = 0; k < it->could.nr && !error; k++)
-		if (!(error = gm_buf_puts(b, k ? ", " : "")))
-			error = gm_output_json_string(b, it->could.v[k]);
-	return error ? error : gm_buf_puts(b, "]}");
+	fprintf(f, "{\"verdict\": \"%s\"", verdict_names[it->verdict]);
+	json_field(f, "who", it->who);
+	json_field(f, "why", it->why);
+	json_field(f, "via", it->via);
+	fputs(", \"could\": [", f);
+	for (size_t k = 0; k < it->could.nr; k++) {
+		fputs(k ? ", " : "", f);
+		gm_output_json_put(f, it->could.v[k]);
+	}
+	fputs("]}", f);
 }
 
-static int write_json(struct gm_buf *b, const struct gm_check *c)
+static void write_json(FILE *f, const struct gm_check *c)
 {
-	int error = gm_buf_printf(b, "{\"check\": \"%s\", \"missing\": %zu, "
-				  "\"patches\": [", c->approvals ? "approvals" :
-				  "recipients", gm_check_missing(c));
-
-	for (size_t i = 0; i < c->nr && !error; i++) {
+	fprintf(f, "{\"check\": \"%s\", \"missing\": %zu, \"patches\": [",
+		c->approvals ? "approvals" : "recipients", gm_check_missing(c));
+	for (size_t i = 0; i < c->nr; i++) {
 		const struct gm_check_patch *p = &c->v[i];
 
-		error = gm_buf_printf(b, "%s\n {\"missing\": %zu", i ? "," : "",
-				      p->missing);
-		if (!error && !(error = json_field(b, "name", p->name)) &&
-		    !(error = json_field(b, "subject", p->subject)))
-			error = gm_buf_puts(b, ", \"items\": [");
-		for (size_t k = 0; k < p->nr && !error; k++)
-			if (!(error = gm_buf_puts(b, k ? ",\n  " : "\n  ")))
-				error = json_item(b, &p->v[k]);
-		if (!error)
-			error = gm_buf_puts(b, "]}");
+		fprintf(f, "%s\n {\"missing\": %zu", i ? "," : "", p->missing);
+		json_field(f, "name", p->name);
+		json_field(f, "subject", p->subject);
+		fputs(", \"items\": [", f);
+		for (size_t k = 0; k < p->nr; k++) {
+			fputs(k ? ",\n  " : "\n  ", f);
+			json_item(f, &p->v[k]);
+		}
+		fputs("]}", f);
 	}
-	return error ? error : gm_buf_puts(b, "]}\n");
+	fputs("]}\n", f);
 }
 
 int gm_check_write(FILE *f, const struct gm_check *c, bool json)
@@ -602,8 +598,8 @@ int gm_check_write(FILE *f, const struct gm_check *c, bool json)
 	struct gm_buf b = GM_BUF_INIT;
 	int error = 0;
 
-	if (json && !(error = write_json(&b, c)))
-		fwrite(b.ptr, 1, b.len, f);
+	if (json)
+		write_json(f, c);
 	for (size_t i = 0; !json && i < c->nr && !error; i++) {
 		if (i)
 			fputc('\n', f);

@@ -444,7 +444,7 @@ static void cli_release(struct cli *c)
 {
 	gm_query_release(&c->q);
 	gm_query_worker_release(&c->worker);
-	gm_query_env_release(&c->env);
+	gm_strvec_release(&c->env.ignore);
 	gm_rules_read_release(&c->rules_read);
 	gm_rules_release(&c->rules);
 	gm_repo_free(c->repo);

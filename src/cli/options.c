@@ -26,11 +26,16 @@ struct opt_def {
 	const char *name;
 	enum opt_kind kind;
 	size_t offset;	/* of the int or char * field in gm_options */
+	int def;	/* an int field's default, if not 0 */
 };
 
-#define OFF(field) offsetof(struct gm_options, field)
+#define DEF(field, v) offsetof(struct gm_options, field), (v)
+#define OFF(field) DEF(field, 0)
 
-/* Alphabetical, for the reader; looked up by a linear scan. */
+/*
+ * Alphabetical, for the reader; looked up by a linear scan. Of aliases,
+ * one holds the default.
+ */
 static const struct opt_def opt_table[] = {
 	{ "activity", OPT_SET, OFF(activity) },
 	{ "batch", OPT_SET, OFF(batch) },
@@ -42,65 +47,65 @@ static const struct opt_def opt_table[] = {
 	{ "check-reviewers", OPT_BOOL, OFF(check_reviewers) },
 	{ "drop-the-rest-supporter", OPT_BOOL, OFF(drop_rest_supporter) },
 	{ "drop_the_rest_supporter", OPT_BOOL, OFF(drop_rest_supporter) },
-	{ "email", OPT_BOOL, OFF(email) },
+	{ "email", OPT_BOOL, DEF(email, 1) },
 	{ "f", OPT_SET, OFF(from_filename) },
 	{ "fe", OPT_BOOL, OFF(file_emails) },
 	{ "file", OPT_SET, OFF(from_filename) },
 	{ "file-emails", OPT_BOOL, OFF(file_emails) },
 	{ "find-maintainer-files", OPT_SET, OFF(find_maintainer_files) },
-	{ "fixes", OPT_BOOL, OFF(fixes) },
+	{ "fixes", OPT_BOOL, DEF(fixes, 1) },
 	{ "format", OPT_STRING, OFF(format) },
 	{ "git", OPT_BOOL, OFF(git) },
 	{ "git-all-signature-types", OPT_BOOL, OFF(git_all_signature_types) },
-	{ "git-author-roles", OPT_BOOL, OFF(git_author_roles) },
+	{ "git-author-roles", OPT_BOOL, DEF(git_author_roles, 1) },
 	{ "git-blame", OPT_BOOL, OFF(git_blame) },
-	{ "git-blame-signatures", OPT_BOOL, OFF(git_blame_signatures) },
+	{ "git-blame-signatures", OPT_BOOL, DEF(git_blame_signatures, 1) },
 	{ "git-chief-penguins", OPT_BOOL, OFF(git_chief_penguins) },
 	{ "git-fallback", OPT_BOOL, OFF(git_fallback) },
 	{ "git-fallback-maintainers", OPT_BOOL, OFF(git_fallback_maintainers) },
-	{ "git-max-maintainers", OPT_INT, OFF(git_max_maintainers) },
-	{ "git-min-percent", OPT_INT, OFF(git_min_percent) },
-	{ "git-min-signatures", OPT_INT, OFF(git_min_signatures) },
+	{ "git-max-maintainers", OPT_INT, DEF(git_max_maintainers, 5) },
+	{ "git-min-percent", OPT_INT, DEF(git_min_percent, 5) },
+	{ "git-min-signatures", OPT_INT, DEF(git_min_signatures, 1) },
 	{ "git-since", OPT_STRING, OFF(git_since) },
-	{ "h", OPT_HELP, 0 },
+	{ "h", OPT_HELP, 0, 0 },
 	{ "headers", OPT_SET, OFF(headers) },
-	{ "help", OPT_HELP, 0 },
+	{ "help", OPT_HELP, 0, 0 },
 	{ "hg-since", OPT_STRING, OFF(hg_since) },
 	{ "history", OPT_BOOL, OFF(history) },
-	{ "i", OPT_UNSUPPORTED, 0 },
-	{ "interactive", OPT_UNSUPPORTED, 0 },
+	{ "i", OPT_UNSUPPORTED, 0, 0 },
+	{ "interactive", OPT_UNSUPPORTED, 0, 0 },
 	{ "jobs", OPT_INT, OFF(jobs) },
-	{ "k", OPT_BOOL, OFF(keywords) },
+	{ "k", OPT_BOOL, DEF(keywords, 1) },
 	{ "keyword-roles", OPT_BOOL, OFF(keyword_roles) },
 	{ "keywords", OPT_BOOL, OFF(keywords) },
-	{ "keywords-in-file", OPT_BOOL, OFF(keywords_in_file) },
+	{ "keywords-in-file", OPT_BOOL, DEF(keywords_in_file, 1) },
 	{ "kf", OPT_BOOL, OFF(keywords_in_file) },
-	{ "l", OPT_BOOL, OFF(lists) },
+	{ "l", OPT_BOOL, DEF(lists, 1) },
 	{ "letters", OPT_STRING, OFF(letters) },
 	{ "links-insecure", OPT_BOOL, OFF(links_insecure) },
-	{ "m", OPT_BOOL, OFF(maintainers) },
-	{ "mailmap", OPT_BOOL, OFF(mailmap) },
+	{ "m", OPT_BOOL, DEF(maintainers, 1) },
+	{ "mailmap", OPT_BOOL, DEF(mailmap, 1) },
 	{ "maintainer-path", OPT_STRING, OFF(maintainer_path) },
 	{ "maintainer-roles", OPT_BOOL, OFF(maintainer_roles) },
-	{ "max-recipients", OPT_INT, OFF(max_recipients) },
-	{ "moderated", OPT_BOOL, OFF(moderated) },
+	{ "max-recipients", OPT_INT, DEF(max_recipients, -1) },
+	{ "moderated", OPT_BOOL, DEF(moderated, 1) },
 	{ "mpath", OPT_STRING, OFF(maintainer_path) },
-	{ "multiline", OPT_BOOL, OFF(multiline) },
-	{ "n", OPT_BOOL, OFF(usename) },
+	{ "multiline", OPT_BOOL, DEF(multiline, 1) },
+	{ "n", OPT_BOOL, DEF(usename, 1) },
 	{ "named-lists", OPT_BOOL, OFF(named_lists) },
-	{ "patch-dev-null", OPT_BOOL, OFF(patch_dev_null) },
+	{ "patch-dev-null", OPT_BOOL, DEF(patch_dev_null, 1) },
 	{ "pattern-depth", OPT_INT, OFF(pattern_depth) },
-	{ "progress", OPT_BOOL, OFF(progress) },
-	{ "r", OPT_BOOL, OFF(reviewers) },
-	{ "remove-duplicates", OPT_BOOL, OFF(remove_duplicates) },
+	{ "progress", OPT_BOOL, DEF(progress, -1) },
+	{ "r", OPT_BOOL, DEF(reviewers, 1) },
+	{ "remove-duplicates", OPT_BOOL, DEF(remove_duplicates, 1) },
 	{ "rev", OPT_STRING, OFF(rev) },
 	{ "report", OPT_OPTSTRING, OFF(report) },
-	{ "reviewer-section", OPT_BOOL, OFF(reviewer_section) },
+	{ "reviewer-section", OPT_BOOL, DEF(reviewer_section, 1) },
 	{ "roles", OPT_BOOL, OFF(roles) },
 	{ "rolestats", OPT_BOOL, OFF(rolestats) },
 	{ "s", OPT_BOOL, OFF(subscriber_lists) },
 	{ "scm", OPT_BOOL, OFF(scm) },
-	{ "section-name-max", OPT_INT, OFF(section_name_max) },
+	{ "section-name-max", OPT_INT, DEF(section_name_max, 50) },
 	{ "sections", OPT_BOOL, OFF(sections) },
 	{ "self-test", OPT_OPTSTRING, OFF(self_test) },
 	{ "separator", OPT_STRING, OFF(separator) },
@@ -110,12 +115,12 @@ static const struct opt_def opt_table[] = {
 	{ "substatus", OPT_BOOL, OFF(substatus) },
 	{ "subsystem", OPT_BOOL, OFF(subsystem) },
 	{ "to", OPT_SET, OFF(to) },
-	{ "tracked-paths", OPT_BOOL, OFF(tracked_paths) },
+	{ "tracked-paths", OPT_BOOL, DEF(tracked_paths, 1) },
 	{ "tree", OPT_BOOL, OFF(tree) },
 	{ "unicode-file-emails", OPT_BOOL, OFF(unicode_file_emails) },
 	{ "unowned", OPT_SET, OFF(unowned) },
 	{ "until", OPT_STRING, OFF(until) },
-	{ "usage", OPT_HELP, 0 },
+	{ "usage", OPT_HELP, 0, 0 },
 	{ "v", OPT_SET, OFF(version) },
 	{ "verbose", OPT_BOOL, OFF(verbose) },
 	{ "version", OPT_SET, OFF(version) },
@@ -255,21 +260,9 @@ void gm_options_usage_write(FILE *f)
 void gm_options_init(struct gm_options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->email = o->maintainers = o->reviewers = o->usename = 1;
-	o->lists = o->moderated = o->keywords = 1;
-	o->remove_duplicates = o->mailmap = o->fixes = 1;
-	o->keywords_in_file = 1;
-	o->reviewer_section = o->patch_dev_null = o->git_author_roles = 1;
-	o->tracked_paths = 1;
-	o->section_name_max = 50;
-	o->git_blame_signatures = 1;
-	o->git_min_signatures = 1;
-	o->git_max_maintainers = 5;
-	o->git_min_percent = 5;
-	o->max_recipients = -1;
-	o->multiline = 1;
-	o->tree = 0;
-	o->progress = -1;
+	for (size_t i = 0; i < sizeof(opt_table) / sizeof(*opt_table); i++)
+		if (opt_table[i].def)
+			*(int *)((char *)o + opt_table[i].offset) = opt_table[i].def;
 }
 
 static void set_string(char **field, const char *value)

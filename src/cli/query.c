@@ -61,11 +61,6 @@ void gm_query_rank_settings(struct gm_rank_settings *s,
 	};
 }
 
-void gm_query_env_release(struct gm_query_env *env)
-{
-	gm_strvec_release(&env->ignore);
-}
-
 int gm_query_worker_init(struct gm_query_worker *w,
 			 const struct gm_query_env *env, struct gm_repo *repo,
 			 bool shared)
@@ -471,16 +466,16 @@ static int query_push_all(struct gm_strvec *to, const struct gm_strvec *from)
 	return 0;
 }
 
-/* The answer of the run `q`, copied into `a`. */
-static int query_batch_text(struct gm_batch_answer *a, const struct gm_query *q)
+/* The answer of the run `q`, handed over to `a`. */
+static int query_batch_text(struct gm_batch_answer *a, struct gm_query *q)
 {
-	if (!(a->text = malloc(q->out_len + 1)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (q->out_len)
-		memcpy(a->text, q->out_buf, q->out_len);
-	a->text[q->out_len] = '\0';
+	int error = fclose(q->out) ? gm_error_set(GM_ERROR, "out of memory") : 0;
+
+	q->out = NULL;
+	a->text = q->out_buf;
 	a->len = q->out_len;
-	return 0;
+	q->out_buf = NULL;
+	return error;
 }
 
 /* One --batch path, as -f PATH is answered (gm_batch_answer_fn). */

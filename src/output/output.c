@@ -231,14 +231,12 @@ static int restore_glob(struct gm_buf *out, const char *s, size_t len)
 	return 0;
 }
 
+/* Whether `letters` (none: all) has the tag `tag`, in either case. */
 static bool letter_wanted(const char *letters, char tag)
 {
-	if (!letters || !*letters)
-		return true;
-	for (; *letters; letters++)
-		if (tolower((unsigned char)*letters) == tolower((unsigned char)tag))
-			return true;
-	return false;
+	return !letters || !*letters ||
+	       strchr(letters, tolower((unsigned char)tag)) ||
+	       strchr(letters, toupper((unsigned char)tag));
 }
 
 static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
@@ -298,15 +296,6 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 	if (!error && ferror(f))
 		error = gm_error_set(GM_ERROR, "write error: %s", strerror(errno));
 	return error;
-}
-
-/* Whether `role` is one of e's roles. */
-static bool has_role(const struct gm_rank_entry *e, const char *role)
-{
-	for (size_t i = 0; i < e->roles.nr; i++)
-		if (!strcmp(e->roles.v[i], role))
-			return true;
-	return false;
 }
 
 /* ==================== JSON ==================== */
@@ -483,7 +472,7 @@ static void json_person(FILE *f, const struct gm_output_report *r,
 	if (r->history)	/* as gm_rank_add_history() ranked and cut */
 		fprintf(f, ", \"inactive\": %s, \"kept\": %s, \"score\": %g, "
 			   "\"scope\": \"%s\"",
-			has_role(e, "inactive") ? "true" : "false",
+			gm_strvec_contains(&e->roles, "inactive") ? "true" : "false",
 			kept ? "true" : "false", e->score, scopes[e->scope]);
 	if (e->history)
 		json_history_person(f, e->history);

@@ -65,6 +65,11 @@ static void pairs_release(struct gm_strmap *m)
 
 void gm_rank_release(struct gm_rank *rk)
 {
+	struct gm_strvec *groups[] = { &rk->scm, &rk->substatus, &rk->status,
+		&rk->subsystem, &rk->web, &rk->bug, &rk->warnings };
+
+	for (size_t i = 0; i < sizeof(groups) / sizeof(*groups); i++)
+		gm_strvec_release(groups[i]);
 	list_release(&rk->people);
 	list_release(&rk->lists);
 	gm_strmap_release(&rk->seen_name);
@@ -72,13 +77,6 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strmap_release(&rk->seen_list);
 	pairs_release(&rk->dedup_name);
 	pairs_release(&rk->dedup_addr);
-	gm_strvec_release(&rk->scm);
-	gm_strvec_release(&rk->substatus);
-	gm_strvec_release(&rk->status);
-	gm_strvec_release(&rk->subsystem);
-	gm_strvec_release(&rk->web);
-	gm_strvec_release(&rk->bug);
-	gm_strvec_release(&rk->warnings);
 	gm_strmap_release(&rk->scopes);
 	list_release(&rk->cut);
 	gm_history_people_free(rk->hist, rk->nr_hist);
@@ -105,19 +103,6 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 	e->addr[len] = '\0';
 	l->nr++;
 	return 0;
-}
-
-static bool seen(const struct gm_strmap *m, struct gm_buf *tmp, const char *s)
-{
-	return gm_buf_set_lower(tmp, s) == 0 &&
-	       gm_strmap_get(m, tmp->ptr, tmp->len, NULL);
-}
-
-static int mark(struct gm_strmap *m, struct gm_buf *tmp, const char *s)
-{
-	if (gm_buf_set_lower(tmp, s) < 0)
-		return GM_ERROR;
-	return gm_strmap_put(m, tmp->ptr, tmp->len, NULL);
 }
 
 /*
@@ -321,16 +306,15 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 }
 
 /*
- * The section's name as roles show it (R-50): cut to --section-name-max
- * bytes, the last three "...", blanks before them dropped; 0: not cut.
- * Linux's 50 is the rules stage's sec->short_name.
+ * The section's name as roles show it (R-50), appended to `out`: cut to
+ * --section-name-max bytes, the last three "...", blanks before them
+ * dropped; 0: not cut. Linux's 50 is the rules stage's sec->short_name.
  */
 static int role_name(struct gm_buf *out, const struct gm_rank_settings *o,
 		     const struct gm_section *sec)
 {
 	size_t len = strlen(sec->name), max = (size_t)o->section_name_max;
 
-	gm_buf_reset(out);
 	if (o->section_name_max == 50)
 		return gm_buf_puts(out, sec->short_name);
 	if (o->section_name_max < 4 || len <= max)
@@ -359,24 +343,20 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 		{ "obsolete", "obsolete minder" },
 		{ "buried alive in reporters", "chief penguin" },
 	};
-	struct gm_buf lc = GM_BUF_INIT, name = GM_BUF_INIT;
+	struct gm_buf lc = GM_BUF_INIT;
 	const char *role;
-	int error;
+	int error = gm_buf_set_lower(&lc, sec->status ? sec->status :
+				     "unknown");
 
-	if ((error = gm_buf_set_lower(&lc, sec->status ? sec->status :
-					      "unknown")) < 0 ||
-	    (error = role_name(&name, o, sec)) < 0)
-		goto out;
 	role = uniform ? "maintainer" : lc.ptr;
-	for (size_t i = 0; i < sizeof(map) / sizeof(*map); i++)
+	for (size_t i = 0; !error && i < sizeof(map) / sizeof(*map); i++)
 		if (!strcmp(lc.ptr, map[i][0]) &&
 		    (!uniform || !strcmp(map[i][1], "chief penguin")))
 			role = map[i][1];
 	gm_buf_reset(out);
-	error = gm_buf_printf(out, "%s:%s", role, name.ptr);
-out:
+	if (!error && !(error = gm_buf_printf(out, "%s:", role)))
+		error = role_name(out, o, sec);
 	gm_buf_release(&lc);
-	gm_buf_release(&name);
 	return error;
 }
 
@@ -425,15 +405,18 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		kind = o->moderated ? "moderated list" : NULL;
 	else
 		kind = "open list";
-	if (!kind || seen(&rk->seen_list, &tmp, addr.ptr))
+	if (!kind || (error = gm_buf_set_lower(&tmp, addr.ptr)) < 0 ||
+	    gm_strmap_get(&rk->seen_list, tmp.ptr, tmp.len, NULL))
 		goto out;
+	gm_buf_reset(&name);
 	if ((error = role_name(&name, o, sec)) < 0)
 		goto out;
 	if (strcmp(name.ptr, "THE REST"))
 		error = gm_buf_printf(&role, "%s:%s%s", kind, name.ptr, suffix);
 	else
 		error = gm_buf_printf(&role, "%s%s", kind, suffix);
-	if (!error && !(error = mark(&rk->seen_list, &tmp, addr.ptr)))
+	if (!error && !(error = gm_strmap_put(&rk->seen_list, tmp.ptr, tmp.len,
+					      NULL)))
 		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
 	if (!error)
 		rk->lists.v[rk->lists.nr - 1].source = rk->line;
@@ -462,34 +445,14 @@ static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
 	return error;
 }
 
-/*
- * "reviewer:NAME", or "reviewer" alone with --no-reviewer-section;
- * `suffix` after it.
- */
-static int reviewer_role(struct gm_buf *out, const struct gm_rank_settings *o,
-			 const struct gm_section *sec, const char *suffix)
-{
-	struct gm_buf name = GM_BUF_INIT;
-	int error;
-
-	if (!o->reviewer_section)
-		return gm_buf_printf(out, "reviewer%s", suffix);
-	if (!(error = role_name(&name, o, sec)))
-		error = gm_buf_printf(out, "reviewer:%s%s", name.ptr, suffix);
-	gm_buf_release(&name);
-	return error;
-}
-
 /* `value` and `suffix` joined, onto `v`. */
 static int push_suffixed(struct gm_strvec *v, const char *value,
 			 const char *suffix)
 {
 	struct gm_buf b = GM_BUF_INIT;
-	int error;
+	int error = gm_buf_printf(&b, "%s%s", value, suffix);
 
-	if (!*suffix)
-		return gm_strvec_push(v, value);
-	if (!(error = gm_buf_printf(&b, "%s%s", value, suffix)))
+	if (!error)
 		error = gm_strvec_push(v, b.ptr);
 	gm_buf_release(&b);
 	return error;
@@ -519,8 +482,13 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	case 'R':
 		if (!o->reviewers)
 			return 0;
+		/* "reviewer:NAME", "reviewer" with --no-reviewer-section */
 		if (!reviewer->len &&
-		    reviewer_role(reviewer, o, sec, suffix) < 0)
+		    (gm_buf_puts(reviewer, "reviewer") < 0 ||
+		     (o->reviewer_section &&
+		      (gm_buf_putc(reviewer, ':') < 0 ||
+		       role_name(reviewer, o, sec) < 0)) ||
+		     gm_buf_puts(reviewer, suffix) < 0))
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
@@ -569,28 +537,30 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 /* The role that --drop-the-rest-supporter drops, as Xen's script has it. */
 #define REST_SUPPORTER "supporter:THE REST"
 
-/* Whether every file matched a section whose M: role is not it. */
+/*
+ * Whether every file matched a section whose M: role is not it.
+ * @return 1, 0 or GM_ERROR.
+ */
 static int files_have_own_section(const struct gm_rank *rk,
 				  const struct gm_maintainers *m,
-				  const struct gm_matches *matches, bool *own)
+				  const struct gm_matches *matches)
 {
 	struct gm_buf role = GM_BUF_INIT;
+	bool own = true;
 	int error = 0;
 
-	*own = true;
-	for (size_t i = 0; i < matches->nr_files && *own && !error; i++) {
+	for (size_t i = 0; i < matches->nr_files && own && !error; i++) {
 		const struct gm_match_file *f = &matches->files[i];
-		bool found = false;
 
-		for (size_t k = 0; k < f->nr_sections && !found && !error; k++)
+		own = false;
+		for (size_t k = 0; k < f->nr_sections && !own && !error; k++)
 			if (!(error = maintainer_role(&role, rk->set,
 						      &m->sections[f->sections[k]],
 						      false)))
-				found = strcmp(role.ptr, REST_SUPPORTER) != 0;
-		*own = found;
+				own = strcmp(role.ptr, REST_SUPPORTER) != 0;
 	}
 	gm_buf_release(&role);
-	return error;
+	return error ? error : own;
 }
 
 int gm_rank_drop_rest_supporter(struct gm_rank *rk,
@@ -598,26 +568,24 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 				const struct gm_matches *matches)
 {
 	struct gm_rank_list *l = &rk->people;
-	bool own, other = false;
+	bool other = false;
 	size_t j = 0;
 	int error;
 
 	if (!rk->set->drop_rest_supporter || l->nr < 2)
 		return 0;
-	if ((error = files_have_own_section(rk, m, matches, &own)) < 0 || !own)
+	if ((error = files_have_own_section(rk, m, matches)) <= 0)
 		return error;
 	for (size_t i = 0; i < l->nr && !other; i++)
 		other = strcmp(l->v[i].role, REST_SUPPORTER) &&
 			strcmp(l->v[i].role, "reviewer");
 	for (size_t i = 0; other && i < l->nr; i++) {
-		if (strcmp(l->v[i].role, REST_SUPPORTER)) {
+		if (strcmp(l->v[i].role, REST_SUPPORTER))
 			l->v[j++] = l->v[i];
-			continue;
-		}
-		entry_free(&l->v[i]);
+		else
+			entry_free(&l->v[i]);
 	}
-	if (other)
-		l->nr = j;
+	l->nr = other ? j : l->nr;
 	return 0;
 }
 
@@ -714,27 +682,22 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s)
 	return rank_dedup(rk, out, s, false);
 }
 
-static int list_normalize(struct gm_rank *rk, struct gm_rank_list *l)
+int gm_rank_normalize(struct gm_rank *rk)
 {
 	struct gm_buf out = GM_BUF_INIT;
 	int error = 0;
 
-	for (size_t i = 0; i < l->nr && !error; i++) {
-		error = gm_rank_dedup(rk, &out, l->v[i].addr);
-		if (!error) {
-			free(l->v[i].addr);
-			l->v[i].addr = gm_buf_detach(&out, NULL);
+	for (size_t i = 0; i < rk->people.nr + rk->lists.nr && !error; i++) {
+		struct gm_rank_entry *e = i < rk->people.nr ? &rk->people.v[i] :
+					  &rk->lists.v[i - rk->people.nr];
+
+		if (!(error = gm_rank_dedup(rk, &out, e->addr))) {
+			free(e->addr);
+			e->addr = gm_buf_detach(&out, NULL);
 		}
 	}
 	gm_buf_release(&out);
 	return error;
-}
-
-int gm_rank_normalize(struct gm_rank *rk)
-{
-	int error = list_normalize(rk, &rk->people);
-
-	return error ? error : list_normalize(rk, &rk->lists);
 }
 
 /* ==================== roles from elsewhere ==================== */
@@ -1013,11 +976,10 @@ static int drop_chief(struct gm_rank *rk)
 		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
 		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
-					     o->usename)) {
+					     o->usename))
 			entry_free(&rk->people.v[i]);
-			continue;
-		}
-		rk->people.v[j++] = rk->people.v[i];
+		else
+			rk->people.v[j++] = rk->people.v[i];
 	}
 	rk->people.nr = j;
 	return 0;
@@ -1077,31 +1039,27 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 {
 	const char *end = buf + len;
+	struct gm_buf line = GM_BUF_INIT;
+	int error = 0;
 
-	while (buf < end) {
+	while (buf < end && !error) {
 		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-		const char *eol = nl ? nl : end;
-		const char *s = buf, *e = eol, *hash;
-		struct gm_buf line = GM_BUF_INIT;
-		int error = 0;
+		const char *s = buf, *e = nl ? nl : end, *hash;
 
+		buf = nl ? nl + 1 : end;
 		while (s < e && gm_email_isspace((unsigned char)*s))
 			s++;
 		while (e > s && gm_email_isspace((unsigned char)e[-1]))
 			e--;
-		hash = memchr(s, '#', (size_t)(e - s));
-		if (hash)
+		if ((hash = memchr(s, '#', (size_t)(e - s))))
 			e = hash;
-		buf = nl ? nl + 1 : end;
-		if (e == s || gm_buf_put(&line, s, (size_t)(e - s)) < 0)
-			continue;
-		if (gm_email_rfc822_valid(line.ptr))
+		gm_buf_reset(&line);
+		if (e > s && !(error = gm_buf_put(&line, s, (size_t)(e - s))) &&
+		    gm_email_rfc822_valid(line.ptr))
 			error = gm_strvec_push(out, line.ptr);
-		gm_buf_release(&line);
-		if (error)
-			return error;
 	}
-	return 0;
+	gm_buf_release(&line);
+	return error;
 }
 
 /* ==================== history ==================== */
@@ -1201,20 +1159,6 @@ static int index_by_email(const struct gm_rank *rk, size_t from,
 			error = gm_strmap_put(by, tmp->ptr, tmp->len,
 					      (void *)(uintptr_t)(i + 1));
 	return error < 0 ? error : 0;
-}
-
-/* The person with address `email` (any case), or NULL. */
-static struct gm_rank_entry *find_by_email(struct gm_rank *rk,
-					   const struct gm_strmap *by,
-					   const char *email,
-					   struct gm_buf *tmp)
-{
-	void *v;
-
-	if (gm_buf_set_lower(tmp, email) < 0 ||
-	    !gm_strmap_get(by, tmp->ptr, tmp->len, &v))
-		return NULL;
-	return &rk->people.v[(uintptr_t)v - 1];
 }
 
 /*
@@ -1345,14 +1289,10 @@ static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
 {
 	int error = 0;
 
-	for (size_t i = 0; i < from->roles.nr && !error; i++) {
-		bool have = false;
-
-		for (size_t k = 0; k < to->roles.nr && !have; k++)
-			have = !strcmp(to->roles.v[k], from->roles.v[i]);
-		if (!have && strcmp(from->roles.v[i], "inactive"))
+	for (size_t i = 0; i < from->roles.nr && !error; i++)
+		if (!gm_strvec_contains(&to->roles, from->roles.v[i]) &&
+		    strcmp(from->roles.v[i], "inactive"))
 			error = entry_add_role(to, from->roles.v[i]);
-	}
 	to->kinds |= from->kinds;
 	if (!to->history)
 		to->history = from->history;
@@ -1389,18 +1329,6 @@ static int people_merge(struct gm_rank *rk)
 	gm_strmap_release(&by);
 	gm_buf_release(&tmp);
 	return error;
-}
-
-/*
- * The number of people --history may name: --max-recipients (0: all),
- * else as many as were `listed` without it, none if none were (as the
- * script names: bench/quality's aim, no more people than the script).
- */
-static size_t history_budget(const struct gm_rank *rk, size_t listed)
-{
-	int max = rk->set->max_recipients;
-
-	return max > 0 ? (size_t)max : max == 0 ? SIZE_MAX : listed;
 }
 
 struct ranked {
@@ -1610,18 +1538,31 @@ static int history_identities(struct gm_rank *rk, const struct gm_history *h)
 	return error;
 }
 
-/* The people of rk->hist: their roles, those not listed yet added. */
-static int history_merge(struct gm_rank *rk, size_t total)
+/*
+ * The people of rk->hist: their roles, those not listed yet added;
+ * `*listed` gets how many addresses were listed before, but the author's.
+ */
+static int history_merge(struct gm_rank *rk, const struct gm_history *h,
+			 size_t *listed)
 {
 	struct gm_strmap by_email = GM_STRMAP_INIT;
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	size_t total = h->commits;
 	int error = index_by_email(rk, 0, &by_email, &tmp);
+
+	*listed = by_email.nr - (h->author &&
+				 gm_strmap_get(&by_email, h->author,
+					       strlen(h->author), NULL));
 
 	for (size_t i = 0; i < rk->nr_hist && !error; i++) {
 		const struct gm_history_person *p = &rk->hist[i];
-		struct gm_rank_entry *e = find_by_email(rk, &by_email, p->email,
-							&tmp);
+		struct gm_rank_entry *e = NULL;
+		void *v;
 
+		/* the person listed with that address (any case) */
+		if (!gm_buf_set_lower(&tmp, p->email) &&
+		    gm_strmap_get(&by_email, tmp.ptr, tmp.len, &v))
+			e = &rk->people.v[(uintptr_t)v - 1];
 		if (!e) {
 			gm_buf_reset(&fmt);
 			if ((error = gm_email_format(&fmt, p->name, p->email,
@@ -1645,20 +1586,13 @@ static int history_merge(struct gm_rank *rk, size_t total)
 
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 {
-	struct gm_strmap seen_email = GM_STRMAP_INIT;
 	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	int max = rk->set->max_recipients;
 	size_t listed = 0;
-	int error = index_by_email(rk, 0, &seen_email, &tmp);
+	int error = history_identities(rk, h);
 
-	listed = seen_email.nr;	/* addresses the sections chose, but the author's */
-	if (h->author && gm_strmap_get(&seen_email, h->author,
-				       strlen(h->author), NULL))
-		listed--;
-	gm_strmap_release(&seen_email);
 	if (!error)
-		error = history_identities(rk, h);
-	if (!error)
-		error = history_merge(rk, h->commits);
+		error = history_merge(rk, h, &listed);
 	if (!error)
 		error = people_merge(rk);
 	for (size_t i = 0; i < rk->people.nr && !error; i++)
@@ -1666,8 +1600,13 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		    !address_in(h->committers.v, h->committers.nr,
 				rk->people.v[i].addr, &tmp))
 			error = entry_add_role(&rk->people.v[i], "inactive");
+	/*
+	 * --max-recipients people (0: all), else as many as were listed,
+	 * none if none were (bench/quality's aim: no more than the script)
+	 */
 	if (!error)
-		error = history_cut(rk, history_budget(rk, listed), h->author);
+		error = history_cut(rk, max > 0 ? (size_t)max : max == 0 ?
+				    SIZE_MAX : listed, h->author);
 	if (!error && h->rejected) {
 		gm_buf_reset(&fmt);
 		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "

@@ -251,8 +251,8 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 		goto out;
 	if (!l.signatures.nr) {		/* raw author lines, no commits */
 		l.commits = 0;
-		for (size_t i = 0; i < l.authors.nr && !error; i++)
-			error = gm_strvec_push(&authors, l.authors.v[i]);
+		authors = l.authors;	/* taken over */
+		memset(&l.authors, 0, sizeof(l.authors));
 	} else {
 		for (size_t i = 0; i < l.signatures.nr && !error; i++)
 			if (rk->set->git_chief_penguins ||
