@@ -109,7 +109,7 @@ static const unsigned char glob_class[256] = {
 	['|'] = GLOB_REGEX, ['\\'] = GLOB_REGEX, ['\n'] = GLOB_REGEX,
 };
 
-int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
+void gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 {
 	unsigned seen = 0;
 
@@ -125,8 +125,8 @@ int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 	g->plain = !(seen & GLOB_REGEX);
 	g->literal = !(seen & (GLOB_REGEX | GLOB_WILD));
 	g->anydepth = (seen & GLOB_WILD) && memmem(glob, len, "**", 2);
-	return 0;
 }
+
 
 void gm_glob_state_release(struct gm_glob_state *st)
 {
