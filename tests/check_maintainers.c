@@ -353,7 +353,6 @@ END_TEST
 START_TEST(test_maintainers_stars)
 {
 	/* a lone star, a star and a slash: exact values, in the range given */
-
 	struct gm_maintainers *m = gm_test_parse(
 		"THE REST\n"
 		"M:\tA <a@x>\n"
@@ -493,7 +492,6 @@ Suite *maintainers_suite(void)
 	tcase_add_test(sections, test_maintainers_status_is_last_s);
 	tcase_add_test(sections, test_maintainers_adjacent_names);
 	tcase_add_test(sections, test_maintainers_stars);
-
 	tcase_add_test(sections,
 		       test_maintainers_leading_tag_line_names_section);
 	suite_add_tcase(s, sections);

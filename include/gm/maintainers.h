@@ -80,7 +80,6 @@ enum { GM_STARS_FILES = 1, GM_STARS_DIRS = 2 };
  * for an F: of a lone star, GM_STARS_DIRS for one of a star and a slash,
  * both or'd, 0 for neither. A section with either is a catch-all to the
  * approvals of --check and to the ranking; --unowned asks for both.
-
  */
 unsigned gm_maintainers_stars(const struct gm_maintainers *m, size_t from,
 			      size_t to);
@@ -95,6 +94,5 @@ int gm_maintainers_set_names(struct gm_maintainers *m,
 
 /** Free the model. NULL is a no-op. */
 void gm_maintainers_free(struct gm_maintainers *m);
-
 
 #endif /* GM_MAINTAINERS_H */

@@ -114,7 +114,6 @@ struct gm_regex_state {
  * nothing (there is no release). This cannot fail.
  */
 void gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
-
 void gm_glob_state_release(struct gm_glob_state *st);
 
 /**

@@ -348,4 +348,3 @@ void gm_inputs_release(struct gm_inputs *in)
 	gm_strvec_release(&in->warnings);
 	memset(in, 0, sizeof(*in));
 }
-

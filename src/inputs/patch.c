@@ -393,7 +393,6 @@ int gm_patch_unquote(struct gm_buf *out, const char *s, size_t len)
 	if (!len || s[0] != '"')
 		return 0;
 	found = unquote(out, &l, &i);
-
 	if (found < 0)
 		return found;
 	return found && i == len;

@@ -552,7 +552,6 @@ int gm_match_keywords_patch(struct gm_matches *mt,
 {
 	assert(ctx->m == m);
 	for (size_t i = 0; i < m->nr_lines; i++) {
-
 		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->tag != 'K')

@@ -281,7 +281,6 @@ unsigned gm_maintainers_stars(const struct gm_maintainers *m, size_t from,
 }
 
 /* Free `names`, ended by a NULL (texts added later have none). */
-
 static void names_free(char **names)
 {
 	for (size_t i = 0; names && names[i]; i++)

@@ -127,14 +127,12 @@ void gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 	g->anydepth = (seen & GLOB_WILD) && memmem(glob, len, "**", 2);
 }
 
-
 void gm_glob_state_release(struct gm_glob_state *st)
 {
 	pcre2_code_free(st->code);
 	free(st->value);
 	memset(st, 0, sizeof(*st));
 }
-
 
 int gm_glob_depth(const struct gm_glob *g)
 {
@@ -278,7 +276,6 @@ const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
 	glob_isdir(g, st, pc);
 	if (!st->value)
 		st->value = glob_convert(g, st->dir == GM_GLOB_DIR, "");
-
 	*len = st->value ? strlen(st->value) : 0;
 	return st->value;
 }

@@ -431,7 +431,6 @@ static const char *const ts_family_names[] = {
 	[GM_TS_UNKNOWN] = "unknown (taken as Linux 6.1)",
 };
 
-
 /* The first line at column 0 that starts with `prefix`, or NULL. */
 static const char *ts_line_starting(const char *text, const char *end,
 				    const char *prefix)
@@ -670,7 +669,6 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 	out->family_line = line;
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
 		ts_family_names[out->family]);
-
 	ts_follow_fallback(out, text, len, path);
 	ts_follow_fallback_maintainers(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);

@@ -73,7 +73,6 @@ static void progress_draw(struct gm_progress *p, bool end)
 	gm_buf_release(&line);
 }
 
-
 static void *progress_thread(void *arg)
 {
 	struct gm_progress *p = arg;

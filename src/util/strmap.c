@@ -107,5 +107,4 @@ void gm_strmap_release(struct gm_strmap *m)
 		free(m->slots[i].key);
 	free(m->slots);
 	*m = (struct gm_strmap)GM_STRMAP_INIT;
-
 }

@@ -76,5 +76,4 @@ void gm_strvec_release(struct gm_strvec *sv)
 		free(sv->v[i]);
 	free(sv->v);
 	*sv = (struct gm_strvec)GM_STRVEC_INIT;
-
 }
