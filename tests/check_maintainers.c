@@ -350,6 +350,39 @@ START_TEST(test_maintainers_leading_tag_line_names_section)
 }
 END_TEST
 
+START_TEST(test_maintainers_stars)
+{
+	/* a lone star, a star and a slash: exact values, in the range given */
+	struct gm_maintainers *m = gm_test_parse(
+		"THE REST\n"
+		"M:\tA <a@x>\n"
+		"F:\t*\n"
+		"F:\t*/\n"
+		"\n"
+		"HALF\n"
+		"F:\t*/\n"
+		"X:\t*\n"
+		"\n"
+		"NONE\n"
+		"F:\t**\n"
+		"F:\t*.c\n"
+		"N:\t*\n");
+	const struct gm_section *s = m->sections;
+	unsigned all, rest_tail, half, none;
+
+	ck_assert_uint_eq(m->nr_sections, 3);
+	all = gm_maintainers_stars(m, s[0].start, s[0].end);
+	rest_tail = gm_maintainers_stars(m, s[0].start + 3, s[0].end);
+	half = gm_maintainers_stars(m, s[1].start, s[1].end);
+	none = gm_maintainers_stars(m, s[2].start, s[2].end);
+	gm_maintainers_free(m);
+	ck_assert_uint_eq(all, GM_STARS_FILES | GM_STARS_DIRS);
+	ck_assert_uint_eq(rest_tail, GM_STARS_DIRS);
+	ck_assert_uint_eq(half, GM_STARS_DIRS);
+	ck_assert_uint_eq(none, 0);
+}
+END_TEST
+
 START_TEST(test_maintainers_nothing)
 {
 	struct gm_maintainers *m = gm_test_parse("");
@@ -458,6 +491,7 @@ Suite *maintainers_suite(void)
 			    (int)ARRAY_SIZE(short_cases));
 	tcase_add_test(sections, test_maintainers_status_is_last_s);
 	tcase_add_test(sections, test_maintainers_adjacent_names);
+	tcase_add_test(sections, test_maintainers_stars);
 	tcase_add_test(sections,
 		       test_maintainers_leading_tag_line_names_section);
 	suite_add_tcase(s, sections);

@@ -72,7 +72,18 @@ int gm_maintainers_parse(struct gm_maintainers **out, const char *const *bufs,
  */
 int gm_maintainers_braces(struct gm_maintainers *m);
 
-/** Free the model. NULL is a no-op. */
+/* What gm_maintainers_stars() finds. */
+enum { GM_STARS_FILES = 1, GM_STARS_DIRS = 2 };
+
+/**
+ * The catch-all F: lines among lines [from, to) of `m`: GM_STARS_FILES
+ * for an F: of a lone star, GM_STARS_DIRS for one of a star and a slash,
+ * both or'd, 0 for neither. A section with either is a catch-all to the
+ * approvals of --check and to the ranking; --unowned asks for both.
+ */
+unsigned gm_maintainers_stars(const struct gm_maintainers *m, size_t from,
+			      size_t to);
+
 /**
  * Name the `n` texts parsed (their paths in the tree, copied), for
  * messages that point at a line ("drivers/MAINTAINERS:12:").
@@ -81,6 +92,7 @@ int gm_maintainers_braces(struct gm_maintainers *m);
 int gm_maintainers_set_names(struct gm_maintainers *m,
 			     const char *const *names, size_t n);
 
+/** Free the model. NULL is a no-op. */
 void gm_maintainers_free(struct gm_maintainers *m);
 
 #endif /* GM_MAINTAINERS_H */

@@ -111,10 +111,9 @@ struct gm_regex_state {
 
 /**
  * Prepare the F:/X: value `glob`, which must outlive `g`; `g` owns
- * nothing (there is no release).
- * @return 0 (this cannot fail).
+ * nothing (there is no release). This cannot fail.
  */
-int gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
+void gm_glob_init(struct gm_glob *g, const char *glob, size_t len);
 void gm_glob_state_release(struct gm_glob_state *st);
 
 /**

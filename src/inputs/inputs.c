@@ -342,11 +342,9 @@ void gm_inputs_release(struct gm_inputs *in)
 		free(in->ranges[i].file);
 	free(in->ranges);
 	free(in->author);
-	in->author = NULL;
 	gm_strvec_release(&in->files);
 	gm_strvec_release(&in->walk_paths);
 	gm_strvec_release(&in->keyword_files);
 	gm_strvec_release(&in->warnings);
-	in->patches = NULL;
-	in->nr_patches = 0;
+	memset(in, 0, sizeof(*in));
 }

@@ -342,15 +342,11 @@ void gm_patch_release(struct gm_patch *p)
 	gm_strvec_release(&p->files);
 	gm_strvec_release(&p->fixes);
 	free(p->lines);
-	p->lines = NULL;
-	p->nr_lines = p->alloc_lines = 0;
 	for (size_t i = 0; i < p->nr_ranges; i++)
 		free(p->ranges[i].file);
 	free(p->ranges);
-	p->ranges = NULL;
-	p->nr_ranges = p->alloc_ranges = 0;
 	free(p->last_file);
-	p->last_file = NULL;
+	memset(p, 0, sizeof(*p));
 }
 
 bool gm_patch_is_series_name(const char *name, bool cover)
@@ -390,14 +386,12 @@ bool gm_patch_is_cover_subject(const char *text)
 
 int gm_patch_unquote(struct gm_buf *out, const char *s, size_t len)
 {
-	struct line l;
+	struct line l = { s, len };
 	size_t i = 0;
 	int found;
 
 	if (!len || s[0] != '"')
 		return 0;
-	l.s = s;
-	l.len = len;
 	found = unquote(out, &l, &i);
 	if (found < 0)
 		return found;

@@ -23,7 +23,6 @@ struct gm_match_ctx {
 	unsigned char *found;	/* per K: line: one of its literals seen */
 	struct gm_buf padded;	/* the text, for the regex engine */
 	struct match_index *index;	/* the F:/N: index, on first use */
-	bool indexed;		/* and it is built */
 	struct line_hit *hits;	/* one file's, while it is matched */
 	size_t nr_hits, alloc_hits;
 };
@@ -40,7 +39,14 @@ int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
 		return gm_error_set(GM_ERROR, "out of memory");
 	ctx->m = m;
 	ctx->padded = (struct gm_buf)GM_BUF_INIT;
-	if ((error = gm_pattern_ctx_init(&ctx->pattern, isdir, payload)) < 0) {
+	/* the pattern states, all zeros: not matched yet */
+	ctx->globs = calloc(m->nr_globs + 1, sizeof(*ctx->globs));
+	ctx->regexes = calloc(m->nr_regexes + 1, sizeof(*ctx->regexes));
+	if (!ctx->globs || !ctx->regexes)
+		error = gm_error_set(GM_ERROR, "out of memory");
+	else
+		error = gm_pattern_ctx_init(&ctx->pattern, isdir, payload);
+	if (error < 0) {
 		gm_match_ctx_free(ctx);
 		return error;
 	}
@@ -48,46 +54,22 @@ int gm_match_ctx_new(struct gm_match_ctx **out, const struct gm_maintainers *m,
 	return 0;
 }
 
-/*
- * The pattern states, all zeros (not matched yet), made on first use: the
- * keyword pass needs no glob's. @return 0 or GM_ERROR.
- */
-static int ctx_need_states(struct gm_match_ctx *ctx, bool globs)
-{
-	const struct gm_maintainers *m = ctx->m;
-
-	if (globs && !ctx->globs &&
-	    !(ctx->globs = calloc(m->nr_globs ? m->nr_globs : 1,
-				  sizeof(*ctx->globs))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	if (!ctx->regexes &&
-	    !(ctx->regexes = calloc(m->nr_regexes ? m->nr_regexes : 1,
-				    sizeof(*ctx->regexes))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	return 0;
-}
-
 void gm_match_ctx_free(struct gm_match_ctx *ctx)
 {
 	struct gm_glob_state *gs;
 	struct gm_regex_state *rs;
-	size_t n;
 
 	if (!ctx)
 		return;
 	/* most patterns were never matched: their states hold nothing */
-	gs = ctx->globs;
-	n = gs ? ctx->m->nr_globs : 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; (gs = ctx->globs) && i < ctx->m->nr_globs; i++)
 		if (gs[i].code || gs[i].value)
 			gm_glob_state_release(&gs[i]);
-	rs = ctx->regexes;
-	n = rs ? ctx->m->nr_regexes : 0;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; (rs = ctx->regexes) && i < ctx->m->nr_regexes; i++)
 		if (rs[i].code || rs[i].prefixed)
 			gm_regex_state_release(&rs[i]);
-	free(gs);
-	free(rs);
+	free(ctx->globs);
+	free(ctx->regexes);
 	gm_pattern_ctx_release(&ctx->pattern);
 	gm_needles_free(ctx->needles);
 	free(ctx->klines);
@@ -213,21 +195,21 @@ static void index_free(struct match_index *ix)
 	free(ix);
 }
 
-static int index_build(struct match_index *ix, const struct gm_maintainers *m)
+/* The index of `m`'s lines (every tag line is a section's), into *out. */
+static int index_build(struct match_index **out, const struct gm_maintainers *m)
 {
-	int error = 0;
+	struct match_index *ix = calloc(1, sizeof(*ix));
+	int error = ix ? gm_needles_new(&ix->names) :
+			 gm_error_set(GM_ERROR, "out of memory");
 
-	memset(ix, 0, sizeof(*ix));
-	if ((error = gm_needles_new(&ix->names)) < 0)
-		return error;
-	for (size_t s = 0; s < m->nr_sections && !error; s++) {
-		const struct gm_section *sec = &m->sections[s];
-
-		for (size_t i = sec->start; i < sec->end && !error; i++)
-			error = index_add(ix, m, i);
-	}
+	for (size_t i = 0; i < m->nr_lines && !error; i++)
+		error = index_add(ix, m, i);
 	if (!error && !(ix->found = malloc(ix->name_lines.nr + 1)))
 		error = gm_error_set(GM_ERROR, "out of memory");
+	if (error < 0)
+		index_free(ix);
+	else
+		*out = ix;
 	return error;
 }
 
@@ -435,15 +417,8 @@ int gm_match_files(struct gm_matches **out, const struct gm_maintainers *m,
 	assert(ctx->m == m);
 	if (!mt)
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (!ctx->indexed && !(ctx->index = calloc(1, sizeof(*ctx->index))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	else if (!ctx->indexed && (error = index_build(ctx->index, m)) < 0) {
-		index_free(ctx->index);
-		ctx->index = NULL;
-	}
-	ctx->indexed = !error;
-	if (!error)
-		error = ctx_need_states(ctx, true);
+	if (!ctx->index)
+		error = index_build(&ctx->index, m);
 	mt->files = calloc(files->nr ? files->nr : 1, sizeof(*mt->files));
 	scratch = malloc((m->nr_sections ? m->nr_sections : 1) *
 			 sizeof(*scratch));
@@ -472,7 +447,7 @@ const char *gm_match_glob_value(const struct gm_maintainers *m,
 
 	assert(ctx->m == m);
 	*len = 0;
-	if (!ml->glob || ctx_need_states(ctx, true) < 0)
+	if (!ml->glob)
 		return NULL;
 	return gm_glob_value(ml->glob, &ctx->globs[ml->pattern], &ctx->pattern,
 			     len);
@@ -525,22 +500,19 @@ static int keywords_prepare(struct gm_match_ctx *ctx,
 }
 
 /*
- * Bytes of zeros after a subject (GM_BUF_PAD): the PCRE2 JIT's SIMD loads
- * may read up to 15 bytes past its end. Harmless inside a malloc() block,
- * but the text may come straight from a blob, and valgrind sees those
- * reads. A text without them is copied.
+ * `text`, with GM_BUF_PAD bytes of zeros after it, in ctx->padded: the
+ * PCRE2 JIT's SIMD loads may read up to 15 bytes past a subject's end.
+ * Harmless inside a malloc() block, but the text may come straight from
+ * a blob, and valgrind sees those reads. A text without them is copied.
  */
-#define KEYWORD_PAD GM_BUF_PAD
-
-/* `text`, with KEYWORD_PAD zero bytes after it, in ctx->padded. */
 static const char *keywords_padded(struct gm_match_ctx *ctx, const char *text,
 				   size_t len)
 {
 	gm_buf_reset(&ctx->padded);
-	if (gm_buf_grow(&ctx->padded, len + KEYWORD_PAD) < 0 ||
+	if (gm_buf_grow(&ctx->padded, len + GM_BUF_PAD) < 0 ||
 	    gm_buf_put(&ctx->padded, text, len) < 0)
 		return NULL;
-	memset(ctx->padded.ptr + len, 0, KEYWORD_PAD);
+	memset(ctx->padded.ptr + len, 0, GM_BUF_PAD);
 	return ctx->padded.ptr;
 }
 
@@ -549,12 +521,11 @@ int gm_match_keywords_text(struct gm_matches *mt,
 			   struct gm_match_ctx *ctx, const char *text,
 			   size_t len, size_t pad)
 {
-	const char *subject = pad >= KEYWORD_PAD ? text : NULL;
+	const char *subject = pad >= GM_BUF_PAD ? text : NULL;
 	int error;
 
 	assert(ctx->m == m);
-	if ((error = ctx_need_states(ctx, false)) < 0 ||
-	    (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0))
+	if (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0)
 		return error;
 	memset(ctx->found, 0, ctx->nr_klines);
 	gm_needles_scan(ctx->needles, text, len, ctx->found);
@@ -579,11 +550,7 @@ int gm_match_keywords_patch(struct gm_matches *mt,
 			    struct gm_match_ctx *ctx, const char *buf,
 			    const struct gm_patch *p)
 {
-	int error;
-
 	assert(ctx->m == m);
-	if ((error = ctx_need_states(ctx, false)) < 0)
-		return error;
 	for (size_t i = 0; i < m->nr_lines; i++) {
 		const struct gm_mline *ml = &m->lines[i];
 

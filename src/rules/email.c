@@ -105,27 +105,23 @@ static int put_name(struct gm_buf *out, const char *s, size_t len)
 
 	if (!name_needs_quotes(s, len))
 		return gm_buf_put(out, s, len);
-	error = gm_buf_putc(out, '"');
-	for (size_t i = 0; !error && i < len; i++) {
-		if (s[i] == '"' && (i == 0 || s[i - 1] != '\\'))
-			error = gm_buf_putc(out, '\\');
-		if (!error)
-			error = gm_buf_putc(out, s[i]);
-	}
-	if (!error)
+	for (int all = 0; all < 2; all++) {
+		out->len = start;
 		error = gm_buf_putc(out, '"');
-	if (error || has_control(s, len) ||
-	    qstring_valid(out->ptr + start, out->len - start))
-		return error;
-	out->len = start;
-	error = gm_buf_putc(out, '"');
-	for (size_t i = 0; !error && i < len; i++) {
-		if (s[i] == '"' || s[i] == '\\')
-			error = gm_buf_putc(out, '\\');
+		for (size_t i = 0; !error && i < len; i++) {
+			if (s[i] == '"' ? all || i == 0 || s[i - 1] != '\\' :
+					  all && s[i] == '\\')
+				error = gm_buf_putc(out, '\\');
+			if (!error)
+				error = gm_buf_putc(out, s[i]);
+		}
 		if (!error)
-			error = gm_buf_putc(out, s[i]);
+			error = gm_buf_putc(out, '"');
+		if (error || has_control(s, len) ||
+		    qstring_valid(out->ptr + start, out->len - start))
+			break;
 	}
-	return error ? error : gm_buf_putc(out, '"');
+	return error;
 }
 
 /* Form 1 of R-60: "name <...@...>" with the address ending at the last '>'. */
@@ -506,27 +502,9 @@ out:
 
 /* ==================== addresses in file text ==================== */
 
-static bool scan_is_name_char(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-	       (c >= 0x80 && c <= 0xc3) || c == '\'' || c == ',' || c == '.' ||
-	       c == '+' || c == '-';
-}
-
 static bool is_comma_or_dot(char c)
 {
 	return c == ',' || c == '.';
-}
-
-/* Whether `re` matches s[0..len) somewhere. */
-static bool scan_matches(pcre2_code *re, const char *s, size_t len)
-{
-	pcre2_match_data *md = pcre2_match_data_create(1, NULL);
-	bool hit = md && pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md,
-				     NULL) > 0;
-
-	pcre2_match_data_free(md);
-	return hit;
 }
 
 /* Characters of a string: bytes, or with `utf8` UTF-8 sequences. */
@@ -580,10 +558,17 @@ static int scan_split(struct gm_strvec *fields, const char *s, bool utf8)
 /* Whether the field `f` is one letter (6.1: ASCII; `utf8`: \p{L}). */
 static bool scan_is_letter(const char *f, bool utf8)
 {
+	pcre2_match_data *md;
+	bool hit;
+
 	if (!utf8)
 		return isalpha((unsigned char)f[0]) && !f[1];
-	return scan_chars(f, true) == 1 &&
-	       scan_matches(re_get(RE_LETTER8), f, strlen(f));
+	if (scan_chars(f, true) != 1 || !(md = pcre2_match_data_create(1, NULL)))
+		return false;
+	hit = pcre2_match(re_get(RE_LETTER8), (PCRE2_SPTR)f, strlen(f), 0, 0,
+			  md, NULL) > 0;
+	pcre2_match_data_free(md);
+	return hit;
 }
 
 /*
@@ -683,9 +668,9 @@ out:
  */
 static bool scan_before_at(unsigned char c)
 {
-	return scan_is_name_char(c) || c == '"' || c == ' ' || c == '\t' ||
-	       c == '\n' || c == '\v' || c == '\f' || c == '\r' || c == '(' ||
-	       c == '<' || c == '{' || c == '_' || (c >= '0' && c <= '9');
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || (c >= 0x80 && c <= 0xc3) ||
+	       (c && strchr("',.+-\" \t\n\v\f\r(<{_", c));
 }
 
 static bool scan_domain_char(unsigned char c)

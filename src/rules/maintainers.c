@@ -264,6 +264,22 @@ int gm_maintainers_braces(struct gm_maintainers *m)
 	return 0;
 }
 
+unsigned gm_maintainers_stars(const struct gm_maintainers *m, size_t from,
+			      size_t to)
+{
+	unsigned stars = 0;
+
+	for (size_t i = from; i < to; i++) {
+		if (m->lines[i].tag != 'F')
+			continue;
+		if (!strcmp(m->lines[i].value, "*"))
+			stars |= GM_STARS_FILES;
+		else if (!strcmp(m->lines[i].value, "*/"))
+			stars |= GM_STARS_DIRS;
+	}
+	return stars;
+}
+
 /* Free `names`, ended by a NULL (texts added later have none). */
 static void names_free(char **names)
 {

@@ -109,7 +109,7 @@ static const unsigned char glob_class[256] = {
 	['|'] = GLOB_REGEX, ['\\'] = GLOB_REGEX, ['\n'] = GLOB_REGEX,
 };
 
-int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
+void gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 {
 	unsigned seen = 0;
 
@@ -125,7 +125,6 @@ int gm_glob_init(struct gm_glob *g, const char *glob, size_t len)
 	g->plain = !(seen & GLOB_REGEX);
 	g->literal = !(seen & (GLOB_REGEX | GLOB_WILD));
 	g->anydepth = (seen & GLOB_WILD) && memmem(glob, len, "**", 2);
-	return 0;
 }
 
 void gm_glob_state_release(struct gm_glob_state *st)
@@ -133,13 +132,6 @@ void gm_glob_state_release(struct gm_glob_state *st)
 	pcre2_code_free(st->code);
 	free(st->value);
 	memset(st, 0, sizeof(*st));
-}
-
-/* The directory slash counts as written: GM_GLOB_DIR only once asked. */
-static bool glob_has_slash(const struct gm_glob *g,
-			   const struct gm_glob_state *st)
-{
-	return (g->len && g->glob[g->len - 1] == '/') || st->dir == GM_GLOB_DIR;
 }
 
 int gm_glob_depth(const struct gm_glob *g)
@@ -151,12 +143,12 @@ int gm_glob_depth(const struct gm_glob *g)
 
 /*
  * R-12: '.' to "\.", "**" to "(?:.*)", '*' to ".*", '?' to '.'; and a
- * final '/' for a directory.
+ * final '/' for a directory. After `prefix`, in a string the caller owns.
  */
-static char *glob_convert(const struct gm_glob *g, bool dir)
+static char *glob_convert(const struct gm_glob *g, bool dir, const char *prefix)
 {
 	struct gm_buf re = GM_BUF_INIT;
-	int error = gm_buf_grow(&re, g->len * 6 + 2);
+	int error = gm_buf_grow(&re, g->len * 6 + 2) || gm_buf_puts(&re, prefix);
 
 	for (size_t i = 0; i < g->len && !error; i++) {
 		char c = g->glob[i];
@@ -174,11 +166,9 @@ static char *glob_convert(const struct gm_glob *g, bool dir)
 	}
 	if (!error && dir)
 		error = gm_buf_putc(&re, '/');
-	if (error) {
+	if (error)
 		gm_buf_release(&re);
-		return NULL;
-	}
-	return gm_buf_detach(&re, NULL);
+	return error ? NULL : gm_buf_detach(&re, NULL);
 }
 
 /*
@@ -216,13 +206,10 @@ bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
 /* "^" + the converted value, into st->code. */
 static bool glob_compile(const struct gm_glob *g, struct gm_glob_state *st)
 {
-	struct gm_buf src = GM_BUF_INIT;
-	char *regex = glob_convert(g, st->dir == GM_GLOB_DIR);
+	char *regex = glob_convert(g, st->dir == GM_GLOB_DIR, "^");
 
-	if (regex && gm_buf_putc(&src, '^') == 0 &&
-	    gm_buf_puts(&src, regex) == 0)
-		st->code = pattern_compile(src.ptr, src.len, 0);
-	gm_buf_release(&src);
+	if (regex)
+		st->code = pattern_compile(regex, strlen(regex), 0);
 	free(regex);
 	st->bad = !st->code;
 	return st->code;
@@ -275,7 +262,8 @@ bool gm_glob_matches(const struct gm_glob *g, struct gm_glob_state *st,
 {
 	if (!glob_prefix_match(g, st, pc, path, len))
 		return false;
-	if (glob_has_slash(g, st))
+	/* the directory slash counts as written: GM_GLOB_DIR once asked */
+	if ((g->len && g->glob[g->len - 1] == '/') || st->dir == GM_GLOB_DIR)
 		return true;
 	if (glob_isdir(g, st, pc))
 		return glob_prefix_match(g, st, pc, path, len);
@@ -287,7 +275,7 @@ const char *gm_glob_value(const struct gm_glob *g, struct gm_glob_state *st,
 {
 	glob_isdir(g, st, pc);
 	if (!st->value)
-		st->value = glob_convert(g, st->dir == GM_GLOB_DIR);
+		st->value = glob_convert(g, st->dir == GM_GLOB_DIR, "");
 	*len = st->value ? strlen(st->value) : 0;
 	return st->value;
 }

@@ -421,6 +421,7 @@ static void ts_read_defaults(struct gm_treescript *ts, const char *text,
 
 /* ==================== the script's family ==================== */
 
+/* Each family's name for messages; ts_family() returns one of these. */
 static const char *const ts_family_names[] = {
 	[GM_TS_NONE] = "none",
 	[GM_TS_LINUX61] = "Linux 6.1",
@@ -429,13 +430,6 @@ static const char *const ts_family_names[] = {
 	[GM_TS_XEN] = "Xen",
 	[GM_TS_UNKNOWN] = "unknown (taken as Linux 6.1)",
 };
-
-/* The family's name for messages ("u-boot", "Xen", ...). */
-static const char *ts_family_name(enum gm_ts_family f)
-{
-	return (size_t)f < sizeof(ts_family_names) / sizeof(*ts_family_names) ?
-	       ts_family_names[f] : "unknown";
-}
 
 /* The first line at column 0 that starts with `prefix`, or NULL. */
 static const char *ts_line_starting(const char *text, const char *end,
@@ -674,7 +668,7 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 	out->family = ts_family(text, len, &line);
 	out->family_line = line;
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
-		ts_family_name(out->family));
+		ts_family_names[out->family]);
 	ts_follow_fallback(out, text, len, path);
 	ts_follow_fallback_maintainers(out, text, len, path);
 	ts_note_defaults(text, len, path, notes);

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gm/buf.h"
 #include "gm/error.h"
 
 /* Redraws a second: often enough to look alive, rarely enough to cost nothing. */
@@ -41,47 +42,35 @@ static double progress_elapsed(const struct gm_progress *p)
 	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 }
 
-/* The line as it stands, into buf; "done" at the end. Under p->lock. */
-static size_t progress_format(struct gm_progress *p, char *buf, size_t size,
-			      bool end)
+/*
+ * Draw the line as it stands over the last one, blanking what that had
+ * more; "done" at the end. Under p->lock.
+ */
+static void progress_draw(struct gm_progress *p, bool end)
 {
 	uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
 	double secs = progress_elapsed(p);
-	int n;
+	struct gm_buf line = GM_BUF_INIT;
 
-	if (!p->unit)
-		n = snprintf(buf, size, "%s", p->title);
-	else if (total)
-		n = snprintf(buf, size, "%s: %llu/%llu %s (%d%%)", p->title,
-			     (unsigned long long)done,
-			     (unsigned long long)total, p->unit,
-			     (int)(done * 100 / total));
-	else
-		n = snprintf(buf, size, "%s: %llu %s", p->title,
-			     (unsigned long long)done, p->unit);
-	if (n >= 0 && (size_t)n < size && p->unit && done && secs > 0.05)
-		n += snprintf(buf + n, size - (size_t)n, ", %.0f/s",
-			      (double)done / secs);
-	if (n >= 0 && (size_t)n < size)
-		n += snprintf(buf + n, size - (size_t)n, ", %.1f s", secs);
-	if (n >= 0 && (size_t)n < size && end)
-		n += snprintf(buf + n, size - (size_t)n, ", done");
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
-}
-
-/* Draw over the last line, blanking what it had more. Under p->lock. */
-static void progress_draw(struct gm_progress *p, bool end)
-{
-	char line[512];
-	size_t len = progress_format(p, line, sizeof(line), end);
-
-	fprintf(p->f, "\r%s", line);
-	for (size_t i = len; i < p->drawn; i++)
-		fputc(' ', p->f);
-	fputs(end ? "\n" : "\r", p->f);
+	gm_buf_puts(&line, p->title);
+	if (p->unit && total)
+		gm_buf_printf(&line, ": %llu/%llu %s (%d%%)",
+			      (unsigned long long)done,
+			      (unsigned long long)total, p->unit,
+			      (int)(done * 100 / total));
+	else if (p->unit)
+		gm_buf_printf(&line, ": %llu %s", (unsigned long long)done,
+			      p->unit);
+	if (p->unit && done && secs > 0.05)
+		gm_buf_printf(&line, ", %.0f/s", (double)done / secs);
+	gm_buf_printf(&line, ", %.1f s%s", secs, end ? ", done" : "");
+	fprintf(p->f, "\r%s%*s%s", line.ptr,
+		p->drawn > line.len ? (int)(p->drawn - line.len) : 0, "",
+		end ? "\n" : "\r");
 	fflush(p->f);
-	p->drawn = end ? 0 : len;
+	p->drawn = end ? 0 : line.len;
 	p->shown = true;
+	gm_buf_release(&line);
 }
 
 static void *progress_thread(void *arg)

@@ -106,6 +106,5 @@ void gm_strmap_release(struct gm_strmap *m)
 	for (size_t i = 0; i < m->alloc; i++)
 		free(m->slots[i].key);
 	free(m->slots);
-	m->slots = NULL;
-	m->nr = m->alloc = 0;
+	*m = (struct gm_strmap)GM_STRMAP_INIT;
 }

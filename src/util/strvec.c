@@ -75,6 +75,5 @@ void gm_strvec_release(struct gm_strvec *sv)
 	for (size_t i = 0; i < sv->nr; i++)
 		free(sv->v[i]);
 	free(sv->v);
-	sv->v = NULL;
-	sv->nr = sv->alloc = 0;
+	*sv = (struct gm_strvec)GM_STRVEC_INIT;
 }

@@ -87,8 +87,7 @@ int gm_thread_cpus(void)
 
 bool gm_job_start(struct gm_job *j, void *(*fn)(void *), void *arg)
 {
-	j->running = false;
-	j->done = j->waited = false;
+	j->running = j->done = j->waited = false;
 	if (pthread_mutex_init(&j->lock, NULL))
 		return false;
 	if (pthread_cond_init(&j->cond, NULL)) {
