@@ -415,13 +415,8 @@ static int approvers(struct gm_check *c, const struct gm_check_mail *mail,
 /* Whether section `s` is a catch-all: an F: of a lone star. */
 static bool catchall(const struct gm_maintainers *m, size_t s)
 {
-	const struct gm_section *sec = &m->sections[s];
-
-	for (size_t i = sec->start; i < sec->end; i++)
-		if (m->lines[i].tag == 'F' && (!strcmp(m->lines[i].value, "*") ||
-					       !strcmp(m->lines[i].value, "*/")))
-			return true;
-	return false;
+	return gm_maintainers_stars(m, m->sections[s].start,
+				    m->sections[s].end) != 0;
 }
 
 /* The verdict on section `s`, whose people are looked for in c->reached. */

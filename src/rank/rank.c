@@ -1223,17 +1223,14 @@ static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
 static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
 		      const struct gm_section *sec)
 {
-	uintptr_t catchall = 0;
+	uintptr_t catchall = gm_maintainers_stars(m, sec->start + 1,
+						  sec->end) != 0;
 	bool reviewers = false;
 	struct gm_buf name = GM_BUF_INIT;
 	int error;
 
-	for (size_t i = sec->start + 1; i < sec->end; i++) {
-		if (m->lines[i].tag == 'F' && (!strcmp(m->lines[i].value, "*") ||
-					       !strcmp(m->lines[i].value, "*/")))
-			catchall = 1;
+	for (size_t i = sec->start + 1; i < sec->end; i++)
 		reviewers |= m->lines[i].tag == 'R';
-	}
 	error = role_name(&name, rk->set, sec);
 	if (!error)
 		error = scope_put(rk, name.ptr, catchall + 1);

@@ -112,12 +112,9 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s)
 {
 	const struct gm_section *sec = &m->sections[s];
-	unsigned stars = 0;	/* 1: a lone star seen, 2: a star and a slash */
 
-	for (size_t k = sec->start; k < sec->end; k++)
-		if (is_catch_all_line(&m->lines[k]))
-			stars |= m->lines[k].len == 1 ? 1 : 2;
-	return stars == 3;
+	return gm_maintainers_stars(m, sec->start, sec->end) ==
+	       (GM_STARS_FILES | GM_STARS_DIRS);
 }
 
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
