@@ -68,6 +68,14 @@ bool gm_graph_find(const struct gm_graph *g, const git_oid *id,
 int gm_graph_path_set(struct gm_graph_path *p, const char *path, size_t len);
 void gm_graph_path_release(struct gm_graph_path *p);
 
+/**
+ * The commit at position `global` of the graph (a chain's layers one
+ * after the other, as the graph's parent positions count).
+ * @return false if there is none.
+ */
+bool gm_graph_commit_at(const struct gm_graph *g, uint32_t global,
+			struct gm_graph_commit *out);
+
 /* The id, tree and committer time of commit `c`, as the graph has them. */
 void gm_graph_commit_id(const struct gm_graph *g, struct gm_graph_commit c,
 			git_oid *out);

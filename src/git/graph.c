@@ -393,12 +393,8 @@ bool gm_graph_may_change_any(const struct gm_graph *g,
 	return false;
 }
 
-/*
- * The commit at position `global` of the graph (a chain's layers one
- * after the other, as the graph's parent positions count); false if none.
- */
-static bool commit_at(const struct gm_graph *g, uint32_t global,
-		      struct gm_graph_commit *out)
+bool gm_graph_commit_at(const struct gm_graph *g, uint32_t global,
+			struct gm_graph_commit *out)
 {
 	for (size_t i = 0; i < g->nr; i++) {
 		if (global >= g->v[i].base &&
@@ -448,7 +444,7 @@ int gm_graph_commit_parents(const struct gm_graph *g,
 	if (p[1] & MORE_PARENTS || (p[0] == NO_PARENT && p[1] != NO_PARENT))
 		return -1;
 	for (int i = 0; i < 2 && p[i] != NO_PARENT; i++, n++)
-		if (!commit_at(g, p[i], &parents[i]))
+		if (!gm_graph_commit_at(g, p[i], &parents[i]))
 			return -1;
 	return n;
 }
