@@ -299,7 +299,6 @@ static int write_table(FILE *f, const char *const *files, size_t nr,
 	return error;
 }
 
-
 /* The length of the top-level directory of `path`, 0 for a top file. */
 static size_t top_dir_len(const char *path)
 {
