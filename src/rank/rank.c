@@ -15,9 +15,9 @@
  * The chief penguin of R-73 and R-79 when the tree's script names none
  * (no settings' penguins): Linux's @penguin_chief, "Name:addr".
  */
-#define CHIEF_LINUX "Linus Torvalds:torvalds@linux-foundation.org"
-
-static const char *const chief_linux[] = { CHIEF_LINUX };
+static const char *const chief_linux[] = {
+	"Linus Torvalds:torvalds@linux-foundation.org"
+};
 
 /* The chief penguins, "Name:addr" each; `*nr` gets how many. */
 static const char *const *chiefs(const struct gm_rank_settings *s,
@@ -34,9 +34,7 @@ static const char *const *chiefs(const struct gm_rank_settings *s,
 void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 		  const struct gm_mailmap *mailmap)
 {
-	memset(rk, 0, sizeof(*rk));
-	rk->set = set;
-	rk->mailmap = mailmap;
+	*rk = (struct gm_rank){ .set = set, .mailmap = mailmap };
 }
 
 static void entry_free(struct gm_rank_entry *e)
@@ -134,8 +132,12 @@ static char *person_parse(const char *line, int usename)
 	return error ? NULL : gm_buf_detach(&block, NULL);
 }
 
-/* person_parse() of `line`, through the memo; freed by the caller if `*own`. */
-static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
+/*
+ * person_parse() of `line`, through the memo, its five parts into `f`;
+ * the block is freed by the caller if `*own`.
+ */
+static const char *person_of(struct gm_rank *rk, const char *line, bool *own,
+			     const char *f[5])
 {
 	struct gm_rank_memo *memo = rk->memo;
 	size_t len = strlen(line);
@@ -144,47 +146,43 @@ static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
 
 	*own = !memo;
 	if (memo && gm_strmap_get(&memo->persons, line, len, &v))
-		return v;
-	if (!(p = person_parse(line, rk->set->usename)))
+		p = v;
+	else if (!(p = person_parse(line, rk->set->usename)))
 		return NULL;
-	if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
+	else if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
 		*own = true;	/* not remembered: only time lost */
+	for (int i = 0; i < 5; i++)
+		f[i] = i ? f[i - 1] + strlen(f[i - 1]) + 1 : p;
 	return p;
 }
 
 /* push_email_address() of R-64. @return 1 if an address was parsed, 0 if not. */
 static int push_person(struct gm_rank *rk, const char *line, const char *role)
 {
-	const char *name, *addr, *fmt, *lname, *laddr;
-	const char *p;
+	const char *f[5], *p;	/* name, addr, person, lname, laddr */
 	bool own;
 	int error = 0;
 
-	if (!(p = person_of(rk, line, &own)))
+	if (!(p = person_of(rk, line, &own, f)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	name = p;
-	addr = name + strlen(name) + 1;
-	fmt = addr + strlen(addr) + 1;
-	lname = fmt + strlen(fmt) + 1;
-	laddr = lname + strlen(lname) + 1;
-	if (!*addr)
+	if (!*f[1])
 		goto out;
 	error = 1;
 	if (rk->set->remove_duplicates &&
-	    ((*name && gm_strmap_get(&rk->seen_name, lname, strlen(lname),
-				     NULL)) ||
-	     gm_strmap_get(&rk->seen_addr, laddr, strlen(laddr), NULL)))
+	    ((*f[0] && gm_strmap_get(&rk->seen_name, f[3], strlen(f[3]),
+				      NULL)) ||
+	     gm_strmap_get(&rk->seen_addr, f[4], strlen(f[4]), NULL)))
 		goto out;
-	if (list_push(&rk->people, fmt, strlen(fmt), role) < 0) {
+	if (list_push(&rk->people, f[2], strlen(f[2]), role) < 0) {
 		error = GM_ERROR;
 		goto out;
 	}
 	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
 	rk->people.v[rk->people.nr - 1].source = rk->line;
 	if (rk->set->remove_duplicates &&
-	    ((*name && gm_strmap_put(&rk->seen_name, lname, strlen(lname),
-				     NULL) < 0) ||
-	     gm_strmap_put(&rk->seen_addr, laddr, strlen(laddr), NULL) < 0))
+	    ((*f[0] && gm_strmap_put(&rk->seen_name, f[3], strlen(f[3]),
+				      NULL) < 0) ||
+	     gm_strmap_put(&rk->seen_addr, f[4], strlen(f[4]), NULL) < 0))
 		error = GM_ERROR;
 out:
 	if (own)
@@ -293,12 +291,10 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 			error = push_person(rk, list.v[i], role);
 	} else if (error == 0) {
 		error = push_person(rk, value, role);
-		if (error == 0 &&
-		    (rank_where(&msg, rk, rk->line) < 0 ||
-		     gm_buf_printf(&msg, "Invalid MAINTAINERS address: '%s'",
-				   value) < 0 ||
-		     gm_strvec_push(&rk->warnings, msg.ptr) < 0))
-			error = GM_ERROR;
+		if (error == 0 && (error = rank_where(&msg, rk, rk->line)) == 0)
+			error = gm_strvec_pushf(&rk->warnings, "%sInvalid "
+						"MAINTAINERS address: '%s'",
+						msg.ptr, value);
 	}
 	gm_strvec_release(&list);
 	gm_buf_release(&msg);
@@ -391,10 +387,8 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 	    !(error = gm_email_parse(&name, &parsed, value)))
 		value = parsed.ptr;
 	list_split(value, &len, &extra);
-	if (!len) {
+	if (!len)	/* `extra` is "" */
 		len = strlen(value);
-		extra = "";
-	}
 	if ((error = gm_buf_put(&addr, value, len)) < 0)
 		goto out;
 	if (strstr(extra, "subscribers-only"))
@@ -432,30 +426,12 @@ out:
 static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
 			 const char *suffix)
 {
-	struct gm_buf line = GM_BUF_INIT;
 	const char *status = sec->status ? sec->status : "Unknown";
-	int error = 0;
 
 	if (!strcmp(sec->name, "THE REST") || !strcmp(status, "Maintained"))
 		return 0;
-	if (!(error = gm_buf_printf(&line, "%s status: %s%s", sec->name, status,
-				    suffix)))
-		error = gm_strvec_push(&rk->substatus, line.ptr);
-	gm_buf_release(&line);
-	return error;
-}
-
-/* `value` and `suffix` joined, onto `v`. */
-static int push_suffixed(struct gm_strvec *v, const char *value,
-			 const char *suffix)
-{
-	struct gm_buf b = GM_BUF_INIT;
-	int error = gm_buf_printf(&b, "%s%s", value, suffix);
-
-	if (!error)
-		error = gm_strvec_push(v, b.ptr);
-	gm_buf_release(&b);
-	return error;
+	return gm_strvec_pushf(&rk->substatus, "%s status: %s%s", sec->name,
+			       status, suffix);
 }
 
 /*
@@ -492,13 +468,13 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
-		return push_suffixed(&rk->scm, ml->value, suffix);
+		return gm_strvec_pushf(&rk->scm, "%s%s", ml->value, suffix);
 	case 'W':
-		return push_suffixed(&rk->web, ml->value, suffix);
+		return gm_strvec_pushf(&rk->web, "%s%s", ml->value, suffix);
 	case 'B':
-		return push_suffixed(&rk->bug, ml->value, suffix);
+		return gm_strvec_pushf(&rk->bug, "%s%s", ml->value, suffix);
 	case 'S':
-		return push_suffixed(&rk->status, ml->value, suffix);
+		return gm_strvec_pushf(&rk->status, "%s%s", ml->value, suffix);
 	default:
 		return 0;
 	}
@@ -640,7 +616,7 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 		      bool all)
 {
-	const char *name, *addr, *lname, *laddr, *p = NULL;
+	const char *f[5], *name, *addr, *lname, *laddr, *p;
 	void *by_name = NULL, *by_addr = NULL, *pair;
 	bool own = false;
 	int error;
@@ -648,13 +624,12 @@ static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
 	    !(all || rk->set->remove_duplicates))
 		return error;
-	if (!(p = person_of(rk, out->ptr, &own)))
+	if (!(p = person_of(rk, out->ptr, &own, f)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	name = p;
-	addr = name + strlen(name) + 1;
-	lname = addr + strlen(addr) + 1;
-	lname += strlen(lname) + 1;	/* past the formatted person */
-	laddr = lname + strlen(lname) + 1;
+	name = f[0];
+	addr = f[1];
+	lname = f[3];
+	laddr = f[4];
 	if (*name)
 		gm_strmap_get(&rk->dedup_name, lname, strlen(lname), &by_name);
 	if (!by_name)
@@ -830,10 +805,9 @@ static int assign_counts(struct gm_rank *rk, const char *role, int divisor,
 	if (!nr)
 		return 0;
 	if (divisor <= 0) {
-		error = gm_buf_printf(&r, "Bad divisor in main::vcs_assign: %d",
-				      divisor);
-		if (!error)
-			error = gm_strvec_push(&rk->warnings, r.ptr);
+		error = gm_strvec_pushf(&rk->warnings,
+					"Bad divisor in main::vcs_assign: %d",
+					divisor);
 		divisor = 1;
 	}
 	for (size_t i = 0; i < nr && !error; i++) {
@@ -1091,37 +1065,26 @@ static const char *const signoff_keys[] = { "Signed-off-by" };
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 			 const struct gm_history_person *p, size_t total)
 {
-	const char *names[3] = { "history_commits", "history_authored",
-				 "history_reviewed" };
-	size_t counts[3] = { p->commits, p->authored,
-			     trailer_lines(p, review_keys, 2) };
+	static const char *const names[5] = { "history_commits",
+		"history_authored", "history_reviewed", "history_author_reviews",
+		"history_file_reviews" };
+	const double v[5] = { (double)p->commits, (double)p->authored,
+		(double)trailer_lines(p, review_keys, 2), (double)p->author_rev,
+		p->long_rev };
 	struct gm_buf role = GM_BUF_INIT;
 	int error = 0;
 
-	for (int k = 0; k < 3 && !error; k++) {
-		if (!counts[k])
+	for (int k = 0; k < 5 && !error; k++) {
+		if (v[k] <= 0)
 			continue;
 		gm_buf_reset(&role);
-		if (rk->set->rolestats)
-			error = gm_buf_printf(&role, "%s:%zu/%zu=%.0f%%", names[k],
-					      counts[k], total,
-					      counts[k] * 100.0 / total);
-		else
-			error = gm_buf_puts(&role, names[k]);
-		if (!error)
-			error = entry_add_role(e, role.ptr);
-	}
-	/* the review signals: the author's other commits', the files' of two years */
-	for (int k = 0; k < 2 && !error; k++) {
-		double v = k ? p->long_rev : (double)p->author_rev;
-
-		if (v <= 0)
-			continue;
-		gm_buf_reset(&role);
-		error = gm_buf_puts(&role, k ? "history_file_reviews" :
-					       "history_author_reviews");
-		if (!error && rk->set->rolestats)
-			error = gm_buf_printf(&role, ":%.4g", v);
+		error = gm_buf_puts(&role, names[k]);
+		if (!error && rk->set->rolestats && k < 3)
+			error = gm_buf_printf(&role, ":%zu/%zu=%.0f%%",
+					      (size_t)v[k], total,
+					      v[k] * 100.0 / total);
+		else if (!error && rk->set->rolestats)
+			error = gm_buf_printf(&role, ":%.4g", v[k]);
 		if (!error)
 			error = entry_add_role(e, role.ptr);
 	}
@@ -1583,7 +1546,7 @@ static int history_merge(struct gm_rank *rk, const struct gm_history *h,
 
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 {
-	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
 	int max = rk->set->max_recipients;
 	size_t listed = 0;
 	int error = history_identities(rk, h);
@@ -1604,16 +1567,12 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	if (!error)
 		error = history_cut(rk, max > 0 ? (size_t)max : max == 0 ?
 				    SIZE_MAX : listed, h->author);
-	if (!error && h->rejected) {
-		gm_buf_reset(&fmt);
-		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
-					    "history name%s no valid address: "
-					    "not counted", h->rejected,
-					    h->rejected == 1 ? "" : "s",
-					    h->rejected == 1 ? "s" : "")))
-			error = gm_strvec_push(&rk->warnings, fmt.ptr);
-	}
-	gm_buf_release(&fmt);
+	if (!error && h->rejected)
+		error = gm_strvec_pushf(&rk->warnings, "%zu trailer line%s of "
+					"the history name%s no valid address: "
+					"not counted", h->rejected,
+					h->rejected == 1 ? "" : "s",
+					h->rejected == 1 ? "s" : "");
 	gm_buf_release(&tmp);
 	return error;
 }
