@@ -739,59 +739,50 @@ static int count_cmp(const void *a, const void *b)
 	return strcmp(x->who, y->who);
 }
 
-static int strp_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * `lines` through the .mailmap, each distinct one counted, into `*out`
- * (`*nr` of them, NULL if none): most first, then by string, as
- * vcs_assign() takes them. Freed with counts_free().
- */
-static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
-		       struct gm_signers_count **out, size_t *nr)
-{
-	struct gm_strvec mapped = GM_STRVEC_INIT;
-	struct gm_buf tmp = GM_BUF_INIT;
-	struct gm_signers_count *c = NULL;
-	size_t n = 0;
-	int error = 0;
-
-	*out = NULL;
-	*nr = 0;
-	for (size_t i = 0; i < lines->nr && !error; i++)
-		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))
-			error = gm_strvec_push(&mapped, tmp.ptr);
-	if (!error && mapped.nr && !(c = calloc(mapped.nr, sizeof(*c))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	if (!error && mapped.nr) {
-		qsort(mapped.v, mapped.nr, sizeof(*mapped.v), strp_cmp);
-		for (size_t i = 0; i < mapped.nr; i++) {
-			if (n && !strcmp(c[n - 1].who, mapped.v[i])) {
-				c[n - 1].count++;
-				continue;
-			}
-			c[n].who = mapped.v[i];	/* the count's now */
-			mapped.v[i] = NULL;
-			c[n++].count = 1;
-		}
-		qsort(c, n, sizeof(*c), count_cmp);
-		*out = c;
-		*nr = n;
-		c = NULL;
-	}
-	free(c);
-	gm_strvec_release(&mapped);
-	gm_buf_release(&tmp);
-	return error;
-}
-
 static void counts_free(struct gm_signers_count *c, size_t nr)
 {
 	for (size_t i = 0; c && i < nr; i++)
 		free(c[i].who);
 	free(c);
+}
+
+/*
+ * `lines` (one at least) through the .mailmap, each distinct one counted,
+ * into `*out` (`*nr` of them): most first, then by string, as
+ * vcs_assign() takes them. Freed with counts_free().
+ */
+static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
+		       struct gm_signers_count **out, size_t *nr)
+{
+	struct gm_buf tmp = GM_BUF_INIT;
+	struct gm_signers_count *c = calloc(lines->nr, sizeof(*c));
+	size_t n = 0;
+	int error = c ? 0 : gm_error_set(GM_ERROR, "out of memory");
+
+	for (size_t i = 0; i < lines->nr && !error; i++) {
+		c[i].count = 1;
+		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])) &&
+		    !(c[i].who = gm_buf_detach(&tmp, NULL)))
+			error = gm_error_set(GM_ERROR, "out of memory");
+	}
+	gm_buf_release(&tmp);
+	if (error) {
+		counts_free(c, lines->nr);
+		return error;
+	}
+	qsort(c, lines->nr, sizeof(*c), count_cmp);	/* all 1: by string */
+	for (size_t i = 0; i < lines->nr; i++) {
+		if (n && !strcmp(c[n - 1].who, c[i].who)) {
+			c[n - 1].count++;
+			free(c[i].who);
+		} else {
+			c[n++] = c[i];
+		}
+	}
+	qsort(c, n, sizeof(*c), count_cmp);
+	*out = c;
+	*nr = n;
+	return 0;
 }
 
 /* vcs_assign() of the people counted in `c`. */
