@@ -89,7 +89,7 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		return GM_ERROR;
 	e = &l->v[l->nr];
 	memset(e, 0, sizeof(*e));
-	e->addr = malloc(len + 1);
+	e->addr = strndup(addr, len);
 	e->role = strdup(role);
 	if (!e->addr || !e->role || (*role && gm_strvec_push(&e->roles, role))) {
 		free(e->addr);
@@ -97,8 +97,6 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		gm_strvec_release(&e->roles);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	memcpy(e->addr, addr, len);
-	e->addr[len] = '\0';
 	l->nr++;
 	return 0;
 }
@@ -257,7 +255,6 @@ static int rank_mapped(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	return 0;
 }
 
-/* push_email_addresses(): one address, a list of them, or the raw value. */
 /*
  * "FILE:LINE: " for a message about MAINTAINERS line `ml` (nothing
  * without one), into `out`. A model whose texts are not named is the
@@ -277,6 +274,7 @@ static int rank_where(struct gm_buf *out, const struct gm_rank *rk,
 	return gm_buf_printf(out, "%s:%lu: ", name, (unsigned long)ml->lineno);
 }
 
+/* push_email_addresses(): one address, a list of them, or the raw value. */
 static int push_people(struct gm_rank *rk, const char *value, const char *role)
 {
 	struct gm_strvec list = GM_STRVEC_INIT;
@@ -393,11 +391,9 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		goto out;
 	if (strstr(extra, "subscribers-only"))
 		kind = o->subscriber_lists ? "subscriber list" : NULL;
-	else if (!o->lists)
-		kind = NULL;
-	else if (strstr(extra, "moderated"))
+	else if (o->lists && strstr(extra, "moderated"))
 		kind = o->moderated ? "moderated list" : NULL;
-	else
+	else if (o->lists)
 		kind = "open list";
 	if (!kind || (error = gm_buf_set_lower(&tmp, addr.ptr)) < 0 ||
 	    gm_strmap_get(&rk->seen_list, tmp.ptr, tmp.len, NULL))
@@ -1003,17 +999,13 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 
 int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 {
-	const char *end = buf + len;
+	const char *pos = buf, *s, *e, *hash;
 	struct gm_buf line = GM_BUF_INIT;
+	size_t n;
 	int error = 0;
 
-	while (buf < end && !error) {
-		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-		const char *s = buf, *e = nl ? nl : end, *hash;
-
-		buf = nl ? nl + 1 : end;
-		while (s < e && gm_email_isspace((unsigned char)*s))
-			s++;
+	while (!error && gm_trailer_next_line(&pos, buf + len, &s, &n)) {
+		e = s + n;
 		while (e > s && gm_email_isspace((unsigned char)e[-1]))
 			e--;
 		if ((hash = memchr(s, '#', (size_t)(e - s))))
@@ -1282,18 +1274,15 @@ static int people_merge(struct gm_rank *rk)
 	return error;
 }
 
-struct ranked {
-	double score;
-	size_t index;
-};
-
+/* Best score first, then in list order (entries of one array). */
 static int ranked_cmp(const void *a, const void *b)
 {
-	const struct ranked *x = a, *y = b;
+	const struct gm_rank_entry *x = *(const struct gm_rank_entry *const *)a;
+	const struct gm_rank_entry *y = *(const struct gm_rank_entry *const *)b;
 
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+	return x < y ? -1 : x > y;
 }
 
 /* Who is never cut: the chief penguin and the signers of Fixes: commits. */
@@ -1326,7 +1315,7 @@ static bool address_in(char *const *who, size_t nr, const char *addr,
 static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 {
 	struct gm_rank_list *l = &rk->people;
-	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
+	struct gm_rank_entry **r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
 	struct gm_buf tmp = GM_BUF_INIT;
@@ -1344,14 +1333,13 @@ static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 		l->v[i].scope = entry_scope(entry_sections(rk, &l->v[i]), own);
 		l->v[i].score = gm_rank_history_score(l->v[i].scope,
 						      l->v[i].history);
-		r[i].score = l->v[i].score;
-		r[i].index = i;
+		r[i] = &l->v[i];
 		kept += history_kept(&l->v[i]);
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
 	room = budget > kept ? budget - kept : 0;
 	for (size_t i = 0; i < l->nr; i++) {
-		struct gm_rank_entry *e = &l->v[r[i].index];
+		struct gm_rank_entry *e = r[i];
 		bool self = address_in(&author, author != NULL, e->addr, &tmp);
 
 		if (history_kept(e) ||
