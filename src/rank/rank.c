@@ -354,21 +354,8 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 	return error;
 }
 
-/* The address and annotation of an L: value, split at the first space. */
-static void list_split(const char *v, size_t *addr_len, const char **extra)
-{
-	size_t i = 0;
-
-	while (v[i] && !gm_email_isspace((unsigned char)v[i]))
-		i++;
-	*addr_len = i;
-	*extra = "";
-	if (v[i] && i) {
-		while (gm_email_isspace((unsigned char)v[i]))
-			i++;
-		*extra = v + i;
-	}
-}
+/* The bytes of gm_email_isspace(), Perl's \s. */
+#define PERL_SPACE " \t\n\r\f\v"
 
 static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		    const char *value, const char *suffix)
@@ -384,8 +371,10 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 	if (o->named_lists &&
 	    !(error = gm_email_parse(&name, &parsed, value)))
 		value = parsed.ptr;
-	list_split(value, &len, &extra);
-	if (!len)	/* `extra` is "" */
+	/* the address up to the first space, the annotation after it */
+	len = strcspn(value, PERL_SPACE);
+	extra = len ? value + len + strspn(value + len, PERL_SPACE) : "";
+	if (!len)
 		len = strlen(value);
 	if ((error = gm_buf_put(&addr, value, len)) < 0)
 		goto out;
