@@ -851,16 +851,6 @@ static bool contains_dotted(const char *s, const char *pat)
 	return false;
 }
 
-/* Whether `line` contains `name` (`n` bytes), ASCII case ignored. */
-static bool contains_ci(const char *line, size_t len, const char *name,
-			size_t n)
-{
-	for (size_t p = 0; n && p + n <= len; p++)
-		if (!strncasecmp(line + p, name, n))
-			return true;
-	return false;
-}
-
 bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 			     const char *line, size_t len)
 {
@@ -869,9 +859,11 @@ bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 
 	for (size_t i = 0; i < nr; i++) {
 		const char *colon = strrchr(v[i], ':');
+		size_t n = colon ? (size_t)(colon - v[i]) : 0;
 
-		if (colon && contains_ci(line, len, v[i], (size_t)(colon - v[i])))
-			return true;
+		for (size_t p = 0; n && p + n <= len; p++)
+			if (!strncasecmp(line + p, v[i], n))
+				return true;
 	}
 	return false;
 }
