@@ -408,17 +408,6 @@ out:
 	return error;
 }
 
-static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
-			 const char *suffix)
-{
-	const char *status = sec->status ? sec->status : "Unknown";
-
-	if (!strcmp(sec->name, "THE REST") || !strcmp(status, "Maintained"))
-		return 0;
-	return gm_strvec_pushf(&rk->substatus, "%s status: %s%s", sec->name,
-			       status, suffix);
-}
-
 /*
  * One line of a section; `role` and `reviewer`: its roles, once made;
  * `suffix` ends every role and value taken ("" but for K: sections).
@@ -465,14 +454,51 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 	}
 }
 
+/* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
+#define BARE_REVIEWER "\n"
+
+/* Note `key` as a catch-all's (2) or an own section's (1): own wins. */
+static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
+{
+	void *old;
+
+	if (gm_strmap_get(&rk->scopes, key, strlen(key), &old) &&
+	    (uintptr_t)old <= v)
+		return 0;
+	return gm_strmap_put(&rk->scopes, key, strlen(key), (void *)v);
+}
+
+/*
+ * Remember whether section `sec` is a catch-all (an F: of a lone star),
+ * under its name as the roles show it; with --no-reviewer-section, its
+ * R: lines under BARE_REVIEWER.
+ */
 static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
-		      const struct gm_section *sec);
+		      const struct gm_section *sec)
+{
+	uintptr_t catchall = gm_maintainers_stars(m, sec->start + 1,
+						  sec->end) != 0;
+	bool reviewers = false;
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	for (size_t i = sec->start + 1; i < sec->end; i++)
+		reviewers |= m->lines[i].tag == 'R';
+	error = role_name(&name, rk->set, sec);
+	if (!error)
+		error = scope_put(rk, name.ptr, catchall + 1);
+	if (!error && reviewers && !rk->set->reviewer_section)
+		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
+	gm_buf_release(&name);
+	return error;
+}
 
 /* add_categories() of R-50..R-55: section `s`, `suffix` after its roles. */
 static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 		       size_t s, const char *suffix)
 {
 	const struct gm_section *sec = &m->sections[s];
+	const char *status = sec->status ? sec->status : "Unknown";
 	struct gm_buf role = GM_BUF_INIT, reviewer = GM_BUF_INIT;
 	int error;
 
@@ -486,8 +512,10 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 				suffix);
 	}
 	rk->line = NULL;
-	if (!error && rk->set->substatus)
-		error = add_substatus(rk, sec, suffix);
+	if (!error && rk->set->substatus && strcmp(sec->name, "THE REST") &&
+	    strcmp(status, "Maintained"))
+		error = gm_strvec_pushf(&rk->substatus, "%s status: %s%s",
+					sec->name, status, suffix);
 	if (!error && rk->set->history)
 		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
@@ -1126,45 +1154,6 @@ double gm_rank_history_score(enum gm_rank_scope scope,
 			    CAP_AUTHOR_REV) +
 		     capped(W_LONG_REV, p->long_rev, CAP_LONG_REV);
 	return s;
-}
-
-/* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
-#define BARE_REVIEWER "\n"
-
-/* Note `key` as a catch-all's (2) or an own section's (1): own wins. */
-static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
-{
-	void *old;
-
-	if (gm_strmap_get(&rk->scopes, key, strlen(key), &old) &&
-	    (uintptr_t)old <= v)
-		return 0;
-	return gm_strmap_put(&rk->scopes, key, strlen(key), (void *)v);
-}
-
-/*
- * Remember whether section `sec` is a catch-all (an F: of a lone star),
- * under its name as the roles show it; with --no-reviewer-section, its
- * R: lines under BARE_REVIEWER.
- */
-static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
-		      const struct gm_section *sec)
-{
-	uintptr_t catchall = gm_maintainers_stars(m, sec->start + 1,
-						  sec->end) != 0;
-	bool reviewers = false;
-	struct gm_buf name = GM_BUF_INIT;
-	int error;
-
-	for (size_t i = sec->start + 1; i < sec->end; i++)
-		reviewers |= m->lines[i].tag == 'R';
-	error = role_name(&name, rk->set, sec);
-	if (!error)
-		error = scope_put(rk, name.ptr, catchall + 1);
-	if (!error && reviewers && !rk->set->reviewer_section)
-		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
-	gm_buf_release(&name);
-	return error;
 }
 
 /* Bits of where an entry's section roles come from. */
