@@ -629,7 +629,7 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 		      bool all)
 {
-	const char *f[5], *name, *addr, *lname, *laddr, *p;
+	const char *f[5], *name, *lname, *laddr, *p, *pn, *pa;
 	void *by_name = NULL, *by_addr = NULL, *pair;
 	bool own = false;
 	int error;
@@ -640,7 +640,6 @@ static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	if (!(p = person_of(rk, out->ptr, &own, f)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	name = f[0];
-	addr = f[1];
 	lname = f[3];
 	laddr = f[4];
 	if (*name)
@@ -648,18 +647,16 @@ static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	if (!by_name)
 		gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr), &by_addr);
 	pair = by_name ? by_name : by_addr;
+	pn = pair ? pair : name;	/* "name\0addr", as the block starts */
+	pa = pn + strlen(pn) + 1;
 	if (!pair || (all && *name && !by_name))
-		error = pair_put(&rk->dedup_name, lname, strlen(lname),
-				 pair ? pair : name,
-				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+		error = pair_put(&rk->dedup_name, lname, strlen(lname), pn, pa);
 	if (!error && (!pair || (all && by_name &&
 		       !gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr),
 				      NULL))))
-		error = pair_put(&rk->dedup_addr, laddr, strlen(laddr),
-				 pair ? pair : name,
-				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+		error = pair_put(&rk->dedup_addr, laddr, strlen(laddr), pn, pa);
 	if (!error && pair)
-		error = rank_mapped(rk, out, pair, (char *)pair + strlen(pair) + 1);
+		error = rank_mapped(rk, out, pn, pa);
 	if (own)
 		free((char *)p);
 	return error;
