@@ -361,30 +361,28 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		    const char *value, const char *suffix)
 {
 	const struct gm_rank_settings *o = rk->set;
-	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT;
 	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
 	size_t len;
-	int error;
+	int error = 0;
 
 	/* --named-lists: the address of "Name <addr>", then as ever */
-	if (o->named_lists &&
-	    !(error = gm_email_parse(&name, &parsed, value)))
+	if (o->named_lists && !gm_email_parse(&name, &parsed, value))
 		value = parsed.ptr;
 	/* the address up to the first space, the annotation after it */
 	len = strcspn(value, PERL_SPACE);
 	extra = len ? value + len + strspn(value + len, PERL_SPACE) : "";
 	if (!len)
 		len = strlen(value);
-	if ((error = gm_buf_put(&addr, value, len)) < 0)
-		goto out;
 	if (strstr(extra, "subscribers-only"))
 		kind = o->subscriber_lists ? "subscriber list" : NULL;
 	else if (o->lists && strstr(extra, "moderated"))
 		kind = o->moderated ? "moderated list" : NULL;
 	else if (o->lists)
 		kind = "open list";
-	if (!kind || (error = gm_buf_set_lower(&tmp, addr.ptr)) < 0 ||
+	if (!kind || (error = gm_buf_put(&tmp, value, len)) < 0 ||
+	    (error = gm_buf_set_lower(&tmp, tmp.ptr)) < 0 ||
 	    gm_strmap_get(&rk->seen_list, tmp.ptr, tmp.len, NULL))
 		goto out;
 	gm_buf_reset(&name);
@@ -396,13 +394,12 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		error = gm_buf_printf(&role, "%s%s", kind, suffix);
 	if (!error && !(error = gm_strmap_put(&rk->seen_list, tmp.ptr, tmp.len,
 					      NULL)))
-		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
+		error = list_push(&rk->lists, value, len, role.ptr);
 	if (!error)
 		rk->lists.v[rk->lists.nr - 1].source = rk->line;
 out:
 	gm_buf_release(&role);
 	gm_buf_release(&tmp);
-	gm_buf_release(&addr);
 	gm_buf_release(&name);
 	gm_buf_release(&parsed);
 	return error;
