@@ -23,6 +23,26 @@ START_TEST(test_strvec_push_copies_and_terminates)
 }
 END_TEST
 
+/* gm_strvec_pushf() keeps the whole output, however long. */
+START_TEST(test_strvec_pushf_whole)
+{
+	struct gm_strvec sv = GM_STRVEC_INIT;
+	char *big = malloc(3001);
+
+	ck_assert_ptr_nonnull(big);
+	memset(big, 'v', 3000);
+	big[3000] = '\0';
+	ck_assert_int_eq(gm_strvec_pushf(&sv, "%s: %s!", "key", big), 0);
+	ck_assert_uint_eq(sv.nr, 1);
+	ck_assert_uint_eq(strlen(sv.v[0]), 3006);
+	ck_assert_int_eq(memcmp(sv.v[0], "key: vvv", 8), 0);
+	ck_assert_str_eq(sv.v[0] + 3005, "!");
+	ck_assert_ptr_null(sv.v[1]);
+	gm_strvec_release(&sv);
+	free(big);
+}
+END_TEST
+
 START_TEST(test_strvec_grows_to_many)
 {
 	struct gm_strvec sv = GM_STRVEC_INIT;
@@ -118,6 +138,7 @@ Suite *strvec_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_strvec_push_copies_and_terminates);
+	tcase_add_test(tc, test_strvec_pushf_whole);
 	tcase_add_test(tc, test_strvec_grows_to_many);
 	tcase_add_test(tc, test_strvec_sort_uniq_byte_order);
 	tcase_add_test(tc, test_strvec_sort_uniq_small);

@@ -22,7 +22,7 @@ struct gm_strvec {
 int gm_strvec_push(struct gm_strvec *sv, const char *s);
 /** Append a copy of `len` bytes of `s`. @return 0 or GM_ERROR. */
 int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len);
-/** Append the printf() of `fmt`, cut at 1023 bytes. @return 0 or GM_ERROR. */
+/** Append the printf() of `fmt`, whole. @return 0 or GM_ERROR. */
 int gm_strvec_pushf(struct gm_strvec *sv, const char *fmt, ...)
 	GM_PRINTF(2, 3);
 /** Sort by byte order and drop duplicates. */

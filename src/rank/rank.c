@@ -15,9 +15,9 @@
  * The chief penguin of R-73 and R-79 when the tree's script names none
  * (no settings' penguins): Linux's @penguin_chief, "Name:addr".
  */
-#define CHIEF_LINUX "Linus Torvalds:torvalds@linux-foundation.org"
-
-static const char *const chief_linux[] = { CHIEF_LINUX };
+static const char *const chief_linux[] = {
+	"Linus Torvalds:torvalds@linux-foundation.org"
+};
 
 /* The chief penguins, "Name:addr" each; `*nr` gets how many. */
 static const char *const *chiefs(const struct gm_rank_settings *s,
@@ -34,9 +34,7 @@ static const char *const *chiefs(const struct gm_rank_settings *s,
 void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 		  const struct gm_mailmap *mailmap)
 {
-	memset(rk, 0, sizeof(*rk));
-	rk->set = set;
-	rk->mailmap = mailmap;
+	*rk = (struct gm_rank){ .set = set, .mailmap = mailmap };
 }
 
 static void entry_free(struct gm_rank_entry *e)
@@ -91,7 +89,7 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		return GM_ERROR;
 	e = &l->v[l->nr];
 	memset(e, 0, sizeof(*e));
-	e->addr = malloc(len + 1);
+	e->addr = strndup(addr, len);
 	e->role = strdup(role);
 	if (!e->addr || !e->role || (*role && gm_strvec_push(&e->roles, role))) {
 		free(e->addr);
@@ -99,8 +97,6 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		gm_strvec_release(&e->roles);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	memcpy(e->addr, addr, len);
-	e->addr[len] = '\0';
 	l->nr++;
 	return 0;
 }
@@ -134,8 +130,12 @@ static char *person_parse(const char *line, int usename)
 	return error ? NULL : gm_buf_detach(&block, NULL);
 }
 
-/* person_parse() of `line`, through the memo; freed by the caller if `*own`. */
-static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
+/*
+ * person_parse() of `line`, through the memo, its five parts into `f`;
+ * the block is freed by the caller if `*own`.
+ */
+static const char *person_of(struct gm_rank *rk, const char *line, bool *own,
+			     const char *f[5])
 {
 	struct gm_rank_memo *memo = rk->memo;
 	size_t len = strlen(line);
@@ -144,47 +144,43 @@ static const char *person_of(struct gm_rank *rk, const char *line, bool *own)
 
 	*own = !memo;
 	if (memo && gm_strmap_get(&memo->persons, line, len, &v))
-		return v;
-	if (!(p = person_parse(line, rk->set->usename)))
+		p = v;
+	else if (!(p = person_parse(line, rk->set->usename)))
 		return NULL;
-	if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
+	else if (memo && gm_strmap_put(&memo->persons, line, len, p) < 0)
 		*own = true;	/* not remembered: only time lost */
+	for (int i = 0; i < 5; i++)
+		f[i] = i ? f[i - 1] + strlen(f[i - 1]) + 1 : p;
 	return p;
 }
 
 /* push_email_address() of R-64. @return 1 if an address was parsed, 0 if not. */
 static int push_person(struct gm_rank *rk, const char *line, const char *role)
 {
-	const char *name, *addr, *fmt, *lname, *laddr;
-	const char *p;
+	const char *f[5], *p;	/* name, addr, person, lname, laddr */
 	bool own;
 	int error = 0;
 
-	if (!(p = person_of(rk, line, &own)))
+	if (!(p = person_of(rk, line, &own, f)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	name = p;
-	addr = name + strlen(name) + 1;
-	fmt = addr + strlen(addr) + 1;
-	lname = fmt + strlen(fmt) + 1;
-	laddr = lname + strlen(lname) + 1;
-	if (!*addr)
+	if (!*f[1])
 		goto out;
 	error = 1;
 	if (rk->set->remove_duplicates &&
-	    ((*name && gm_strmap_get(&rk->seen_name, lname, strlen(lname),
-				     NULL)) ||
-	     gm_strmap_get(&rk->seen_addr, laddr, strlen(laddr), NULL)))
+	    ((*f[0] && gm_strmap_get(&rk->seen_name, f[3], strlen(f[3]),
+				      NULL)) ||
+	     gm_strmap_get(&rk->seen_addr, f[4], strlen(f[4]), NULL)))
 		goto out;
-	if (list_push(&rk->people, fmt, strlen(fmt), role) < 0) {
+	if (list_push(&rk->people, f[2], strlen(f[2]), role) < 0) {
 		error = GM_ERROR;
 		goto out;
 	}
 	rk->people.v[rk->people.nr - 1].kinds = rk->kind;
 	rk->people.v[rk->people.nr - 1].source = rk->line;
 	if (rk->set->remove_duplicates &&
-	    ((*name && gm_strmap_put(&rk->seen_name, lname, strlen(lname),
-				     NULL) < 0) ||
-	     gm_strmap_put(&rk->seen_addr, laddr, strlen(laddr), NULL) < 0))
+	    ((*f[0] && gm_strmap_put(&rk->seen_name, f[3], strlen(f[3]),
+				      NULL) < 0) ||
+	     gm_strmap_put(&rk->seen_addr, f[4], strlen(f[4]), NULL) < 0))
 		error = GM_ERROR;
 out:
 	if (own)
@@ -259,7 +255,6 @@ static int rank_mapped(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	return 0;
 }
 
-/* push_email_addresses(): one address, a list of them, or the raw value. */
 /*
  * "FILE:LINE: " for a message about MAINTAINERS line `ml` (nothing
  * without one), into `out`. A model whose texts are not named is the
@@ -279,6 +274,7 @@ static int rank_where(struct gm_buf *out, const struct gm_rank *rk,
 	return gm_buf_printf(out, "%s:%lu: ", name, (unsigned long)ml->lineno);
 }
 
+/* push_email_addresses(): one address, a list of them, or the raw value. */
 static int push_people(struct gm_rank *rk, const char *value, const char *role)
 {
 	struct gm_strvec list = GM_STRVEC_INIT;
@@ -293,12 +289,10 @@ static int push_people(struct gm_rank *rk, const char *value, const char *role)
 			error = push_person(rk, list.v[i], role);
 	} else if (error == 0) {
 		error = push_person(rk, value, role);
-		if (error == 0 &&
-		    (rank_where(&msg, rk, rk->line) < 0 ||
-		     gm_buf_printf(&msg, "Invalid MAINTAINERS address: '%s'",
-				   value) < 0 ||
-		     gm_strvec_push(&rk->warnings, msg.ptr) < 0))
-			error = GM_ERROR;
+		if (error == 0 && (error = rank_where(&msg, rk, rk->line)) == 0)
+			error = gm_strvec_pushf(&rk->warnings, "%sInvalid "
+						"MAINTAINERS address: '%s'",
+						msg.ptr, value);
 	}
 	gm_strvec_release(&list);
 	gm_buf_release(&msg);
@@ -360,52 +354,35 @@ static int maintainer_role(struct gm_buf *out, const struct gm_rank_settings *o,
 	return error;
 }
 
-/* The address and annotation of an L: value, split at the first space. */
-static void list_split(const char *v, size_t *addr_len, const char **extra)
-{
-	size_t i = 0;
-
-	while (v[i] && !gm_email_isspace((unsigned char)v[i]))
-		i++;
-	*addr_len = i;
-	*extra = "";
-	if (v[i] && i) {
-		while (gm_email_isspace((unsigned char)v[i]))
-			i++;
-		*extra = v + i;
-	}
-}
+/* The bytes of gm_email_isspace(), Perl's \s. */
+#define PERL_SPACE " \t\n\r\f\v"
 
 static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		    const char *value, const char *suffix)
 {
 	const struct gm_rank_settings *o = rk->set;
-	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT, addr = GM_BUF_INIT;
+	struct gm_buf role = GM_BUF_INIT, tmp = GM_BUF_INIT;
 	struct gm_buf name = GM_BUF_INIT, parsed = GM_BUF_INIT;
 	const char *extra, *kind = NULL;
 	size_t len;
-	int error;
+	int error = 0;
 
 	/* --named-lists: the address of "Name <addr>", then as ever */
-	if (o->named_lists &&
-	    !(error = gm_email_parse(&name, &parsed, value)))
+	if (o->named_lists && !gm_email_parse(&name, &parsed, value))
 		value = parsed.ptr;
-	list_split(value, &len, &extra);
-	if (!len) {
+	/* the address up to the first space, the annotation after it */
+	len = strcspn(value, PERL_SPACE);
+	extra = len ? value + len + strspn(value + len, PERL_SPACE) : "";
+	if (!len)
 		len = strlen(value);
-		extra = "";
-	}
-	if ((error = gm_buf_put(&addr, value, len)) < 0)
-		goto out;
 	if (strstr(extra, "subscribers-only"))
 		kind = o->subscriber_lists ? "subscriber list" : NULL;
-	else if (!o->lists)
-		kind = NULL;
-	else if (strstr(extra, "moderated"))
+	else if (o->lists && strstr(extra, "moderated"))
 		kind = o->moderated ? "moderated list" : NULL;
-	else
+	else if (o->lists)
 		kind = "open list";
-	if (!kind || (error = gm_buf_set_lower(&tmp, addr.ptr)) < 0 ||
+	if (!kind || (error = gm_buf_put(&tmp, value, len)) < 0 ||
+	    (error = gm_buf_set_lower(&tmp, tmp.ptr)) < 0 ||
 	    gm_strmap_get(&rk->seen_list, tmp.ptr, tmp.len, NULL))
 		goto out;
 	gm_buf_reset(&name);
@@ -417,44 +394,14 @@ static int add_list(struct gm_rank *rk, const struct gm_section *sec,
 		error = gm_buf_printf(&role, "%s%s", kind, suffix);
 	if (!error && !(error = gm_strmap_put(&rk->seen_list, tmp.ptr, tmp.len,
 					      NULL)))
-		error = list_push(&rk->lists, addr.ptr, addr.len, role.ptr);
+		error = list_push(&rk->lists, value, len, role.ptr);
 	if (!error)
 		rk->lists.v[rk->lists.nr - 1].source = rk->line;
 out:
 	gm_buf_release(&role);
 	gm_buf_release(&tmp);
-	gm_buf_release(&addr);
 	gm_buf_release(&name);
 	gm_buf_release(&parsed);
-	return error;
-}
-
-static int add_substatus(struct gm_rank *rk, const struct gm_section *sec,
-			 const char *suffix)
-{
-	struct gm_buf line = GM_BUF_INIT;
-	const char *status = sec->status ? sec->status : "Unknown";
-	int error = 0;
-
-	if (!strcmp(sec->name, "THE REST") || !strcmp(status, "Maintained"))
-		return 0;
-	if (!(error = gm_buf_printf(&line, "%s status: %s%s", sec->name, status,
-				    suffix)))
-		error = gm_strvec_push(&rk->substatus, line.ptr);
-	gm_buf_release(&line);
-	return error;
-}
-
-/* `value` and `suffix` joined, onto `v`. */
-static int push_suffixed(struct gm_strvec *v, const char *value,
-			 const char *suffix)
-{
-	struct gm_buf b = GM_BUF_INIT;
-	int error = gm_buf_printf(&b, "%s%s", value, suffix);
-
-	if (!error)
-		error = gm_strvec_push(v, b.ptr);
-	gm_buf_release(&b);
 	return error;
 }
 
@@ -492,26 +439,63 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
 	case 'T':
-		return push_suffixed(&rk->scm, ml->value, suffix);
+		return gm_strvec_pushf(&rk->scm, "%s%s", ml->value, suffix);
 	case 'W':
-		return push_suffixed(&rk->web, ml->value, suffix);
+		return gm_strvec_pushf(&rk->web, "%s%s", ml->value, suffix);
 	case 'B':
-		return push_suffixed(&rk->bug, ml->value, suffix);
+		return gm_strvec_pushf(&rk->bug, "%s%s", ml->value, suffix);
 	case 'S':
-		return push_suffixed(&rk->status, ml->value, suffix);
+		return gm_strvec_pushf(&rk->status, "%s%s", ml->value, suffix);
 	default:
 		return 0;
 	}
 }
 
+/* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
+#define BARE_REVIEWER "\n"
+
+/* Note `key` as a catch-all's (2) or an own section's (1): own wins. */
+static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
+{
+	void *old;
+
+	if (gm_strmap_get(&rk->scopes, key, strlen(key), &old) &&
+	    (uintptr_t)old <= v)
+		return 0;
+	return gm_strmap_put(&rk->scopes, key, strlen(key), (void *)v);
+}
+
+/*
+ * Remember whether section `sec` is a catch-all (an F: of a lone star),
+ * under its name as the roles show it; with --no-reviewer-section, its
+ * R: lines under BARE_REVIEWER.
+ */
 static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
-		      const struct gm_section *sec);
+		      const struct gm_section *sec)
+{
+	uintptr_t catchall = gm_maintainers_stars(m, sec->start + 1,
+						  sec->end) != 0;
+	bool reviewers = false;
+	struct gm_buf name = GM_BUF_INIT;
+	int error;
+
+	for (size_t i = sec->start + 1; i < sec->end; i++)
+		reviewers |= m->lines[i].tag == 'R';
+	error = role_name(&name, rk->set, sec);
+	if (!error)
+		error = scope_put(rk, name.ptr, catchall + 1);
+	if (!error && reviewers && !rk->set->reviewer_section)
+		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
+	gm_buf_release(&name);
+	return error;
+}
 
 /* add_categories() of R-50..R-55: section `s`, `suffix` after its roles. */
 static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 		       size_t s, const char *suffix)
 {
 	const struct gm_section *sec = &m->sections[s];
+	const char *status = sec->status ? sec->status : "Unknown";
 	struct gm_buf role = GM_BUF_INIT, reviewer = GM_BUF_INIT;
 	int error;
 
@@ -525,8 +509,10 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 				suffix);
 	}
 	rk->line = NULL;
-	if (!error && rk->set->substatus)
-		error = add_substatus(rk, sec, suffix);
+	if (!error && rk->set->substatus && strcmp(sec->name, "THE REST") &&
+	    strcmp(status, "Maintained"))
+		error = gm_strvec_pushf(&rk->substatus, "%s status: %s%s",
+					sec->name, status, suffix);
 	if (!error && rk->set->history)
 		error = note_scope(rk, m, sec);
 	gm_buf_release(&role);
@@ -640,7 +626,7 @@ static int pair_put(struct gm_strmap *m, const char *key, size_t klen,
 static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 		      bool all)
 {
-	const char *name, *addr, *lname, *laddr, *p = NULL;
+	const char *f[5], *name, *lname, *laddr, *p, *pn, *pa;
 	void *by_name = NULL, *by_addr = NULL, *pair;
 	bool own = false;
 	int error;
@@ -648,30 +634,26 @@ static int rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s,
 	if ((error = rank_mapped(rk, out, s, NULL)) < 0 ||
 	    !(all || rk->set->remove_duplicates))
 		return error;
-	if (!(p = person_of(rk, out->ptr, &own)))
+	if (!(p = person_of(rk, out->ptr, &own, f)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	name = p;
-	addr = name + strlen(name) + 1;
-	lname = addr + strlen(addr) + 1;
-	lname += strlen(lname) + 1;	/* past the formatted person */
-	laddr = lname + strlen(lname) + 1;
+	name = f[0];
+	lname = f[3];
+	laddr = f[4];
 	if (*name)
 		gm_strmap_get(&rk->dedup_name, lname, strlen(lname), &by_name);
 	if (!by_name)
 		gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr), &by_addr);
 	pair = by_name ? by_name : by_addr;
+	pn = pair ? pair : name;	/* "name\0addr", as the block starts */
+	pa = pn + strlen(pn) + 1;
 	if (!pair || (all && *name && !by_name))
-		error = pair_put(&rk->dedup_name, lname, strlen(lname),
-				 pair ? pair : name,
-				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+		error = pair_put(&rk->dedup_name, lname, strlen(lname), pn, pa);
 	if (!error && (!pair || (all && by_name &&
 		       !gm_strmap_get(&rk->dedup_addr, laddr, strlen(laddr),
 				      NULL))))
-		error = pair_put(&rk->dedup_addr, laddr, strlen(laddr),
-				 pair ? pair : name,
-				 pair ? (char *)pair + strlen(pair) + 1 : addr);
+		error = pair_put(&rk->dedup_addr, laddr, strlen(laddr), pn, pa);
 	if (!error && pair)
-		error = rank_mapped(rk, out, pair, (char *)pair + strlen(pair) + 1);
+		error = rank_mapped(rk, out, pn, pa);
 	if (own)
 		free((char *)p);
 	return error;
@@ -764,59 +746,50 @@ static int count_cmp(const void *a, const void *b)
 	return strcmp(x->who, y->who);
 }
 
-static int strp_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * `lines` through the .mailmap, each distinct one counted, into `*out`
- * (`*nr` of them, NULL if none): most first, then by string, as
- * vcs_assign() takes them. Freed with counts_free().
- */
-static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
-		       struct gm_signers_count **out, size_t *nr)
-{
-	struct gm_strvec mapped = GM_STRVEC_INIT;
-	struct gm_buf tmp = GM_BUF_INIT;
-	struct gm_signers_count *c = NULL;
-	size_t n = 0;
-	int error = 0;
-
-	*out = NULL;
-	*nr = 0;
-	for (size_t i = 0; i < lines->nr && !error; i++)
-		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])))
-			error = gm_strvec_push(&mapped, tmp.ptr);
-	if (!error && mapped.nr && !(c = calloc(mapped.nr, sizeof(*c))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-	if (!error && mapped.nr) {
-		qsort(mapped.v, mapped.nr, sizeof(*mapped.v), strp_cmp);
-		for (size_t i = 0; i < mapped.nr; i++) {
-			if (n && !strcmp(c[n - 1].who, mapped.v[i])) {
-				c[n - 1].count++;
-				continue;
-			}
-			c[n].who = mapped.v[i];	/* the count's now */
-			mapped.v[i] = NULL;
-			c[n++].count = 1;
-		}
-		qsort(c, n, sizeof(*c), count_cmp);
-		*out = c;
-		*nr = n;
-		c = NULL;
-	}
-	free(c);
-	gm_strvec_release(&mapped);
-	gm_buf_release(&tmp);
-	return error;
-}
-
 static void counts_free(struct gm_signers_count *c, size_t nr)
 {
 	for (size_t i = 0; c && i < nr; i++)
 		free(c[i].who);
 	free(c);
+}
+
+/*
+ * `lines` (one at least) through the .mailmap, each distinct one counted,
+ * into `*out` (`*nr` of them): most first, then by string, as
+ * vcs_assign() takes them. Freed with counts_free().
+ */
+static int count_lines(struct gm_rank *rk, const struct gm_strvec *lines,
+		       struct gm_signers_count **out, size_t *nr)
+{
+	struct gm_buf tmp = GM_BUF_INIT;
+	struct gm_signers_count *c = calloc(lines->nr, sizeof(*c));
+	size_t n = 0;
+	int error = c ? 0 : gm_error_set(GM_ERROR, "out of memory");
+
+	for (size_t i = 0; i < lines->nr && !error; i++) {
+		c[i].count = 1;
+		if (!(error = gm_mailmap_apply(&tmp, rk->mailmap, lines->v[i])) &&
+		    !(c[i].who = gm_buf_detach(&tmp, NULL)))
+			error = gm_error_set(GM_ERROR, "out of memory");
+	}
+	gm_buf_release(&tmp);
+	if (error) {
+		counts_free(c, lines->nr);
+		return error;
+	}
+	qsort(c, lines->nr, sizeof(*c), count_cmp);	/* all 1: by string */
+	for (size_t i = 0; i < lines->nr; i++) {
+		if (n && !strcmp(c[n - 1].who, c[i].who)) {
+			c[n - 1].count++;
+			free(c[i].who);
+		} else {
+			c[n++] = c[i];
+		}
+	}
+	qsort(c, n, sizeof(*c), count_cmp);
+	*out = c;
+	*nr = n;
+	return 0;
 }
 
 /* vcs_assign() of the people counted in `c`. */
@@ -830,10 +803,9 @@ static int assign_counts(struct gm_rank *rk, const char *role, int divisor,
 	if (!nr)
 		return 0;
 	if (divisor <= 0) {
-		error = gm_buf_printf(&r, "Bad divisor in main::vcs_assign: %d",
-				      divisor);
-		if (!error)
-			error = gm_strvec_push(&rk->warnings, r.ptr);
+		error = gm_strvec_pushf(&rk->warnings,
+					"Bad divisor in main::vcs_assign: %d",
+					divisor);
 		divisor = 1;
 	}
 	for (size_t i = 0; i < nr && !error; i++) {
@@ -901,16 +873,6 @@ static bool contains_dotted(const char *s, const char *pat)
 	return false;
 }
 
-/* Whether `line` contains `name` (`n` bytes), ASCII case ignored. */
-static bool contains_ci(const char *line, size_t len, const char *name,
-			size_t n)
-{
-	for (size_t p = 0; n && p + n <= len; p++)
-		if (!strncasecmp(line + p, name, n))
-			return true;
-	return false;
-}
-
 bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 			     const char *line, size_t len)
 {
@@ -919,9 +881,11 @@ bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 
 	for (size_t i = 0; i < nr; i++) {
 		const char *colon = strrchr(v[i], ':');
+		size_t n = colon ? (size_t)(colon - v[i]) : 0;
 
-		if (colon && contains_ci(line, len, v[i], (size_t)(colon - v[i])))
-			return true;
+		for (size_t p = 0; n && p + n <= len; p++)
+			if (!strncasecmp(line + p, v[i], n))
+				return true;
 	}
 	return false;
 }
@@ -1038,17 +1002,13 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails)
 
 int gm_rank_parse_ignore(struct gm_strvec *out, const char *buf, size_t len)
 {
-	const char *end = buf + len;
+	const char *pos = buf, *s, *e, *hash;
 	struct gm_buf line = GM_BUF_INIT;
+	size_t n;
 	int error = 0;
 
-	while (buf < end && !error) {
-		const char *nl = memchr(buf, '\n', (size_t)(end - buf));
-		const char *s = buf, *e = nl ? nl : end, *hash;
-
-		buf = nl ? nl + 1 : end;
-		while (s < e && gm_email_isspace((unsigned char)*s))
-			s++;
+	while (!error && gm_trailer_next_line(&pos, buf + len, &s, &n)) {
+		e = s + n;
 		while (e > s && gm_email_isspace((unsigned char)e[-1]))
 			e--;
 		if ((hash = memchr(s, '#', (size_t)(e - s))))
@@ -1091,37 +1051,26 @@ static const char *const signoff_keys[] = { "Signed-off-by" };
 static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 			 const struct gm_history_person *p, size_t total)
 {
-	const char *names[3] = { "history_commits", "history_authored",
-				 "history_reviewed" };
-	size_t counts[3] = { p->commits, p->authored,
-			     trailer_lines(p, review_keys, 2) };
+	static const char *const names[5] = { "history_commits",
+		"history_authored", "history_reviewed", "history_author_reviews",
+		"history_file_reviews" };
+	const double v[5] = { (double)p->commits, (double)p->authored,
+		(double)trailer_lines(p, review_keys, 2), (double)p->author_rev,
+		p->long_rev };
 	struct gm_buf role = GM_BUF_INIT;
 	int error = 0;
 
-	for (int k = 0; k < 3 && !error; k++) {
-		if (!counts[k])
+	for (int k = 0; k < 5 && !error; k++) {
+		if (v[k] <= 0)
 			continue;
 		gm_buf_reset(&role);
-		if (rk->set->rolestats)
-			error = gm_buf_printf(&role, "%s:%zu/%zu=%.0f%%", names[k],
-					      counts[k], total,
-					      counts[k] * 100.0 / total);
-		else
-			error = gm_buf_puts(&role, names[k]);
-		if (!error)
-			error = entry_add_role(e, role.ptr);
-	}
-	/* the review signals: the author's other commits', the files' of two years */
-	for (int k = 0; k < 2 && !error; k++) {
-		double v = k ? p->long_rev : (double)p->author_rev;
-
-		if (v <= 0)
-			continue;
-		gm_buf_reset(&role);
-		error = gm_buf_puts(&role, k ? "history_file_reviews" :
-					       "history_author_reviews");
-		if (!error && rk->set->rolestats)
-			error = gm_buf_printf(&role, ":%.4g", v);
+		error = gm_buf_puts(&role, names[k]);
+		if (!error && rk->set->rolestats && k < 3)
+			error = gm_buf_printf(&role, ":%zu/%zu=%.0f%%",
+					      (size_t)v[k], total,
+					      v[k] * 100.0 / total);
+		else if (!error && rk->set->rolestats)
+			error = gm_buf_printf(&role, ":%.4g", v[k]);
 		if (!error)
 			error = entry_add_role(e, role.ptr);
 	}
@@ -1199,45 +1148,6 @@ double gm_rank_history_score(enum gm_rank_scope scope,
 			    CAP_AUTHOR_REV) +
 		     capped(W_LONG_REV, p->long_rev, CAP_LONG_REV);
 	return s;
-}
-
-/* The key of the bare "reviewer" role (--no-reviewer-section): no name. */
-#define BARE_REVIEWER "\n"
-
-/* Note `key` as a catch-all's (2) or an own section's (1): own wins. */
-static int scope_put(struct gm_rank *rk, const char *key, uintptr_t v)
-{
-	void *old;
-
-	if (gm_strmap_get(&rk->scopes, key, strlen(key), &old) &&
-	    (uintptr_t)old <= v)
-		return 0;
-	return gm_strmap_put(&rk->scopes, key, strlen(key), (void *)v);
-}
-
-/*
- * Remember whether section `sec` is a catch-all (an F: of a lone star),
- * under its name as the roles show it; with --no-reviewer-section, its
- * R: lines under BARE_REVIEWER.
- */
-static int note_scope(struct gm_rank *rk, const struct gm_maintainers *m,
-		      const struct gm_section *sec)
-{
-	uintptr_t catchall = gm_maintainers_stars(m, sec->start + 1,
-						  sec->end) != 0;
-	bool reviewers = false;
-	struct gm_buf name = GM_BUF_INIT;
-	int error;
-
-	for (size_t i = sec->start + 1; i < sec->end; i++)
-		reviewers |= m->lines[i].tag == 'R';
-	error = role_name(&name, rk->set, sec);
-	if (!error)
-		error = scope_put(rk, name.ptr, catchall + 1);
-	if (!error && reviewers && !rk->set->reviewer_section)
-		error = scope_put(rk, BARE_REVIEWER, catchall + 1);
-	gm_buf_release(&name);
-	return error;
 }
 
 /* Bits of where an entry's section roles come from. */
@@ -1328,18 +1238,15 @@ static int people_merge(struct gm_rank *rk)
 	return error;
 }
 
-struct ranked {
-	double score;
-	size_t index;
-};
-
+/* Best score first, then in list order (entries of one array). */
 static int ranked_cmp(const void *a, const void *b)
 {
-	const struct ranked *x = a, *y = b;
+	const struct gm_rank_entry *x = *(const struct gm_rank_entry *const *)a;
+	const struct gm_rank_entry *y = *(const struct gm_rank_entry *const *)b;
 
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
+	return x < y ? -1 : x > y;
 }
 
 /* Who is never cut: the chief penguin and the signers of Fixes: commits. */
@@ -1372,7 +1279,7 @@ static bool address_in(char *const *who, size_t nr, const char *addr,
 static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 {
 	struct gm_rank_list *l = &rk->people;
-	struct ranked *r = calloc(l->nr + 1, sizeof(*r));
+	struct gm_rank_entry **r = calloc(l->nr + 1, sizeof(*r));
 	struct gm_rank_entry *v = calloc(l->nr + 1, sizeof(*v));
 	size_t kept = 0, room, j = 0;
 	struct gm_buf tmp = GM_BUF_INIT;
@@ -1390,14 +1297,13 @@ static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 		l->v[i].scope = entry_scope(entry_sections(rk, &l->v[i]), own);
 		l->v[i].score = gm_rank_history_score(l->v[i].scope,
 						      l->v[i].history);
-		r[i].score = l->v[i].score;
-		r[i].index = i;
+		r[i] = &l->v[i];
 		kept += history_kept(&l->v[i]);
 	}
 	qsort(r, l->nr, sizeof(*r), ranked_cmp);
 	room = budget > kept ? budget - kept : 0;
 	for (size_t i = 0; i < l->nr; i++) {
-		struct gm_rank_entry *e = &l->v[r[i].index];
+		struct gm_rank_entry *e = r[i];
 		bool self = address_in(&author, author != NULL, e->addr, &tmp);
 
 		if (history_kept(e) ||
@@ -1583,7 +1489,7 @@ static int history_merge(struct gm_rank *rk, const struct gm_history *h,
 
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 {
-	struct gm_buf fmt = GM_BUF_INIT, tmp = GM_BUF_INIT;
+	struct gm_buf tmp = GM_BUF_INIT;
 	int max = rk->set->max_recipients;
 	size_t listed = 0;
 	int error = history_identities(rk, h);
@@ -1604,16 +1510,12 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 	if (!error)
 		error = history_cut(rk, max > 0 ? (size_t)max : max == 0 ?
 				    SIZE_MAX : listed, h->author);
-	if (!error && h->rejected) {
-		gm_buf_reset(&fmt);
-		if (!(error = gm_buf_printf(&fmt, "%zu trailer line%s of the "
-					    "history name%s no valid address: "
-					    "not counted", h->rejected,
-					    h->rejected == 1 ? "" : "s",
-					    h->rejected == 1 ? "s" : "")))
-			error = gm_strvec_push(&rk->warnings, fmt.ptr);
-	}
-	gm_buf_release(&fmt);
+	if (!error && h->rejected)
+		error = gm_strvec_pushf(&rk->warnings, "%zu trailer line%s of "
+					"the history name%s no valid address: "
+					"not counted", h->rejected,
+					h->rejected == 1 ? "" : "s",
+					h->rejected == 1 ? "s" : "");
 	gm_buf_release(&tmp);
 	return error;
 }

@@ -76,27 +76,30 @@ static const char *person(const char *line)
 	return v;
 }
 
-/* deduplicate_email() of `s` pushed on `out`. */
-static int push_dedup(struct gm_rank *rk, struct gm_strvec *out,
-		      const char *s)
+/* Whether signature or author line `line` counts: no chief penguin's. */
+static bool counted(const struct gm_rank *rk, const char *line)
 {
-	struct gm_buf tmp = GM_BUF_INIT;
-	int error = gm_rank_dedup(rk, &tmp, s);
-
-	if (!error)
-		error = gm_strvec_push(out, tmp.ptr);
-	gm_buf_release(&tmp);
-	return error;
+	return rk->set->git_chief_penguins ||
+	       !gm_rank_is_penguin_line(rk->set, line, strlen(line));
 }
 
-/* deduplicate_email() of each line, in order, into `out`. */
+/*
+ * deduplicate_email() of each line, in order, into `out`; with `extract`
+ * of the person of each signature or author line, with `signers` only of
+ * the lines that count.
+ */
 static int dedup_all(struct gm_rank *rk, struct gm_strvec *out,
-		     const struct gm_strvec *in, bool extract)
+		     const struct gm_strvec *in, bool extract, bool signers)
 {
+	struct gm_buf tmp = GM_BUF_INIT;
 	int error = 0;
 
 	for (size_t i = 0; i < in->nr && !error; i++)
-		error = push_dedup(rk, out, extract ? person(in->v[i]) : in->v[i]);
+		if ((!signers || counted(rk, in->v[i])) &&
+		    !(error = gm_rank_dedup(rk, &tmp, extract ? person(in->v[i]) :
+					    in->v[i])))
+			error = gm_strvec_push(out, tmp.ptr);
+	gm_buf_release(&tmp);
 	return error;
 }
 
@@ -193,7 +196,7 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 		if (!gm_strvec_contains(&uniq, authors->v[i]))
 			error = gm_strvec_push(&uniq, authors->v[i]);
 	if (!error)
-		error = dedup_all(rk, &tmp, &uniq, false);
+		error = dedup_all(rk, &tmp, &uniq, false, false);
 	gm_strvec_release(&uniq);
 	for (size_t i = 0; i < tmp.nr && !error; i++)
 		if (!gm_strvec_contains(&uniq, tmp.v[i]))
@@ -236,7 +239,7 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 	const struct gm_signers_file *file = &s->files[f];
 	struct file_lines l;
 	struct gm_strvec authors = GM_STRVEC_INIT, signers = GM_STRVEC_INIT;
-	struct gm_strvec once = GM_STRVEC_INIT, kept = GM_STRVEC_INIT;
+	struct gm_strvec once = GM_STRVEC_INIT;
 	struct stat_re re;
 	int error;
 
@@ -254,18 +257,12 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 		authors = l.authors;	/* taken over */
 		memset(&l.authors, 0, sizeof(l.authors));
 	} else {
-		for (size_t i = 0; i < l.signatures.nr && !error; i++)
-			if (rk->set->git_chief_penguins ||
-			    !gm_rank_is_penguin_line(rk->set, l.signatures.v[i],
-						     strlen(l.signatures.v[i])))
-				error = gm_strvec_push(&kept, l.signatures.v[i]);
+		error = dedup_all(rk, &authors, &l.authors, true, false);
 		if (!error)
-			error = dedup_all(rk, &authors, &l.authors, true);
-		if (!error)
-			error = dedup_all(rk, &once, &kept, true);
+			error = dedup_all(rk, &once, &l.signatures, true, true);
 	}
 	if (!error)
-		error = dedup_all(rk, &signers, &once, false);
+		error = dedup_all(rk, &signers, &once, false, false);
 	if (!error)
 		error = gm_rank_assign(rk, "commit_signer", l.commits, &signers,
 				       GM_KIND_HISTORY, facts);
@@ -282,7 +279,6 @@ out:
 	gm_strvec_release(&authors);
 	gm_strvec_release(&signers);
 	gm_strvec_release(&once);
-	gm_strvec_release(&kept);
 	return error;
 }
 
@@ -297,19 +293,13 @@ static int commit_signers(struct gm_rank *rk, const struct gm_signers_commit *c,
 			  struct gm_strvec *out)
 {
 	struct gm_strvec unused = GM_STRVEC_INIT;
-	int error = 0;
+	int error;
 
 	if (!c->signatures.nr)
 		return 0;
-	for (size_t i = 0; i < c->authors.nr && !error; i++)
-		error = push_dedup(rk, &unused, person(c->authors.v[i]));
-	for (size_t i = 0; i < c->signatures.nr && !error; i++) {
-		const char *s = c->signatures.v[i];
-		bool chief = gm_rank_is_penguin_line(rk->set, s, strlen(s));
-
-		if (!chief || rk->set->git_chief_penguins)
-			error = push_dedup(rk, out, person(s));
-	}
+	error = dedup_all(rk, &unused, &c->authors, true, false);
+	if (!error)
+		error = dedup_all(rk, out, &c->signatures, true, true);
 	gm_strvec_release(&unused);
 	return error;
 }
@@ -327,10 +317,7 @@ static int authored_lines(struct gm_rank *rk, const struct gm_strvec *all,
 		const struct gm_signers_commit *c = &commits[k];
 		size_t count = 0;
 
-		if (!c->author ||
-		    (!rk->set->git_chief_penguins &&
-		     gm_rank_is_penguin_line(rk->set, c->author,
-					     strlen(c->author))))
+		if (!c->author || !counted(rk, c->author))
 			continue;
 		gm_buf_reset(&fmt);
 		if ((error = gm_email_normalize(&fmt, c->author, 1)) < 0 ||
@@ -370,7 +357,7 @@ static int add_blame(struct gm_rank *rk, const struct gm_blame *b, size_t file)
 		error = gm_rank_assign(rk, "authored lines", (int)f->lines.nr,
 				       &lines, GM_KIND_HISTORY, NULL);
 	if (!error)
-		error = dedup_all(rk, &norm, &signers, false);
+		error = dedup_all(rk, &norm, &signers, false, false);
 	if (!error)
 		error = gm_rank_assign(rk, from_filename ? "commits" :
 				       "modified commits", (int)f->ids.nr, &norm,

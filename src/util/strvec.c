@@ -10,13 +10,23 @@
 
 int gm_strvec_pushf(struct gm_strvec *sv, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
+	char *s;
+	int n, error;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	return gm_strvec_push(sv, msg);
+	if (n < 0)
+		return gm_error_set(GM_ERROR, "bad format");
+	if (!(s = malloc((size_t)n + 1)))
+		return gm_error_set(GM_ERROR, "out of memory");
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	error = gm_strvec_pushn(sv, s, (size_t)n);
+	free(s);
+	return error;
 }
 
 int gm_strvec_pushn(struct gm_strvec *sv, const char *s, size_t len)
