@@ -35,7 +35,7 @@ static const char *const t_sources[NR_T] = {
 
 /* One physical line of a MAINTAINERS file, without its newline. */
 struct st_line {
-	const struct gm_selftest_file *file;
+	const struct gm_repo_file *file;
 	size_t nr;		/* 1-based */
 	const char *s;
 	size_t len;
@@ -136,7 +136,7 @@ static bool selftest_isdir(const char *path, void *payload)
 static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 		    const char *path, const char *name)
 {
-	struct gm_selftest_file *f;
+	struct gm_repo_file *f;
 	size_t len = strlen(path);
 
 	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
@@ -145,7 +145,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 	in->files = f;
 	f = &in->files[in->nr_files];
 	f->text = (struct gm_buf)GM_BUF_INIT;
-	if (!(f->name = strdup(name)))
+	if (!(f->path = strdup(name)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	in->nr_files++;
 	/* a directory reads as empty, as the script's open() of one does */
@@ -279,11 +279,7 @@ int gm_selftest_load(struct gm_selftest_input *in, struct gm_repo *r,
 
 void gm_selftest_release(struct gm_selftest_input *in)
 {
-	for (size_t i = 0; i < in->nr_files; i++) {
-		free(in->files[i].name);
-		gm_buf_release(&in->files[i].text);
-	}
-	free(in->files);
+	gm_repo_files_free(in->files, in->nr_files);
 	in->files = NULL;
 	in->nr_files = 0;
 	gm_strvec_release(&in->paths);
@@ -299,7 +295,7 @@ static int split_lines(struct st *st)
 	size_t alloc = 0;
 
 	for (size_t f = 0; f < st->in->nr_files; f++) {
-		const struct gm_selftest_file *file = &st->in->files[f];
+		const struct gm_repo_file *file = &st->in->files[f];
 		const char *p = file->text.ptr, *end = p + file->text.len;
 
 		for (size_t nr = 1; p < end; nr++) {
@@ -359,7 +355,7 @@ static int warn(struct st *st, size_t i, const char *fmt, ...)
 	struct gm_buf name = GM_BUF_INIT;
 	va_list ap;
 
-	if (gm_buf_put_path(&name, l->file->name, false) < 0)
+	if (gm_buf_put_path(&name, l->file->path, false) < 0)
 		return GM_ERROR;
 	fprintf(st->out, "%s:%zu: warning: ", name.ptr, l->nr);
 	gm_buf_release(&name);
@@ -794,7 +790,7 @@ static void note_unchecked(struct st *st, size_t i, const struct st_job *job)
 
 	if (!st->err || job->link.result != GM_EINVALID || job->line != i)
 		return;
-	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->name, l->nr,
+	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->path, l->nr,
 		job->link.why[0] ? job->link.why : "not checked", (int)l->len,
 		l->s);
 }
@@ -817,9 +813,9 @@ static int check_scm(struct st *st, size_t i, const char *v, size_t vlen)
 {
 	struct st_job *job = job_for(st, v, vlen);
 
-	if (job && job->line < i)	/* the script's cache */
-		return check_link(st, i, v, vlen);
-	if (!regex_match(st, st->t[T_WELL_FORMED], v, vlen))
+	/* a value checked at an earlier line: the script's cache */
+	if ((!job || job->line >= i) &&
+	    !regex_match(st, st->t[T_WELL_FORMED], v, vlen))
 		return warn(st, i, "malformed entry");
 	return check_link(st, i, v, vlen);
 }
@@ -894,7 +890,7 @@ static int check_name(struct st *st, size_t i, const char *name,
 	}
 	l = &st->lines[(uintptr_t)first - 1];
 	if ((error = name_of(&other, l)) == 0 && strcmp(other.ptr, name))
-		error = warn(st, i, "name differs from %s:%zu", l->file->name,
+		error = warn(st, i, "name differs from %s:%zu", l->file->path,
 			     l->nr);
 out:
 	gm_buf_release(&key);
