@@ -343,13 +343,11 @@ static bool line_is_header(const struct st *st, size_t i)
 	       line_tag(&st->lines[i + 1], &v, &vlen) && vlen;
 }
 
-static int warn(struct st *st, size_t i, const char *fmt, ...) GM_PRINTF(3, 4);
-
 /*
  * One warning line about line `i`; its file's name (a directory of the
  * tree's with --find-maintainer-files) C-quoted if it must be.
  */
-static int warn(struct st *st, size_t i, const char *fmt, ...)
+static GM_PRINTF(3, 4) int warn(struct st *st, size_t i, const char *fmt, ...)
 {
 	const struct st_line *l = &st->lines[i];
 	struct gm_buf name = GM_BUF_INIT;
@@ -773,7 +771,6 @@ out:
 	return error;
 }
 
-/* The job made for `v`, if one was. */
 static struct st_job *job_for(struct st *st, const char *v, size_t vlen)
 {
 	void *k;
