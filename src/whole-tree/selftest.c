@@ -47,7 +47,6 @@ enum st_job_kind { JOB_HTTP, JOB_GIT, JOB_OFFLINE };
 struct st_job {
 	enum st_job_kind kind;
 	size_t line;		/* where the script makes it */
-	char *url;
 	struct gm_strvec patterns; /* branch words, for JOB_GIT */
 	struct gm_net_link link;	/* url and, once checked, the answer */
 };
@@ -596,9 +595,8 @@ static int add_job(struct st *st, size_t line, const char *value,
 	memset(job, 0, sizeof(*job));
 	job->kind = kind;
 	job->line = line;
-	if (!(job->url = strndup(url, ulen)))
+	if (!(job->link.url = strndup(url, ulen)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	job->link.url = job->url;
 	st->nr_jobs++;
 	return gm_strmap_put(&st->job_of, value, vlen,
 			     (void *)(uintptr_t)st->nr_jobs);
@@ -1215,7 +1213,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	*nr = st.warnings;
 out:
 	for (size_t k = 0; k < st.nr_jobs; k++) {
-		free(st.jobs[k].url);
+		free((char *)st.jobs[k].link.url);
 		gm_strvec_release(&st.jobs[k].patterns);
 	}
 	free(st.jobs);
