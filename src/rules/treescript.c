@@ -1,4 +1,4 @@
-/* memmem() is a GNU and BSD extension, in every libc we build with. */
+/* memmem() and memrchr(): GNU extensions, in every libc we build with. */
 #define _GNU_SOURCE
 #include "gm/treescript.h"
 
@@ -95,6 +95,13 @@ static const char *ts_eol(const char *p, const char *end)
 	return nl ? nl : end;
 }
 
+/* The first occurrence of `word` in the text up to `end`, or NULL. */
+static const char *ts_find(const char *text, const char *end,
+			   const char *word)
+{
+	return memmem(text, (size_t)(end - text), word, strlen(word));
+}
+
 /* The 1-based number of the line that `p` is on. */
 static size_t ts_lineno(const char *text, const char *p)
 {
@@ -136,19 +143,13 @@ static const char *ts_find_getoptions(const char *p, const char *end,
 				      const char **line)
 {
 	static const char word[] = "GetOptions(";
-	const size_t n = sizeof(word) - 1;
 
-	while (p < end) {
-		const char *eol = ts_eol(p, end);
+	for (const char *q = p; (q = ts_find(q, end, word)); q++) {
+		const char *nl = memrchr(p, '\n', (size_t)(q - p));
 
-		for (const char *q = p; (size_t)(eol - q) >= n && *q != '#';
-		     q++) {
-			if (*q == 'G' && !memcmp(q, word, n)) {
-				*line = p;
-				return q + n;
-			}
-		}
-		p = eol < end ? eol + 1 : end;
+		*line = nl ? nl + 1 : p;
+		if (!memchr(*line, '#', (size_t)(q - *line)))
+			return q + sizeof(word) - 1;
 	}
 	return NULL;
 }
@@ -321,13 +322,6 @@ static bool ts_read_vars(struct ts_var vars[TS_NR], const char *text,
 
 /* ==================== the Linux family ==================== */
 
-/* The first occurrence of `word` in the text up to `end`, or NULL. */
-static const char *ts_find(const char *text, const char *end,
-			   const char *word)
-{
-	return memmem(text, (size_t)(end - text), word, strlen(word));
-}
-
 /*
  * Whether `text` is Linux's own get_maintainer.pl (of any version): its
  * chief penguin is Linus and it checks for a kernel tree by its Kbuild.
@@ -428,15 +422,9 @@ static const char *const ts_family_names[] = {
 static const char *ts_line_starting(const char *text, const char *end,
 				    const char *prefix)
 {
-	size_t n = strlen(prefix);
-
-	for (const char *p = text; p < end;) {
-		const char *eol = ts_eol(p, end);
-
-		if ((size_t)(eol - p) >= n && !memcmp(p, prefix, n))
-			return p;
-		p = eol < end ? eol + 1 : end;
-	}
+	for (const char *q = text; (q = ts_find(q, end, prefix)); q++)
+		if (q == text || q[-1] == '\n')
+			return q;
 	return NULL;
 }
 
