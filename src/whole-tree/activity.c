@@ -314,8 +314,7 @@ static int tally_all(struct gm_activity *a, const struct gm_maintainers *m,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	for (size_t s = 0; s < m->nr_sections; s++)
-		t.slot[s] = SIZE_MAX;
+	memset(t.slot, 0xff, ns * sizeof(*t.slot));	/* SIZE_MAX: none */
 	for (size_t i = 0; i < a->nr_sections; i++)
 		t.slot[a->sections[i].section] = i;
 	/* the walk's identities are mapped already: no second mailmap */

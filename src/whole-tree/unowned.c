@@ -418,6 +418,8 @@ static int select_path(unsigned char *keep, struct gm_repo *r,
 		return error;
 	kind = rel->len ? gm_repo_kind(r, rel->ptr) : GM_REPO_TREE;
 	if (kind == GM_REPO_NONE) {
+		if (gm_strvec_contains(all, rel->ptr))
+			return 0;	/* an earlier argument's */
 		if ((error = gm_strvec_push(all, rel->ptr)) < 0)
 			return error;
 		keep[all->nr - 1] = 1;
@@ -460,15 +462,8 @@ int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 			v[j++] = all->v[i];
 	if (error)
 		goto out;
-	if (all->nr > tree_nr) {	/* paths not in the tree, in order */
-		size_t k = 0;
-
+	if (all->nr > tree_nr)	/* paths not in the tree, in order */
 		qsort(v, j, sizeof(*v), path_cmp);
-		for (size_t i = 0; i < j; i++)
-			if (!k || strcmp(v[k - 1], v[i]))
-				v[k++] = v[i];
-		j = k;
-	}
 	*out = v;
 	*nr = j;
 	v = NULL;
