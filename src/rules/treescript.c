@@ -60,7 +60,7 @@ static const struct ts_option ts_options[] = {
 };
 
 #define TS_NR (sizeof(ts_options) / sizeof(*ts_options))
-#define TS_FOLLOWED (TS_NR - 2)	/* the defaults ts_read_defaults() takes */
+#define TS_FOLLOWED (TS_NR - 2)	/* those ts_read_defaults() takes */
 
 enum ts_state {
 	TS_UNKNOWN = 0,	/* no initialiser read, or one not understood */

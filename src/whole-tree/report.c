@@ -90,7 +90,8 @@ static const char page_script[] =
 static void put_html(FILE *f, const char *s)
 {
 	static const char *const entity[] = { ['"'] = "&quot;",
-		['&'] = "&amp;", ['\''] = "&#39;", ['<'] = "&lt;", ['>'] = "&gt;" };
+		['&'] = "&amp;", ['\''] = "&#39;", ['<'] = "&lt;",
+		['>'] = "&gt;" };
 
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p <= '>' && entity[*p])
