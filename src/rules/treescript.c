@@ -322,11 +322,7 @@ static bool ts_read_vars(struct ts_var vars[TS_NR], const char *text,
 
 /* ==================== the Linux family ==================== */
 
-/*
- * Whether `text` is Linux's own get_maintainer.pl (of any version): its
- * chief penguin is Linus and it checks for a kernel tree by its Kbuild.
- * Forks that renamed the chief or dropped the check are other families.
- */
+/* Whether `text` is Linux's own script, of any version (as the header says). */
 static bool ts_is_linux(const char *text, size_t len)
 {
 	return ts_find(text, text + len,
