@@ -36,7 +36,7 @@ static char *run(const struct fx *fx, unsigned checks, size_t *nr)
 	static const char *const none[] = { NULL };
 	struct gm_selftest_input in = GM_SELFTEST_INPUT_INIT;
 	struct gm_test_dirs dirs = { fx->dirs ? fx->dirs : none, 0, "" };
-	struct gm_selftest_file *files;
+	struct gm_repo_file *files;
 	char *out = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -44,7 +44,7 @@ static char *run(const struct fx *fx, unsigned checks, size_t *nr)
 	files = calloc(fx->nr_files + 1, sizeof(*files));
 	ck_assert_ptr_nonnull(files);
 	for (size_t i = 0; i < fx->nr_files; i++) {
-		files[i].name = strdup(fx->files[i].name);
+		files[i].path = strdup(fx->files[i].name);
 		files[i].text = (struct gm_buf)GM_BUF_INIT;
 		ck_assert_int_eq(gm_buf_puts(&files[i].text, fx->files[i].text),
 				 0);

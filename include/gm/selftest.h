@@ -38,15 +38,10 @@ enum gm_selftest_check {
 /* The reachability checks' default limit per link, as the script's wget. */
 #define GM_SELFTEST_TIMEOUT_MS 10000
 
-/* One MAINTAINERS file: its name as the warnings show it, its bytes. */
-struct gm_selftest_file {
-	char *name;
-	struct gm_buf text;
-};
-
 /* Everything the checks read. */
 struct gm_selftest_input {
-	struct gm_selftest_file *files;	/* in the order they are read */
+	struct gm_repo_file *files;	/* in the order they are read; each
+					   path as the warnings name it */
 	size_t nr_files;
 	struct gm_strvec paths;		/* the tree's files, sorted, as
 					   `git ls-files` prints them */

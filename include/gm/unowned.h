@@ -11,6 +11,8 @@
 #include "gm/repo.h"
 #include "gm/strvec.h"
 
+struct gm_matches;
+
 /*
  * Which sections claim which files, for a whole tree at once, and the
  * files that no maintainer claims (--unowned).
@@ -41,6 +43,15 @@ struct gm_unowned_opts {
 };
 
 #define GM_UNOWNED_OPTS_INIT { NULL, NULL, 0, NULL, false }
+
+/**
+ * The matcher's answer for `o` on `files[0..nr)` (as gm_unowned_claims()
+ * takes them, the sections not wanted claiming nothing), into `*out`
+ * (gm_matches_free()). @return 0 or GM_ERROR.
+ */
+int gm_unowned_match(struct gm_matches **out, const struct gm_maintainers *m,
+		     const struct gm_unowned_opts *o, const char *const *files,
+		     size_t nr);
 
 /**
  * Report every claim of a section `s` with `o->wanted[s]` on

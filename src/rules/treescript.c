@@ -1,4 +1,4 @@
-/* memmem() is a GNU and BSD extension, in every libc we build with. */
+/* memmem() and memrchr(): GNU extensions, in every libc we build with. */
 #define _GNU_SOURCE
 #include "gm/treescript.h"
 
@@ -54,9 +54,13 @@ static const struct ts_option ts_options[] = {
 	{ "web", NULL, 0, false, false },
 	{ "bug", NULL, 0, false, false },		/* not in 6.1 */
 	{ "substatus", NULL, 0, false, true },	/* nor this */
+	/* read for gm_treescript_read()'s own steps and notes alone */
+	{ "git-fallback", NULL, 1, false, false },
+	{ "rolestats", NULL, 1, false, false },
 };
 
 #define TS_NR (sizeof(ts_options) / sizeof(*ts_options))
+#define TS_FOLLOWED (TS_NR - 2)	/* those ts_read_defaults() takes */
 
 enum ts_state {
 	TS_UNKNOWN = 0,	/* no initialiser read, or one not understood */
@@ -89,6 +93,13 @@ static const char *ts_eol(const char *p, const char *end)
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
 
 	return nl ? nl : end;
+}
+
+/* The first occurrence of `word` in the text up to `end`, or NULL. */
+static const char *ts_find(const char *text, const char *end,
+			   const char *word)
+{
+	return memmem(text, (size_t)(end - text), word, strlen(word));
 }
 
 /* The 1-based number of the line that `p` is on. */
@@ -132,19 +143,13 @@ static const char *ts_find_getoptions(const char *p, const char *end,
 				      const char **line)
 {
 	static const char word[] = "GetOptions(";
-	const size_t n = sizeof(word) - 1;
 
-	while (p < end) {
-		const char *eol = ts_eol(p, end);
+	for (const char *q = p; (q = ts_find(q, end, word)); q++) {
+		const char *nl = memrchr(p, '\n', (size_t)(q - p));
 
-		for (const char *q = p; (size_t)(eol - q) >= n && *q != '#';
-		     q++) {
-			if (*q == 'G' && !memcmp(q, word, n)) {
-				*line = p;
-				return q + n;
-			}
-		}
-		p = eol < end ? eol + 1 : end;
+		*line = nl ? nl + 1 : p;
+		if (!memchr(*line, '#', (size_t)(q - *line)))
+			return q + sizeof(word) - 1;
 	}
 	return NULL;
 }
@@ -154,12 +159,9 @@ static bool ts_name_is(const char *s, size_t len, const char *name)
 	return name && strlen(name) == len && !strncasecmp(s, name, len);
 }
 
-/*
- * The entry of spec <s, len> binds `var`: those of the `n` options `opts`
- * it names get it.
- */
-static void ts_bind(struct ts_var *vars, const struct ts_option *opts,
-		    size_t n, const char *s, size_t len, const char *var)
+/* The entry of spec <s, len> binds `var`: the options it names get it. */
+static void ts_bind(struct ts_var *vars, const char *s, size_t len,
+		    const char *var)
 {
 	size_t names = 0;
 
@@ -172,10 +174,10 @@ static void ts_bind(struct ts_var *vars, const struct ts_option *opts,
 
 		while (one < names && s[one] != '|')
 			one++;
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < TS_NR; i++)
 			if (!vars[i].name[0] &&
-			    (ts_name_is(s, one, opts[i].name) ||
-			     ts_name_is(s, one, opts[i].alias)))
+			    (ts_name_is(s, one, ts_options[i].name) ||
+			     ts_name_is(s, one, ts_options[i].alias)))
 				memcpy(vars[i].name, var, strlen(var) + 1);
 		s += one;
 		names -= one;
@@ -190,8 +192,8 @@ static void ts_bind(struct ts_var *vars, const struct ts_option *opts,
  * One GetOptions entry at *p, `'spec' => \$var` (or "spec"), bound in
  * `vars`; *p moved past it. False, *p unmoved, for anything else.
  */
-static bool ts_read_entry(struct ts_var *vars, const struct ts_option *opts,
-			  size_t n, const char **p, const char *end)
+static bool ts_read_entry(struct ts_var *vars, const char **p,
+			  const char *end)
 {
 	const char *q = *p + 1, *spec = *p + 1;
 	char var[TS_NAME_MAX];
@@ -212,14 +214,14 @@ static bool ts_read_entry(struct ts_var *vars, const struct ts_option *opts,
 	q += 2;
 	if (!ts_ident(&q, end, var))
 		return false;
-	ts_bind(vars, opts, n, spec, len, var);
+	ts_bind(vars, spec, len, var);
 	*p = q;
 	return true;
 }
 
 /* The entries of the GetOptions call whose arguments start at `p`. */
-static void ts_read_entries(struct ts_var *vars, const struct ts_option *opts,
-			    size_t n, const char *p, const char *end)
+static void ts_read_entries(struct ts_var *vars, const char *p,
+			    const char *end)
 {
 	while (p < end) {
 		while (p < end && (ts_isblank((unsigned char)*p) ||
@@ -228,7 +230,7 @@ static void ts_read_entries(struct ts_var *vars, const struct ts_option *opts,
 		if (p >= end || *p == ')')
 			return;
 		if ((*p == '\'' || *p == '"') &&
-		    ts_read_entry(vars, opts, n, &p, end))
+		    ts_read_entry(vars, &p, end))
 			continue;
 		p = ts_eol(p, end);	/* a comment, or something else */
 	}
@@ -267,7 +269,7 @@ static enum ts_state ts_read_value(const char *p, const char *eol,
  * A line `my $name = VALUE;` (or `my $name;`), line `lineno`: what it
  * says of `name`.
  */
-static void ts_read_initialiser(struct ts_var *vars, size_t n, const char *p,
+static void ts_read_initialiser(struct ts_var *vars, const char *p,
 				const char *eol, size_t lineno)
 {
 	char name[TS_NAME_MAX];
@@ -284,7 +286,7 @@ static void ts_read_initialiser(struct ts_var *vars, size_t n, const char *p,
 		state = TS_UNDEF;
 	else if (p < eol && *p == '=' && (p + 1 >= eol || p[1] != '='))
 		state = ts_read_value(ts_skip_blanks(p + 1, eol), eol, &value);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < TS_NR; i++) {
 		if (!strcmp(vars[i].name, name)) {
 			vars[i].state = state;	/* the last one counts */
 			vars[i].value = value;
@@ -294,25 +296,25 @@ static void ts_read_initialiser(struct ts_var *vars, size_t n, const char *p,
 }
 
 /*
- * What the script says of each of the `n` options `opts`, into `vars`:
- * the variable its GetOptions entry binds, and that variable's last
+ * What the script says of each option of ts_options[], into `vars`: the
+ * variable its GetOptions entry binds, and that variable's last
  * top-level initialiser (column 0, before the call). False, nothing
  * bound, without a GetOptions call.
  */
-static bool ts_read_vars(struct ts_var *vars, const struct ts_option *opts,
-			 size_t n, const char *text, size_t len)
+static bool ts_read_vars(struct ts_var vars[TS_NR], const char *text,
+			 size_t len)
 {
 	const char *end = text + len, *line = NULL, *args;
 	size_t lineno = 1;
 
-	memset(vars, 0, n * sizeof(*vars));
+	memset(vars, 0, TS_NR * sizeof(*vars));
 	if (!text || !(args = ts_find_getoptions(text, end, &line)))
 		return false;
-	ts_read_entries(vars, opts, n, args, end);
+	ts_read_entries(vars, args, end);
 	for (const char *p = text; p < line; lineno++) {
 		const char *eol = ts_eol(p, line);
 
-		ts_read_initialiser(vars, n, p, eol, lineno);
+		ts_read_initialiser(vars, p, eol, lineno);
 		p = eol < line ? eol + 1 : line;
 	}
 	return true;
@@ -320,18 +322,7 @@ static bool ts_read_vars(struct ts_var *vars, const struct ts_option *opts,
 
 /* ==================== the Linux family ==================== */
 
-/* The first occurrence of `word` in the text up to `end`, or NULL. */
-static const char *ts_find(const char *text, const char *end,
-			   const char *word)
-{
-	return memmem(text, (size_t)(end - text), word, strlen(word));
-}
-
-/*
- * Whether `text` is Linux's own get_maintainer.pl (of any version): its
- * chief penguin is Linus and it checks for a kernel tree by its Kbuild.
- * Forks that renamed the chief or dropped the check are other families.
- */
+/* Whether `text` is Linux's own script, of any version (as the header says). */
 static bool ts_is_linux(const char *text, size_t len)
 {
 	return ts_find(text, text + len,
@@ -390,19 +381,11 @@ static void ts_read_linux(struct gm_treescript *ts, const char *text,
 	}
 }
 
-/*
- * The option defaults the script gives differently from 6.1, and the
- * behaviours of a later Linux script: none without a GetOptions call.
- */
-static void ts_read_defaults(struct gm_treescript *ts, const char *text,
-			     size_t len)
+/* The option defaults `vars` gives differently from 6.1. */
+static void ts_read_defaults(struct gm_treescript *ts,
+			     const struct ts_var *vars)
 {
-	struct ts_var vars[TS_NR];
-
-	if (!ts_read_vars(vars, ts_options, TS_NR, text, len))
-		return;
-	ts_read_linux(ts, text, len);
-	for (size_t i = 0; i < TS_NR; i++) {
+	for (size_t i = 0; i < TS_FOLLOWED; i++) {
 		const struct ts_option *o = &ts_options[i];
 		int v;
 
@@ -435,15 +418,9 @@ static const char *const ts_family_names[] = {
 static const char *ts_line_starting(const char *text, const char *end,
 				    const char *prefix)
 {
-	size_t n = strlen(prefix);
-
-	for (const char *p = text; p < end;) {
-		const char *eol = ts_eol(p, end);
-
-		if ((size_t)(eol - p) >= n && !memcmp(p, prefix, n))
-			return p;
-		p = eol < end ? eol + 1 : end;
-	}
+	for (const char *q = text; (q = ts_find(q, end, prefix)); q++)
+		if (q == text || q[-1] == '\n')
+			return q;
 	return NULL;
 }
 
@@ -544,24 +521,25 @@ static int ts_penguins(struct gm_strvec *out, const char *text, size_t len,
 /* ==================== one option's default ==================== */
 
 /*
- * The default of the option `name` (one of its names in its GetOptions
- * spec): the last top-level initialiser of the variable it binds, as
- * ts_read_defaults() reads them. *line gets that initialiser's line
- * (0 for none). @return TS_VALUE, TS_UNDEF (no initialiser, or undef),
- * TS_UNKNOWN (an expression), or -1: the script has no such option.
+ * The default of the option `name` of ts_options[] in `vars`: the last
+ * top-level initialiser of the variable it binds. *line gets that
+ * initialiser's line (0 for none). @return TS_VALUE, TS_UNDEF (no
+ * initialiser, or undef), TS_UNKNOWN (an expression), or -1: the script
+ * has no such option.
  */
-static int ts_default_of(const char *text, size_t len, const char *name,
+static int ts_default_of(const struct ts_var *vars, const char *name,
 			 long *value, size_t *line)
 {
-	const struct ts_option opt = { name, NULL, 0, false, false };
-	struct ts_var var;
+	size_t i = 0;
 
+	while (strcmp(ts_options[i].name, name))
+		i++;
 	*line = 0;
-	if (!ts_read_vars(&var, &opt, 1, text, len) || !var.name[0])
+	if (!vars[i].name[0])
 		return -1;
-	*value = var.value;
-	*line = var.line;
-	return var.line ? (int)var.state : TS_UNDEF;
+	*value = vars[i].value;
+	*line = vars[i].line;
+	return vars[i].line ? (int)vars[i].state : TS_UNDEF;
 }
 
 /* ==================== what a family does ==================== */
@@ -588,12 +566,12 @@ static void ts_xen(struct gm_treescript *ts, size_t line)
 #define TS_NOTE(notes, ...) ((void)gm_strvec_pushf((notes), __VA_ARGS__))
 
 /* --git-fallback: the script's default, whatever 6.1's is. */
-static void ts_follow_fallback(struct gm_treescript *ts, const char *text,
-			       size_t len, const char *path)
+static void ts_follow_fallback(struct gm_treescript *ts,
+			       const struct ts_var *vars, const char *path)
 {
 	size_t line;
 	long v = 1;
-	int state = ts_default_of(text, len, "git-fallback", &v, &line);
+	int state = ts_default_of(vars, "git-fallback", &v, &line);
 	int on;
 
 	if (state == -1) {
@@ -632,7 +610,7 @@ static void ts_follow_fallback_maintainers(struct gm_treescript *ts,
 }
 
 /* Notes of the defaults ts_read_defaults() followed, and --rolestats. */
-static void ts_note_defaults(const char *text, size_t len, const char *path,
+static void ts_note_defaults(const struct ts_var *vars, const char *path,
 			     struct gm_strvec *notes)
 {
 	static const char *const names[] = {
@@ -643,7 +621,7 @@ static void ts_note_defaults(const char *text, size_t len, const char *path,
 	long v;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++) {
-		int state = ts_default_of(text, len, names[i], &v, &line);
+		int state = ts_default_of(vars, names[i], &v, &line);
 
 		if (state == -1)
 			TS_NOTE(notes, "%s: no --%s", path, names[i]);
@@ -661,17 +639,21 @@ int gm_treescript_read(struct gm_treescript *out, const char *text,
 		       size_t len, const char *path)
 {
 	struct gm_strvec *notes = &out->notes;
+	struct ts_var vars[TS_NR];
 	size_t line;
 	int n;
 
-	ts_read_defaults(out, text, len);
+	/* a later Linux script's behaviours: none without GetOptions */
+	if (ts_read_vars(vars, text, len))
+		ts_read_linux(out, text, len);
+	ts_read_defaults(out, vars);
 	out->family = ts_family(text, len, &line);
 	out->family_line = line;
 	TS_NOTE(notes, "%s:%zu: family %s", path, line,
 		ts_family_names[out->family]);
-	ts_follow_fallback(out, text, len, path);
+	ts_follow_fallback(out, vars, path);
 	ts_follow_fallback_maintainers(out, text, len, path);
-	ts_note_defaults(text, len, path, notes);
+	ts_note_defaults(vars, path, notes);
 	n = ts_penguins(&out->penguins, text, len, &out->penguins_line);
 	if (n < 0) {
 		gm_strvec_release(&out->penguins);

@@ -135,22 +135,6 @@ static void seen_release(struct seen *sn)
 	free(sn->commits);
 }
 
-/* ==================== which sections claim which paths ==================== */
-
-/* The sections that claim each path of `paths`, as -f matches them. */
-static int owners_find(struct gm_matches **out, const struct gm_maintainers *m,
-		       const struct gm_strvec *paths,
-		       const struct gm_unowned_opts *uo)
-{
-	struct gm_match_ctx *ctx = NULL;
-	int error = gm_match_ctx_new(&ctx, m, uo->isdir, uo->payload);
-
-	if (!error)
-		error = gm_match_files(out, m, ctx, paths, uo->pattern_depth);
-	gm_match_ctx_free(ctx);
-	return error;
-}
-
 /* ==================== the sections' people ==================== */
 
 /* The identity of `name`/`email` after the mailmap: its address's key. */
@@ -330,8 +314,7 @@ static int tally_all(struct gm_activity *a, const struct gm_maintainers *m,
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	for (size_t s = 0; s < m->nr_sections; s++)
-		t.slot[s] = SIZE_MAX;
+	memset(t.slot, 0xff, ns * sizeof(*t.slot));	/* SIZE_MAX: none */
 	for (size_t i = 0; i < a->nr_sections; i++)
 		t.slot[a->sections[i].section] = i;
 	/* the walk's identities are mapped already: no second mailmap */
@@ -354,18 +337,22 @@ int gm_activity_count(struct gm_activity **out, git_repository *repo,
 {
 	struct gm_activity *a = calloc(1, sizeof(*a));
 	struct gm_strmap keys = GM_STRMAP_INIT;
+	struct gm_unowned_opts all = *uo;	/* every section's claims */
 	struct gm_history *h = NULL;
 	struct gm_matches *o = NULL;
 	struct seen sn;
 	int error;
 
 	memset(&sn, 0, sizeof(sn));
+	all.wanted = NULL;
 	if (!a)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = sections_init(a, m, uo->wanted, &keys, ho->mailmap)) < 0 ||
 	    (error = gm_history_each(&h, repo, start, ho, seen_commit,
 				     &sn)) < 0 ||
-	    (error = owners_find(&o, m, &sn.paths, uo)) < 0 ||
+	    (error = gm_unowned_match(&o, m, &all,
+				      (const char *const *)sn.paths.v,
+				      sn.paths.nr)) < 0 ||
 	    (error = tally_all(a, m, h, &sn, o, &keys)) < 0)
 		goto out;
 	a->commits = h->commits;

@@ -346,14 +346,14 @@ int gm_batch_run(const struct gm_batch_settings *s,
 		 const struct gm_batch_answerer *a, struct gm_repo *repo,
 		 FILE *in, FILE *out, FILE *err, size_t *unanswered)
 {
-	struct batch b = { .s = s, .a = a, .out = out, .err = err };
+	struct batch b = { .s = s, .a = a, .out = out, .err = err,
+			   .quote_high = true };
 	struct batch_thread *t = NULL;
 	void *w = NULL;
 	int n = batch_jobs(s->jobs), error;
 
 	*unanswered = 0;
-	if (gm_repo_config_bool(repo, "core.quotePath", &b.quote_high) < 0)
-		b.quote_high = true;
+	gm_repo_config_bool(repo, "core.quotePath", &b.quote_high);
 	pthread_mutex_init(&b.lock, NULL);
 	pthread_cond_init(&b.queued, NULL);
 	pthread_cond_init(&b.room, NULL);

@@ -89,20 +89,17 @@ static const char page_script[] =
 /* `s` HTML-escaped; control characters as \xHH. */
 static void put_html(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default:
-			if (*p < ' ' || *p == 0x7f)
-				fprintf(f, "\\x%02x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
+	static const char *const entity[] = { ['"'] = "&quot;",
+		['&'] = "&amp;", ['\''] = "&#39;", ['<'] = "&lt;",
+		['>'] = "&gt;" };
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= '>' && entity[*p])
+			fputs(entity[*p], f);
+		else if (*p < ' ' || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
 }
 
 /* ==================== sections ==================== */
@@ -269,7 +266,6 @@ static int put_unowned(FILE *f, const struct gm_unowned_dirs *d)
 	return error;
 }
 
-/* The unowned files of the whole tree, by directory. */
 static int unowned_read(struct gm_unowned_dirs *d, struct gm_repo *r,
 			const struct gm_maintainers *m, int pattern_depth)
 {

@@ -35,7 +35,7 @@ static const char *const t_sources[NR_T] = {
 
 /* One physical line of a MAINTAINERS file, without its newline. */
 struct st_line {
-	const struct gm_selftest_file *file;
+	const struct gm_repo_file *file;
 	size_t nr;		/* 1-based */
 	const char *s;
 	size_t len;
@@ -47,7 +47,6 @@ enum st_job_kind { JOB_HTTP, JOB_GIT, JOB_OFFLINE };
 struct st_job {
 	enum st_job_kind kind;
 	size_t line;		/* where the script makes it */
-	char *url;
 	struct gm_strvec patterns; /* branch words, for JOB_GIT */
 	struct gm_net_link link;	/* url and, once checked, the answer */
 };
@@ -136,7 +135,7 @@ static bool selftest_isdir(const char *path, void *payload)
 static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 		    const char *path, const char *name)
 {
-	struct gm_selftest_file *f;
+	struct gm_repo_file *f;
 	size_t len = strlen(path);
 
 	f = realloc(in->files, (in->nr_files + 1) * sizeof(*f));
@@ -145,7 +144,7 @@ static int add_file(struct gm_selftest_input *in, struct gm_repo *r,
 	in->files = f;
 	f = &in->files[in->nr_files];
 	f->text = (struct gm_buf)GM_BUF_INIT;
-	if (!(f->name = strdup(name)))
+	if (!(f->path = strdup(name)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	in->nr_files++;
 	/* a directory reads as empty, as the script's open() of one does */
@@ -279,11 +278,7 @@ int gm_selftest_load(struct gm_selftest_input *in, struct gm_repo *r,
 
 void gm_selftest_release(struct gm_selftest_input *in)
 {
-	for (size_t i = 0; i < in->nr_files; i++) {
-		free(in->files[i].name);
-		gm_buf_release(&in->files[i].text);
-	}
-	free(in->files);
+	gm_repo_files_free(in->files, in->nr_files);
 	in->files = NULL;
 	in->nr_files = 0;
 	gm_strvec_release(&in->paths);
@@ -299,7 +294,7 @@ static int split_lines(struct st *st)
 	size_t alloc = 0;
 
 	for (size_t f = 0; f < st->in->nr_files; f++) {
-		const struct gm_selftest_file *file = &st->in->files[f];
+		const struct gm_repo_file *file = &st->in->files[f];
 		const char *p = file->text.ptr, *end = p + file->text.len;
 
 		for (size_t nr = 1; p < end; nr++) {
@@ -347,19 +342,17 @@ static bool line_is_header(const struct st *st, size_t i)
 	       line_tag(&st->lines[i + 1], &v, &vlen) && vlen;
 }
 
-static int warn(struct st *st, size_t i, const char *fmt, ...) GM_PRINTF(3, 4);
-
 /*
  * One warning line about line `i`; its file's name (a directory of the
  * tree's with --find-maintainer-files) C-quoted if it must be.
  */
-static int warn(struct st *st, size_t i, const char *fmt, ...)
+static GM_PRINTF(3, 4) int warn(struct st *st, size_t i, const char *fmt, ...)
 {
 	const struct st_line *l = &st->lines[i];
 	struct gm_buf name = GM_BUF_INIT;
 	va_list ap;
 
-	if (gm_buf_put_path(&name, l->file->name, false) < 0)
+	if (gm_buf_put_path(&name, l->file->path, false) < 0)
 		return GM_ERROR;
 	fprintf(st->out, "%s:%zu: warning: ", name.ptr, l->nr);
 	gm_buf_release(&name);
@@ -602,9 +595,8 @@ static int add_job(struct st *st, size_t line, const char *value,
 	memset(job, 0, sizeof(*job));
 	job->kind = kind;
 	job->line = line;
-	if (!(job->url = strndup(url, ulen)))
+	if (!(job->link.url = strndup(url, ulen)))
 		return gm_error_set(GM_ERROR, "out of memory");
-	job->link.url = job->url;
 	st->nr_jobs++;
 	return gm_strmap_put(&st->job_of, value, vlen,
 			     (void *)(uintptr_t)st->nr_jobs);
@@ -777,7 +769,6 @@ out:
 	return error;
 }
 
-/* The job made for `v`, if one was. */
 static struct st_job *job_for(struct st *st, const char *v, size_t vlen)
 {
 	void *k;
@@ -794,7 +785,7 @@ static void note_unchecked(struct st *st, size_t i, const struct st_job *job)
 
 	if (!st->err || job->link.result != GM_EINVALID || job->line != i)
 		return;
-	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->name, l->nr,
+	fprintf(st->err, "%s:%zu: note: %s\t%.*s\n", l->file->path, l->nr,
 		job->link.why[0] ? job->link.why : "not checked", (int)l->len,
 		l->s);
 }
@@ -817,9 +808,9 @@ static int check_scm(struct st *st, size_t i, const char *v, size_t vlen)
 {
 	struct st_job *job = job_for(st, v, vlen);
 
-	if (job && job->line < i)	/* the script's cache */
-		return check_link(st, i, v, vlen);
-	if (!regex_match(st, st->t[T_WELL_FORMED], v, vlen))
+	/* a value checked at an earlier line: the script's cache */
+	if ((!job || job->line >= i) &&
+	    !regex_match(st, st->t[T_WELL_FORMED], v, vlen))
 		return warn(st, i, "malformed entry");
 	return check_link(st, i, v, vlen);
 }
@@ -894,7 +885,7 @@ static int check_name(struct st *st, size_t i, const char *name,
 	}
 	l = &st->lines[(uintptr_t)first - 1];
 	if ((error = name_of(&other, l)) == 0 && strcmp(other.ptr, name))
-		error = warn(st, i, "name differs from %s:%zu", l->file->name,
+		error = warn(st, i, "name differs from %s:%zu", l->file->path,
 			     l->nr);
 out:
 	gm_buf_release(&key);
@@ -1222,7 +1213,7 @@ int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,
 	*nr = st.warnings;
 out:
 	for (size_t k = 0; k < st.nr_jobs; k++) {
-		free(st.jobs[k].url);
+		free((char *)st.jobs[k].link.url);
 		gm_strvec_release(&st.jobs[k].patterns);
 	}
 	free(st.jobs);

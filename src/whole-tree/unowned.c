@@ -70,11 +70,9 @@ static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
 	return 0;
 }
 
-/* What `o` asks of the matcher on files[0..nr), into `*out`. */
-static int claims_match(struct gm_matches **out,
-			const struct gm_maintainers *m,
-			const struct gm_unowned_opts *o,
-			const char *const *files, size_t nr)
+int gm_unowned_match(struct gm_matches **out, const struct gm_maintainers *m,
+		     const struct gm_unowned_opts *o, const char *const *files,
+		     size_t nr)
 {
 	/* borrowed: the matcher only reads the list */
 	struct gm_strvec view = { (char **)files, nr, 0 };
@@ -100,7 +98,7 @@ int gm_unowned_claims(const struct gm_maintainers *m,
 		      gm_unowned_claim_fn fn, void *payload)
 {
 	struct gm_matches *mt = NULL;
-	int error = claims_match(&mt, m, o, files, nr);
+	int error = gm_unowned_match(&mt, m, o, files, nr);
 
 	for (size_t i = 0; !error && i < nr; i++)
 		for (size_t k = 0; !error && k < mt->files[i].nr_sections; k++)
@@ -133,7 +131,7 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		wanted[s] = m->sections[s].has_maintainer;
 	mine.wanted = wanted;
 	mine.skip_catch_all = true;
-	if ((error = claims_match(&mt, m, &mine, files, nr)) == 0)
+	if ((error = gm_unowned_match(&mt, m, &mine, files, nr)) == 0)
 		for (size_t i = 0; i < nr; i++)
 			owned[i] = mt->files[i].nr_sections > 0;
 	gm_matches_free(mt);
@@ -420,6 +418,8 @@ static int select_path(unsigned char *keep, struct gm_repo *r,
 		return error;
 	kind = rel->len ? gm_repo_kind(r, rel->ptr) : GM_REPO_TREE;
 	if (kind == GM_REPO_NONE) {
+		if (gm_strvec_contains(all, rel->ptr))
+			return 0;	/* an earlier argument's */
 		if ((error = gm_strvec_push(all, rel->ptr)) < 0)
 			return error;
 		keep[all->nr - 1] = 1;
@@ -462,15 +462,8 @@ int gm_unowned_select(const char ***out, size_t *nr, struct gm_repo *r,
 			v[j++] = all->v[i];
 	if (error)
 		goto out;
-	if (all->nr > tree_nr) {	/* paths not in the tree, in order */
-		size_t k = 0;
-
+	if (all->nr > tree_nr)	/* paths not in the tree, in order */
 		qsort(v, j, sizeof(*v), path_cmp);
-		for (size_t i = 0; i < j; i++)
-			if (!k || strcmp(v[k - 1], v[i]))
-				v[k++] = v[i];
-		j = k;
-	}
 	*out = v;
 	*nr = j;
 	v = NULL;
@@ -515,8 +508,7 @@ int gm_unowned_run(FILE *out, struct gm_repo *r,
 				    s->pattern_depth);
 
 	if (!error) {
-		if (gm_repo_config_bool(r, "core.quotePath", &high) < 0)
-			high = true;
+		gm_repo_config_bool(r, "core.quotePath", &high);
 		gm_repo_commit_hex(r, rev);
 		error = gm_unowned_write(out, files, nr, owned, rev, s->form,
 					 high);
