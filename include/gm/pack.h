@@ -81,6 +81,14 @@ static inline uint32_t gm_be32(const unsigned char *p)
 }
 
 /**
+ * The number at `*p` (before `end`, `*p` moved past it) as an offset
+ * delta's base and a version 4 index's path cut are written; false if
+ * malformed.
+ */
+bool gm_offset_varint(const unsigned char **p, const unsigned char *end,
+		      size_t *out);
+
+/**
  * `path`, a regular file not empty, mapped read-only (munmap()); false if
  * it cannot be. A FIFO is not waited on.
  */

@@ -38,34 +38,13 @@ static uint16_t be16(const unsigned char *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* Version 4's varint: 7 bits a byte, each continuation adding one. */
-static bool read_varint(const unsigned char **p, const unsigned char *end,
-			size_t *out)
-{
-	size_t v;
-	unsigned char c;
-
-	if (*p >= end)
-		return false;
-	c = *(*p)++;
-	v = c & 127;
-	while (c & 128) {
-		if (*p >= end || v >= (SIZE_MAX >> 7) - 1)
-			return false;
-		c = *(*p)++;
-		v = ((v + 1) << 7) | (c & 127);
-	}
-	*out = v;
-	return true;
-}
-
 /* The path of a version 4 entry: the last one's, cut, then a suffix. */
 static int entry_path_v4(struct index_reader *r, const unsigned char *p)
 {
 	const unsigned char *nul;
 	size_t cut;
 
-	if (!read_varint(&p, r->end, &cut) || cut > r->path.len ||
+	if (!gm_offset_varint(&p, r->end, &cut) || cut > r->path.len ||
 	    !(nul = memchr(p, '\0', (size_t)(r->end - p))))
 		return GM_ENOTFOUND;
 	if (cut) {

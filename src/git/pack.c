@@ -250,11 +250,9 @@ static int packs_add_objects(struct gm_packs *ps, struct gm_strvec *seen,
 
 	if (depth > ALTERNATE_DEPTH || !(real = realpath(dir, NULL)))
 		return 0;
-	for (size_t i = 0; i < seen->nr; i++) {
-		if (!strcmp(seen->v[i], real)) {
-			free(real);
-			return 0;
-		}
+	if (gm_strvec_contains(seen, real)) {
+		free(real);
+		return 0;
 	}
 	error = gm_strvec_push(seen, real);
 	if (!error)
@@ -424,21 +422,13 @@ static bool delta_base(struct gm_pack_reader *r, const struct pack *p,
 	size_t end = p->len - RAWSZ, at = *pos;
 
 	if (type == OBJ_OFS_DELTA) {
-		unsigned char c;
+		const unsigned char *d = p->data + at;
 		size_t back;
 
-		if (at >= end)
+		if (!gm_offset_varint(&d, p->data + end, &back) || !back ||
+		    back > off)
 			return false;
-		c = p->data[at++];
-		back = c & 127;
-		while (c & 128) {
-			if (at >= end || back > (SIZE_MAX >> 8))
-				return false;
-			c = p->data[at++];
-			back = ((back + 1) << 7) | (c & 127);
-		}
-		if (!back || back > off)
-			return false;
+		at = (size_t)(d - p->data);
 		*bp = p;
 		*boff = off - back;
 	} else {
@@ -485,6 +475,26 @@ static bool inflate_head(struct gm_pack_reader *r, const struct pack *p,
 	while (ret == Z_OK && z->avail_out);
 	*got = size - z->avail_out;
 	return ret == Z_OK || ret == Z_STREAM_END;
+}
+
+bool gm_offset_varint(const unsigned char **p, const unsigned char *end,
+		      size_t *out)
+{
+	size_t v;
+	unsigned char c;
+
+	if (*p >= end)
+		return false;
+	c = *(*p)++;
+	v = c & 127;
+	while (c & 128) {
+		if (*p >= end || v > (SIZE_MAX >> 8))
+			return false;
+		c = *(*p)++;
+		v = ((v + 1) << 7) | (c & 127);
+	}
+	*out = v;
+	return true;
 }
 
 static bool varint(const unsigned char **p, const unsigned char *end,

@@ -234,15 +234,13 @@ static void promisor_free(git_odb_backend *b)
 	free(p);
 }
 
-int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
-			    git_odb_backend **out)
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir)
 {
 	struct promisor *p = calloc(1, sizeof(*p));
 	struct gm_buf dir = GM_BUF_INIT;
 	git_odb *odb = NULL;
 	int error;
 
-	*out = NULL;
 	if (!p)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
@@ -264,7 +262,6 @@ int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
 		error = gm_error_from_git(-1, "cannot open the object directory");
 		goto out;
 	}
-	*out = &p->parent;
 	p = NULL;	/* the object database's now */
 out:
 	gm_buf_release(&dir);
@@ -273,20 +270,27 @@ out:
 	return error;
 }
 
-/* The `nr` objects `ids` that `p` lacks fetched, in batches; or the end. */
-static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
-			 const char *what)
+int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
+			      size_t nr, const char *what)
 {
+	struct promisor *p = NULL;
+	git_odb_backend *b;
+	git_odb *odb;
 	int error = 0;
 
-	if (!p || !nr)
+	if (!nr || git_repository_odb(&odb, repo) < 0)
 		return 0;
+	for (size_t i = 0; !p && i < git_odb_num_backends(odb); i++)
+		if (git_odb_get_backend(&b, odb, i) == 0 &&
+		    b->read == promisor_read)
+			p = (struct promisor *)b;
+	git_odb_free(odb);
 	/*
 	 * Asked of the promisor's own database, as a miss is: the
 	 * repository's is locked while a read of it misses, so taking
 	 * fetch_lock and then its lock would be the other order.
 	 */
-	for (size_t i = 0; !error && i < nr; i += FETCH_BATCH)
+	for (size_t i = 0; p && !error && i < nr; i += FETCH_BATCH)
 		error = promisor_fetch(p, p->fresh, ids + i,
 				       nr - i < FETCH_BATCH ? nr - i :
 				       FETCH_BATCH, what);
@@ -298,27 +302,5 @@ static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
 int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 			  const char *what)
 {
-	return fetch_missing((struct promisor *)r->promisor, ids, nr, what);
-}
-
-int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
-			      size_t nr, const char *what)
-{
-	git_odb_backend *b;
-	git_odb *odb;
-	size_t n;
-
-	if (!nr || git_repository_odb(&odb, repo) < 0)
-		return 0;
-	n = git_odb_num_backends(odb);
-	for (size_t i = 0; i < n; i++) {
-		if (git_odb_get_backend(&b, odb, i) == 0 &&
-		    b->read == promisor_read) {
-			git_odb_free(odb);
-			return fetch_missing((struct promisor *)b, ids, nr,
-					     what);
-		}
-	}
-	git_odb_free(odb);
-	return 0;
+	return gm_repo_git_fetch_missing(r->repo, ids, nr, what);
 }

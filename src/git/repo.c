@@ -185,7 +185,7 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	if (!error && !tree)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
-	if (!error && r->promisor &&
+	if (!error &&
 	    !(blobs = calloc(git_tree_entrycount(tree) + 1, sizeof(*blobs))))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
@@ -194,7 +194,7 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 
 		if (name[0] == '.')
 			continue;
-		if (blobs && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
 			git_oid_cpy(&blobs[nr++], git_tree_entry_id(e));
 		gm_buf_reset(&path);
 		if (*dir && !(error = gm_buf_puts(&path, dir)))
@@ -357,9 +357,7 @@ static int find_fetch_blobs(struct gm_repo *r,
 	git_oid *ids;
 	int error;
 
-	if (!r->promisor || !nr)
-		return 0;
-	if (!(ids = calloc(nr, sizeof(*ids))))
+	if (!(ids = calloc(nr + 1, sizeof(*ids))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < nr; i++)
 		if (found[i].mode != GIT_FILEMODE_COMMIT)	/* no submodule */
@@ -585,11 +583,10 @@ static git_repository *numstat_open_git(git_repository *repo)
 {
 	const char *wd = git_repository_workdir(repo), *wd2;
 	git_repository *again = NULL;
-	git_odb_backend *fetch;
 
 	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
 		return NULL;
-	if (gm_repo_promisor_attach(again, NULL, &fetch) < 0 ||
+	if (gm_repo_promisor_attach(again, NULL) < 0 ||
 	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
 		git_repository_free(again);
 		return NULL;

@@ -427,8 +427,7 @@ static int repo_open_location(struct gm_repo *r)
 				    git_repository_path(r->repo));
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
-	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir,
-					     &r->promisor)) < 0)
+	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir)) < 0)
 		return error;
 	return repo_set_worktree(r);
 }
