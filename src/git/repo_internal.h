@@ -21,8 +21,7 @@
  */
 struct gm_repo_location {
 	atomic_int refs;	/* owners but one */
-	bool found;
-	char *open_path;	/* what libgit2 opens: a top or a git dir */
+	char *open_path;	/* what libgit2 opens (a top or a git dir), or NULL */
 	bool explicit_dir;	/* open_path is GIT_DIR */
 	bool bare_guess;	/* found as a git dir with no work tree */
 	char *worktree;		/* GIT_WORK_TREE, else the top found, or NULL */

@@ -157,7 +157,6 @@ static int location_search(struct gm_repo_location *loc)
 		dev = st.st_dev;
 	for (;;) {
 		if (has_dot_git(dir, objdir) || is_git_dir(dir, objdir)) {
-			loc->found = true;
 			loc->bare_guess = !has_dot_git(dir, objdir);
 			loc->open_path = dir;
 			dir = NULL;
@@ -193,7 +192,7 @@ static int location_from_env(struct gm_repo_location *loc)
 			   loc->cwd) < 0)
 		return gm_error_set(GM_ERROR, "out of memory");
 	loc->worktree_env = loc->worktree != NULL;
-	loc->explicit_dir = loc->found = loc->open_path != NULL;
+	loc->explicit_dir = loc->open_path != NULL;
 	return 0;
 }
 
@@ -211,9 +210,9 @@ int gm_repo_locate(struct gm_repo_location **out)
 				     strerror(errno));
 	if (!error && loc->cwd)
 		error = location_from_env(loc);
-	if (!error && loc->cwd && !loc->found)
+	if (!error && loc->cwd && !loc->open_path)
 		error = location_search(loc);
-	if (!error && loc->found && !loc->explicit_dir && !loc->bare_guess &&
+	if (!error && loc->open_path && !loc->explicit_dir && !loc->bare_guess &&
 	    !loc->worktree && !(loc->worktree = strdup(loc->open_path)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (error) {
@@ -239,24 +238,19 @@ void gm_repo_location_free(struct gm_repo_location *loc)
 
 const char *gm_repo_location_worktree(const struct gm_repo_location *loc)
 {
-	return loc && loc->found ? loc->worktree : NULL;
+	return loc && loc->open_path ? loc->worktree : NULL;
 }
 
 /* ==================== opening ==================== */
 
 static char *path_with_slash(const char *p)
 {
+	struct gm_buf b = GM_BUF_INIT;
 	size_t len = strlen(p);
-	char *s = malloc(len + 2);
 
-	if (!s)
+	if (gm_buf_printf(&b, "%s%s", p, len && p[len - 1] == '/' ? "" : "/"))
 		return NULL;
-	memcpy(s, p, len + 1);
-	if (!len || s[len - 1] != '/') {
-		s[len] = '/';
-		s[len + 1] = '\0';
-	}
-	return s;
+	return gm_buf_detach(&b, NULL);
 }
 
 /*
@@ -406,7 +400,7 @@ static int repo_open_location(struct gm_repo *r)
 	unsigned flags = GIT_REPOSITORY_OPEN_NO_SEARCH;
 	int error;
 
-	if (!loc->found)
+	if (!loc->open_path)
 		return gm_error_set(GM_ENOTFOUND,
 				    "not a git repository (or any of the parent directories)");
 	if (loc->explicit_dir)
