@@ -435,7 +435,6 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 		gm_repo_files_free(f.files, f.nr);
 		f.files = NULL;
 		f.nr = f.alloc = 0;
-		/* trees are read once and not kept: this reads all of them */
 		error = tree_walk(r, top, &path, ".git", find_leaf, &f);
 	}
 	gm_buf_release(&path);

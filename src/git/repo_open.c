@@ -426,16 +426,6 @@ static int repo_open_location(struct gm_repo *r)
 	return repo_set_worktree(r);
 }
 
-/* A repository sharing `loc` (its count alone changes), gm_repo_free()'s. */
-static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
-{
-	if (!(*out = calloc(1, sizeof(**out))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	(*out)->loc = (struct gm_repo_location *)loc;
-	atomic_fetch_add(&(*out)->loc->refs, 1);
-	return 0;
-}
-
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
 		 const char *rev)
 {
@@ -445,8 +435,11 @@ int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
 	*out = NULL;
 	if (!loc)
 		return gm_error_set(GM_ERROR, "no repository location");
-	if ((error = repo_new(&r, loc)) < 0 ||
-	    (error = repo_open_location(r)) < 0 ||
+	if (!(r = calloc(1, sizeof(*r))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	r->loc = (struct gm_repo_location *)loc;	/* its count alone changes */
+	atomic_fetch_add(&r->loc->refs, 1);
+	if ((error = repo_open_location(r)) < 0 ||
 	    (error = repo_resolve(r, rev)) < 0)
 		goto fail;
 	if ((error = git_commit_tree(&r->tree, r->commit)) < 0) {
@@ -462,24 +455,10 @@ fail:
 
 int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r)
 {
-	struct gm_repo *n = NULL;
-	int error;
+	char hex[GM_REPO_HEX_SIZE];
 
-	*out = NULL;
-	if ((error = repo_new(&n, r->loc)) < 0 ||
-	    (error = repo_open_location(n)) < 0)
-		goto fail;
-	if ((error = git_commit_lookup(&n->commit, n->repo,
-				       git_commit_id(r->commit))) < 0 ||
-	    (error = git_commit_tree(&n->tree, n->commit)) < 0) {
-		error = gm_error_from_git(error, "cannot open the repository");
-		goto fail;
-	}
-	*out = n;
-	return 0;
-fail:
-	gm_repo_free(n);
-	return error;
+	gm_repo_commit_hex(r, hex);
+	return gm_repo_open(out, r->loc, hex);
 }
 
 void gm_repo_free(struct gm_repo *r)
@@ -653,7 +632,6 @@ void gm_repo_init(void)
 	static const char *extensions[] = { "partialclone", "objectformat" };
 
 	git_libgit2_init();
-	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	/*
 	 * What is read again is kept where it is used (the trees of looked-up
@@ -662,7 +640,6 @@ void gm_repo_init(void)
 	 * freed, which took 5-10 ms at the end of a U-Boot walk.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	/* a partial clone's missing objects are fetched (promisor.c) */
 	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)2);
 }
 
