@@ -37,9 +37,11 @@ struct promisor {
 
 /*
  * Add <name> of "remote.<name>.promisor" = true, or of any
- * "remote.<name>.partialclonefilter" (git takes either), if not there yet.
+ * "remote.<name>.partialclonefilter" (git takes either), if not there yet
+ * and not `last`.
  */
-static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
+static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e,
+		       const char *last)
 {
 	const char *name, *dot = strrchr(e->name, '.');
 	int yes = 1;
@@ -51,6 +53,8 @@ static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 	      git_config_parse_bool(&yes, e->value) < 0 || !yes)))
 		return 0;
 	len = (size_t)(dot - name);
+	if (!strncmp(last, name, len) && !last[len])
+		return 0;
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
@@ -69,30 +73,22 @@ static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 	git_config_iterator *it;
 	git_config_entry *e;
 	git_buf partial = GIT_BUF_INIT;
+	const char *last;
 	int error = 0;
 
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
 		return 0;
+	last = git_config_get_string_buf(&partial, cfg,
+					 "extensions.partialclone") == 0 ?
+	       partial.ptr : "";
 	/* by hand: a regular expression costs more than the whole scan */
 	if (git_config_iterator_new(&it, cfg) == 0) {
 		while (!error && git_config_next(&e, it) == 0)
-			error = remotes_add(out, e);
+			error = remotes_add(out, e, last);
 		git_config_iterator_free(it);
 	}
-	if (!error &&
-	    git_config_get_string_buf(&partial, cfg,
-				      "extensions.partialclone") == 0 &&
-	    *partial.ptr) {
-		for (size_t i = 0; i < out->nr; i++)
-			if (!strcmp(out->v[i], partial.ptr)) {
-				free(out->v[i]);
-				memmove(&out->v[i], &out->v[i + 1],	/* and NULL */
-					(out->nr - i) * sizeof(*out->v));
-				out->nr--;
-				break;
-			}
-		error = gm_strvec_push(out, partial.ptr);
-	}
+	if (!error && *last)
+		error = gm_strvec_push(out, last);
 	git_buf_dispose(&partial);
 	git_config_free(cfg);
 	return error;

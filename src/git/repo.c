@@ -634,17 +634,14 @@ static bool numstat_attr_binary(git_repository *repo, const char *path)
 	return GIT_ATTR_IS_FALSE(v);
 }
 
-static bool numstat_blob(git_blob **out, git_repository *repo,
+/* Blob `id` (NULL: none) into `*out`; false if unreadable or binary. */
+static bool numstat_text(git_blob **out, git_repository *repo,
 			 const git_oid *id)
 {
 	*out = NULL;
-	return !id || git_blob_lookup(out, repo, id) == 0;
-}
-
-static bool numstat_binary(const git_blob *b)
-{
-	return b && gm_objects_binary(git_blob_rawcontent(b),
-				      (size_t)git_blob_rawsize(b));
+	return !id || (git_blob_lookup(out, repo, id) == 0 &&
+		       !gm_objects_binary(git_blob_rawcontent(*out),
+					  (size_t)git_blob_rawsize(*out)));
 }
 
 void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
@@ -658,8 +655,7 @@ void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
 
 	*added = *deleted = -1;
 	/* from n->repo: the diff of blobs asks it for their attributes */
-	if (!numstat_blob(&ba, n->repo, a) || !numstat_blob(&bb, n->repo, b) ||
-	    numstat_binary(ba) || numstat_binary(bb) ||
+	if (!numstat_text(&ba, n->repo, a) || !numstat_text(&bb, n->repo, b) ||
 	    numstat_attr_binary(n->repo, path))
 		goto out;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
