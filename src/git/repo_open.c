@@ -11,7 +11,6 @@
 #include <git2/sys/repository.h>
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -67,22 +66,16 @@ static bool is_git_dir(const char *dir, bool object_dir_env)
 /* Whether dir/.git is a git directory or a "gitdir: " file. */
 static bool has_dot_git(const char *dir, bool object_dir_env)
 {
-	struct gm_buf b = GM_BUF_INIT;
-	char head[8] = "";
+	struct gm_buf b = GM_BUF_INIT, text = GM_BUF_INIT;
 	struct stat st;
 	bool yes = false;
-	FILE *f;
 
-	if (gm_buf_printf(&b, "%s/.git", dir) || stat(b.ptr, &st))
-		goto out;
-	if (S_ISDIR(st.st_mode)) {
-		yes = is_git_dir(b.ptr, object_dir_env);
-	} else if (S_ISREG(st.st_mode) && (f = fopen(b.ptr, "r"))) {
-		yes = fread(head, 1, 7, f) == 7 && !memcmp(head, "gitdir:", 7);
-		fclose(f);
-	}
-out:
+	if (!gm_buf_printf(&b, "%s/.git", dir) && !stat(b.ptr, &st))
+		yes = S_ISDIR(st.st_mode) ? is_git_dir(b.ptr, object_dir_env) :
+		      S_ISREG(st.st_mode) && !gm_buf_read_file(&text, b.ptr) &&
+		      !strncmp(text.ptr, "gitdir:", 7);
 	gm_buf_release(&b);
+	gm_buf_release(&text);
 	return yes;
 }
 
