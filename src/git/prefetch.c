@@ -155,28 +155,22 @@ void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 	return made;
 }
 
-/* Whether `full` is `top` "/" `path`. */
-static bool path_is(const char *full, const char *top, const char *path)
-{
-	size_t n = strlen(top);
-
-	return !strncmp(full, top, n) && full[n] == '/' &&
-	       !strcmp(full + n + 1, path);
-}
-
 bool gm_prefetch_take_text(struct gm_prefetch *p, const char *workdir,
 			   const char *path, const git_oid *id,
 			   struct gm_buf *out)
 {
+	size_t n;
+
 	if (!p)
 		return false;
 	prefetch_join(p);
 	if (!prefetch_same_top(p, workdir))
 		return false;
+	n = strlen(p->top);	/* t->path is p->top, '/', the path */
 	for (size_t i = 0; i < p->nr_texts; i++) {
 		struct prefetch_text *t = &p->texts[i];
 
-		if (t->path && path_is(t->path, p->top, path) &&
+		if (t->path && !strcmp(t->path + n + 1, path) &&
 		    !memcmp(t->id, id->id, SHA_DIGEST_LENGTH)) {
 			*out = t->text;
 			gm_buf_init(&t->text);
