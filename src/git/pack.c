@@ -369,10 +369,8 @@ static const struct pack *find(struct gm_pack_reader *r,
 {
 	const struct gm_packs *ps = r->packs;
 
-	if (r->last < ps->nr && pack_find(&ps->v[r->last], id, off))
-		return &ps->v[r->last];
-	for (size_t i = 0; i < ps->nr; i++) {
-		if (i != r->last && pack_find(&ps->v[i], id, off)) {
+	for (size_t n = 0, i = r->last; n < ps->nr; n++, i = (i + 1) % ps->nr) {
+		if (pack_find(&ps->v[i], id, off)) {
 			r->last = i;
 			return &ps->v[i];
 		}
