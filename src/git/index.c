@@ -181,22 +181,6 @@ static bool path_named(const char *path, size_t len, const char *name,
 	       (len == nlen || path[len - nlen - 1] == '/');
 }
 
-static int index_keep(struct gm_index_file **files, size_t *nr, size_t *alloc,
-		      const struct index_entry *e, const struct gm_buf *path)
-{
-	struct gm_index_file *f;
-
-	if (GM_ARRAY_GROW(*files, *nr, *alloc) < 0)
-		return GM_ERROR;
-	f = &(*files)[*nr];
-	if (!(f->path = strdup(path->ptr)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(f->id.id, e->id, INDEX_ID);
-	f->mode = e->mode;
-	(*nr)++;
-	return 0;
-}
-
 int gm_index_find(const unsigned char *data, size_t len, const git_oid *tree,
 		  const char *name, struct gm_index_file **out, size_t *nr)
 {
@@ -224,11 +208,16 @@ int gm_index_find(const unsigned char *data, size_t len, const git_oid *tree,
 			error = GM_ENOTFOUND;	/* unmerged, or sparse */
 			goto out;
 		}
-		if (!(e.xflags & XFLAG_INTENT_TO_ADD) &&
-		    path_named(r.path.ptr, r.path.len, name, nlen) &&
-		    (error = index_keep(&files, &nfiles, &alloc, &e,
-					&r.path)) < 0)
+		if ((e.xflags & XFLAG_INTENT_TO_ADD) ||
+		    !path_named(r.path.ptr, r.path.len, name, nlen))
+			continue;
+		if (GM_ARRAY_GROW(files, nfiles, alloc) < 0 ||
+		    !(files[nfiles].path = strdup(r.path.ptr))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
 			goto out;
+		}
+		memcpy(files[nfiles].id.id, e.id, INDEX_ID);
+		files[nfiles++].mode = e.mode;
 	}
 	error = index_extensions(&r, count, tree);
 out:

@@ -24,13 +24,13 @@
 
 /* ==================== the location ==================== */
 
-/* `path` made absolute against `cwd`, canonical if it exists. */
+/* `path` absolute against `cwd` (NULL: it is), canonical if it exists. */
 static char *location_absolute(const char *cwd, const char *path)
 {
 	struct gm_buf b = GM_BUF_INIT;
 	char *real = realpath(path, NULL);
 
-	if (real || !cwd)
+	if (real)
 		return real;
 	if (path[0] == '/' ? gm_buf_puts(&b, path) :
 	    gm_buf_printf(&b, "%s/%s", cwd, path))
@@ -95,8 +95,6 @@ static int location_split(struct gm_strvec *out, const char *list,
 			return gm_error_set(GM_ERROR, "out of memory");
 		if (*one && (cwd || one[0] == '/')) {
 			abs = location_absolute(cwd, one);
-			if (!abs && !cwd)
-				abs = strdup(one);
 			error = abs ? gm_strvec_push(out, abs) :
 				      gm_error_set(GM_ERROR, "out of memory");
 		}
