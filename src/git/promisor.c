@@ -144,15 +144,17 @@ static bool no_lazy_fetch(void)
 }
 
 /*
- * Fetch the `nr` objects `ids` lists that `odb` lacks (it re-scans its
+ * Fetch the `nr` objects `ids` lists that p->fresh lacks (it re-scans its
  * packs before it says so), remote after remote, until none is missing.
- * @return 0, GM_ENOTFOUND
- * with the message naming `what`, the first missing id and how to fetch
- * it, or GM_ERROR.
+ * Not the repository's database: it is locked while a read of it misses,
+ * and taking fetch_lock, then its lock, would be the other order.
+ * @return 0, GM_ENOTFOUND with the message naming `what`, the first
+ * missing id and how to fetch it, or GM_ERROR.
  */
-static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
-			  size_t nr, const char *what)
+static int promisor_fetch(struct promisor *p, const git_oid *ids, size_t nr,
+			  const char *what)
 {
+	git_odb *odb = p->fresh;
 	struct gm_buf list = GM_BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1] = "";
 	bool lazy = !no_lazy_fetch();
@@ -195,8 +197,7 @@ static int promisor_miss(git_odb_backend *b, const git_oid *id)
 {
 	struct promisor *p = (struct promisor *)b;
 
-	/* not the repository's own database: its lock is held */
-	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0)
+	if (promisor_fetch(p, id, 1, "an object") < 0)
 		gm_error_die();
 	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
@@ -281,15 +282,9 @@ int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 		    b->read == promisor_read)
 			p = (struct promisor *)b;
 	git_odb_free(odb);
-	/*
-	 * Asked of the promisor's own database, as a miss is: the
-	 * repository's is locked while a read of it misses, so taking
-	 * fetch_lock and then its lock would be the other order.
-	 */
 	for (size_t i = 0; p && !error && i < nr; i += FETCH_BATCH)
-		error = promisor_fetch(p, p->fresh, ids + i,
-				       nr - i < FETCH_BATCH ? nr - i :
-				       FETCH_BATCH, what);
+		error = promisor_fetch(p, ids + i, nr - i < FETCH_BATCH ?
+				       nr - i : FETCH_BATCH, what);
 	if (error == GM_ENOTFOUND)
 		gm_error_die();	/* as a read of one of them would */
 	return error;
