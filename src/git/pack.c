@@ -164,16 +164,12 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	ok = gm_map_file(idx_path, &p.idx, &p.idx_len) && idx_parse(&p) &&
 	     gm_map_file(path.ptr, &p.data, &p.len) && pack_parse(&p);
 	gm_buf_release(&path);
-	if (!ok) {
-		pack_unmap(&p);
+	if (ok && GM_ARRAY_GROW(ps->v, ps->nr, ps->alloc) == 0) {
+		ps->v[ps->nr++] = p;
 		return 0;
 	}
-	if (GM_ARRAY_GROW(ps->v, ps->nr, ps->alloc) < 0) {
-		pack_unmap(&p);
-		return GM_ERROR;
-	}
-	ps->v[ps->nr++] = p;
-	return 0;
+	pack_unmap(&p);
+	return ok ? GM_ERROR : 0;
 }
 
 /* The packs of object directory `dir`, in the order of their names. */

@@ -423,8 +423,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	*nr = 0;
 	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0 ||
 	    (error = gm_repo_packs(&packs, r)) < 0 ||
-	    (gm_packs_count(packs) &&
-	     (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0))
+	    (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0)
 		return error;
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
