@@ -176,7 +176,6 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
-	struct gm_buf path = GM_BUF_INIT;
 	git_tree *tree = NULL;
 	git_oid *blobs = NULL;	/* a partial clone's, fetched at once */
 	size_t nr = 0;
@@ -196,20 +195,14 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 			continue;
 		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
 			git_oid_cpy(&blobs[nr++], git_tree_entry_id(e));
-		gm_buf_reset(&path);
-		if (*dir && !(error = gm_buf_puts(&path, dir)))
-			error = gm_buf_putc(&path, '/');
-		if (!error && !(error = gm_buf_puts(&path, name)) &&
-		    git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			error = gm_buf_putc(&path, '/');
-		if (!error)
-			error = gm_strvec_push(out, path.ptr);
+		error = gm_strvec_pushf(out, "%s%s%s%s", dir, *dir ? "/" : "",
+					name, git_tree_entry_type(e) ==
+					GIT_OBJECT_TREE ? "/" : "");
 	}
 	if (!error)
 		gm_strvec_sort_uniq(out);
 	if (!error)
 		error = gm_repo_fetch_missing(r, blobs, nr, "a file");
-	gm_buf_release(&path);
 	free(blobs);
 	return error;
 }
@@ -428,8 +421,7 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
-	if (*dir && !(error = gm_buf_puts(&path, dir)))
-		error = gm_buf_putc(&path, '/');
+	error = gm_buf_printf(&path, "%s%s", dir, *dir ? "/" : "");
 	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND) {
 		gm_repo_files_free(f.files, f.nr);
 		f.files = NULL;
