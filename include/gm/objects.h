@@ -142,7 +142,10 @@ const struct gm_objects_entry *gm_objects_tree_find(
 	int kind);
 
 /** Whether `mode` is a tree's. */
-bool gm_objects_is_tree(uint32_t mode);
+static inline bool gm_objects_is_tree(uint32_t mode)
+{
+	return mode == GIT_FILEMODE_TREE;
+}
 
 /**
  * git's order of tree entries (base_name_compare()): a tree's name

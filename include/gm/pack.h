@@ -13,13 +13,8 @@
  * what libgit2 gives for the same id; what this reader cannot answer (a
  * loose object, a pack it does not know, an index of version 1,
  * anything it finds malformed) it leaves to libgit2, which stays the
- * authority: a miss is never an error.
- *
- * What it buys over git_odb_read() (the README has the figures):
- * libdeflate inflates an object whose size the pack gives in one call,
- * two to three times as fast as zlib's stream; and readers share no lock,
- * where every libgit2 read takes locks common to all the repositories of
- * the process, so two threads read twice as much.
+ * authority: a miss is never an error. What it buys over git_odb_read()
+ * is in doc/performance.md.
  *
  * A struct gm_packs is read-only once made: any number of threads may
  * share it. Each thread reads through a struct gm_pack_reader of its own.
@@ -79,6 +74,14 @@ static inline uint32_t gm_be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 	       (uint32_t)p[2] << 8 | p[3];
 }
+
+/**
+ * The number at `*p` (before `end`, `*p` moved past it) as an offset
+ * delta's base and a version 4 index's path cut are written; false if
+ * malformed.
+ */
+bool gm_offset_varint(const unsigned char **p, const unsigned char *end,
+		      size_t *out);
 
 /**
  * `path`, a regular file not empty, mapped read-only (munmap()); false if

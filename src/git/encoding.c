@@ -8,11 +8,6 @@
 
 #include "gm/error.h"
 
-static bool is_utf8(const char *name)
-{
-	return !strcasecmp(name, "UTF-8") || !strcasecmp(name, "UTF8");
-}
-
 /* The converter from `from` to UTF-8, with git's second try at a name. */
 static iconv_t open_to_utf8(const char *from)
 {
@@ -122,7 +117,8 @@ int gm_commit_utf8_text(struct gm_commit_utf8 *out, const char *text)
 	gm_buf_release(&who);
 	if (error == GM_ERROR ||
 	    !(enc = header(text, body, "encoding ", &len)) ||
-	    gm_buf_put(&name, enc, len) < 0 || is_utf8(name.ptr) ||
+	    gm_buf_put(&name, enc, len) < 0 || !strcasecmp(name.ptr, "UTF-8") ||
+	    !strcasecmp(name.ptr, "UTF8") ||
 	    (cd = open_to_utf8(name.ptr)) == (iconv_t)-1) {
 		gm_buf_release(&name);
 		return error == GM_ERROR ? error : 0;

@@ -4,34 +4,21 @@
 
 #include "gm/error.h"
 
+/* The blob at `spec` in `tree`, else the one `spec` names, with a newline. */
 static int mailmap_add_blob(struct gm_buf *all, git_repository *repo,
 			    git_tree *tree, const char *spec)
 {
 	git_object *obj = NULL;
-	git_tree_entry *e = NULL;
-	git_blob *blob = NULL;
 	int error = 0;
 
-	if (tree) {
-		if (git_tree_entry_bypath(&e, tree, spec) < 0 ||
-		    git_tree_entry_type(e) != GIT_OBJECT_BLOB)
-			goto out;
-		if (git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
-			goto out;
-	} else {
-		if (git_revparse_single(&obj, repo, spec) < 0 ||
-		    git_object_type(obj) != GIT_OBJECT_BLOB)
-			goto out;
-		blob = (git_blob *)obj;
-		obj = NULL;
-	}
-	if (!(error = gm_buf_put(all, git_blob_rawcontent(blob),
-				 (size_t)git_blob_rawsize(blob))))
+	if (!(tree ? git_object_lookup_bypath(&obj, (git_object *)tree, spec,
+					      GIT_OBJECT_BLOB) :
+		     git_revparse_single(&obj, repo, spec)) &&
+	    git_object_type(obj) == GIT_OBJECT_BLOB &&
+	    !(error = gm_buf_put(all, git_blob_rawcontent((git_blob *)obj),
+				 (size_t)git_blob_rawsize((git_blob *)obj))))
 		error = gm_buf_putc(all, '\n');
-out:
-	git_blob_free(blob);
 	git_object_free(obj);
-	git_tree_entry_free(e);
 	return error;
 }
 

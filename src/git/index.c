@@ -38,34 +38,13 @@ static uint16_t be16(const unsigned char *p)
 	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* Version 4's varint: 7 bits a byte, each continuation adding one. */
-static bool read_varint(const unsigned char **p, const unsigned char *end,
-			size_t *out)
-{
-	size_t v;
-	unsigned char c;
-
-	if (*p >= end)
-		return false;
-	c = *(*p)++;
-	v = c & 127;
-	while (c & 128) {
-		if (*p >= end || v >= (SIZE_MAX >> 7) - 1)
-			return false;
-		c = *(*p)++;
-		v = ((v + 1) << 7) | (c & 127);
-	}
-	*out = v;
-	return true;
-}
-
 /* The path of a version 4 entry: the last one's, cut, then a suffix. */
 static int entry_path_v4(struct index_reader *r, const unsigned char *p)
 {
 	const unsigned char *nul;
 	size_t cut;
 
-	if (!read_varint(&p, r->end, &cut) || cut > r->path.len ||
+	if (!gm_offset_varint(&p, r->end, &cut) || cut > r->path.len ||
 	    !(nul = memchr(p, '\0', (size_t)(r->end - p))))
 		return GM_ENOTFOUND;
 	if (cut) {
@@ -202,22 +181,6 @@ static bool path_named(const char *path, size_t len, const char *name,
 	       (len == nlen || path[len - nlen - 1] == '/');
 }
 
-static int index_keep(struct gm_index_file **files, size_t *nr, size_t *alloc,
-		      const struct index_entry *e, const struct gm_buf *path)
-{
-	struct gm_index_file *f;
-
-	if (GM_ARRAY_GROW(*files, *nr, *alloc) < 0)
-		return GM_ERROR;
-	f = &(*files)[*nr];
-	if (!(f->path = strdup(path->ptr)))
-		return gm_error_set(GM_ERROR, "out of memory");
-	memcpy(f->id.id, e->id, INDEX_ID);
-	f->mode = e->mode;
-	(*nr)++;
-	return 0;
-}
-
 int gm_index_find(const unsigned char *data, size_t len, const git_oid *tree,
 		  const char *name, struct gm_index_file **out, size_t *nr)
 {
@@ -245,11 +208,16 @@ int gm_index_find(const unsigned char *data, size_t len, const git_oid *tree,
 			error = GM_ENOTFOUND;	/* unmerged, or sparse */
 			goto out;
 		}
-		if (!(e.xflags & XFLAG_INTENT_TO_ADD) &&
-		    path_named(r.path.ptr, r.path.len, name, nlen) &&
-		    (error = index_keep(&files, &nfiles, &alloc, &e,
-					&r.path)) < 0)
+		if ((e.xflags & XFLAG_INTENT_TO_ADD) ||
+		    !path_named(r.path.ptr, r.path.len, name, nlen))
+			continue;
+		if (GM_ARRAY_GROW(files, nfiles, alloc) < 0 ||
+		    !(files[nfiles].path = strdup(r.path.ptr))) {
+			error = gm_error_set(GM_ERROR, "out of memory");
 			goto out;
+		}
+		memcpy(files[nfiles].id.id, e.id, INDEX_ID);
+		files[nfiles++].mode = e.mode;
 	}
 	error = index_extensions(&r, count, tree);
 out:

@@ -495,11 +495,6 @@ bool gm_objects_binary(const char *buf, size_t len)
 	return memchr(buf, '\0', len < 8000 ? len : 8000) != NULL;
 }
 
-bool gm_objects_is_tree(uint32_t mode)
-{
-	return mode == GIT_FILEMODE_TREE;
-}
-
 /* base_name_compare() on names and kinds. */
 static int name_cmp(const char *a, size_t alen, bool atree, const char *b,
 		    size_t blen, bool btree)

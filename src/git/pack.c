@@ -164,16 +164,12 @@ static int packs_add(struct gm_packs *ps, const char *idx_path)
 	ok = gm_map_file(idx_path, &p.idx, &p.idx_len) && idx_parse(&p) &&
 	     gm_map_file(path.ptr, &p.data, &p.len) && pack_parse(&p);
 	gm_buf_release(&path);
-	if (!ok) {
-		pack_unmap(&p);
+	if (ok && GM_ARRAY_GROW(ps->v, ps->nr, ps->alloc) == 0) {
+		ps->v[ps->nr++] = p;
 		return 0;
 	}
-	if (GM_ARRAY_GROW(ps->v, ps->nr, ps->alloc) < 0) {
-		pack_unmap(&p);
-		return GM_ERROR;
-	}
-	ps->v[ps->nr++] = p;
-	return 0;
+	pack_unmap(&p);
+	return ok ? GM_ERROR : 0;
 }
 
 /* The packs of object directory `dir`, in the order of their names. */
@@ -250,11 +246,9 @@ static int packs_add_objects(struct gm_packs *ps, struct gm_strvec *seen,
 
 	if (depth > ALTERNATE_DEPTH || !(real = realpath(dir, NULL)))
 		return 0;
-	for (size_t i = 0; i < seen->nr; i++) {
-		if (!strcmp(seen->v[i], real)) {
-			free(real);
-			return 0;
-		}
+	if (gm_strvec_contains(seen, real)) {
+		free(real);
+		return 0;
 	}
 	error = gm_strvec_push(seen, real);
 	if (!error)
@@ -371,10 +365,8 @@ static const struct pack *find(struct gm_pack_reader *r,
 {
 	const struct gm_packs *ps = r->packs;
 
-	if (r->last < ps->nr && pack_find(&ps->v[r->last], id, off))
-		return &ps->v[r->last];
-	for (size_t i = 0; i < ps->nr; i++) {
-		if (i != r->last && pack_find(&ps->v[i], id, off)) {
+	for (size_t n = 0, i = r->last; n < ps->nr; n++, i = (i + 1) % ps->nr) {
+		if (pack_find(&ps->v[i], id, off)) {
 			r->last = i;
 			return &ps->v[i];
 		}
@@ -424,21 +416,13 @@ static bool delta_base(struct gm_pack_reader *r, const struct pack *p,
 	size_t end = p->len - RAWSZ, at = *pos;
 
 	if (type == OBJ_OFS_DELTA) {
-		unsigned char c;
+		const unsigned char *d = p->data + at;
 		size_t back;
 
-		if (at >= end)
+		if (!gm_offset_varint(&d, p->data + end, &back) || !back ||
+		    back > off)
 			return false;
-		c = p->data[at++];
-		back = c & 127;
-		while (c & 128) {
-			if (at >= end || back > (SIZE_MAX >> 8))
-				return false;
-			c = p->data[at++];
-			back = ((back + 1) << 7) | (c & 127);
-		}
-		if (!back || back > off)
-			return false;
+		at = (size_t)(d - p->data);
 		*bp = p;
 		*boff = off - back;
 	} else {
@@ -485,6 +469,26 @@ static bool inflate_head(struct gm_pack_reader *r, const struct pack *p,
 	while (ret == Z_OK && z->avail_out);
 	*got = size - z->avail_out;
 	return ret == Z_OK || ret == Z_STREAM_END;
+}
+
+bool gm_offset_varint(const unsigned char **p, const unsigned char *end,
+		      size_t *out)
+{
+	size_t v;
+	unsigned char c;
+
+	if (*p >= end)
+		return false;
+	c = *(*p)++;
+	v = c & 127;
+	while (c & 128) {
+		if (*p >= end || v > (SIZE_MAX >> 8))
+			return false;
+		c = *(*p)++;
+		v = ((v + 1) << 7) | (c & 127);
+	}
+	*out = v;
+	return true;
 }
 
 static bool varint(const unsigned char **p, const unsigned char *end,

@@ -37,8 +37,6 @@ struct gm_prefetch {
 	void *made;			/* the digest of it, or NULL */
 	struct prefetch_text texts[PREFETCH_FILES];
 	size_t nr_texts;
-	char *asked;			/* the workdir last compared with top */
-	bool same_top;			/* the answer */
 };
 
 /* The id git gives a blob of these bytes: SHA-1 of "blob <len>\0" data. */
@@ -131,24 +129,14 @@ static void prefetch_join(struct gm_prefetch *p)
 	p->joined = true;
 }
 
-/*
- * Whether `workdir` (as libgit2 gives it) is the top the thread found;
- * the answer is kept for the same `workdir` asked again.
- */
+/* Whether `workdir` (as libgit2 gives it) is the top the thread found. */
 static bool prefetch_same_top(struct gm_prefetch *p, const char *workdir)
 {
-	char *top;
+	char *top = workdir ? realpath(workdir, NULL) : NULL;
+	bool same = top && !strcmp(top, p->top);
 
-	if (!workdir || !p->top)
-		return false;
-	if (p->asked && !strcmp(p->asked, workdir))
-		return p->same_top;
-	free(p->asked);
-	top = realpath(workdir, NULL);
-	p->same_top = top && !strcmp(top, p->top);
-	p->asked = strdup(workdir);
 	free(top);
-	return p->same_top;
+	return same;
 }
 
 void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
@@ -167,28 +155,22 @@ void *gm_prefetch_take(struct gm_prefetch *p, const char *workdir,
 	return made;
 }
 
-/* Whether `full` is `top` "/" `path`. */
-static bool path_is(const char *full, const char *top, const char *path)
-{
-	size_t n = strlen(top);
-
-	return !strncmp(full, top, n) && full[n] == '/' &&
-	       !strcmp(full + n + 1, path);
-}
-
 bool gm_prefetch_take_text(struct gm_prefetch *p, const char *workdir,
 			   const char *path, const git_oid *id,
 			   struct gm_buf *out)
 {
+	size_t n;
+
 	if (!p)
 		return false;
 	prefetch_join(p);
 	if (!prefetch_same_top(p, workdir))
 		return false;
+	n = strlen(p->top);	/* t->path is p->top, '/', the path */
 	for (size_t i = 0; i < p->nr_texts; i++) {
 		struct prefetch_text *t = &p->texts[i];
 
-		if (t->path && path_is(t->path, p->top, path) &&
+		if (t->path && !strcmp(t->path + n + 1, path) &&
 		    !memcmp(t->id, id->id, SHA_DIGEST_LENGTH)) {
 			*out = t->text;
 			gm_buf_init(&t->text);
@@ -213,6 +195,5 @@ void gm_prefetch_free(struct gm_prefetch *p)
 	if (p->made)
 		p->digest->free(p->made);
 	free(p->top);
-	free(p->asked);
 	free(p);
 }

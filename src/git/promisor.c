@@ -37,9 +37,11 @@ struct promisor {
 
 /*
  * Add <name> of "remote.<name>.promisor" = true, or of any
- * "remote.<name>.partialclonefilter" (git takes either), if not there yet.
+ * "remote.<name>.partialclonefilter" (git takes either), if not there yet
+ * and not `last`.
  */
-static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
+static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e,
+		       const char *last)
 {
 	const char *name, *dot = strrchr(e->name, '.');
 	int yes = 1;
@@ -51,6 +53,8 @@ static int remotes_add(struct gm_strvec *remotes, const git_config_entry *e)
 	      git_config_parse_bool(&yes, e->value) < 0 || !yes)))
 		return 0;
 	len = (size_t)(dot - name);
+	if (!strncmp(last, name, len) && !last[len])
+		return 0;
 	for (size_t i = 0; i < remotes->nr; i++)
 		if (strlen(remotes->v[i]) == len &&
 		    !strncmp(remotes->v[i], name, len))
@@ -69,30 +73,22 @@ static int promisor_remotes(git_repository *repo, struct gm_strvec *out)
 	git_config_iterator *it;
 	git_config_entry *e;
 	git_buf partial = GIT_BUF_INIT;
+	const char *last;
 	int error = 0;
 
 	if (git_repository_config_snapshot(&cfg, repo) < 0)
 		return 0;
+	last = git_config_get_string_buf(&partial, cfg,
+					 "extensions.partialclone") == 0 ?
+	       partial.ptr : "";
 	/* by hand: a regular expression costs more than the whole scan */
 	if (git_config_iterator_new(&it, cfg) == 0) {
 		while (!error && git_config_next(&e, it) == 0)
-			error = remotes_add(out, e);
+			error = remotes_add(out, e, last);
 		git_config_iterator_free(it);
 	}
-	if (!error &&
-	    git_config_get_string_buf(&partial, cfg,
-				      "extensions.partialclone") == 0 &&
-	    *partial.ptr) {
-		for (size_t i = 0; i < out->nr; i++)
-			if (!strcmp(out->v[i], partial.ptr)) {
-				free(out->v[i]);
-				memmove(&out->v[i], &out->v[i + 1],	/* and NULL */
-					(out->nr - i) * sizeof(*out->v));
-				out->nr--;
-				break;
-			}
-		error = gm_strvec_push(out, partial.ptr);
-	}
+	if (!error && *last)
+		error = gm_strvec_push(out, last);
 	git_buf_dispose(&partial);
 	git_config_free(cfg);
 	return error;
@@ -148,15 +144,17 @@ static bool no_lazy_fetch(void)
 }
 
 /*
- * Fetch the `nr` objects `ids` lists that `odb` lacks (it re-scans its
+ * Fetch the `nr` objects `ids` lists that p->fresh lacks (it re-scans its
  * packs before it says so), remote after remote, until none is missing.
- * @return 0, GM_ENOTFOUND
- * with the message naming `what`, the first missing id and how to fetch
- * it, or GM_ERROR.
+ * Not the repository's database: it is locked while a read of it misses,
+ * and taking fetch_lock, then its lock, would be the other order.
+ * @return 0, GM_ENOTFOUND with the message naming `what`, the first
+ * missing id and how to fetch it, or GM_ERROR.
  */
-static int promisor_fetch(struct promisor *p, git_odb *odb, const git_oid *ids,
-			  size_t nr, const char *what)
+static int promisor_fetch(struct promisor *p, const git_oid *ids, size_t nr,
+			  const char *what)
 {
+	git_odb *odb = p->fresh;
 	struct gm_buf list = GM_BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1] = "";
 	bool lazy = !no_lazy_fetch();
@@ -199,8 +197,7 @@ static int promisor_miss(git_odb_backend *b, const git_oid *id)
 {
 	struct promisor *p = (struct promisor *)b;
 
-	/* not the repository's own database: its lock is held */
-	if (promisor_fetch(p, p->fresh, id, 1, "an object") < 0)
+	if (promisor_fetch(p, id, 1, "an object") < 0)
 		gm_error_die();
 	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
@@ -234,15 +231,13 @@ static void promisor_free(git_odb_backend *b)
 	free(p);
 }
 
-int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
-			    git_odb_backend **out)
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir)
 {
 	struct promisor *p = calloc(1, sizeof(*p));
 	struct gm_buf dir = GM_BUF_INIT;
 	git_odb *odb = NULL;
 	int error;
 
-	*out = NULL;
 	if (!p)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = promisor_remotes(repo, &p->remotes)) < 0 ||
@@ -264,7 +259,6 @@ int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
 		error = gm_error_from_git(-1, "cannot open the object directory");
 		goto out;
 	}
-	*out = &p->parent;
 	p = NULL;	/* the object database's now */
 out:
 	gm_buf_release(&dir);
@@ -273,23 +267,24 @@ out:
 	return error;
 }
 
-/* The `nr` objects `ids` that `p` lacks fetched, in batches; or the end. */
-static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
-			 const char *what)
+int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
+			      size_t nr, const char *what)
 {
+	struct promisor *p = NULL;
+	git_odb_backend *b;
+	git_odb *odb;
 	int error = 0;
 
-	if (!p || !nr)
+	if (!nr || git_repository_odb(&odb, repo) < 0)
 		return 0;
-	/*
-	 * Asked of the promisor's own database, as a miss is: the
-	 * repository's is locked while a read of it misses, so taking
-	 * fetch_lock and then its lock would be the other order.
-	 */
-	for (size_t i = 0; !error && i < nr; i += FETCH_BATCH)
-		error = promisor_fetch(p, p->fresh, ids + i,
-				       nr - i < FETCH_BATCH ? nr - i :
-				       FETCH_BATCH, what);
+	for (size_t i = 0; !p && i < git_odb_num_backends(odb); i++)
+		if (git_odb_get_backend(&b, odb, i) == 0 &&
+		    b->read == promisor_read)
+			p = (struct promisor *)b;
+	git_odb_free(odb);
+	for (size_t i = 0; p && !error && i < nr; i += FETCH_BATCH)
+		error = promisor_fetch(p, ids + i, nr - i < FETCH_BATCH ?
+				       nr - i : FETCH_BATCH, what);
 	if (error == GM_ENOTFOUND)
 		gm_error_die();	/* as a read of one of them would */
 	return error;
@@ -298,27 +293,5 @@ static int fetch_missing(struct promisor *p, const git_oid *ids, size_t nr,
 int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
 			  const char *what)
 {
-	return fetch_missing((struct promisor *)r->promisor, ids, nr, what);
-}
-
-int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
-			      size_t nr, const char *what)
-{
-	git_odb_backend *b;
-	git_odb *odb;
-	size_t n;
-
-	if (!nr || git_repository_odb(&odb, repo) < 0)
-		return 0;
-	n = git_odb_num_backends(odb);
-	for (size_t i = 0; i < n; i++) {
-		if (git_odb_get_backend(&b, odb, i) == 0 &&
-		    b->read == promisor_read) {
-			git_odb_free(odb);
-			return fetch_missing((struct promisor *)b, ids, nr,
-					     what);
-		}
-	}
-	git_odb_free(odb);
-	return 0;
+	return gm_repo_git_fetch_missing(r->repo, ids, nr, what);
 }

@@ -176,7 +176,6 @@ int gm_repo_read(struct gm_repo *r, const char *path, struct gm_buf *out)
 
 int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 {
-	struct gm_buf path = GM_BUF_INIT;
 	git_tree *tree = NULL;
 	git_oid *blobs = NULL;	/* a partial clone's, fetched at once */
 	size_t nr = 0;
@@ -185,7 +184,7 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	if (!error && !tree)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
-	if (!error && r->promisor &&
+	if (!error &&
 	    !(blobs = calloc(git_tree_entrycount(tree) + 1, sizeof(*blobs))))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; !error && i < git_tree_entrycount(tree); i++) {
@@ -194,22 +193,16 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 
 		if (name[0] == '.')
 			continue;
-		if (blobs && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
+		if (git_tree_entry_type(e) == GIT_OBJECT_BLOB)
 			git_oid_cpy(&blobs[nr++], git_tree_entry_id(e));
-		gm_buf_reset(&path);
-		if (*dir && !(error = gm_buf_puts(&path, dir)))
-			error = gm_buf_putc(&path, '/');
-		if (!error && !(error = gm_buf_puts(&path, name)) &&
-		    git_tree_entry_type(e) == GIT_OBJECT_TREE)
-			error = gm_buf_putc(&path, '/');
-		if (!error)
-			error = gm_strvec_push(out, path.ptr);
+		error = gm_strvec_pushf(out, "%s%s%s%s", dir, *dir ? "/" : "",
+					name, git_tree_entry_type(e) ==
+					GIT_OBJECT_TREE ? "/" : "");
 	}
 	if (!error)
 		gm_strvec_sort_uniq(out);
 	if (!error)
 		error = gm_repo_fetch_missing(r, blobs, nr, "a file");
-	gm_buf_release(&path);
 	free(blobs);
 	return error;
 }
@@ -357,9 +350,7 @@ static int find_fetch_blobs(struct gm_repo *r,
 	git_oid *ids;
 	int error;
 
-	if (!r->promisor || !nr)
-		return 0;
-	if (!(ids = calloc(nr, sizeof(*ids))))
+	if (!(ids = calloc(nr + 1, sizeof(*ids))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	for (size_t i = 0; i < nr; i++)
 		if (found[i].mode != GIT_FILEMODE_COMMIT)	/* no submodule */
@@ -425,19 +416,16 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	*nr = 0;
 	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0 ||
 	    (error = gm_repo_packs(&packs, r)) < 0 ||
-	    (gm_packs_count(packs) &&
-	     (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0))
+	    (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0)
 		return error;
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
-	if (*dir && !(error = gm_buf_puts(&path, dir)))
-		error = gm_buf_putc(&path, '/');
+	error = gm_buf_printf(&path, "%s%s", dir, *dir ? "/" : "");
 	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND) {
 		gm_repo_files_free(f.files, f.nr);
 		f.files = NULL;
 		f.nr = f.alloc = 0;
-		/* trees are read once and not kept: this reads all of them */
 		error = tree_walk(r, top, &path, ".git", find_leaf, &f);
 	}
 	gm_buf_release(&path);
@@ -585,11 +573,10 @@ static git_repository *numstat_open_git(git_repository *repo)
 {
 	const char *wd = git_repository_workdir(repo), *wd2;
 	git_repository *again = NULL;
-	git_odb_backend *fetch;
 
 	if (!wd || git_repository_open(&again, git_repository_path(repo)) < 0)
 		return NULL;
-	if (gm_repo_promisor_attach(again, NULL, &fetch) < 0 ||
+	if (gm_repo_promisor_attach(again, NULL) < 0 ||
 	    !(wd2 = git_repository_workdir(again)) || strcmp(wd, wd2)) {
 		git_repository_free(again);
 		return NULL;
@@ -638,17 +625,14 @@ static bool numstat_attr_binary(git_repository *repo, const char *path)
 	return GIT_ATTR_IS_FALSE(v);
 }
 
-static bool numstat_blob(git_blob **out, git_repository *repo,
+/* Blob `id` (NULL: none) into `*out`; false if unreadable or binary. */
+static bool numstat_text(git_blob **out, git_repository *repo,
 			 const git_oid *id)
 {
 	*out = NULL;
-	return !id || git_blob_lookup(out, repo, id) == 0;
-}
-
-static bool numstat_binary(const git_blob *b)
-{
-	return b && gm_objects_binary(git_blob_rawcontent(b),
-				      (size_t)git_blob_rawsize(b));
+	return !id || (git_blob_lookup(out, repo, id) == 0 &&
+		       !gm_objects_binary(git_blob_rawcontent(*out),
+					  (size_t)git_blob_rawsize(*out)));
 }
 
 void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
@@ -662,8 +646,7 @@ void gm_repo_numstat(struct gm_repo_numstat *n, const git_oid *a,
 
 	*added = *deleted = -1;
 	/* from n->repo: the diff of blobs asks it for their attributes */
-	if (!numstat_blob(&ba, n->repo, a) || !numstat_blob(&bb, n->repo, b) ||
-	    numstat_binary(ba) || numstat_binary(bb) ||
+	if (!numstat_text(&ba, n->repo, a) || !numstat_text(&bb, n->repo, b) ||
 	    numstat_attr_binary(n->repo, path))
 		goto out;
 	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);

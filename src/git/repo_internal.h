@@ -21,8 +21,7 @@
  */
 struct gm_repo_location {
 	atomic_int refs;	/* owners but one */
-	bool found;
-	char *open_path;	/* what libgit2 opens: a top or a git dir */
+	char *open_path;	/* what libgit2 opens (a top or a git dir), or NULL */
 	bool explicit_dir;	/* open_path is GIT_DIR */
 	bool bare_guess;	/* found as a git dir with no work tree */
 	char *worktree;		/* GIT_WORK_TREE, else the top found, or NULL */
@@ -44,7 +43,6 @@ struct gm_repo {
 	struct gm_packs *packs;	/* opened on first use */
 	struct gm_graph *graph;	/* read on first use, if graph_read */
 	bool graph_read;
-	git_odb_backend *promisor;	/* a partial clone's, owned by the odb */
 };
 
 /*
@@ -61,11 +59,9 @@ int gm_repo_config_env_add(git_repository *repo);
  * .partialclonefilter), give the object database of `repo` a last backend
  * that fetches what it lacks as git does (promisor.c), or stops the
  * process if it cannot; `object_dir` is the repository's object directory
- * (NULL: its common directory's). The backend, owned by the database, in
- * `*out`; else NULL. @return 0 or GM_ERROR.
+ * (NULL: its common directory's). @return 0 or GM_ERROR.
  */
-int gm_repo_promisor_attach(git_repository *repo, const char *object_dir,
-			    git_odb_backend **out);
+int gm_repo_promisor_attach(git_repository *repo, const char *object_dir);
 
 /*
  * The top of the work tree `loc` names, canonical, no final '/', where it

@@ -11,7 +11,6 @@
 #include <git2/sys/repository.h>
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -25,13 +24,13 @@
 
 /* ==================== the location ==================== */
 
-/* `path` made absolute against `cwd`, canonical if it exists. */
+/* `path` absolute against `cwd` (NULL: it is), canonical if it exists. */
 static char *location_absolute(const char *cwd, const char *path)
 {
 	struct gm_buf b = GM_BUF_INIT;
 	char *real = realpath(path, NULL);
 
-	if (real || !cwd)
+	if (real)
 		return real;
 	if (path[0] == '/' ? gm_buf_puts(&b, path) :
 	    gm_buf_printf(&b, "%s/%s", cwd, path))
@@ -67,22 +66,16 @@ static bool is_git_dir(const char *dir, bool object_dir_env)
 /* Whether dir/.git is a git directory or a "gitdir: " file. */
 static bool has_dot_git(const char *dir, bool object_dir_env)
 {
-	struct gm_buf b = GM_BUF_INIT;
-	char head[8] = "";
+	struct gm_buf b = GM_BUF_INIT, text = GM_BUF_INIT;
 	struct stat st;
 	bool yes = false;
-	FILE *f;
 
-	if (gm_buf_printf(&b, "%s/.git", dir) || stat(b.ptr, &st))
-		goto out;
-	if (S_ISDIR(st.st_mode)) {
-		yes = is_git_dir(b.ptr, object_dir_env);
-	} else if (S_ISREG(st.st_mode) && (f = fopen(b.ptr, "r"))) {
-		yes = fread(head, 1, 7, f) == 7 && !memcmp(head, "gitdir:", 7);
-		fclose(f);
-	}
-out:
+	if (!gm_buf_printf(&b, "%s/.git", dir) && !stat(b.ptr, &st))
+		yes = S_ISDIR(st.st_mode) ? is_git_dir(b.ptr, object_dir_env) :
+		      S_ISREG(st.st_mode) && !gm_buf_read_file(&text, b.ptr) &&
+		      !strncmp(text.ptr, "gitdir:", 7);
 	gm_buf_release(&b);
+	gm_buf_release(&text);
 	return yes;
 }
 
@@ -102,8 +95,6 @@ static int location_split(struct gm_strvec *out, const char *list,
 			return gm_error_set(GM_ERROR, "out of memory");
 		if (*one && (cwd || one[0] == '/')) {
 			abs = location_absolute(cwd, one);
-			if (!abs && !cwd)
-				abs = strdup(one);
 			error = abs ? gm_strvec_push(out, abs) :
 				      gm_error_set(GM_ERROR, "out of memory");
 		}
@@ -157,7 +148,6 @@ static int location_search(struct gm_repo_location *loc)
 		dev = st.st_dev;
 	for (;;) {
 		if (has_dot_git(dir, objdir) || is_git_dir(dir, objdir)) {
-			loc->found = true;
 			loc->bare_guess = !has_dot_git(dir, objdir);
 			loc->open_path = dir;
 			dir = NULL;
@@ -193,7 +183,7 @@ static int location_from_env(struct gm_repo_location *loc)
 			   loc->cwd) < 0)
 		return gm_error_set(GM_ERROR, "out of memory");
 	loc->worktree_env = loc->worktree != NULL;
-	loc->explicit_dir = loc->found = loc->open_path != NULL;
+	loc->explicit_dir = loc->open_path != NULL;
 	return 0;
 }
 
@@ -211,9 +201,9 @@ int gm_repo_locate(struct gm_repo_location **out)
 				     strerror(errno));
 	if (!error && loc->cwd)
 		error = location_from_env(loc);
-	if (!error && loc->cwd && !loc->found)
+	if (!error && loc->cwd && !loc->open_path)
 		error = location_search(loc);
-	if (!error && loc->found && !loc->explicit_dir && !loc->bare_guess &&
+	if (!error && loc->open_path && !loc->explicit_dir && !loc->bare_guess &&
 	    !loc->worktree && !(loc->worktree = strdup(loc->open_path)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (error) {
@@ -239,24 +229,19 @@ void gm_repo_location_free(struct gm_repo_location *loc)
 
 const char *gm_repo_location_worktree(const struct gm_repo_location *loc)
 {
-	return loc && loc->found ? loc->worktree : NULL;
+	return loc && loc->open_path ? loc->worktree : NULL;
 }
 
 /* ==================== opening ==================== */
 
 static char *path_with_slash(const char *p)
 {
+	struct gm_buf b = GM_BUF_INIT;
 	size_t len = strlen(p);
-	char *s = malloc(len + 2);
 
-	if (!s)
+	if (gm_buf_printf(&b, "%s%s", p, len && p[len - 1] == '/' ? "" : "/"))
 		return NULL;
-	memcpy(s, p, len + 1);
-	if (!len || s[len - 1] != '/') {
-		s[len] = '/';
-		s[len + 1] = '\0';
-	}
-	return s;
+	return gm_buf_detach(&b, NULL);
 }
 
 /*
@@ -406,7 +391,7 @@ static int repo_open_location(struct gm_repo *r)
 	unsigned flags = GIT_REPOSITORY_OPEN_NO_SEARCH;
 	int error;
 
-	if (!loc->found)
+	if (!loc->open_path)
 		return gm_error_set(GM_ENOTFOUND,
 				    "not a git repository (or any of the parent directories)");
 	if (loc->explicit_dir)
@@ -427,20 +412,9 @@ static int repo_open_location(struct gm_repo *r)
 				    git_repository_path(r->repo));
 	if ((error = gm_repo_config_env_add(r->repo)) < 0 ||
 	    (error = repo_set_objects(r)) < 0 ||
-	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir,
-					     &r->promisor)) < 0)
+	    (error = gm_repo_promisor_attach(r->repo, loc->object_dir)) < 0)
 		return error;
 	return repo_set_worktree(r);
-}
-
-/* A repository sharing `loc` (its count alone changes), gm_repo_free()'s. */
-static int repo_new(struct gm_repo **out, const struct gm_repo_location *loc)
-{
-	if (!(*out = calloc(1, sizeof(**out))))
-		return gm_error_set(GM_ERROR, "out of memory");
-	(*out)->loc = (struct gm_repo_location *)loc;
-	atomic_fetch_add(&(*out)->loc->refs, 1);
-	return 0;
 }
 
 int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
@@ -452,8 +426,11 @@ int gm_repo_open(struct gm_repo **out, const struct gm_repo_location *loc,
 	*out = NULL;
 	if (!loc)
 		return gm_error_set(GM_ERROR, "no repository location");
-	if ((error = repo_new(&r, loc)) < 0 ||
-	    (error = repo_open_location(r)) < 0 ||
+	if (!(r = calloc(1, sizeof(*r))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	r->loc = (struct gm_repo_location *)loc;	/* its count alone changes */
+	atomic_fetch_add(&r->loc->refs, 1);
+	if ((error = repo_open_location(r)) < 0 ||
 	    (error = repo_resolve(r, rev)) < 0)
 		goto fail;
 	if ((error = git_commit_tree(&r->tree, r->commit)) < 0) {
@@ -469,24 +446,10 @@ fail:
 
 int gm_repo_reopen(struct gm_repo **out, const struct gm_repo *r)
 {
-	struct gm_repo *n = NULL;
-	int error;
+	char hex[GM_REPO_HEX_SIZE];
 
-	*out = NULL;
-	if ((error = repo_new(&n, r->loc)) < 0 ||
-	    (error = repo_open_location(n)) < 0)
-		goto fail;
-	if ((error = git_commit_lookup(&n->commit, n->repo,
-				       git_commit_id(r->commit))) < 0 ||
-	    (error = git_commit_tree(&n->tree, n->commit)) < 0) {
-		error = gm_error_from_git(error, "cannot open the repository");
-		goto fail;
-	}
-	*out = n;
-	return 0;
-fail:
-	gm_repo_free(n);
-	return error;
+	gm_repo_commit_hex(r, hex);
+	return gm_repo_open(out, r->loc, hex);
 }
 
 void gm_repo_free(struct gm_repo *r)
@@ -660,7 +623,6 @@ void gm_repo_init(void)
 	static const char *extensions[] = { "partialclone", "objectformat" };
 
 	git_libgit2_init();
-	/* git does not re-hash objects on read; neither do we */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	/*
 	 * What is read again is kept where it is used (the trees of looked-up
@@ -669,7 +631,6 @@ void gm_repo_init(void)
 	 * freed, which took 5-10 ms at the end of a U-Boot walk.
 	 */
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
-	/* a partial clone's missing objects are fetched (promisor.c) */
 	git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)2);
 }
 
