@@ -40,23 +40,18 @@ int gm_config_read_file(struct gm_repo *r, const char *name,
 int gm_config_words(struct gm_strvec *out, const char *s)
 {
 	while (*s) {
-		size_t eol = strcspn(s, "\n");
-		const char *p = s, *end = s + eol;
+		const char *w;
 
-		while (p < end) {
-			const char *w;
-
-			while (p < end && gm_email_isspace((unsigned char)*p))
-				p++;
-			w = p;
-			while (p < end && !gm_email_isspace((unsigned char)*p))
-				p++;
-			if (w == p || *w == '#')
-				break;
-			if (gm_strvec_pushn(out, w, (size_t)(p - w)) < 0)
-				return gm_error_set(GM_ERROR, "out of memory");
+		while (gm_email_isspace((unsigned char)*s))
+			s++;
+		if (*s == '#') {	/* a comment to the end of the line */
+			s += strcspn(s, "\n");
+			continue;
 		}
-		s = *end ? end + 1 : end;
+		for (w = s; *s && !gm_email_isspace((unsigned char)*s); s++)
+			;
+		if (w < s && gm_strvec_pushn(out, w, (size_t)(s - w)) < 0)
+			return GM_ERROR;
 	}
 	return 0;
 }

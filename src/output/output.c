@@ -349,22 +349,6 @@ void gm_output_json_put(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-int gm_output_json_string(struct gm_buf *out, const char *s)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int error;
-
-	if (!f)
-		return gm_error_set(GM_ERROR, "out of memory");
-	gm_output_json_put(f, s);
-	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
-			    gm_buf_put(out, text, len);
-	free(text);
-	return error;
-}
-
 static void json_key(FILE *f, const char *key)
 {
 	gm_output_json_put(f, key);
@@ -601,12 +585,19 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 {
 	const char *s = doc, *end = doc + len;
 	bool in_string = false, escaped = false;
+	char *input = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&input, &n);
 	int error;
 
-	if ((error = gm_buf_puts(out, "{\"input\": ")) < 0 ||
-	    (error = gm_output_json_string(out, path)) < 0 ||
-	    (error = gm_buf_puts(out, ", ")) < 0)
-		return error;
+	if (!f)
+		return gm_error_set(GM_ERROR, "out of memory");
+	fputs("{\"input\": ", f);
+	gm_output_json_put(f, path);
+	fputs(", ", f);
+	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
+			    gm_buf_put(out, input, n);
+	free(input);
 	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
 		if (!in_string && *s == '\n') {
 			while (s + 1 < end && s[1] == ' ')
