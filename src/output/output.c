@@ -72,11 +72,6 @@ static int output_group(FILE *f, const struct gm_strvec *sv,
 	return error;
 }
 
-static bool is_to(const struct gm_rank_entry *e)
-{
-	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF);
-}
-
 /*
  * merge_email() of R-82 over people then lists, into `lines`; with only
  * one of --to and --cc (`which` 1 or 2), just those recipients.
@@ -93,7 +88,8 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	for (int k = 0; k < 2 && !error; k++) {
 		for (size_t i = 0; use[k] && i < lists[k]->nr && !error; i++) {
 			const struct gm_rank_entry *e = &lists[k]->v[i];
-			bool to = k == 1 || is_to(e);
+			bool to = k == 1 ||
+				  (e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF));
 
 			if ((which == 1 && !to) || (which == 2 && to) ||
 			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
@@ -111,19 +107,6 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	}
 	gm_strmap_release(&seen);
 	gm_buf_release(&line);
-	return error;
-}
-
-static int output_people(FILE *f, const struct gm_rank *rk,
-			 const struct gm_output_settings *s)
-{
-	struct gm_strvec lines = GM_STRVEC_INIT;
-	int which = s->to == s->cc ? 0 : s->to ? 1 : 2;
-	int error = people_lines(&lines, rk, s, which);
-
-	if (!error && lines.nr)
-		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
-	gm_strvec_release(&lines);
 	return error;
 }
 
@@ -176,12 +159,17 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 		&rk->status, &rk->subsystem, &rk->web, &rk->bug };
 	bool wanted[] = { s->scm, s->substatus, s->status, s->subsystem,
 		s->web, s->bug };
+	struct gm_strvec lines = GM_STRVEC_INIT;
 	int error = 0;
 
 	if (s->headers)
 		return output_headers(f, rk, s);
 	if (s->email || s->lists)
-		error = output_people(f, rk, s);
+		error = people_lines(&lines, rk, s, s->to == s->cc ? 0 :
+				     s->to ? 1 : 2);
+	if (!error && lines.nr)
+		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
+	gm_strvec_release(&lines);
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted) && !error; i++)
 		if (wanted[i])
 			error = output_group(f, groups[i], s);
@@ -231,14 +219,6 @@ static int restore_glob(struct gm_buf *out, const char *s, size_t len)
 	return 0;
 }
 
-/* Whether `letters` (none: all) has the tag `tag`, in either case. */
-static bool letter_wanted(const char *letters, char tag)
-{
-	return !letters || !*letters ||
-	       strchr(letters, tolower((unsigned char)tag)) ||
-	       strchr(letters, toupper((unsigned char)tag));
-}
-
 static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
 			struct gm_match_ctx *ctx, size_t line)
 {
@@ -283,7 +263,10 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 		for (size_t i = sec->start; i < sec->end && !error; i++) {
 			const struct gm_mline *ml = &m->lines[i];
 
-			if (ml->tag && !letter_wanted(letters, ml->tag))
+			/* --letters (none: all), in either case */
+			if (ml->tag && letters && *letters &&
+			    !strchr(letters, tolower((unsigned char)ml->tag)) &&
+			    !strchr(letters, toupper((unsigned char)ml->tag)))
 				continue;
 			if ((error = section_line(&line, m, ctx, i)) < 0)
 				break;
