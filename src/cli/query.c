@@ -466,18 +466,6 @@ static int query_push_all(struct gm_strvec *to, const struct gm_strvec *from)
 	return 0;
 }
 
-/* The answer of the run `q`, handed over to `a`. */
-static int query_batch_text(struct gm_batch_answer *a, struct gm_query *q)
-{
-	int error = fclose(q->out) ? gm_error_set(GM_ERROR, "out of memory") : 0;
-
-	q->out = NULL;
-	a->text = q->out_buf;
-	a->len = q->out_len;
-	q->out_buf = NULL;
-	return error;
-}
-
 /* One --batch path, as -f PATH is answered (gm_batch_answer_fn). */
 static int query_batch_answer(struct gm_batch_answer *a, const char *path,
 			      void *worker)
@@ -501,10 +489,15 @@ static int query_batch_answer(struct gm_batch_answer *a, const char *path,
 	    (error = gm_query_run(&q)) < 0)
 		goto out;
 	if (query_push_all(&a->shared, &q.warnings) < 0 ||
-	    query_push_all(&a->after, &q.rank.warnings) < 0)
+	    query_push_all(&a->after, &q.rank.warnings) < 0) {
 		error = GM_ERROR;
-	else
-		error = query_batch_text(a, &q);
+		goto out;
+	}
+	error = fclose(q.out) ? gm_error_set(GM_ERROR, "out of memory") : 0;
+	q.out = NULL;	/* the answer, handed over to `a` */
+	a->text = q.out_buf;
+	a->len = q.out_len;
+	q.out_buf = NULL;
 out:
 	gm_query_release(&q);
 	return error;
