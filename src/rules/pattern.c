@@ -171,11 +171,7 @@ static char *glob_convert(const struct gm_glob *g, bool dir, const char *prefix)
 	return error ? NULL : gm_buf_detach(&re, NULL);
 }
 
-/*
- * Whether the plain glob matches a prefix of `s`: '*' any run of
- * characters, '?' any one, everything else itself. Backtracking to the
- * last star only suffices for wildcards of this kind.
- */
+/* Backtracking to the last star only suffices for wildcards of this kind. */
 bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
 			     size_t slen)
 {
