@@ -53,22 +53,18 @@ static int output_group(FILE *f, const struct gm_strvec *sv,
 			const struct gm_output_settings *s)
 {
 	struct gm_strmap seen = GM_STRMAP_INIT;
-	const char **v = calloc(sv->nr + 1, sizeof(*v));
-	size_t nr = 0;
-	int error = v ? 0 : gm_error_set(GM_ERROR, "out of memory");
+	struct gm_strvec v = GM_STRVEC_INIT;
+	int error = 0;
 
-	for (size_t i = 0; i < sv->nr && !error; i++) {
-		const char *item = sv->v[i];
-
-		if (gm_strmap_get(&seen, item, strlen(item), NULL))
-			continue;
-		error = gm_strmap_put(&seen, item, strlen(item), NULL);
-		v[nr++] = item;
-	}
+	for (size_t i = 0; i < sv->nr && !error; i++)
+		if (!gm_strmap_get(&seen, sv->v[i], strlen(sv->v[i]), NULL) &&
+		    !(error = gm_strmap_put(&seen, sv->v[i], strlen(sv->v[i]),
+					    NULL)))
+			error = gm_strvec_push(&v, sv->v[i]);
 	if (!error)
-		error = output_items(f, v, nr, s);
+		error = output_items(f, (const char *const *)v.v, v.nr, s);
 	gm_strmap_release(&seen);
-	free(v);
+	gm_strvec_release(&v);
 	return error;
 }
 
