@@ -322,8 +322,8 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	r.chk.approvals = !strcmp(o->check, "approvals");
 	r.chk.reviewers = o->check_reviewers;
 	r.chk.history = o->check_history;
-	if (!(error = gm_query_worker_init(&r.w, env, repo, true)))
-		error = run_args(&r, &o->args);
+	gm_query_worker_init(&r.w, env, repo);
+	error = run_args(&r, &o->args);
 	if (!error && !r.chk.nr)
 		error = gm_error_set(GM_EINVALID, "no patch to check");
 	if (!error)
