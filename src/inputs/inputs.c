@@ -65,15 +65,10 @@ static int inputs_add_patch(struct gm_inputs *in, const char *arg,
 static int inputs_keep_patch(struct gm_inputs *in, struct gm_buf *text,
 			     struct gm_patch *p)
 {
-	struct gm_inputs_patch *v = realloc(in->patches,
-					    (in->nr_patches + 1) * sizeof(*v));
-
-	if (!v)
-		return gm_error_set(GM_ERROR, "out of memory");
-	in->patches = v;
-	v[in->nr_patches].text = *text;
-	v[in->nr_patches].patch = *p;
-	in->nr_patches++;
+	if (GM_ARRAY_GROW(in->patches, in->nr_patches, in->alloc_patches) < 0)
+		return GM_ERROR;
+	in->patches[in->nr_patches].text = *text;
+	in->patches[in->nr_patches++].patch = *p;
 	gm_buf_init(text);
 	memset(p, 0, sizeof(*p));
 	return 0;
