@@ -43,7 +43,7 @@ struct gm_inputs {
 	size_t nr_ranges, alloc_ranges;
 	struct gm_strvec keyword_files;	/* -f files whose content K: sees */
 	struct gm_inputs_patch *patches;	/* patches whose lines K: sees */
-	size_t nr_patches;
+	size_t nr_patches, alloc_patches;
 	struct gm_strvec warnings;	/* "warning: " lines, in order */
 
 	/* private */

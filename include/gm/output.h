@@ -70,9 +70,6 @@ int gm_output_json(FILE *f, const struct gm_output_report *r);
 /** Write `s` as a JSON string (quoted, escaped) to `f`. */
 void gm_output_json_put(FILE *f, const char *s);
 
-/** Append `s` as a JSON string (quoted, escaped) to `out`. */
-int gm_output_json_string(struct gm_buf *out, const char *s);
-
 /**
  * One --batch answer, appended to `out`: each line of `text[0..len)` (an
  * answer as gm_output_write() prints it) as "path<TAB>line", ended by NUL

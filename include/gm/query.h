@@ -44,10 +44,9 @@ struct gm_query_env {
 struct gm_query_worker {
 	const struct gm_query_env *env;
 	struct gm_repo *repo;
-	struct gm_match_ctx *match_ctx;	/* with shared: one for all queries */
-	struct gm_match_ctx *keyword_ctx;
+	struct gm_match_ctx *match_ctx;	/* for all its queries, made by */
+	struct gm_match_ctx *keyword_ctx;	/* the first that needs it */
 	struct gm_rank_memo memo;	/* its rankings' */
-	bool shared;			/* contexts made for all queries */
 };
 
 /* One question. */
@@ -57,7 +56,6 @@ struct gm_query {
 	struct gm_matches *keywords;	/* K: hits */
 	struct gm_walk walk;
 	struct gm_matches *matches;
-	struct gm_match_ctx *match_ctx;	/* its own, without shared ones */
 	struct gm_rank rank;
 	struct gm_strvec warnings;	/* for stderr, before rank.warnings */
 	struct gm_strvec file_emails;
@@ -81,14 +79,11 @@ void gm_query_rank_settings(struct gm_rank_settings *s,
 			    const struct gm_options *o);
 
 /**
- * A worker of `env` on `repo` (which must outlive it). With `shared`,
- * the rules must be finished: its match contexts are made now, for all
- * its queries; without, the rules are not looked at, and may still be
- * being read. @return 0 or GM_ERROR.
+ * A worker of `env` on `repo` (which must outlive it); the rules are not
+ * looked at before its first gm_query_run(), and may still be being read.
  */
-int gm_query_worker_init(struct gm_query_worker *w,
-			 const struct gm_query_env *env, struct gm_repo *repo,
-			 bool shared);
+void gm_query_worker_init(struct gm_query_worker *w,
+			  const struct gm_query_env *env, struct gm_repo *repo);
 
 void gm_query_worker_release(struct gm_query_worker *w);
 
@@ -118,8 +113,8 @@ void gm_query_release(struct gm_query *q);
 
 /**
  * The callbacks with which gm_batch_run() answers each path as `-f PATH`
- * is answered, into `*out`: a worker of `env` (gm_query_worker_init(),
- * shared) per thread, and a question per path. The rules of `env` must
+ * is answered, into `*out`: a worker of `env` (gm_query_worker_init())
+ * per thread, and a question per path. The rules of `env` must
  * be finished, and `env` must outlive the run.
  */
 void gm_query_batch_answerer(struct gm_batch_answerer *out,

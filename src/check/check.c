@@ -135,19 +135,15 @@ void gm_check_init(struct gm_check *c, const struct gm_mailmap *mailmap)
 	c->mailmap = mailmap;
 }
 
-static void item_release(struct gm_check_item *it)
-{
-	free(it->who);
-	free(it->why);
-	free(it->via);
-	gm_strvec_release(&it->could);
-}
-
 void gm_check_release(struct gm_check *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {
-		for (size_t k = 0; k < c->v[i].nr; k++)
-			item_release(&c->v[i].v[k]);
+		for (size_t k = 0; k < c->v[i].nr; k++) {
+			free(c->v[i].v[k].who);
+			free(c->v[i].v[k].why);
+			free(c->v[i].v[k].via);
+			gm_strvec_release(&c->v[i].v[k].could);
+		}
 		free(c->v[i].v);
 		free(c->v[i].name);
 		free(c->v[i].subject);
@@ -412,13 +408,6 @@ static int approvers(struct gm_check *c, const struct gm_check_mail *mail,
 	return error < 0 ? error : 0;
 }
 
-/* Whether section `s` is a catch-all: an F: of a lone star. */
-static bool catchall(const struct gm_maintainers *m, size_t s)
-{
-	return gm_maintainers_stars(m, m->sections[s].start,
-				    m->sections[s].end) != 0;
-}
-
 /* The verdict on section `s`, whose people are looked for in c->reached. */
 static int approve_section(struct gm_check *c, struct gm_check_patch *p,
 			   const struct gm_maintainers *m, size_t s)
@@ -442,7 +431,7 @@ static int approve_section(struct gm_check *c, struct gm_check_patch *p,
 					 &v))
 			by = v;
 	}
-	if (catchall(m, s) || !could.nr)
+	if (gm_maintainers_stars(m, sec->start, sec->end) || !could.nr)
 		it = item_new(p, GM_CHECK_APART, sec->short_name,
 			      could.nr ? "catch-all" : "nobody to approve", NULL);
 	else

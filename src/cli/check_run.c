@@ -163,24 +163,6 @@ static int commits_open(struct run *r)
 			       graph);
 }
 
-/*
- * The mail of commit `ci` as far as the check reads it: the author, the
- * subject, the message, then a "--- a/X" / "+++ b/X" pair for each of
- * `files` (names with a TAB, a newline or a quote are left out).
- */
-static int commit_mail(struct gm_buf *out, const struct gm_range_commit *ci,
-		       const struct gm_strvec *files)
-{
-	int error = gm_buf_printf(out, "From: %s\nSubject: %s\n\n%s\n---\n",
-				  ci->author, ci->summary, ci->body);
-
-	for (size_t i = 0; i < files->nr && !error; i++)
-		if (!strpbrk(files->v[i], "\t\n\""))
-			error = gm_buf_printf(out, "--- a/%s\t\n+++ b/%s\t\n",
-					      files->v[i], files->v[i]);
-	return error;
-}
-
 /* The files commit `hex` changes against its parent, into `out`. */
 static int commit_files(struct run *r, const char *hex, struct gm_strvec *out)
 {
@@ -216,7 +198,18 @@ static int run_commit(struct run *r, const char *hex)
 	if ((error = gm_range_commit(r->w.repo, hex, &ci)) < 0 ||
 	    ci.parents > 1 ||
 	    (error = commit_files(r, hex, &files)) < 0 ||
-	    (error = commit_mail(&text, &ci, &files)) < 0)
+	    (error = gm_buf_printf(&text, "From: %s\nSubject: %s\n\n%s\n---\n",
+				   ci.author, ci.summary, ci.body)) < 0)
+		goto out;
+	/*
+	 * The mail as far as the check reads it: a "--- a/X" / "+++ b/X"
+	 * pair a file (names with a TAB, a newline or a quote left out).
+	 */
+	for (size_t i = 0; i < files.nr && !error; i++)
+		if (!strpbrk(files.v[i], "\t\n\""))
+			error = gm_buf_printf(&text, "--- a/%s\t\n+++ b/%s\t\n",
+					      files.v[i], files.v[i]);
+	if (error)
 		goto out;
 	snprintf(name, sizeof(name), "%s", hex);
 	m.text = text.ptr;
@@ -322,8 +315,8 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	r.chk.approvals = !strcmp(o->check, "approvals");
 	r.chk.reviewers = o->check_reviewers;
 	r.chk.history = o->check_history;
-	if (!(error = gm_query_worker_init(&r.w, env, repo, true)))
-		error = run_args(&r, &o->args);
+	gm_query_worker_init(&r.w, env, repo);
+	error = run_args(&r, &o->args);
 	if (!error && !r.chk.nr)
 		error = gm_error_set(GM_EINVALID, "no patch to check");
 	if (!error)

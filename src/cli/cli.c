@@ -280,9 +280,8 @@ static int cli_query(struct cli *c)
 	struct gm_progress *progress = NULL;
 	int error;
 
-	if ((error = gm_query_worker_init(&c->worker, &c->env, c->repo,
-					  false)) < 0 ||
-	    (error = gm_query_init(q, &c->worker, false)) < 0)
+	gm_query_worker_init(&c->worker, &c->env, c->repo);
+	if ((error = gm_query_init(q, &c->worker, false)) < 0)
 		return error;
 	error = gm_inputs_read(&q->inputs, c->repo, &c->env.inputs);
 	say_all(c, "warning: ", &q->inputs.warnings);

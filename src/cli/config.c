@@ -16,6 +16,7 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/output.h"
+#include "gm/pattern.h"
 #include "gm/strvec.h"
 #include "gm/treescript.h"
 
@@ -40,23 +41,18 @@ int gm_config_read_file(struct gm_repo *r, const char *name,
 int gm_config_words(struct gm_strvec *out, const char *s)
 {
 	while (*s) {
-		size_t eol = strcspn(s, "\n");
-		const char *p = s, *end = s + eol;
+		const char *w;
 
-		while (p < end) {
-			const char *w;
-
-			while (p < end && gm_email_isspace((unsigned char)*p))
-				p++;
-			w = p;
-			while (p < end && !gm_email_isspace((unsigned char)*p))
-				p++;
-			if (w == p || *w == '#')
-				break;
-			if (gm_strvec_pushn(out, w, (size_t)(p - w)) < 0)
-				return gm_error_set(GM_ERROR, "out of memory");
+		while (gm_email_isspace((unsigned char)*s))
+			s++;
+		if (*s == '#') {	/* a comment to the end of the line */
+			s += strcspn(s, "\n");
+			continue;
 		}
-		s = *end ? end + 1 : end;
+		for (w = s; *s && !gm_email_isspace((unsigned char)*s); s++)
+			;
+		if (w < s && gm_strvec_pushn(out, w, (size_t)(s - w)) < 0)
+			return GM_ERROR;
 	}
 	return 0;
 }
@@ -283,50 +279,33 @@ int gm_config_treescript_apply(struct gm_options *opts,
 	return changed;
 }
 
-/* Whether `path` is named get_maintainer.pl, and how deep it is. */
-static bool script_name(const char *path, size_t *depth)
-{
-	const char *base = strrchr(path, '/');
-
-	*depth = 0;
-	for (const char *p = path; (p = strchr(p, '/')); p++)
-		(*depth)++;
-	return !strcmp(base ? base + 1 : path, "get_maintainer.pl");
-}
-
 char *gm_config_treescript_path(struct gm_repo *r, bool *named)
 {
 	struct gm_strvec files = GM_STRVEC_INIT;
 	char *path = NULL;
-	size_t best = SIZE_MAX, depth;
+	size_t best = SIZE_MAX;
 
 	*named = !gm_repo_config_string(r, "maintainer.script", &path) && path;
 	gm_error_clear();
 	if (*named || gm_repo_kind(r, GM_TREESCRIPT_PATH) == GM_REPO_BLOB ||
 	    gm_repo_files(r, &files) < 0)
 		goto out;
-	for (size_t i = 0; i < files.nr; i++)	/* in path order */
-		if (script_name(files.v[i], &depth) && depth < best) {
+	for (size_t i = 0; i < files.nr; i++) {	/* in path order */
+		const char *base = strrchr(files.v[i], '/');
+		size_t depth = gm_pattern_slashes(files.v[i],
+						  strlen(files.v[i]));
+
+		if (!strcmp(base ? base + 1 : files.v[i], "get_maintainer.pl") &&
+		    depth < best) {
 			best = depth;
 			free(path);
 			path = strdup(files.v[i]);
 		}
+	}
 out:
 	gm_error_clear();
 	gm_strvec_release(&files);
 	return path ? path : strdup(GM_TREESCRIPT_PATH);
-}
-
-/* The script at `path` cannot be used: a warning with the reason set. */
-static void treescript_warn(const char *path, bool named)
-{
-	struct gm_buf msg = GM_BUF_INIT;
-
-	if (gm_buf_printf(&msg, "%s'%s' cannot be used (%s): Linux 6.1's "
-			  "defaults", named ? "maintainer.script " : "", path,
-			  *gm_error_last() ? gm_error_last() : "not found") == 0)
-		gm_output_message(stderr, "warning: ", msg.ptr);
-	gm_buf_release(&msg);
 }
 
 int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
@@ -347,8 +326,14 @@ int gm_config_treescript(struct gm_options *opts, struct gm_repo *r,
 	/* a missing blob (a partial clone, say) is no script either */
 	if ((error = treescript_read(r, path, named, &text)) < 0) {
 		/* one named, or one too large, is said even without -v */
-		if (named || error == GM_EINVALID)
-			treescript_warn(path, named);
+		gm_buf_reset(&text);
+		if ((named || error == GM_EINVALID) &&
+		    !gm_buf_printf(&text, "%s'%s' cannot be used (%s): Linux "
+				   "6.1's defaults", named ?
+				   "maintainer.script " : "", path,
+				   *gm_error_last() ? gm_error_last() :
+				   "not found"))
+			gm_output_message(stderr, "warning: ", text.ptr);
 		gm_error_clear();
 		if (notes)
 			gm_strvec_pushf(notes, "%s: no such script: Linux 6.1's "

@@ -61,25 +61,12 @@ void gm_query_rank_settings(struct gm_rank_settings *s,
 	};
 }
 
-int gm_query_worker_init(struct gm_query_worker *w,
-			 const struct gm_query_env *env, struct gm_repo *repo,
-			 bool shared)
+void gm_query_worker_init(struct gm_query_worker *w,
+			  const struct gm_query_env *env, struct gm_repo *repo)
 {
-	const struct gm_maintainers *m;
-	int error = 0;
-
 	memset(w, 0, sizeof(*w));
 	w->env = env;
 	w->repo = repo;
-	w->shared = shared;
-	if (!shared)	/* the rules may still be being read */
-		return 0;
-	m = env->rules->m;
-	if ((error = gm_match_ctx_new(&w->match_ctx, m, gm_unowned_isdir,
-				      repo)) < 0 ||
-	    (error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL)) < 0)
-		gm_query_worker_release(w);
-	return error;
 }
 
 void gm_query_worker_release(struct gm_query_worker *w)
@@ -89,7 +76,6 @@ void gm_query_worker_release(struct gm_query_worker *w)
 	gm_rank_memo_release(&w->memo);
 	memset(w, 0, sizeof(*w));
 }
-
 
 int gm_query_init(struct gm_query *q, struct gm_query_worker *w,
 		  bool serial)
@@ -289,8 +275,7 @@ static int keywords_files(struct gm_matches *hits, struct gm_repo *r,
  * The keyword pass (R-33, R-46): the K: lines hit by the contents of the
  * -f files of `in` (but those `prefetch` holds, read through `r`; one
  * that is no file is skipped) and by its patches' lines, matched with
- * `ctx` (NULL: a context of its own), in the script's order, into
- * `*out`, the caller's.
+ * `ctx`, in the script's order, into `*out`, the caller's.
  */
 static int keywords_match(struct gm_matches **out, struct gm_repo *r,
 			  const struct gm_inputs *in,
@@ -298,22 +283,17 @@ static int keywords_match(struct gm_matches **out, struct gm_repo *r,
 			  struct gm_match_ctx *ctx,
 			  struct gm_prefetch *prefetch)
 {
-	struct gm_match_ctx *own = NULL;
-	int error = 0;
+	int error;
 
 	if (!(*out = calloc(1, sizeof(**out))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if (!ctx && !(error = gm_match_ctx_new(&own, m, NULL, NULL)))
-		ctx = own;
-	if (!error)
-		error = keywords_files(*out, r, in, m, ctx, prefetch);
+	error = keywords_files(*out, r, in, m, ctx, prefetch);
 	for (size_t i = 0; i < in->nr_patches && !error; i++)
 		error = gm_match_keywords_patch(*out, m, ctx,
 						in->patches[i].text.ptr,
 						&in->patches[i].patch);
 	if (!error)
 		gm_match_keywords_finish(*out);
-	gm_match_ctx_free(own);
 	return error;
 }
 
@@ -323,22 +303,25 @@ static int query_add_sections(struct gm_query *q)
 	struct gm_query_worker *w = q->w;
 	const struct gm_options *o = w->env->opts;
 	const struct gm_maintainers *m = w->env->rules->m;
-	struct gm_match_ctx *ctx = w->match_ctx;
 	int error = 0;
 
-	if (!ctx && !(error = gm_match_ctx_new(&q->match_ctx, m,
-					       gm_unowned_isdir, w->repo)))
-		ctx = q->match_ctx;
+	/* the worker's contexts, for all its questions */
+	if (!w->match_ctx)
+		error = gm_match_ctx_new(&w->match_ctx, m, gm_unowned_isdir,
+					 w->repo);
+	if (!error && o->keywords && !w->keyword_ctx)
+		error = gm_match_ctx_new(&w->keyword_ctx, m, NULL, NULL);
 	if (!error)
-		error = gm_match_files(&q->matches, m, ctx, &q->inputs.files,
-				       o->pattern_depth);
+		error = gm_match_files(&q->matches, m, w->match_ctx,
+				       &q->inputs.files, o->pattern_depth);
 	for (size_t i = 0; !error && i < q->matches->nr_files; i++) {
 		const struct gm_match_file *f = &q->matches->files[i];
 
 		for (size_t k = 0; k < f->nr_sections && !error; k++)
 			error = gm_rank_add_section(&q->rank, m, f->sections[k]);
 		if (!error && o->sections)
-			error = gm_output_sections(q->out, m, ctx, f, o->letters);
+			error = gm_output_sections(q->out, m, w->match_ctx, f,
+						   o->letters);
 		if (!error)
 			error = query_scan_file_emails(q, f->path);
 	}
@@ -424,7 +407,6 @@ void gm_query_release(struct gm_query *q)
 	gm_strvec_release(&q->file_emails);
 	gm_strvec_release(&q->warnings);
 	gm_matches_free(q->matches);
-	gm_match_ctx_free(q->match_ctx);
 	gm_inputs_release(&q->inputs);
 	gm_walk_release(&q->walk);
 	if (q->out)
@@ -438,16 +420,10 @@ static int query_batch_worker_new(void **out, struct gm_repo *repo,
 				  void *payload)
 {
 	struct gm_query_worker *w = malloc(sizeof(*w));
-	int error;
 
-	*out = NULL;
-	if (!w)
+	if (!(*out = w))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = gm_query_worker_init(w, payload, repo, true)) < 0) {
-		free(w);
-		return error;
-	}
-	*out = w;
+	gm_query_worker_init(w, payload, repo);
 	return 0;
 }
 
@@ -464,18 +440,6 @@ static int query_push_all(struct gm_strvec *to, const struct gm_strvec *from)
 		if (gm_strvec_push(to, from->v[i]) < 0)
 			return GM_ERROR;
 	return 0;
-}
-
-/* The answer of the run `q`, handed over to `a`. */
-static int query_batch_text(struct gm_batch_answer *a, struct gm_query *q)
-{
-	int error = fclose(q->out) ? gm_error_set(GM_ERROR, "out of memory") : 0;
-
-	q->out = NULL;
-	a->text = q->out_buf;
-	a->len = q->out_len;
-	q->out_buf = NULL;
-	return error;
 }
 
 /* One --batch path, as -f PATH is answered (gm_batch_answer_fn). */
@@ -501,10 +465,15 @@ static int query_batch_answer(struct gm_batch_answer *a, const char *path,
 	    (error = gm_query_run(&q)) < 0)
 		goto out;
 	if (query_push_all(&a->shared, &q.warnings) < 0 ||
-	    query_push_all(&a->after, &q.rank.warnings) < 0)
+	    query_push_all(&a->after, &q.rank.warnings) < 0) {
 		error = GM_ERROR;
-	else
-		error = query_batch_text(a, &q);
+		goto out;
+	}
+	error = fclose(q.out) ? gm_error_set(GM_ERROR, "out of memory") : 0;
+	q.out = NULL;	/* the answer, handed over to `a` */
+	a->text = q.out_buf;
+	a->len = q.out_len;
+	q.out_buf = NULL;
 out:
 	gm_query_release(&q);
 	return error;

@@ -127,27 +127,12 @@ static void *read_parser(void *payload)
 	return NULL;
 }
 
-/*
- * The prefetched MAINTAINERS, if it is the one that would be read: the
- * default path, the blob of this commit, from this work tree.
- */
-static void read_take_prefetch(struct gm_rules_read *rr,
-			       struct gm_prefetch *prefetch)
-{
-	struct gm_repo_entry e;
-
-	if (!prefetch || !gm_rules_is_default(&rr->set) ||
-	    gm_repo_lookup(rr->repo, "MAINTAINERS", &e) < 0 ||
-	    e.type != GIT_OBJECT_BLOB || e.mode == GIT_FILEMODE_LINK)
-		return;
-	rr->rules->m = gm_prefetch_take(prefetch, gm_repo_workdir(rr->repo),
-					&e.id);
-}
-
 void gm_rules_read_start(struct gm_rules_read *rr, struct gm_rules *rl,
 			 struct gm_repo *r, const struct gm_options *o,
 			 struct gm_prefetch *prefetch)
 {
+	struct gm_repo_entry e;
+
 	memset(rr, 0, sizeof(*rr));
 	rr->rules = rl;
 	rr->repo = r;
@@ -156,7 +141,14 @@ void gm_rules_read_start(struct gm_rules_read *rr, struct gm_rules *rl,
 	rr->set.mailmap = o->mailmap;
 	rr->set.rev = o->rev;
 	rr->set.brace_patterns = o->brace_patterns;
-	read_take_prefetch(rr, prefetch);
+	/*
+	 * The prefetched MAINTAINERS, if it is the one that would be read:
+	 * the default path, the blob of this commit, from this work tree.
+	 */
+	if (prefetch && gm_rules_is_default(&rr->set) &&
+	    gm_repo_lookup(r, "MAINTAINERS", &e) >= 0 &&
+	    e.type == GIT_OBJECT_BLOB && e.mode != GIT_FILEMODE_LINK)
+		rl->m = gm_prefetch_take(prefetch, gm_repo_workdir(r), &e.id);
 	if (!rl->m)
 		gm_job_start(&rr->parser, read_parser, rr);
 }

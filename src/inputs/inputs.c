@@ -44,39 +44,17 @@ static int inputs_path_kind(struct gm_inputs *in, const char *path,
 	return k == GM_REPO_TREE ? 2 : k == GM_REPO_BLOB;
 }
 
-/* Source-file mode of R-30: the path itself, and K: on its content. */
-static int inputs_add_source(struct gm_inputs *in, const char *path, int kind)
+/* `path`, with `slash` a '/' after it, appended to `sv`. */
+static int inputs_push(struct gm_strvec *sv, const char *path, bool slash)
 {
-	struct gm_buf name = GM_BUF_INIT;
-	int error;
+	struct gm_buf b = GM_BUF_INIT;
+	int error = gm_buf_puts(&b, path);
 
-	if ((error = gm_buf_puts(&name, path)) < 0 ||
-	    (kind == 2 && *path && (error = gm_buf_putc(&name, '/')) < 0) ||
-	    (error = gm_strvec_push(&in->files, name.ptr)) < 0)
-		goto out;
-	/* K: does not see the content of exactly "MAINTAINERS" */
-	if (kind == 1 && in->set.keywords && in->set.keywords_in_file &&
-	    strcmp(path, "MAINTAINERS"))
-		error = gm_strvec_push(&in->keyword_files, path);
-out:
-	gm_buf_release(&name);
-	return error;
-}
-
-/* A -f path for the history walk: "dir/" only if typed so (git's rule). */
-static int inputs_add_walk_path(struct gm_inputs *in, const char *rel,
-				const char *arg)
-{
-	struct gm_buf path = GM_BUF_INIT;
-	size_t len = strlen(arg);
-	int error;
-
-	if (!(error = gm_buf_puts(&path, rel)) && *rel && len &&
-	    arg[len - 1] == '/')
-		error = gm_buf_putc(&path, '/');
+	if (!error && slash)
+		error = gm_buf_putc(&b, '/');
 	if (!error)
-		error = gm_strvec_push(&in->walk_paths, path.ptr);
-	gm_buf_release(&path);
+		error = gm_strvec_push(sv, b.ptr);
+	gm_buf_release(&b);
 	return error;
 }
 
@@ -87,15 +65,10 @@ static int inputs_add_patch(struct gm_inputs *in, const char *arg,
 static int inputs_keep_patch(struct gm_inputs *in, struct gm_buf *text,
 			     struct gm_patch *p)
 {
-	struct gm_inputs_patch *v = realloc(in->patches,
-					    (in->nr_patches + 1) * sizeof(*v));
-
-	if (!v)
-		return gm_error_set(GM_ERROR, "out of memory");
-	in->patches = v;
-	v[in->nr_patches].text = *text;
-	v[in->nr_patches].patch = *p;
-	in->nr_patches++;
+	if (GM_ARRAY_GROW(in->patches, in->nr_patches, in->alloc_patches) < 0)
+		return GM_ERROR;
+	in->patches[in->nr_patches].text = *text;
+	in->patches[in->nr_patches++].patch = *p;
 	gm_buf_init(text);
 	memset(p, 0, sizeof(*p));
 	return 0;
@@ -234,10 +207,15 @@ out:
 	return error;
 }
 
-/* A path argument: a source file or directory of the tree. */
+/*
+ * A path argument (R-30): a source file or directory of the tree, K: on
+ * a file's content, and the path for the history walk ("dir/" only if
+ * typed so, git's rule).
+ */
 static int inputs_add_path(struct gm_inputs *in, const char *arg,
 			   const char *rel, int kind, bool tracked)
 {
+	size_t len = strlen(arg);
 	int error = 0;
 
 	if (!kind)
@@ -247,9 +225,14 @@ static int inputs_add_path(struct gm_inputs *in, const char *arg,
 					"file '%s' not found in version control",
 					arg);
 	if (!error)
-		error = inputs_add_source(in, rel, kind);
+		error = inputs_push(&in->files, rel, kind == 2 && *rel);
+	/* K: does not see the content of exactly "MAINTAINERS" */
+	if (!error && kind == 1 && in->set.keywords &&
+	    in->set.keywords_in_file && strcmp(rel, "MAINTAINERS"))
+		error = gm_strvec_push(&in->keyword_files, rel);
 	if (!error)
-		error = inputs_add_walk_path(in, rel, arg);
+		error = inputs_push(&in->walk_paths, rel,
+				    *rel && len && arg[len - 1] == '/');
 	return error;
 }
 

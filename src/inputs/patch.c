@@ -268,14 +268,6 @@ static int add_range(struct gm_patch *p, const struct line *l)
 	return 0;
 }
 
-/* The last name a ---/+++ line added is the file of the hunks after it. */
-static int set_last_file(struct gm_patch *p)
-{
-	free(p->last_file);
-	p->last_file = strdup(p->files.v[p->files.nr - 1]);
-	return p->last_file ? 0 : gm_error_set(GM_ERROR, "out of memory");
-}
-
 static int add_keyword_line(struct gm_patch *p, size_t off, size_t len,
 			    bool prefixed)
 {
@@ -309,8 +301,12 @@ static int parse_line(struct gm_patch *p, const struct line *l, size_t off,
 
 		error = parse_file_line(p, l, &taken);
 		*prefixed |= taken;
-		if (!error && p->files.nr > before)
-			error = set_last_file(p);
+		/* its last name is the file of the hunks after it */
+		if (!error && p->files.nr > before) {
+			free(p->last_file);
+			if (!(p->last_file = strdup(p->files.v[p->files.nr - 1])))
+				error = gm_error_set(GM_ERROR, "out of memory");
+		}
 	}
 	if (!taken && !error && (taken = is_hunk_header(l)))
 		error = add_range(p, l);

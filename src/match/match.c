@@ -11,6 +11,11 @@
 #include "gm/needles.h"
 #include "gm/strmap.h"
 
+struct index_list {
+	size_t *v;
+	size_t nr, alloc;
+};
+
 struct gm_match_ctx {
 	const struct gm_maintainers *m;	/* the model matched */
 	struct gm_pattern_ctx pattern;	/* match data, directory test */
@@ -18,8 +23,7 @@ struct gm_match_ctx {
 	struct gm_regex_state *regexes;	/* per m->regexes[i], likewise */
 	/* the keyword pass */
 	struct gm_needles *needles;	/* the K: literals, on first use */
-	size_t *klines;		/* the K: lines, owners of those */
-	size_t nr_klines, alloc_klines;
+	struct index_list klines;	/* the K: lines, owners of those */
 	unsigned char *found;	/* per K: line: one of its literals seen */
 	struct gm_buf padded;	/* the text, for the regex engine */
 	struct match_index *index;	/* the F:/N: index, on first use */
@@ -72,7 +76,7 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
 	free(ctx->regexes);
 	gm_pattern_ctx_release(&ctx->pattern);
 	gm_needles_free(ctx->needles);
-	free(ctx->klines);
+	free(ctx->klines.v);
 	free(ctx->found);
 	gm_buf_release(&ctx->padded);
 	index_free(ctx->index);
@@ -93,11 +97,6 @@ void gm_match_ctx_free(struct gm_match_ctx *ctx)
  * them); those with none, and globs with no literal part or of any other
  * kind (regexes), are tried on every path.
  */
-struct index_list {
-	size_t *v;
-	size_t nr, alloc;
-};
-
 struct match_index {
 	struct gm_strmap by_prefix;	/* key -> struct index_list * */
 	struct index_list always;	/* lines tried on every path */
@@ -136,16 +135,15 @@ static size_t glob_key(const struct gm_glob *g)
 	return lit > dir ? dir + 1 : dir;
 }
 
-/* An N: line with required literals: tried where one is in the path. */
-static int index_add_name(struct match_index *ix, const struct gm_mline *ml,
-			  size_t line)
+/* Line `line`, its regex's required literals owned by `owner`, into `l`. */
+static int needles_add(struct gm_needles *n, struct index_list *l,
+		       const struct gm_regex *re, size_t line)
 {
-	const struct gm_regex *re = ml->regex;
-	size_t owner = ix->name_lines.nr;
-	int error = list_add(&ix->name_lines, line);
+	size_t owner = l->nr;
+	int error = list_add(l, line);
 
 	for (size_t j = 0; j < re->required.nr && !error; j++)
-		error = gm_needles_add(ix->names, re->required.v[j],
+		error = gm_needles_add(n, re->required.v[j],
 				       strlen(re->required.v[j]), re->caseless,
 				       owner);
 	return error;
@@ -159,7 +157,7 @@ static int index_add(struct match_index *ix, const struct gm_maintainers *m,
 	size_t n;
 
 	if (ml->tag == 'N' && ml->regex->required.nr)
-		return index_add_name(ix, ml, line);
+		return needles_add(ix->names, &ix->name_lines, ml->regex, line);
 	if (ml->tag != 'F' && ml->tag != 'N')
 		return 0;
 	n = ml->tag == 'F' ? glob_key(ml->glob) : 0;
@@ -472,25 +470,13 @@ static int keywords_prepare(struct gm_match_ctx *ctx,
 
 	if ((error = gm_needles_new(&ctx->needles)) < 0)
 		return error;
-	ctx->nr_klines = 0;
-	for (size_t i = 0; i < m->nr_lines && !error; i++) {
-		const struct gm_regex *re = m->lines[i].regex;
-
-		if (m->lines[i].tag != 'K')
-			continue;
-		if (GM_ARRAY_GROW(ctx->klines, ctx->nr_klines,
-				  ctx->alloc_klines) < 0) {
-			error = GM_ERROR;
-			break;
-		}
-		for (size_t j = 0; j < re->required.nr && !error; j++)
-			error = gm_needles_add(ctx->needles, re->required.v[j],
-					       strlen(re->required.v[j]),
-					       re->caseless, ctx->nr_klines);
-		ctx->klines[ctx->nr_klines++] = i;
-	}
+	ctx->klines.nr = 0;
+	for (size_t i = 0; i < m->nr_lines && !error; i++)
+		if (m->lines[i].tag == 'K')
+			error = needles_add(ctx->needles, &ctx->klines,
+					    m->lines[i].regex, i);
 	if (!error &&
-	    !(ctx->found = malloc(ctx->nr_klines ? ctx->nr_klines : 1)))
+	    !(ctx->found = malloc(ctx->klines.nr ? ctx->klines.nr : 1)))
 		error = gm_error_set(GM_ERROR, "out of memory");
 	if (error) {	/* prepared again on the next call */
 		gm_needles_free(ctx->needles);
@@ -527,10 +513,10 @@ int gm_match_keywords_text(struct gm_matches *mt,
 	assert(ctx->m == m);
 	if (!ctx->needles && (error = keywords_prepare(ctx, m)) < 0)
 		return error;
-	memset(ctx->found, 0, ctx->nr_klines);
+	memset(ctx->found, 0, ctx->klines.nr);
 	gm_needles_scan(ctx->needles, text, len, ctx->found);
-	for (size_t k = 0; k < ctx->nr_klines; k++) {
-		size_t i = ctx->klines[k];
+	for (size_t k = 0; k < ctx->klines.nr; k++) {
+		size_t i = ctx->klines.v[k];
 		const struct gm_mline *ml = &m->lines[i];
 
 		if (ml->regex->required.nr && !ctx->found[k])

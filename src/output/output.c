@@ -53,28 +53,19 @@ static int output_group(FILE *f, const struct gm_strvec *sv,
 			const struct gm_output_settings *s)
 {
 	struct gm_strmap seen = GM_STRMAP_INIT;
-	const char **v = calloc(sv->nr + 1, sizeof(*v));
-	size_t nr = 0;
-	int error = v ? 0 : gm_error_set(GM_ERROR, "out of memory");
+	struct gm_strvec v = GM_STRVEC_INIT;
+	int error = 0;
 
-	for (size_t i = 0; i < sv->nr && !error; i++) {
-		const char *item = sv->v[i];
-
-		if (gm_strmap_get(&seen, item, strlen(item), NULL))
-			continue;
-		error = gm_strmap_put(&seen, item, strlen(item), NULL);
-		v[nr++] = item;
-	}
+	for (size_t i = 0; i < sv->nr && !error; i++)
+		if (!gm_strmap_get(&seen, sv->v[i], strlen(sv->v[i]), NULL) &&
+		    !(error = gm_strmap_put(&seen, sv->v[i], strlen(sv->v[i]),
+					    NULL)))
+			error = gm_strvec_push(&v, sv->v[i]);
 	if (!error)
-		error = output_items(f, v, nr, s);
+		error = output_items(f, (const char *const *)v.v, v.nr, s);
 	gm_strmap_release(&seen);
-	free(v);
+	gm_strvec_release(&v);
 	return error;
-}
-
-static bool is_to(const struct gm_rank_entry *e)
-{
-	return e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF);
 }
 
 /*
@@ -93,7 +84,8 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	for (int k = 0; k < 2 && !error; k++) {
 		for (size_t i = 0; use[k] && i < lists[k]->nr && !error; i++) {
 			const struct gm_rank_entry *e = &lists[k]->v[i];
-			bool to = k == 1 || is_to(e);
+			bool to = k == 1 ||
+				  (e->kinds & (GM_KIND_MAINTAINER | GM_KIND_CHIEF));
 
 			if ((which == 1 && !to) || (which == 2 && to) ||
 			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
@@ -111,19 +103,6 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	}
 	gm_strmap_release(&seen);
 	gm_buf_release(&line);
-	return error;
-}
-
-static int output_people(FILE *f, const struct gm_rank *rk,
-			 const struct gm_output_settings *s)
-{
-	struct gm_strvec lines = GM_STRVEC_INIT;
-	int which = s->to == s->cc ? 0 : s->to ? 1 : 2;
-	int error = people_lines(&lines, rk, s, which);
-
-	if (!error && lines.nr)
-		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
-	gm_strvec_release(&lines);
 	return error;
 }
 
@@ -176,12 +155,17 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 		&rk->status, &rk->subsystem, &rk->web, &rk->bug };
 	bool wanted[] = { s->scm, s->substatus, s->status, s->subsystem,
 		s->web, s->bug };
+	struct gm_strvec lines = GM_STRVEC_INIT;
 	int error = 0;
 
 	if (s->headers)
 		return output_headers(f, rk, s);
 	if (s->email || s->lists)
-		error = output_people(f, rk, s);
+		error = people_lines(&lines, rk, s, s->to == s->cc ? 0 :
+				     s->to ? 1 : 2);
+	if (!error && lines.nr)
+		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
+	gm_strvec_release(&lines);
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted) && !error; i++)
 		if (wanted[i])
 			error = output_group(f, groups[i], s);
@@ -231,14 +215,6 @@ static int restore_glob(struct gm_buf *out, const char *s, size_t len)
 	return 0;
 }
 
-/* Whether `letters` (none: all) has the tag `tag`, in either case. */
-static bool letter_wanted(const char *letters, char tag)
-{
-	return !letters || !*letters ||
-	       strchr(letters, tolower((unsigned char)tag)) ||
-	       strchr(letters, toupper((unsigned char)tag));
-}
-
 static int section_line(struct gm_buf *out, const struct gm_maintainers *m,
 			struct gm_match_ctx *ctx, size_t line)
 {
@@ -283,7 +259,10 @@ int gm_output_sections(FILE *f, const struct gm_maintainers *m,
 		for (size_t i = sec->start; i < sec->end && !error; i++) {
 			const struct gm_mline *ml = &m->lines[i];
 
-			if (ml->tag && !letter_wanted(letters, ml->tag))
+			/* --letters (none: all), in either case */
+			if (ml->tag && letters && *letters &&
+			    !strchr(letters, tolower((unsigned char)ml->tag)) &&
+			    !strchr(letters, toupper((unsigned char)ml->tag)))
 				continue;
 			if ((error = section_line(&line, m, ctx, i)) < 0)
 				break;
@@ -347,22 +326,6 @@ void gm_output_json_put(FILE *f, const char *s)
 		left -= n;
 	}
 	fputc('"', f);
-}
-
-int gm_output_json_string(struct gm_buf *out, const char *s)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int error;
-
-	if (!f)
-		return gm_error_set(GM_ERROR, "out of memory");
-	gm_output_json_put(f, s);
-	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
-			    gm_buf_put(out, text, len);
-	free(text);
-	return error;
 }
 
 static void json_key(FILE *f, const char *key)
@@ -601,12 +564,19 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 {
 	const char *s = doc, *end = doc + len;
 	bool in_string = false, escaped = false;
+	char *input = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&input, &n);
 	int error;
 
-	if ((error = gm_buf_puts(out, "{\"input\": ")) < 0 ||
-	    (error = gm_output_json_string(out, path)) < 0 ||
-	    (error = gm_buf_puts(out, ", ")) < 0)
-		return error;
+	if (!f)
+		return gm_error_set(GM_ERROR, "out of memory");
+	fputs("{\"input\": ", f);
+	gm_output_json_put(f, path);
+	fputs(", ", f);
+	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
+			    gm_buf_put(out, input, n);
+	free(input);
 	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
 		if (!in_string && *s == '\n') {
 			while (s + 1 < end && s[1] == ' ')

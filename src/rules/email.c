@@ -770,21 +770,6 @@ bool gm_email_name_valid(const char *name)
 	return !has_control(name, strlen(name));
 }
 
-/*
- * The end of the quoted string that opens at s[i], or 0 if it does not
- * close within s[0..len).
- */
-static size_t qstring_end(const char *s, size_t i, size_t len)
-{
-	for (size_t j = i + 1; j < len; j++) {
-		if (s[j] == '\\')
-			j++;
-		else if (s[j] == '"')
-			return qstring_valid(s + i, j + 1 - i) ? j + 1 : 0;
-	}
-	return 0;
-}
-
 /* Whether s[0..len) is an RFC 5322 phrase (atoms, quoted strings) or blank. */
 static bool phrase_valid(const char *s, size_t len)
 {
@@ -793,9 +778,14 @@ static bool phrase_valid(const char *s, size_t len)
 	while (i < len) {
 		if (s[i] == ' ' || s[i] == '\t') {
 			i++;
-		} else if (s[i] == '"') {
-			if (!(i = qstring_end(s, i, len)))
+		} else if (s[i] == '"') {	/* to its closing quote */
+			size_t j = i + 1;
+
+			while (j < len && s[j] != '"')
+				j += s[j] == '\\' ? 2 : 1;
+			if (j >= len || !qstring_valid(s + i, j + 1 - i))
 				return false;
+			i = j + 1;
 		} else if (is_atext((unsigned char)s[i])) {
 			while (i < len && is_atext((unsigned char)s[i]))
 				i++;

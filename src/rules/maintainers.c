@@ -12,13 +12,6 @@
 
 #define SECTION_MAXLEN 50
 
-static bool line_is_blank_or_comment(const char *s)
-{
-	while (gm_email_isspace((unsigned char)*s))
-		s++;
-	return !*s || *s == '#';
-}
-
 /*
  * The line s[0..end), NUL-terminated at `end`, with `nul` if the text
  * may hold other NULs.
@@ -26,9 +19,10 @@ static bool line_is_blank_or_comment(const char *s)
 static int maintainers_add_line(struct gm_maintainers *m, char *s,
 				const char *end, bool nul, size_t *alloc)
 {
+	const char *t = s + strspn(s, " \t\n\r\f\v");
 	struct gm_mline *ml;
 
-	if (line_is_blank_or_comment(s))
+	if (!*t || *t == '#')	/* blank, or a comment */
 		return 0;
 	if (GM_ARRAY_GROW(m->lines, m->nr_lines, *alloc) < 0)
 		return GM_ERROR;

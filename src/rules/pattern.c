@@ -171,11 +171,7 @@ static char *glob_convert(const struct gm_glob *g, bool dir, const char *prefix)
 	return error ? NULL : gm_buf_detach(&re, NULL);
 }
 
-/*
- * Whether the plain glob matches a prefix of `s`: '*' any run of
- * characters, '?' any one, everything else itself. Backtracking to the
- * last star only suffices for wildcards of this kind.
- */
+/* Backtracking to the last star only suffices for wildcards of this kind. */
 bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
 			     size_t slen)
 {
@@ -203,18 +199,6 @@ bool gm_pattern_prefix_match(const char *p, size_t plen, const char *s,
 	}
 }
 
-/* "^" + the converted value, into st->code. */
-static bool glob_compile(const struct gm_glob *g, struct gm_glob_state *st)
-{
-	char *regex = glob_convert(g, st->dir == GM_GLOB_DIR, "^");
-
-	if (regex)
-		st->code = pattern_compile(regex, strlen(regex), 0);
-	free(regex);
-	st->bad = !st->code;
-	return st->code;
-}
-
 static bool glob_prefix_match(const struct gm_glob *g, struct gm_glob_state *st,
 			      struct gm_pattern_ctx *pc, const char *path,
 			      size_t len)
@@ -225,8 +209,14 @@ static bool glob_prefix_match(const struct gm_glob *g, struct gm_glob_state *st,
 		return gm_pattern_prefix_match(g->glob, g->len, path, len) &&
 		       (st->dir != GM_GLOB_DIR ||
 			(len > g->len && path[g->len] == '/'));
-	if (!st->code && !glob_compile(g, st))
-		return false;
+	if (!st->code) {	/* "^" and the converted value */
+		char *regex = glob_convert(g, st->dir == GM_GLOB_DIR, "^");
+
+		if (regex)
+			st->code = pattern_compile(regex, strlen(regex), 0);
+		free(regex);
+		st->bad = !st->code;
+	}
 	return pattern_run(st->code, pc, path, len, &st->bad);
 }
 

@@ -33,15 +33,6 @@ bool gm_progress_wanted(int setting)
 	return setting < 0 ? isatty(STDERR_FILENO) : setting > 0;
 }
 
-static double progress_elapsed(const struct gm_progress *p)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - p->start.tv_sec) +
-	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
-}
-
 /*
  * Draw the line as it stands over the last one, blanking what that had
  * more; "done" at the end. Under p->lock.
@@ -49,8 +40,13 @@ static double progress_elapsed(const struct gm_progress *p)
 static void progress_draw(struct gm_progress *p, bool end)
 {
 	uint64_t done = atomic_load(&p->done), total = atomic_load(&p->total);
-	double secs = progress_elapsed(p);
 	struct gm_buf line = GM_BUF_INIT;
+	struct timespec now;
+	double secs;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	secs = (double)(now.tv_sec - p->start.tv_sec) +
+	       (double)(now.tv_nsec - p->start.tv_nsec) / 1e9;
 
 	gm_buf_puts(&line, p->title);
 	if (p->unit && total)
