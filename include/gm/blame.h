@@ -36,19 +36,6 @@
  */
 int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len);
 
-/**
- * Append to `out` the id of every line of `path` (from the top) that
- * `git blame --porcelain [-L start,+len] -- path` gives (all lines when
- * `start` and `len` are 0; gm_blame_parse()): the work tree's file, if
- * there is one (`workdir`, with a final '/') and `newest` is HEAD; else
- * the file of commit `newest`. Lines not committed have the zero id. A
- * blame git refuses gives nothing (its message on stderr).
- * @return 0 or GM_ERROR (git could not be run).
- */
-int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len);
-
 /* What the blames of a run need. All borrowed. */
 struct gm_blame_request {
 	git_repository *repo;

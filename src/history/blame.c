@@ -278,24 +278,6 @@ static int jobs_run(struct blame_job *v, size_t nr)
 	return 0;
 }
 
-int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len)
-{
-	struct gm_patch_range r = { (char *)path, start, len };
-	const struct gm_patch_range *one = &r;
-	struct blame_job j;
-	int error = job_init(&j, repo, newest, workdir, path, &one,
-			     start || len ? 1 : 0);
-
-	if (!error)
-		error = jobs_run(&j, 1);
-	if (!error && !j.status)
-		error = job_lines(out, &j);
-	job_release(&j);
-	return error;
-}
-
 /* ==================== a run's blames ==================== */
 
 struct gm_blame {
