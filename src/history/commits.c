@@ -343,6 +343,43 @@ void gm_commits_paths_sort(struct gm_commits_paths *ps)
 	sort_paths = NULL;
 }
 
+int gm_commits_paths_init(struct gm_commits_paths *ps,
+			  const struct gm_strvec *files,
+			  enum gm_commits_kind plain)
+{
+	size_t n = files->nr;
+
+	ps->paths = calloc(n + 1, sizeof(*ps->paths));
+	ps->kind = calloc(n + 1, sizeof(*ps->kind));
+	ps->order = calloc(n + 1, sizeof(*ps->order));
+	if (!ps->paths || !ps->kind || !ps->order)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files->v[i];
+		size_t len = strlen(p);
+
+		while (len && p[len - 1] == '/')
+			len--;
+		ps->kind[i] = (len && p[len] == '/') ||
+			      (!len && plain == GM_COMMITS_FILE) ?
+			      GM_COMMITS_DIR : plain;
+		if (!(ps->paths[i] = strndup(p, len)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		ps->order[ps->nr++] = i;
+	}
+	gm_commits_paths_sort(ps);
+	return 0;
+}
+
+void gm_commits_paths_release(struct gm_commits_paths *ps)
+{
+	for (size_t i = 0; ps->paths && i < ps->nr; i++)
+		free(ps->paths[i]);
+	free(ps->paths);
+	free(ps->kind);
+	free(ps->order);
+}
+
 static int note_change(struct gm_commits_changes *c, size_t f,
 		       const struct gm_commits_entry *a,
 		       const struct gm_commits_entry *b)

@@ -395,42 +395,22 @@ static int person_cmp(const void *a, const void *b)
 /* `paths` as compared. */
 static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 {
-	size_t n = paths->nr;
+	int error = gm_commits_paths_init(&set->ps, paths, GM_COMMITS_ANY);
 
-	set->ps.paths = calloc(n + 1, sizeof(*set->ps.paths));
-	set->ps.kind = calloc(n + 1, sizeof(*set->ps.kind));
-	set->ps.order = calloc(n + 1, sizeof(*set->ps.order));
-	set->keys = calloc(n + 1, sizeof(*set->keys));
-	if (!set->ps.paths || !set->ps.kind || !set->ps.order || !set->keys)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		const char *p = paths->v[i];
-		size_t len = strlen(p);
-
-		while (len && p[len - 1] == '/')
-			len--;
-		set->ps.kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
-				  GM_COMMITS_ANY;
-		if (!(set->ps.paths[i] = strndup(p, len)))
-			return gm_error_set(GM_ERROR, "out of memory");
-		set->ps.order[set->ps.nr++] = i;
-		if (gm_graph_path_set(&set->keys[i], p, len) < 0)
-			return GM_ERROR;
-	}
-	gm_commits_paths_sort(&set->ps);
-	return 0;
+	if (!error && !(set->keys = calloc(paths->nr + 1, sizeof(*set->keys))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < set->ps.nr && !error; i++)
+		error = gm_graph_path_set(&set->keys[i], set->ps.paths[i],
+					  strlen(set->ps.paths[i]));
+	return error;
 }
 
 static void pathset_release(struct pathset *set)
 {
-	for (size_t i = 0; set->ps.paths && i < set->ps.nr; i++) {
-		free(set->ps.paths[i]);
+	for (size_t i = 0; set->keys && i < set->ps.nr; i++)
 		gm_graph_path_release(&set->keys[i]);
-	}
-	free(set->ps.paths);
-	free(set->ps.order);
-	free(set->ps.kind);
 	free(set->keys);
+	gm_commits_paths_release(&set->ps);
 }
 
 static void walk_release(struct walk *w)

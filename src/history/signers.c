@@ -282,8 +282,7 @@ struct walk {
 	struct gm_objects_rules *rules;	/* how git reads commits here */
 	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
-	char **paths;		/* per file: its current path, no final '/' */
-	struct gm_commits_paths all;	/* every file */
+	struct gm_commits_paths all;	/* every file, at its current path */
 	struct gm_window *win;	/* the commits of the window, compared */
 	bool *moved;		/* per file: not where the window compares it */
 	struct gm_commits_paths away;	/* the files moved */
@@ -302,8 +301,8 @@ struct walk {
  */
 static void walk_move(struct walk *w, size_t f, char *path)
 {
-	free(w->paths[f]);
-	w->paths[f] = path;
+	free(w->all.paths[f]);
+	w->all.paths[f] = path;
 	gm_commits_paths_sort(&w->all);
 	if (!w->moved[f]) {
 		w->moved[f] = true;
@@ -329,7 +328,7 @@ static int note_touch(struct walk *w, size_t k,
 	t->commit = k;
 	t->added = t->deleted = -1;
 	if (w->all.kind[c->path] == GM_COMMITS_FILE && !renamed &&
-	    !(t->path = strdup(w->paths[c->path])))
+	    !(t->path = strdup(w->all.paths[c->path])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p = &w->pending[w->nr_pending++];
 	*p = (struct pending){ c->path, file->nr_touches++, c->a, c->b };
@@ -360,7 +359,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		if (w->all.kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
 		    c->b.found &&
 		    (error = gm_follow_source(&source, w->follow, ta, tb,
-					      w->paths[c->path], &c->b.id,
+					      w->all.paths[c->path], &c->b.id,
 					      c->b.mode)) < 0)
 			break;
 		if ((error = note_touch(w, k, c, source != NULL)) < 0 ||
@@ -483,34 +482,21 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 {
 	struct gm_signers *s = w->s;
 	size_t n = files->nr;
+	int error;
 
 	s->files = calloc(n + 1, sizeof(*s->files));
-	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->all.kind = calloc(n + 1, sizeof(*w->all.kind));
-	w->all.order = calloc(n + 1, sizeof(*w->all.order));
 	w->away.order = calloc(n + 1, sizeof(*w->away.order));
 	w->moved = calloc(n + 1, sizeof(*w->moved));
-	if (!s->files || !w->paths || !w->all.kind || !w->all.order ||
-	    !w->away.order || !w->moved)
+	if (!s->files || !w->away.order || !w->moved)
 		return gm_error_set(GM_ERROR, "out of memory");
-	w->all.paths = w->away.paths = w->paths;
+	if ((error = gm_commits_paths_init(&w->all, files,
+					   GM_COMMITS_FILE)) < 0)
+		return error;
+	w->away.paths = w->all.paths;
 	w->away.kind = w->all.kind;
-	for (size_t i = 0; i < n; i++) {
-		const char *p = files->v[i];
-		size_t len = strlen(p);
-
-		s->nr_files++;
-		if (!(s->files[i].path = strdup(p)))
+	for (size_t i = 0; i < n; i++)
+		if (!(s->files[s->nr_files++].path = strdup(files->v[i])))
 			return gm_error_set(GM_ERROR, "out of memory");
-		while (len && p[len - 1] == '/')
-			len--;
-		w->all.kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
-				 GM_COMMITS_FILE;
-		if (!(w->paths[i] = strndup(p, len)))
-			return gm_error_set(GM_ERROR, "out of memory");
-		w->all.order[w->all.nr++] = i;
-	}
-	gm_commits_paths_sort(&w->all);
 	return 0;
 }
 
@@ -537,11 +523,7 @@ static void walk_release(struct walk *w)
 	gm_window_free(w->win);
 	gm_commits_close(&w->src);
 	gm_objects_rules_free(w->rules);
-	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
-		free(w->paths[i]);
-	free(w->paths);
-	free(w->all.kind);
-	free(w->all.order);
+	gm_commits_paths_release(&w->all);
 	free(w->moved);
 	free(w->away.order);
 	free(w->ch.v);
