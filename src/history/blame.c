@@ -421,27 +421,8 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 	return error;
 }
 
-int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
-		 const struct gm_strvec *files)
-{
-	struct gm_blame *b = calloc(1, sizeof(*b));
-	int error;
-
-	*out = NULL;
-	if (!b || !(b->files = calloc(files->nr + 1, sizeof(*b->files)))) {
-		free(b);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	b->nr_files = files->nr;
-	if ((error = blame_all(b, req, files)) < 0)
-		gm_blame_free(b);
-	else
-		*out = b;
-	return error;
-}
-
-int gm_blame_read_commits(struct gm_blame *b,
-			  const struct gm_blame_request *req)
+/* The commits of every file's lines, each read once (git log -1). */
+static int read_commits(struct gm_blame *b, const struct gm_blame_request *req)
 {
 	struct gm_objects o;
 	int error = gm_objects_open(&o, req->repo, NULL, NULL);
@@ -470,6 +451,26 @@ int gm_blame_read_commits(struct gm_blame *b,
 		}
 	}
 	gm_objects_close(&o);
+	return error;
+}
+
+int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
+		 const struct gm_strvec *files)
+{
+	struct gm_blame *b = calloc(1, sizeof(*b));
+	int error;
+
+	*out = NULL;
+	if (!b || !(b->files = calloc(files->nr + 1, sizeof(*b->files)))) {
+		free(b);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	b->nr_files = files->nr;
+	if ((error = blame_all(b, req, files)) < 0 ||
+	    (error = read_commits(b, req)) < 0)
+		gm_blame_free(b);
+	else
+		*out = b;
 	return error;
 }
 

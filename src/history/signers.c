@@ -16,18 +16,6 @@
 #include "gm/trailer.h"
 #include "gm/window.h"
 
-/* ==================== the script's reading of a log entry ==================== */
-
-static void signers_facts_release(struct gm_signers_facts *facts)
-{
-	gm_strvec_release(&facts->commits);
-	for (size_t i = 0; i < facts->nr_roles; i++) {
-		for (size_t k = 0; k < facts->roles[i].nr; k++)
-			free(facts->roles[i].v[k].who);
-		free(facts->roles[i].v);
-	}
-}
-
 /* ==================== a run's history ==================== */
 
 /* whether the file gets the signoff step. */
@@ -91,8 +79,7 @@ static int report_blame(struct gm_signers_report *r,
 	};
 	int error;
 
-	if ((error = gm_blame_run(&r->blame, &br, req->files)) < 0 ||
-	    (error = gm_blame_read_commits(r->blame, &br)) < 0)
+	if ((error = gm_blame_run(&r->blame, &br, req->files)) < 0)
 		return error;
 	for (size_t i = 0; i < req->files->nr; i++)
 		r->steps[i].blamed = strcmp(req->files->v[i], "&STDIN") != 0;
@@ -131,8 +118,16 @@ void gm_signers_report_free(struct gm_signers_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nr_facts; i++)
-		signers_facts_release(&r->facts[i]);
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		struct gm_signers_facts *f = &r->facts[i];
+
+		gm_strvec_release(&f->commits);
+		for (size_t k = 0; k < f->nr_roles; k++) {
+			for (size_t j = 0; j < f->roles[k].nr; j++)
+				free(f->roles[k].v[j].who);
+			free(f->roles[k].v);
+		}
+	}
 	free(r->facts);
 	free(r->steps);
 	gm_blame_free(r->blame);
@@ -427,40 +422,33 @@ static const git_oid *blob_of(const struct walk *w,
 }
 
 /*
- * The blobs the line counts read, those a partial clone lacks fetched in
- * one go, as git log --numstat fetches them.
+ * The line counts of the touches counted, their blobs that a partial
+ * clone lacks fetched first in one go, as git log --numstat fetches them.
  */
-static int count_fetch(struct walk *w)
-{
-	git_oid *ids = malloc(2 * w->nr_pending * sizeof(*ids));
-	size_t nr = 0;
-	int error;
-
-	if (!ids)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < w->nr_pending; i++) {
-		const struct pending *p = &w->pending[i];
-		const struct gm_commits_entry *e[] = { &p->a, &p->b };
-
-		if (!w->s->files[p->path].touches[p->touch].path)
-			continue;	/* not counted */
-		for (size_t k = 0; k < 2; k++)
-			if (blob_of(w, e[k]))
-				ids[nr++] = *blob_of(w, e[k]);
-	}
-	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
-	free(ids);
-	return error;
-}
-
 static int count_all(struct walk *w)
 {
 	struct gm_repo_numstat *n = NULL;
+	git_oid *ids;
+	size_t nr = 0;
 	int error;
 
 	if (!w->nr_pending)
 		return 0;
-	if ((error = count_fetch(w)) < 0 ||
+	if (!(ids = malloc(2 * w->nr_pending * sizeof(*ids))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+
+		if (!w->s->files[p->path].touches[p->touch].path)
+			continue;	/* not counted */
+		if (blob_of(w, &p->a))
+			ids[nr++] = *blob_of(w, &p->a);
+		if (blob_of(w, &p->b))
+			ids[nr++] = *blob_of(w, &p->b);
+	}
+	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
+	free(ids);
+	if (error < 0 ||
 	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
 		return error;
 	for (size_t i = 0; i < w->nr_pending; i++) {
