@@ -267,28 +267,17 @@ static void tree_put(struct gm_commits *c, struct gm_objects_tree *t)
 	*slot = t;
 }
 
-/* The tree `id`, indexed and kept; NULL if unread. */
-static struct gm_objects_tree *tree_get(struct gm_commits *c,
-					const git_oid *id)
-{
-	struct gm_objects_tree *t = tree_take(c, id);
-
-	if (!t)
-		c->unreadable++;
-	tree_put(c, t);
-	return t;
-}
-
 /* The entry `name` (`len` bytes) of tree `id` (NULL, or unread: none). */
 static void tree_entry(struct gm_commits *c, const git_oid *id,
 		       const char *name, size_t len,
 		       struct gm_commits_entry *out)
 {
-	const struct gm_objects_tree *t;
+	struct gm_objects_tree *t = id ? tree_take(c, id) : NULL;
 	const struct gm_objects_entry *e;
 
-	out->found = id && (t = tree_get(c, id)) &&
-		     (e = gm_objects_tree_find(t, name, len, 0));
+	c->unreadable += id && !t;
+	tree_put(c, t);		/* kept: `t` valid until its slot is reused */
+	out->found = t && (e = gm_objects_tree_find(t, name, len, 0));
 	if (!out->found)
 		return;
 	gm_oid_fromraw(&out->id, e->id);
