@@ -488,11 +488,12 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 	return 0;
 }
 
-/* The walk from `start`, over the commits of the window. */
-static int walk_run(struct walk *w, const git_oid *start)
+/* The walk of `files` from `start`, over the commits of the window. */
+static int walk_run(struct walk *w, const git_oid *start,
+		    const struct gm_strvec *files)
 {
 	const struct gm_window_options o = {
-		&w->src, &w->all, start, w->opts->since,
+		&w->src, &w->all, files, start, w->opts->since,
 		w->opts->serial ? NULL : w->opts->reopen,
 		w->opts->packs, w->rules, w->opts->graph,
 	};
@@ -540,7 +541,7 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 				     opts->packs : NULL)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
-	error = walk_run(&w, start);
+	error = walk_run(&w, start, files);
 	if (!error)
 		error = count_all(&w);
 out:
