@@ -1033,7 +1033,6 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 {
 	const char *dst_base = base_name(dst);
 	struct blobinfo *di = NULL;
-	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
 	uint32_t head = id_head(dst_id->id);
@@ -1067,9 +1066,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		return error;
 	}
 	dsize = (size_t)di->size;
-	dst_fp = di->fp;
-	dst_nr = di->nr;
-	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
+	dst_table_set(&fc->dst, di->fp, di->nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
@@ -1089,7 +1086,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}
-	dst_table_set(&fc->dst, dst_fp, dst_nr, true);
+	dst_table_set(&fc->dst, di->fp, di->nr, true);
 	follow_done(fc);
 	if (error)
 		return error;
