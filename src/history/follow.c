@@ -68,7 +68,6 @@ struct fentry {
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
 	bool regular;		/* a regular file: a source it may be */
-	uint32_t id4;		/* its id's first four bytes (id_head()) */
 };
 
 /* The tables a fingerprint is counted in: one set per thread. */
@@ -845,15 +844,6 @@ static void follow_done(struct gm_follow *fc)
 
 /* ==================== the search ==================== */
 
-/* The first four bytes of object id `id`, to tell most ids apart. */
-static uint32_t id_head(const unsigned char *id)
-{
-	uint32_t v;
-
-	memcpy(&v, id, sizeof(v));
-	return v;
-}
-
 static const char *listing_prefix(const struct listing *l, size_t d)
 {
 	return l->names.ptr + l->dirs[d];
@@ -921,7 +911,7 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 				a, ti ? ti[i].b : NULL,
 				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
-				is_regular(x->mode), id_head(x->id)
+				is_regular(x->mode)
 			};
 			continue;
 		}
@@ -1035,7 +1025,6 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	struct blobinfo *di = NULL;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
-	uint32_t head = id_head(dst_id->id);
 	int best_score = -1, error = 0;
 
 	*out = NULL;
@@ -1044,15 +1033,13 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	if ((error = follow_list(fc, ta, tb)) <= 0)
 		return error;
 	for (size_t i = 0; i < fc->ls.nr; i++) {	/* exact */
-		const struct gm_objects_entry *e;
+		const struct fentry *f = &fc->ls.v[i];
+		const struct gm_objects_entry *e = &f->t->v[f->i];
 		int score;
 
-		if (fc->ls.v[i].id4 != head)
-			continue;
-		e = &fc->ls.v[i].t->v[fc->ls.v[i].i];
 		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
-		score = fc->ls.v[i].deleted + !strcmp(e->name, dst_base);
+		score = f->deleted + !strcmp(e->name, dst_base);
 		if (score > best_score) {	/* the first of the best */
 			best = i;
 			best_score = score;
