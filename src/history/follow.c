@@ -683,13 +683,12 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 	return 0;
 }
 
-/* Blobs to read for a search: whose, and what reading gave. */
+/* Blobs to read for a search. */
 struct wants {
 	struct blob_want *v;
 	size_t nr, alloc;
 };
 
-/* Queue the blob of `f`. */
 static int wants_add(struct wants *w, const struct fentry *f)
 {
 	if (GM_ARRAY_GROW(w->v, w->nr, w->alloc) < 0)

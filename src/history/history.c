@@ -392,7 +392,6 @@ static int person_cmp(const void *a, const void *b)
 	return strcmp(x->email, y->email);
 }
 
-/* `paths` as compared. */
 static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 {
 	int error = gm_commits_paths_init(&set->ps, paths, GM_COMMITS_ANY);
@@ -550,7 +549,6 @@ static int walk_author(struct walk *w, const git_oid *start)
 	return error;
 }
 
-/* The committer time of `start` into `*out`. */
 static int start_time(struct walk *w, const git_oid *start, int64_t *out)
 {
 	struct gm_commits_item it;

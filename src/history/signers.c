@@ -259,12 +259,6 @@ void gm_signers_commit_release(struct gm_signers_commit *c)
 
 /* ==================== the walk ==================== */
 
-/*
- * gm_signers_walk(): the commits of the window, and for each non-merge
- * one the files it changed at their current paths, renames followed,
- * on the history engine (commits.c).
- */
-
 /* A change of one file in one commit, its numstat still to count. */
 struct pending {
 	size_t path, touch;
