@@ -737,33 +737,26 @@ static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
-	size_t *late = NULL, nr = 0, alloc = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
 		struct fentry *f = &fc->ls.v[i];
 		bool fresh;
 
-		if (!f->regular || f->size != SIZE_UNKNOWN)
-			continue;
-		if ((error = entry_look_up(fc, f, &fresh)) < 0 ||
-		    f->size != SIZE_UNKNOWN)
-			continue;
-		if (GM_ARRAY_GROW(late, nr, alloc) < 0 ||
-		    (fresh && wants_add(w, f) < 0))
-			error = GM_ERROR;
-		else
-			late[nr++] = i;
+		if (f->regular && f->size == SIZE_UNKNOWN &&
+		    !(error = entry_look_up(fc, f, &fresh)) && fresh)
+			error = wants_add(w, f);
 	}
 	if (!error)
 		error = wants_read(fc, w, false);
-	for (size_t k = 0; k < nr && !error; k++) {
-		struct fentry *f = &fc->ls.v[late[k]];
+	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
+		struct fentry *f = &fc->ls.v[i];
 
-		f->size = f->b->size;
-		((struct tinfo *)f->t->info)[f->i].size = f->size;
+		if (f->regular && f->size == SIZE_UNKNOWN) {
+			f->size = f->b->size;
+			((struct tinfo *)f->t->info)[f->i].size = f->size;
+		}
 	}
-	free(late);
 	return error;
 }
 
