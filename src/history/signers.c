@@ -157,28 +157,24 @@ static bool is_stat_like(const char *s)
 	return true;
 }
 
-/* One line of the script's output, white space at its start removed. */
+/* Output line `s` (`len` bytes, then '\n' or NUL), blanks at its start cut. */
 static int classify_line(struct gm_signers_commit *out, const char *s,
 			 size_t len, bool all_types, bool body)
 {
-	struct gm_buf line = GM_BUF_INIT;
 	int error = 0;
 
 	while (len && gm_email_isspace((unsigned char)*s))
 		s++, len--;
 	if (!len)
 		return 0;
-	if ((error = gm_buf_put(&line, s, len)) < 0)
-		return error;
-	if (is_commit_line(line.ptr))
+	if (is_commit_line(s))
 		out->commit_lines++;
-	if (!strncmp(line.ptr, "GitAuthor: ", 11))
-		error = gm_strvec_push(&out->authors, line.ptr);
-	if (!error && gm_trailer_is_signature(line.ptr, line.len, all_types))
-		error = gm_strvec_push(&out->signatures, line.ptr);
-	if (!error && body && is_stat_like(line.ptr))
-		error = gm_strvec_push(&out->stat_like, line.ptr);
-	gm_buf_release(&line);
+	if (!strncmp(s, "GitAuthor: ", 11))
+		error = gm_strvec_pushn(&out->authors, s, len);
+	if (!error && gm_trailer_is_signature(s, len, all_types))
+		error = gm_strvec_pushn(&out->signatures, s, len);
+	if (!error && body && is_stat_like(s))
+		error = gm_strvec_pushn(&out->stat_like, s, len);
 	return error;
 }
 
