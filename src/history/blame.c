@@ -183,14 +183,6 @@ static int job_lines(struct gm_strvec *out, const struct blame_job *j)
 				j->nr_ranges);
 }
 
-static void job_release(struct blame_job *j)
-{
-	if (j->owns_ranges)
-		free(j->ranges);
-	gm_strvec_release(&j->argv);
-	gm_buf_release(&j->out);
-}
-
 #define WIDTH_MAX 16
 
 /* The jobs a thread runs, taken in turn with the others. */
@@ -400,8 +392,12 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 				error = job_lines(&b->files[v[i].file].lines,
 						  &v[i]);
 	}
-	for (size_t k = 0; k < nr; k++)
-		job_release(&v[k]);
+	for (size_t k = 0; k < nr; k++) {
+		if (v[k].owns_ranges)
+			free(v[k].ranges);
+		gm_strvec_release(&v[k].argv);
+		gm_buf_release(&v[k].out);
+	}
 	free(v);
 	return error;
 }
