@@ -412,23 +412,6 @@ static void pathset_release(struct pathset *set)
 	gm_commits_paths_release(&set->ps);
 }
 
-static void walk_release(struct walk *w)
-{
-	gm_commits_walk_release(&w->cw);
-	gm_commits_close(&w->src);
-	gm_objects_rules_free(w->rules);
-	free(w->ch.v);
-	gm_strmap_release(&w->people);
-	gm_strmap_release(&w->committers);
-	free(w->last_commit);
-	free(w->touched);
-	gm_strvec_release(&w->changed);
-	gm_buf_release(&w->key);
-	gm_buf_release(&w->lc);
-	gm_buf_release(&w->name);
-	gm_buf_release(&w->email);
-}
-
 /* The walk's state, reading under the rules git reads commits by. */
 static int walk_open(struct walk *w, git_repository *repo,
 		     const struct gm_history_options *opts)
@@ -454,7 +437,7 @@ static int walk_restart(struct walk *w, enum gm_commits_mode mode,
 				     empty);
 }
 
-/* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
+/* The outcome into `*out` (NULL on `error`, returned); the walk freed. */
 static int walk_close(struct walk *w, int error, struct gm_history **out)
 {
 	if (error) {
@@ -464,7 +447,19 @@ static int walk_close(struct walk *w, int error, struct gm_history **out)
 		w->h->shallow = w->src.shallow;
 		w->h->unreadable += w->src.unreadable;
 	}
-	walk_release(w);
+	gm_commits_walk_release(&w->cw);
+	gm_commits_close(&w->src);
+	gm_objects_rules_free(w->rules);
+	free(w->ch.v);
+	gm_strmap_release(&w->people);
+	gm_strmap_release(&w->committers);
+	free(w->last_commit);
+	free(w->touched);
+	gm_strvec_release(&w->changed);
+	gm_buf_release(&w->key);
+	gm_buf_release(&w->lc);
+	gm_buf_release(&w->name);
+	gm_buf_release(&w->email);
 	*out = w->h;
 	return error;
 }
