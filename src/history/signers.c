@@ -497,19 +497,6 @@ static int walk_run(struct walk *w, const git_oid *start,
 	return error;
 }
 
-static void walk_release(struct walk *w)
-{
-	gm_window_free(w->win);
-	gm_commits_close(&w->src);
-	gm_objects_rules_free(w->rules);
-	gm_commits_paths_release(&w->all);
-	free(w->moved);
-	free(w->away.order);
-	free(w->ch.v);
-	free(w->pending);
-	gm_follow_free(w->follow);
-}
-
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *files,
 		    const struct gm_signers_options *opts)
@@ -535,7 +522,15 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 	if (!error)
 		error = count_all(&w);
 out:
-	walk_release(&w);
+	gm_window_free(w.win);
+	gm_commits_close(&w.src);
+	gm_objects_rules_free(w.rules);
+	gm_commits_paths_release(&w.all);
+	free(w.moved);
+	free(w.away.order);
+	free(w.ch.v);
+	free(w.pending);
+	gm_follow_free(w.follow);
 	if (error)
 		gm_signers_free(w.s);
 	else
