@@ -544,40 +544,33 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 }
 
 /*
- * The blobs of `want` the packs missed, those a partial clone lacks
- * fetched in one go, as git's rename detection fetches its candidates.
+ * What the packs missed, from libgit2, in this thread; those a partial
+ * clone lacks fetched first in one go, as git's rename detection fetches
+ * its candidates.
  */
-static int blobs_fetch_misses(struct gm_follow *fc,
-			      const struct blob_want *want, size_t n,
-			      const struct blob_got *got)
-{
-	git_oid *ids = NULL;
-	size_t nr = 0;
-	int error;
-
-	if (!fc->objs->repo)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (got[i].state != GOT_MISS)
-			continue;
-		if (!ids && !(ids = malloc(n * sizeof(*ids))))
-			return gm_error_set(GM_ERROR, "out of memory");
-		ids[nr++] = *gm_objects_replaced(fc->objs->rules, &want[i].id);
-	}
-	error = gm_repo_git_fetch_missing(fc->objs->repo, ids, nr, "a blob");
-	free(ids);
-	return error;
-}
-
-/* What the packs missed, from libgit2, in this thread. */
 static int blobs_read_misses(struct gm_follow *fc,
 			     const struct blob_want *want, size_t n,
 			     bool fingerprints, bool keep, struct blob_got *got)
 {
 	const struct gm_objects odb = { fc->objs->odb, NULL, fc->objs->rules,
 					NULL };
-	int error = blobs_fetch_misses(fc, want, n, got);
+	git_oid *ids = NULL;
+	size_t nr = 0;
+	int error = 0;
 
+	for (size_t i = 0; i < n && fc->objs->repo && !error; i++) {
+		if (got[i].state != GOT_MISS)
+			continue;
+		if (!ids && !(ids = malloc(n * sizeof(*ids))))
+			error = gm_error_set(GM_ERROR, "out of memory");
+		else
+			ids[nr++] = *gm_objects_replaced(fc->objs->rules,
+							 &want[i].id);
+	}
+	if (!error)	/* none: repo not touched */
+		error = gm_repo_git_fetch_missing(fc->objs->repo, ids, nr,
+						  "a blob");
+	free(ids);
 	for (size_t i = 0; i < n && !error; i++) {
 		struct blob_got *g = &got[i];
 		char *data;
