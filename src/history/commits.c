@@ -132,8 +132,6 @@ int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
 {
 	int error = item_read(c, it);
 
-	if (!error && !it->raw->data)
-		error = gm_error_set(GM_ERROR, "cannot read a commit");
 	*text = error ? NULL : it->raw->data;
 	return error;
 }

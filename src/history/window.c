@@ -301,7 +301,7 @@ int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 
 bool gm_window_shallow(const struct gm_window *w)
 {
-	return w->ahead ? w->ahead->src.shallow : w->fd.walk.src && w->fd.walk.src->shallow;
+	return w->ahead ? w->ahead->src.shallow : w->fd.walk.src->shallow;
 }
 
 void gm_window_free(struct gm_window *w)
