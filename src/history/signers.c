@@ -43,6 +43,7 @@ int gm_signers_since(int64_t *out, const char *since)
 	return error == GM_EINVALID ? GM_EUSAGE : error;
 }
 
+/* Each file's steps, and the walk of those that get signoffs. */
 static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
@@ -50,6 +51,8 @@ static int report_walk(struct gm_signers_report *r,
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
+		r->steps[i].blamed = req->blame &&
+				     strcmp(req->files->v[i], "&STDIN");
 		r->steps[i].walked = SIZE_MAX;
 		if (!wants_signoffs(req, i))
 			continue;
@@ -69,23 +72,6 @@ static int report_walk(struct gm_signers_report *r,
 				       req->serial });
 }
 
-/* --git-blame's blames and their commits, for every file but "&STDIN". */
-static int report_blame(struct gm_signers_report *r,
-			const struct gm_signers_request *req)
-{
-	struct gm_blame_request br = {
-		req->repo, req->start, req->workdir, req->ranges,
-		req->nr_ranges, req->all_signature_types,
-	};
-	int error;
-
-	if ((error = gm_blame_run(&r->blame, &br, req->files)) < 0)
-		return error;
-	for (size_t i = 0; i < req->files->nr; i++)
-		r->steps[i].blamed = strcmp(req->files->v[i], "&STDIN") != 0;
-	return 0;
-}
-
 int gm_signers_collect(struct gm_signers_report **out,
 		       const struct gm_signers_request *req)
 {
@@ -100,7 +86,11 @@ int gm_signers_collect(struct gm_signers_report **out,
 	}
 	r->nr_steps = req->files->nr;
 	if ((error = report_walk(r, req, &paths)) < 0 ||
-	    (req->blame && (error = report_blame(r, req)) < 0))
+	    (req->blame &&
+	     (error = gm_blame_run(&r->blame, &(struct gm_blame_request){
+			req->repo, req->start, req->workdir, req->ranges,
+			req->nr_ranges, req->all_signature_types },
+			req->files)) < 0))
 		goto out;
 	if (r->walk && !(r->facts = calloc(paths.nr, sizeof(*r->facts))))
 		error = gm_error_set(GM_ERROR, "out of memory");
