@@ -754,48 +754,6 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 }
 
 /*
- * Before a search: the files of the listing whose size may match
- * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (two threads, wants_read()). Fingerprints past the cache's
- * bound are kept until follow_done().
- */
-static int follow_candidates(struct gm_follow *fc, size_t dsize)
-{
-	struct wants w = { NULL, 0, 0 };
-	size_t kept = 0;
-	int error = follow_sizes(fc, &w);
-
-	fc->nr_cand = 0;
-	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
-		const struct fentry *f = &fc->ls.v[i];
-
-		if (!f->regular || f->size < 0 || f->b->no_fp ||
-		    !size_may_match((size_t)f->size, dsize))
-			continue;
-		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0 ||
-		    (!f->b->have_fp && !f->b->queued && wants_add(&w, f) < 0)) {
-			error = GM_ERROR;
-			break;
-		}
-		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i, NULL, 0 };
-	}
-	if (!error)
-		error = wants_read(fc, &w, true);
-	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
-		const struct blobinfo *b = fc->ls.v[fc->cand[k].src].b;
-
-		if (!b->have_fp)
-			continue;
-		fc->cand[kept] = fc->cand[k];
-		fc->cand[kept].fp = b->fp;
-		fc->cand[kept++].nr = b->nr;
-	}
-	fc->nr_cand = kept;
-	free(w.v);
-	return error;
-}
-
-/*
  * The facts of the destination's blob `id` into `*out`, its fingerprint
  * read if not known (kept past the bound until follow_done()).
  * @return 0 or GM_ERROR.
@@ -993,13 +951,49 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	return 0;
 }
 
-/* The scores of the candidates (fc->cand) against a blob of `dsize` bytes. */
-static int follow_score(struct gm_follow *fc, size_t dsize)
+/*
+ * Before a search: the files of the listing whose size may match
+ * `dsize`, fc->cand in listing order, with their fingerprints, those not
+ * kept read (two threads, wants_read()), and their scores against
+ * fc->dst (two threads). Fingerprints past the cache's bound are kept
+ * until follow_done().
+ */
+static int follow_candidates(struct gm_follow *fc, size_t dsize)
 {
+	struct wants w = { NULL, 0, 0 };
 	struct scoring sc = { fc, dsize };
 	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
+	size_t kept = 0;
+	int error = follow_sizes(fc, &w);
 
-	return follow_run(fc, &t, fc->nr_cand);
+	fc->nr_cand = 0;
+	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
+		const struct fentry *f = &fc->ls.v[i];
+
+		if (!f->regular || f->size < 0 || f->b->no_fp ||
+		    !size_may_match((size_t)f->size, dsize))
+			continue;
+		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0 ||
+		    (!f->b->have_fp && !f->b->queued && wants_add(&w, f) < 0)) {
+			error = GM_ERROR;
+			break;
+		}
+		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i, NULL, 0 };
+	}
+	if (!error)
+		error = wants_read(fc, &w, true);
+	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
+		const struct blobinfo *b = fc->ls.v[fc->cand[k].src].b;
+
+		if (!b->have_fp)
+			continue;
+		fc->cand[kept] = fc->cand[k];
+		fc->cand[kept].fp = b->fp;
+		fc->cand[kept++].nr = b->nr;
+	}
+	fc->nr_cand = kept;
+	free(w.v);
+	return error ? error : follow_run(fc, &t, fc->nr_cand);
 }
 
 int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
@@ -1042,8 +1036,6 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
-	if (!error)
-		error = follow_score(fc, dsize);
 	for (size_t i = 0; i < fc->nr_cand && !error; i++) {
 		struct candidate *c = &fc->cand[i];
 		const struct fentry *f = &fc->ls.v[c->src];
