@@ -31,13 +31,7 @@ static bool is_regular(git_filemode_t m)
 
 /* ==================== the copy search's cache ==================== */
 
-/*
- * What --follow's copy search keeps across a walk: the trees of the
- * parents searched (indexed, by id), and per blob asked about its size
- * and, up to a bound, its fingerprint: each chunk hash once with its
- * bytes, in no order (fp_next()). Scores are counted against the destination's
- * counts spread over a table of HASHBASE slots.
- */
+/* What the searches know of a blob: its size, and its fingerprint. */
 struct blobinfo {
 	int64_t size;		/* -1: unreadable */
 	bool have_fp;		/* fp/nr hold the fingerprint */
@@ -283,31 +277,11 @@ static void follow_helper_free(struct follow_helper *h)
 	free(h);
 }
 
-/*
- * A helper reading `packs` under `rules`; NULL if there are no packs,
- * or one CPU.
- */
-static struct follow_helper *follow_helper_new(const struct gm_packs *packs,
-					       const struct gm_objects_rules *rules)
-{
-	struct follow_helper *h;
-
-	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
-	    !(h = calloc(1, sizeof(*h))))
-		return NULL;
-	if (scratch_init(&h->scratch) < 0 ||
-	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
-		follow_helper_free(h);
-		return NULL;
-	}
-	h->rules = rules;
-	return h;
-}
-
 int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		  const struct gm_packs *packs)
 {
 	struct gm_follow *fc = calloc(1, sizeof(*fc));
+	struct follow_helper *h;
 
 	*out = NULL;
 	if (!fc)
@@ -321,8 +295,18 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
-	fc->helper = follow_helper_new(packs, objs->rules);
 	*out = fc;
+	/* a helper where there are packs and a second CPU */
+	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
+	    !(h = calloc(1, sizeof(*h))))
+		return 0;
+	if (scratch_init(&h->scratch) < 0 ||
+	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
+		follow_helper_free(h);
+		return 0;
+	}
+	h->rules = objs->rules;
+	fc->helper = h;
 	return 0;
 }
 
