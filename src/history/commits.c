@@ -274,7 +274,7 @@ static void tree_entry(struct gm_commits *c, const git_oid *id,
 	const struct gm_objects_entry *e;
 
 	c->unreadable += id && !t;
-	tree_put(c, t);		/* kept: `t` valid until its slot is reused */
+	tree_put(c, t);	/* kept: valid until its slot is reused */
 	out->found = t && (e = gm_objects_tree_find(t, name, len, 0));
 	if (!out->found)
 		return;
@@ -290,9 +290,8 @@ static bool is_tree(const struct gm_commits_entry *e)
 static bool same_entry(const struct gm_commits_entry *a,
 		       const struct gm_commits_entry *b)
 {
-	if (a->found != b->found)
-		return false;
-	return !a->found || (a->mode == b->mode && gm_oid_equal(&a->id, &b->id));
+	return a->found == b->found && (!a->found ||
+	       (a->mode == b->mode && gm_oid_equal(&a->id, &b->id)));
 }
 
 /* ==================== comparing trees at paths ==================== */
@@ -382,14 +381,9 @@ static bool kind_changed(enum gm_commits_kind kind,
 			 const struct gm_commits_entry *a,
 			 const struct gm_commits_entry *b)
 {
-	switch (kind) {
-	case GM_COMMITS_FILE:
+	if (kind == GM_COMMITS_FILE)
 		return !is_tree(a) || !is_tree(b);
-	case GM_COMMITS_DIR:
-		return is_tree(a) || is_tree(b);
-	default:
-		return true;
-	}
+	return kind == GM_COMMITS_ANY || is_tree(a) || is_tree(b);
 }
 
 /*
