@@ -466,22 +466,30 @@ static int walk_close(struct walk *w, int error, struct gm_history **out)
 
 /*
  * The walk of `files` over the window, counting; with signals over the
- * long window, the commits past the first older than the window (which
- * git log --since=WINDOW never reaches) weighed for long_rev only.
+ * long window back from its end (opts->until, else the time of `start`),
+ * the commits past the first older than the window (which git log
+ * --since=WINDOW never reaches) weighed for long_rev only.
  */
 static int walk_files(struct walk *w, const git_oid *start,
-		      const struct pathset *files, int64_t end)
+		      const struct pathset *files)
 {
 	const struct gm_history_options *o = w->opts;
-	int64_t since = o->signals && end - GM_HISTORY_LONG < o->since ?
-			end - GM_HISTORY_LONG : o->since;
+	int64_t end = o->until;
 	struct gm_commits_item it;
 	bool aged = false, counted;
 	const char *text;
 	int error;
 
-	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start, since,
-			     !files->ps.nr);
+	if (end == INT64_MAX) {
+		if ((error = gm_commits_item(&w->src, start, &it)) < 0)
+			return error == GM_ERROR ? error : gm_error_set(
+				GM_ERROR, "cannot read the start commit");
+		end = it.time;
+		gm_commits_item_release(&it);
+	}
+	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start,
+			     o->signals && end - GM_HISTORY_LONG < o->since ?
+			     end - GM_HISTORY_LONG : o->since, !files->ps.nr);
 	while (!error && (error = gm_commits_walk_next(&w->cw, &it, NULL)) > 0) {
 		aged |= it.time < o->since;
 		error = walk_commit(w, files, &it, &counted);
@@ -544,25 +552,11 @@ static int walk_author(struct walk *w, const git_oid *start)
 	return error;
 }
 
-static int start_time(struct walk *w, const git_oid *start, int64_t *out)
-{
-	struct gm_commits_item it;
-	int error = gm_commits_item(&w->src, start, &it);
-
-	if (error < 0)
-		return error == GM_ERROR ? error :
-			gm_error_set(GM_ERROR, "cannot read the start commit");
-	*out = it.time;
-	gm_commits_item_release(&it);
-	return 0;
-}
-
 int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts)
 {
 	struct pathset files;
-	int64_t end = opts->until;
 	struct walk w;
 	int error;
 
@@ -571,10 +565,8 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 	error = walk_open(&w, repo, opts);
 	if (!error)
 		error = pathset_prepare(&files, paths);
-	if (!error && end == INT64_MAX)
-		error = start_time(&w, start, &end);
 	if (!error)
-		error = walk_files(&w, start, &files, end);
+		error = walk_files(&w, start, &files);
 	if (!error && opts->signals && opts->author && paths->nr)
 		error = walk_author(&w, start);
 	if (!error && w.email.len &&
