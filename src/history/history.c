@@ -116,12 +116,10 @@ int gm_history_person_add_type(struct gm_history_person *p, const char *key,
 			return 0;
 		}
 	}
-	v = realloc(p->types, (p->nr_types + 1) * sizeof(*v));
-	if (!v)
+	if (!(v = realloc(p->types, (p->nr_types + 1) * sizeof(*v))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p->types = v;
-	v[p->nr_types].key = strdup(key);
-	if (!v[p->nr_types].key)
+	if (!(v[p->nr_types].key = strdup(key)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	v[p->nr_types++].lines = lines;
 	return 0;
