@@ -9,7 +9,6 @@
 
 #include "gm/commits.h"
 
-struct gm_packs;
 struct gm_repo;
 
 /*
