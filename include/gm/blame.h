@@ -36,19 +36,6 @@
  */
 int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len);
 
-/**
- * Append to `out` the id of every line of `path` (from the top) that
- * `git blame --porcelain [-L start,+len] -- path` gives (all lines when
- * `start` and `len` are 0; gm_blame_parse()): the work tree's file, if
- * there is one (`workdir`, with a final '/') and `newest` is HEAD; else
- * the file of commit `newest`. Lines not committed have the zero id. A
- * blame git refuses gives nothing (its message on stderr).
- * @return 0 or GM_ERROR (git could not be run).
- */
-int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len);
-
 /* What the blames of a run need. All borrowed. */
 struct gm_blame_request {
 	git_repository *repo;
@@ -76,21 +63,14 @@ struct gm_blame_file {
  * (R-76): a regular file of the work tree (of the commit's tree if there
  * is none), whole with no ranges at all, else each range of its own, in
  * order; "&STDIN" and other files give no line. All the blames run
- * before this returns, side by side. `*out` is the caller's
- * (gm_blame_free()).
+ * before this returns, side by side; then the commits of every file's
+ * lines are read, each once, as vcs_file_blame() reads each with
+ * `git log -1` (gm_signers_commit_read()): the ids and commits of
+ * gm_blame_file_at(). `*out` is the caller's (gm_blame_free()).
  * @return 0 or GM_ERROR.
  */
 int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
 		 const struct gm_strvec *files);
-
-/**
- * Read the commits of every file's lines of `b` (gm_blame_run() with the
- * same `req`), each once, as vcs_file_blame() reads each with
- * `git log -1` (gm_signers_commit_read()): the ids and commits of
- * gm_blame_file_at(). @return 0 or GM_ERROR.
- */
-int gm_blame_read_commits(struct gm_blame *b,
-			  const struct gm_blame_request *req);
 
 /** File `file` of gm_blame_run(), its commits once read. Owned by `b`. */
 const struct gm_blame_file *gm_blame_file_at(const struct gm_blame *b,

@@ -166,6 +166,17 @@ struct gm_commits_paths {
 /* Sort `ps->order` by path. */
 void gm_commits_paths_sort(struct gm_commits_paths *ps);
 
+/**
+ * Into the zeroed `ps`: every one of `files` (paths from the top), sorted,
+ * a directory's with a final '/', else of kind `plain` (a FILE's, if it
+ * is "" or "/", a directory's). Released by gm_commits_paths_release(),
+ * also on failure. @return 0 or GM_ERROR.
+ */
+int gm_commits_paths_init(struct gm_commits_paths *ps,
+			  const struct gm_strvec *files,
+			  enum gm_commits_kind plain);
+void gm_commits_paths_release(struct gm_commits_paths *ps);
+
 /* A path a commit changed: its index, the parent's entry and its own. */
 struct gm_commits_change {
 	size_t path;

@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "gm/objects.h"
-#include "gm/pack.h"
 
 /*
  * Where a file created by a commit came from, as git finds it: `git log

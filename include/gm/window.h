@@ -9,7 +9,6 @@
 
 #include "gm/commits.h"
 
-struct gm_packs;
 struct gm_repo;
 
 /*
@@ -43,6 +42,8 @@ struct gm_window_commit {
 struct gm_window_options {
 	struct gm_commits *src;		/* the caller's reader */
 	const struct gm_commits_paths *paths;	/* compared (none: no walk) */
+	const struct gm_strvec *files;	/* `paths` at the start, as made by
+					   gm_commits_paths_init(), FILE */
 	const git_oid *start;
 	int64_t since;
 	/* ahead: the repository opened again for the thread, where there

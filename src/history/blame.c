@@ -173,43 +173,6 @@ struct blame_job {
 	int status;		/* its exit status (0: ok); -1: it could not run */
 };
 
-/*
- * The job of the blame of `path`, all of it with no `ranges`, else their
- * lines (the script's -L start,+len, which git may refuse; `ranges` must
- * outlive the job): in the work tree at its top when there is one and
- * `newest` is HEAD, else of commit `newest`.
- */
-static int job_init(struct blame_job *j, git_repository *repo,
-		    const git_oid *newest, const char *workdir,
-		    const char *path, const struct gm_patch_range **ranges,
-		    size_t nr_ranges)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	struct gm_strvec *a = &j->argv;
-	bool work = workdir && gm_repo_git_is_head(repo, newest);
-	int error;
-
-	memset(j, 0, sizeof(*j));
-	j->ranges = ranges;
-	j->nr_ranges = nr_ranges;
-	gm_buf_init(&j->out);
-	error = gm_strvec_push(a, "git");
-	if (!error && work && !(error = gm_strvec_push(a, "-C")) &&
-	    !(error = gm_strvec_push(a, workdir)))
-		error = gm_strvec_pushf(a, "--work-tree=%s", workdir);
-	if (!error && !(error = gm_strvec_pushf(a, "--git-dir=%s",
-						gm_repo_git_dir(repo))) &&
-	    !(error = gm_strvec_push(a, "blame")))
-		error = gm_strvec_push(a, "--porcelain");
-	for (size_t i = 0; i < nr_ranges && !error; i++)
-		error = gm_strvec_pushf(a, "-L%ld,+%ld", ranges[i]->start,
-					ranges[i]->len);
-	if (!error && !work)
-		error = gm_strvec_push(a, gm_oid_hex(hex, newest));
-	if (!error && !(error = gm_strvec_push(a, "--")))
-		error = gm_strvec_push(a, path);
-	return error;
-}
 
 /* The lines the script counts of a job that ran, appended to `out`. */
 static int job_lines(struct gm_strvec *out, const struct blame_job *j)
@@ -218,14 +181,6 @@ static int job_lines(struct gm_strvec *out, const struct blame_job *j)
 		return gm_blame_parse(out, j->out.ptr, j->out.len);
 	return porcelain_ranges(out, j->out.ptr, j->out.len, j->ranges,
 				j->nr_ranges);
-}
-
-static void job_release(struct blame_job *j)
-{
-	if (j->owns_ranges)
-		free(j->ranges);
-	gm_strvec_release(&j->argv);
-	gm_buf_release(&j->out);
 }
 
 #define WIDTH_MAX 16
@@ -278,24 +233,6 @@ static int jobs_run(struct blame_job *v, size_t nr)
 	return 0;
 }
 
-int gm_blame_lines(struct gm_strvec *out, git_repository *repo,
-		   const git_oid *newest, const char *workdir,
-		   const char *path, long start, long len)
-{
-	struct gm_patch_range r = { (char *)path, start, len };
-	const struct gm_patch_range *one = &r;
-	struct blame_job j;
-	int error = job_init(&j, repo, newest, workdir, path, &one,
-			     start || len ? 1 : 0);
-
-	if (!error)
-		error = jobs_run(&j, 1);
-	if (!error && !j.status)
-		error = job_lines(out, &j);
-	job_release(&j);
-	return error;
-}
-
 /* ==================== a run's blames ==================== */
 
 struct gm_blame {
@@ -320,14 +257,21 @@ static bool is_regular(const struct gm_blame_request *req, const char *path)
 }
 
 /*
- * One more job: git blame of `path`, file `f`, as job_init() has it; it
- * owns `ranges` if `owns` (freed here if it cannot be added).
+ * One more job, the blame of `path`, file `f`: all of it with no
+ * `ranges`, else their lines (the script's -L start,+len, which git may
+ * refuse; `ranges` must outlive the job, which owns them if `owns`: freed
+ * here if it cannot be added), in the work tree at its top when there is
+ * one and req->newest is HEAD, else of commit req->newest.
  */
 static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 		   const struct gm_blame_request *req, const char *path,
 		   size_t f, const struct gm_patch_range **ranges, size_t n,
 		   bool owns)
 {
+	char hex[GIT_OID_HEXSZ + 1];
+	bool work = req->workdir && gm_repo_git_is_head(req->repo, req->newest);
+	struct blame_job *j;
+	struct gm_strvec *a;
 	int error;
 
 	if (GM_ARRAY_GROW(*v, *nr, *alloc) < 0) {
@@ -335,10 +279,25 @@ static int job_add(struct blame_job **v, size_t *nr, size_t *alloc,
 			free(ranges);
 		return GM_ERROR;
 	}
-	error = job_init(&(*v)[*nr], req->repo, req->newest, req->workdir,
-			 path, ranges, n);
-	(*v)[*nr].owns_ranges = owns;
-	(*v)[(*nr)++].file = f;
+	j = &(*v)[(*nr)++];
+	*j = (struct blame_job){ f, ranges, n, owns, GM_STRVEC_INIT,
+				 GM_BUF_INIT, 0 };
+	a = &j->argv;
+	error = gm_strvec_push(a, "git");
+	if (!error && work && !(error = gm_strvec_push(a, "-C")) &&
+	    !(error = gm_strvec_push(a, req->workdir)))
+		error = gm_strvec_pushf(a, "--work-tree=%s", req->workdir);
+	if (!error && !(error = gm_strvec_pushf(a, "--git-dir=%s",
+						gm_repo_git_dir(req->repo))) &&
+	    !(error = gm_strvec_push(a, "blame")))
+		error = gm_strvec_push(a, "--porcelain");
+	for (size_t i = 0; i < n && !error; i++)
+		error = gm_strvec_pushf(a, "-L%ld,+%ld", ranges[i]->start,
+					ranges[i]->len);
+	if (!error && !work)
+		error = gm_strvec_push(a, gm_oid_hex(hex, req->newest));
+	if (!error && !(error = gm_strvec_push(a, "--")))
+		error = gm_strvec_push(a, path);
 	return error;
 }
 
@@ -433,33 +392,18 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 				error = job_lines(&b->files[v[i].file].lines,
 						  &v[i]);
 	}
-	for (size_t k = 0; k < nr; k++)
-		job_release(&v[k]);
+	for (size_t k = 0; k < nr; k++) {
+		if (v[k].owns_ranges)
+			free(v[k].ranges);
+		gm_strvec_release(&v[k].argv);
+		gm_buf_release(&v[k].out);
+	}
 	free(v);
 	return error;
 }
 
-int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
-		 const struct gm_strvec *files)
-{
-	struct gm_blame *b = calloc(1, sizeof(*b));
-	int error;
-
-	*out = NULL;
-	if (!b || !(b->files = calloc(files->nr + 1, sizeof(*b->files)))) {
-		free(b);
-		return gm_error_set(GM_ERROR, "out of memory");
-	}
-	b->nr_files = files->nr;
-	if ((error = blame_all(b, req, files)) < 0)
-		gm_blame_free(b);
-	else
-		*out = b;
-	return error;
-}
-
-int gm_blame_read_commits(struct gm_blame *b,
-			  const struct gm_blame_request *req)
+/* The commits of every file's lines, each read once (git log -1). */
+static int read_commits(struct gm_blame *b, const struct gm_blame_request *req)
 {
 	struct gm_objects o;
 	int error = gm_objects_open(&o, req->repo, NULL, NULL);
@@ -488,6 +432,26 @@ int gm_blame_read_commits(struct gm_blame *b,
 		}
 	}
 	gm_objects_close(&o);
+	return error;
+}
+
+int gm_blame_run(struct gm_blame **out, const struct gm_blame_request *req,
+		 const struct gm_strvec *files)
+{
+	struct gm_blame *b = calloc(1, sizeof(*b));
+	int error;
+
+	*out = NULL;
+	if (!b || !(b->files = calloc(files->nr + 1, sizeof(*b->files)))) {
+		free(b);
+		return gm_error_set(GM_ERROR, "out of memory");
+	}
+	b->nr_files = files->nr;
+	if ((error = blame_all(b, req, files)) < 0 ||
+	    (error = read_commits(b, req)) < 0)
+		gm_blame_free(b);
+	else
+		*out = b;
 	return error;
 }
 

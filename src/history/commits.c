@@ -132,8 +132,6 @@ int gm_commits_item_text(struct gm_commits *c, struct gm_commits_item *it,
 {
 	int error = item_read(c, it);
 
-	if (!error && !it->raw->data)
-		error = gm_error_set(GM_ERROR, "cannot read a commit");
 	*text = error ? NULL : it->raw->data;
 	return error;
 }
@@ -267,28 +265,17 @@ static void tree_put(struct gm_commits *c, struct gm_objects_tree *t)
 	*slot = t;
 }
 
-/* The tree `id`, indexed and kept; NULL if unread. */
-static struct gm_objects_tree *tree_get(struct gm_commits *c,
-					const git_oid *id)
-{
-	struct gm_objects_tree *t = tree_take(c, id);
-
-	if (!t)
-		c->unreadable++;
-	tree_put(c, t);
-	return t;
-}
-
 /* The entry `name` (`len` bytes) of tree `id` (NULL, or unread: none). */
 static void tree_entry(struct gm_commits *c, const git_oid *id,
 		       const char *name, size_t len,
 		       struct gm_commits_entry *out)
 {
-	const struct gm_objects_tree *t;
+	struct gm_objects_tree *t = id ? tree_take(c, id) : NULL;
 	const struct gm_objects_entry *e;
 
-	out->found = id && (t = tree_get(c, id)) &&
-		     (e = gm_objects_tree_find(t, name, len, 0));
+	c->unreadable += id && !t;
+	tree_put(c, t);	/* kept: valid until its slot is reused */
+	out->found = t && (e = gm_objects_tree_find(t, name, len, 0));
 	if (!out->found)
 		return;
 	gm_oid_fromraw(&out->id, e->id);
@@ -303,9 +290,8 @@ static bool is_tree(const struct gm_commits_entry *e)
 static bool same_entry(const struct gm_commits_entry *a,
 		       const struct gm_commits_entry *b)
 {
-	if (a->found != b->found)
-		return false;
-	return !a->found || (a->mode == b->mode && gm_oid_equal(&a->id, &b->id));
+	return a->found == b->found && (!a->found ||
+	       (a->mode == b->mode && gm_oid_equal(&a->id, &b->id)));
 }
 
 /* ==================== comparing trees at paths ==================== */
@@ -343,6 +329,43 @@ void gm_commits_paths_sort(struct gm_commits_paths *ps)
 	sort_paths = NULL;
 }
 
+int gm_commits_paths_init(struct gm_commits_paths *ps,
+			  const struct gm_strvec *files,
+			  enum gm_commits_kind plain)
+{
+	size_t n = files->nr;
+
+	ps->paths = calloc(n + 1, sizeof(*ps->paths));
+	ps->kind = calloc(n + 1, sizeof(*ps->kind));
+	ps->order = calloc(n + 1, sizeof(*ps->order));
+	if (!ps->paths || !ps->kind || !ps->order)
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const char *p = files->v[i];
+		size_t len = strlen(p);
+
+		while (len && p[len - 1] == '/')
+			len--;
+		ps->kind[i] = (len && p[len] == '/') ||
+			      (!len && plain == GM_COMMITS_FILE) ?
+			      GM_COMMITS_DIR : plain;
+		if (!(ps->paths[i] = strndup(p, len)))
+			return gm_error_set(GM_ERROR, "out of memory");
+		ps->order[ps->nr++] = i;
+	}
+	gm_commits_paths_sort(ps);
+	return 0;
+}
+
+void gm_commits_paths_release(struct gm_commits_paths *ps)
+{
+	for (size_t i = 0; ps->paths && i < ps->nr; i++)
+		free(ps->paths[i]);
+	free(ps->paths);
+	free(ps->kind);
+	free(ps->order);
+}
+
 static int note_change(struct gm_commits_changes *c, size_t f,
 		       const struct gm_commits_entry *a,
 		       const struct gm_commits_entry *b)
@@ -358,14 +381,9 @@ static bool kind_changed(enum gm_commits_kind kind,
 			 const struct gm_commits_entry *a,
 			 const struct gm_commits_entry *b)
 {
-	switch (kind) {
-	case GM_COMMITS_FILE:
+	if (kind == GM_COMMITS_FILE)
 		return !is_tree(a) || !is_tree(b);
-	case GM_COMMITS_DIR:
-		return is_tree(a) || is_tree(b);
-	default:
-		return true;
-	}
+	return kind == GM_COMMITS_ANY || is_tree(a) || is_tree(b);
 }
 
 /*

@@ -31,13 +31,7 @@ static bool is_regular(git_filemode_t m)
 
 /* ==================== the copy search's cache ==================== */
 
-/*
- * What --follow's copy search keeps across a walk: the trees of the
- * parents searched (indexed, by id), and per blob asked about its size
- * and, up to a bound, its fingerprint: each chunk hash once with its
- * bytes, in no order (fp_next()). Scores are counted against the destination's
- * counts spread over a table of HASHBASE slots.
- */
+/* What the searches know of a blob: its size, and its fingerprint. */
 struct blobinfo {
 	int64_t size;		/* -1: unreadable */
 	bool have_fp;		/* fp/nr hold the fingerprint */
@@ -68,7 +62,6 @@ struct fentry {
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
 	bool regular;		/* a regular file: a source it may be */
-	uint32_t id4;		/* its id's first four bytes (id_head()) */
 };
 
 /* The tables a fingerprint is counted in: one set per thread. */
@@ -85,10 +78,9 @@ struct blob_got {
 	uint32_t nr;
 };
 
-/* A blob to read: its id, its size if known (0 if not), its facts. */
+/* A blob to read: its id, its facts. */
 struct blob_want {
 	git_oid id;
-	size_t size;
 	struct blobinfo *b;
 };
 
@@ -225,33 +217,14 @@ struct candidate {
 	uint32_t nr;
 };
 
-/*
- * A directory of a listing: its prefix (an offset in `names`), the trees
- * it was listed from (`a`, against `b` or `same`), and the listing's
- * files and directories under it, [f_start, f_end) and (itself, d_end).
- */
-struct ldir {
-	size_t name;
-	const struct gm_objects_tree *a, *b;
-	bool same;
-	size_t f_start, f_end, d_end;
-};
-
 /* The files of a tree, recursively (listing_add()). */
 struct listing {
 	struct fentry *v;
 	size_t nr, alloc;
-	struct ldir *dirs;	/* in the order of their prefixes */
+	size_t *dirs;		/* per directory: its prefix, in `names` */
 	size_t nr_dirs, alloc_dirs;
 	struct gm_buf names;	/* the prefixes, each NUL-terminated */
 };
-
-static void listing_release(struct listing *l)
-{
-	free(l->v);
-	free(l->dirs);
-	gm_buf_release(&l->names);
-}
 
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
@@ -269,8 +242,6 @@ struct gm_follow {
 	struct listing ls;	/* the listing of the search under way */
 	bool listed;		/* ls lists listed_a against listed_b */
 	git_oid listed_a, listed_b;
-	struct listing prev;	/* the one before, whose parts ls reuses */
-	size_t prev_at;		/* the directory of prev reached */
 };
 
 #define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
@@ -306,38 +277,17 @@ static void follow_helper_free(struct follow_helper *h)
 	free(h);
 }
 
-/*
- * A helper reading `packs` under `rules`; NULL if there are no packs,
- * or one CPU.
- */
-static struct follow_helper *follow_helper_new(const struct gm_packs *packs,
-					       const struct gm_objects_rules *rules)
-{
-	struct follow_helper *h;
-
-	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
-	    !(h = calloc(1, sizeof(*h))))
-		return NULL;
-	if (scratch_init(&h->scratch) < 0 ||
-	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
-		follow_helper_free(h);
-		return NULL;
-	}
-	h->rules = rules;
-	return h;
-}
-
 int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		  const struct gm_packs *packs)
 {
 	struct gm_follow *fc = calloc(1, sizeof(*fc));
+	struct follow_helper *h;
 
 	*out = NULL;
 	if (!fc)
 		return gm_error_set(GM_ERROR, "out of memory");
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
-	gm_buf_init(&fc->prev.names);
 	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
 				   sizeof(uint64_t))) ||
 	    scratch_init(&fc->scratch) < 0) {
@@ -345,8 +295,18 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
 	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
-	fc->helper = follow_helper_new(packs, objs->rules);
 	*out = fc;
+	/* a helper where there are packs and a second CPU */
+	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
+	    !(h = calloc(1, sizeof(*h))))
+		return 0;
+	if (scratch_init(&h->scratch) < 0 ||
+	    gm_pack_reader_new(&h->pack, packs, 0) < 0) {
+		follow_helper_free(h);
+		return 0;
+	}
+	h->rules = objs->rules;
+	fc->helper = h;
 	return 0;
 }
 
@@ -364,8 +324,9 @@ void gm_follow_free(struct gm_follow *fc)
 	follow_helper_free(fc->helper);
 	free(fc->dst.has);
 	free(fc->cand);
-	listing_release(&fc->ls);
-	listing_release(&fc->prev);
+	free(fc->ls.v);
+	free(fc->ls.dirs);
+	gm_buf_release(&fc->ls.names);
 	free(fc);
 }
 
@@ -567,40 +528,33 @@ static int read_fingerprint(void *ctx, size_t i, const struct worker *wk)
 }
 
 /*
- * The blobs of `want` the packs missed, those a partial clone lacks
- * fetched in one go, as git's rename detection fetches its candidates.
+ * What the packs missed, from libgit2, in this thread; those a partial
+ * clone lacks fetched first in one go, as git's rename detection fetches
+ * its candidates.
  */
-static int blobs_fetch_misses(struct gm_follow *fc,
-			      const struct blob_want *want, size_t n,
-			      const struct blob_got *got)
-{
-	git_oid *ids = NULL;
-	size_t nr = 0;
-	int error;
-
-	if (!fc->objs->repo)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		if (got[i].state != GOT_MISS)
-			continue;
-		if (!ids && !(ids = malloc(n * sizeof(*ids))))
-			return gm_error_set(GM_ERROR, "out of memory");
-		ids[nr++] = *gm_objects_replaced(fc->objs->rules, &want[i].id);
-	}
-	error = gm_repo_git_fetch_missing(fc->objs->repo, ids, nr, "a blob");
-	free(ids);
-	return error;
-}
-
-/* What the packs missed, from libgit2, in this thread. */
 static int blobs_read_misses(struct gm_follow *fc,
 			     const struct blob_want *want, size_t n,
 			     bool fingerprints, bool keep, struct blob_got *got)
 {
 	const struct gm_objects odb = { fc->objs->odb, NULL, fc->objs->rules,
 					NULL };
-	int error = blobs_fetch_misses(fc, want, n, got);
+	git_oid *ids = NULL;
+	size_t nr = 0;
+	int error = 0;
 
+	for (size_t i = 0; i < n && fc->objs->repo && !error; i++) {
+		if (got[i].state != GOT_MISS)
+			continue;
+		if (!ids && !(ids = malloc(n * sizeof(*ids))))
+			error = gm_error_set(GM_ERROR, "out of memory");
+		else
+			ids[nr++] = *gm_objects_replaced(fc->objs->rules,
+							 &want[i].id);
+	}
+	if (!error)	/* none: repo not touched */
+		error = gm_repo_git_fetch_missing(fc->objs->repo, ids, nr,
+						  "a blob");
+	free(ids);
 	for (size_t i = 0; i < n && !error; i++) {
 		struct blob_got *g = &got[i];
 		char *data;
@@ -625,14 +579,14 @@ static int blobs_read_misses(struct gm_follow *fc,
 }
 
 /*
- * Whether a blob of `ss` bytes may score `min_score` against one of `ds`
+ * Whether a blob of `ss` bytes may score MIN_SCORE against one of `ds`
  * (estimate_similarity()'s test of the sizes alone).
  */
-static bool size_may_match(size_t ss, size_t ds, int min_score)
+static bool size_may_match(size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, base = ss < ds ? ss : ds;
 
-	return max && (double)max * (MAX_SCORE - min_score) >=
+	return max && (double)max * (MAX_SCORE - MIN_SCORE) >=
 		      (double)(max - base) * MAX_SCORE;
 }
 
@@ -706,19 +660,17 @@ static int follow_got(struct gm_follow *fc, struct blobinfo *b,
 	return 0;
 }
 
-/* Blobs to read for a search: whose, and what reading gave. */
+/* Blobs to read for a search. */
 struct wants {
 	struct blob_want *v;
 	size_t nr, alloc;
 };
 
-/* Queue the blob of `f` (its size, if known, `size`). */
-static int wants_add(struct wants *w, const struct fentry *f, size_t size)
+static int wants_add(struct wants *w, const struct fentry *f)
 {
 	if (GM_ARRAY_GROW(w->v, w->nr, w->alloc) < 0)
 		return GM_ERROR;
 	gm_oid_fromraw(&w->v[w->nr].id, f->t->v[f->i].id);
-	w->v[w->nr].size = size;
 	w->v[w->nr++].b = f->b;
 	f->b->queued = true;
 	return 0;
@@ -762,76 +714,26 @@ static int wants_read(struct gm_follow *fc, struct wants *w, bool fingerprints)
  */
 static int follow_sizes(struct gm_follow *fc, struct wants *w)
 {
-	size_t *late = NULL, nr = 0, alloc = 0;
 	int error = 0;
 
 	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
 		struct fentry *f = &fc->ls.v[i];
 		bool fresh;
 
-		if (!f->regular || f->size != SIZE_UNKNOWN)
-			continue;
-		if ((error = entry_look_up(fc, f, &fresh)) < 0 ||
-		    f->size != SIZE_UNKNOWN)
-			continue;
-		if (GM_ARRAY_GROW(late, nr, alloc) < 0 ||
-		    (fresh && wants_add(w, f, 0) < 0))
-			error = GM_ERROR;
-		else
-			late[nr++] = i;
+		if (f->regular && f->size == SIZE_UNKNOWN &&
+		    !(error = entry_look_up(fc, f, &fresh)) && fresh)
+			error = wants_add(w, f);
 	}
 	if (!error)
 		error = wants_read(fc, w, false);
-	for (size_t k = 0; k < nr && !error; k++) {
-		struct fentry *f = &fc->ls.v[late[k]];
-
-		f->size = f->b->size;
-		((struct tinfo *)f->t->info)[f->i].size = f->size;
-	}
-	free(late);
-	return error;
-}
-
-/*
- * Before a search: the files of the listing whose size may match
- * `dsize`, fc->cand in listing order, with their fingerprints, those not
- * kept read (two threads, wants_read()). Fingerprints past the cache's
- * bound are kept until follow_done().
- */
-static int follow_candidates(struct gm_follow *fc, size_t dsize)
-{
-	struct wants w = { NULL, 0, 0 };
-	size_t kept = 0;
-	int error = follow_sizes(fc, &w);
-
-	fc->nr_cand = 0;
 	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
-		const struct fentry *f = &fc->ls.v[i];
+		struct fentry *f = &fc->ls.v[i];
 
-		if (!f->regular || f->size < 0 || f->b->no_fp ||
-		    !size_may_match((size_t)f->size, dsize, MIN_SCORE))
-			continue;
-		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0 ||
-		    (!f->b->have_fp && !f->b->queued &&
-		     wants_add(&w, f, (size_t)f->size) < 0)) {
-			error = GM_ERROR;
-			break;
+		if (f->regular && f->size == SIZE_UNKNOWN) {
+			f->size = f->b->size;
+			((struct tinfo *)f->t->info)[f->i].size = f->size;
 		}
-		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i, NULL, 0 };
 	}
-	if (!error)
-		error = wants_read(fc, &w, true);
-	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
-		const struct blobinfo *b = fc->ls.v[fc->cand[k].src].b;
-
-		if (!b->have_fp)
-			continue;
-		fc->cand[kept] = fc->cand[k];
-		fc->cand[kept].fp = b->fp;
-		fc->cand[kept++].nr = b->nr;
-	}
-	fc->nr_cand = kept;
-	free(w.v);
 	return error;
 }
 
@@ -843,7 +745,7 @@ static int follow_candidates(struct gm_follow *fc, size_t dsize)
 static int follow_dst(struct gm_follow *fc, const git_oid *id,
 		      struct blobinfo **out)
 {
-	struct blob_want want = { *id, 0, oidmap_get(&fc->blobs, id) };
+	struct blob_want want = { *id, oidmap_get(&fc->blobs, id) };
 	struct wants w = { &want, 1, 1 };
 
 	if (!want.b && !(want.b = blob_new(fc, id)))
@@ -869,34 +771,17 @@ static void follow_done(struct gm_follow *fc)
 
 /* ==================== the search ==================== */
 
-/* The first four bytes of object id `id`, to tell most ids apart. */
-static uint32_t id_head(const unsigned char *id)
-{
-	uint32_t v;
-
-	memcpy(&v, id, sizeof(v));
-	return v;
-}
-
-static void listing_reset(struct listing *l)
-{
-	l->nr = l->nr_dirs = 0;
-	gm_buf_reset(&l->names);
-}
-
 static const char *listing_prefix(const struct listing *l, size_t d)
 {
-	return l->names.ptr + l->dirs[d].name;
+	return l->names.ptr + l->dirs[d];
 }
 
 /*
  * Add the directory `parent`'s prefix + `name` + "/" (NULL: the root,
- * "") to `l`, listed from `a` against `b` or `same`.
+ * "") to `l`.
  */
 static int listing_dir(struct listing *l, size_t parent, const char *name,
-		       size_t len, const struct gm_objects_tree *a,
-		       const struct gm_objects_tree *b, bool same,
-		       uint32_t *out)
+		       size_t len, uint32_t *out)
 {
 	size_t off = l->names.len;
 	int error = 0;
@@ -919,63 +804,9 @@ static int listing_dir(struct listing *l, size_t parent, const char *name,
 		error = gm_buf_putc(&l->names, '\0');
 	if (error)
 		return error;
-	l->dirs[l->nr_dirs] = (struct ldir){ off, a, b, same, l->nr, l->nr,
-					     l->nr_dirs + 1 };
+	l->dirs[l->nr_dirs] = off;
 	*out = (uint32_t)l->nr_dirs++;
 	return 0;
-}
-
-/*
- * Directory `d` of the listing under way, just added, filled from the
- * last listing if that listed the same trees there: its files and
- * directories copied, renumbered. @return 1 if so, 0 if not, or GM_ERROR.
- */
-static int listing_reuse(struct gm_follow *fc, uint32_t d)
-{
-	struct listing *l = &fc->ls;
-	const struct listing *p = &fc->prev;
-	const char *want = listing_prefix(l, d);
-	const struct ldir *pd, *nd = &l->dirs[d];
-	size_t n0, n1, nf, ndirs;
-	int c = 1;
-
-	while (fc->prev_at < p->nr_dirs &&
-	       (c = strcmp(listing_prefix(p, fc->prev_at), want)) < 0)
-		fc->prev_at++;
-	if (c || fc->prev_at >= p->nr_dirs)
-		return 0;
-	pd = &p->dirs[fc->prev_at];
-	if (pd->a != nd->a || pd->b != nd->b || pd->same != nd->same)
-		return 0;
-	nf = pd->f_end - pd->f_start;
-	ndirs = pd->d_end - fc->prev_at - 1;
-	n0 = ndirs ? p->dirs[fc->prev_at + 1].name : 0;
-	n1 = !ndirs ? 0 : pd->d_end < p->nr_dirs ? p->dirs[pd->d_end].name :
-						   p->names.len;
-	if ((nf && GM_ARRAY_GROW(l->v, l->nr + nf - 1, l->alloc) < 0) ||
-	    (ndirs && GM_ARRAY_GROW(l->dirs, l->nr_dirs + ndirs - 1,
-				    l->alloc_dirs) < 0) ||
-	    gm_buf_put(&l->names, p->names.ptr + n0, n1 - n0) < 0)
-		return GM_ERROR;
-	for (size_t k = 0; k < nf; k++) {
-		struct fentry *f = &l->v[l->nr + k];
-
-		*f = p->v[pd->f_start + k];
-		f->dir = f->dir - (uint32_t)fc->prev_at + d;
-	}
-	for (size_t k = 0; k < ndirs; k++) {
-		struct ldir *x = &l->dirs[l->nr_dirs + k];
-
-		*x = p->dirs[fc->prev_at + 1 + k];
-		x->name = x->name - n0 + (l->names.len - (n1 - n0));
-		x->f_start = x->f_start - pd->f_start + l->nr;
-		x->f_end = x->f_end - pd->f_start + l->nr;
-		x->d_end = x->d_end - fc->prev_at + d;
-	}
-	l->nr += nf;
-	l->nr_dirs += ndirs;
-	fc->prev_at = pd->d_end;
-	return 1;
 }
 
 /*
@@ -983,8 +814,7 @@ static int listing_reuse(struct gm_follow *fc, uint32_t d)
  * order of the trees, each marked deleted unless tree `b` (NULL: none;
  * `same`: identical to `a`) has it as a file too: the sources of
  * --follow, which looks for copies of any file (find_copies_harder). An
- * unreadable subtree of `a` gives nothing; one of `b`, no file. What the
- * last listing listed from the same trees is copied from it.
+ * unreadable subtree of `a` gives nothing; one of `b`, no file.
  */
 static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		       struct gm_objects_tree *b, bool same, uint32_t dir)
@@ -1008,7 +838,7 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 				a, ti ? ti[i].b : NULL,
 				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
-				is_regular(x->mode), id_head(x->id)
+				is_regular(x->mode)
 			};
 			continue;
 		}
@@ -1020,48 +850,35 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 			gm_oid_fromraw(&id, y->id);
 			sb = follow_tree(fc, &id);
 		}
-		error = listing_dir(l, dir, x->name, x->len, sa, sb, sub_same,
-				    &sub);
-		if (!error && (error = listing_reuse(fc, sub)) == 0)
+		error = listing_dir(l, dir, x->name, x->len, &sub);
+		if (!error)
 			error = listing_add(fc, sa, sb, sub_same, sub);
-		if (error < 0)
-			break;
-		error = 0;
-		l->dirs[sub].f_end = l->nr;
-		l->dirs[sub].d_end = l->nr_dirs;
 	}
 	return error;
 }
 
 /*
  * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
- * `tb` has them: the last search's if of the same trees, else one made
- * with what that one listed from the same subtrees.
+ * `tb` has them: the last search's if of the same trees.
  * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
  */
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
 		       const git_oid *tb)
 {
 	struct gm_objects_tree *a, *b;
-	struct listing last;
 	uint32_t root = 0;
 	int error;
 
 	if (fc->listed && gm_oid_equal(&fc->listed_a, ta) &&
 	    gm_oid_equal(&fc->listed_b, tb))
 		return 1;
-	if (fc->listed) {	/* the last one, for its parts */
-		last = fc->ls;
-		fc->ls = fc->prev;
-		fc->prev = last;
-	}
 	fc->listed = false;
-	fc->prev_at = 0;
-	listing_reset(&fc->ls);
+	fc->ls.nr = fc->ls.nr_dirs = 0;
+	gm_buf_reset(&fc->ls.names);
 	if (!(a = follow_tree(fc, ta)))
 		return 0;
 	b = follow_tree(fc, tb);
-	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
+	if ((error = listing_dir(&fc->ls, 0, NULL, 0, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
 	fc->listed_a = *ta;
@@ -1118,13 +935,49 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	return 0;
 }
 
-/* The scores of the candidates (fc->cand) against a blob of `dsize` bytes. */
-static int follow_score(struct gm_follow *fc, size_t dsize)
+/*
+ * Before a search: the files of the listing whose size may match
+ * `dsize`, fc->cand in listing order, with their fingerprints, those not
+ * kept read (two threads, wants_read()), and their scores against
+ * fc->dst (two threads). Fingerprints past the cache's bound are kept
+ * until follow_done().
+ */
+static int follow_candidates(struct gm_follow *fc, size_t dsize)
 {
+	struct wants w = { NULL, 0, 0 };
 	struct scoring sc = { fc, dsize };
 	struct task t = { .fn = score_one, .ctx = &sc, .step = 16 };
+	size_t kept = 0;
+	int error = follow_sizes(fc, &w);
 
-	return follow_run(fc, &t, fc->nr_cand);
+	fc->nr_cand = 0;
+	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
+		const struct fentry *f = &fc->ls.v[i];
+
+		if (!f->regular || f->size < 0 || f->b->no_fp ||
+		    !size_may_match((size_t)f->size, dsize))
+			continue;
+		if (GM_ARRAY_GROW(fc->cand, fc->nr_cand, fc->alloc_cand) < 0 ||
+		    (!f->b->have_fp && !f->b->queued && wants_add(&w, f) < 0)) {
+			error = GM_ERROR;
+			break;
+		}
+		fc->cand[fc->nr_cand++] = (struct candidate){ 0, 0, i, NULL, 0 };
+	}
+	if (!error)
+		error = wants_read(fc, &w, true);
+	for (size_t k = 0; k < fc->nr_cand && !error; k++) {
+		const struct blobinfo *b = fc->ls.v[fc->cand[k].src].b;
+
+		if (!b->have_fp)
+			continue;
+		fc->cand[kept] = fc->cand[k];
+		fc->cand[kept].fp = b->fp;
+		fc->cand[kept++].nr = b->nr;
+	}
+	fc->nr_cand = kept;
+	free(w.v);
+	return error ? error : follow_run(fc, &t, fc->nr_cand);
 }
 
 int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
@@ -1133,10 +986,8 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 {
 	const char *dst_base = base_name(dst);
 	struct blobinfo *di = NULL;
-	uint32_t *dst_fp = NULL, dst_nr;
 	struct candidate top[4];
 	size_t best = SIZE_MAX, dsize;
-	uint32_t head = id_head(dst_id->id);
 	int best_score = -1, error = 0;
 
 	*out = NULL;
@@ -1145,15 +996,13 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 	if ((error = follow_list(fc, ta, tb)) <= 0)
 		return error;
 	for (size_t i = 0; i < fc->ls.nr; i++) {	/* exact */
-		const struct gm_objects_entry *e;
+		const struct fentry *f = &fc->ls.v[i];
+		const struct gm_objects_entry *e = &f->t->v[f->i];
 		int score;
 
-		if (fc->ls.v[i].id4 != head)
-			continue;
-		e = &fc->ls.v[i].t->v[fc->ls.v[i].i];
 		if (memcmp(e->id, dst_id->id, GIT_OID_RAWSZ))
 			continue;
-		score = fc->ls.v[i].deleted + !strcmp(e->name, dst_base);
+		score = f->deleted + !strcmp(e->name, dst_base);
 		if (score > best_score) {	/* the first of the best */
 			best = i;
 			best_score = score;
@@ -1167,14 +1016,10 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		return error;
 	}
 	dsize = (size_t)di->size;
-	dst_fp = di->fp;
-	dst_nr = di->nr;
-	dst_table_set(&fc->dst, dst_fp, dst_nr, false);
+	dst_table_set(&fc->dst, di->fp, di->nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
-	if (!error)
-		error = follow_score(fc, dsize);
 	for (size_t i = 0; i < fc->nr_cand && !error; i++) {
 		struct candidate *c = &fc->cand[i];
 		const struct fentry *f = &fc->ls.v[c->src];
@@ -1189,7 +1034,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}
-	dst_table_set(&fc->dst, dst_fp, dst_nr, true);
+	dst_table_set(&fc->dst, di->fp, di->nr, true);
 	follow_done(fc);
 	if (error)
 		return error;
@@ -1214,7 +1059,7 @@ found:
 		struct gm_buf path = GM_BUF_INIT;
 
 		if ((error = gm_buf_puts(&path, fc->ls.names.ptr +
-					 fc->ls.dirs[f->dir].name)) == 0 &&
+					 fc->ls.dirs[f->dir])) == 0 &&
 		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
 		    !(*out = gm_buf_detach(&path, NULL)))
 			error = gm_error_set(GM_ERROR, "out of memory");

@@ -116,12 +116,10 @@ int gm_history_person_add_type(struct gm_history_person *p, const char *key,
 			return 0;
 		}
 	}
-	v = realloc(p->types, (p->nr_types + 1) * sizeof(*v));
-	if (!v)
+	if (!(v = realloc(p->types, (p->nr_types + 1) * sizeof(*v))))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p->types = v;
-	v[p->nr_types].key = strdup(key);
-	if (!v[p->nr_types].key)
+	if (!(v[p->nr_types].key = strdup(key)))
 		return gm_error_set(GM_ERROR, "out of memory");
 	v[p->nr_types++].lines = lines;
 	return 0;
@@ -392,62 +390,24 @@ static int person_cmp(const void *a, const void *b)
 	return strcmp(x->email, y->email);
 }
 
-/* `paths` as compared. */
 static int pathset_prepare(struct pathset *set, const struct gm_strvec *paths)
 {
-	size_t n = paths->nr;
+	int error = gm_commits_paths_init(&set->ps, paths, GM_COMMITS_ANY);
 
-	set->ps.paths = calloc(n + 1, sizeof(*set->ps.paths));
-	set->ps.kind = calloc(n + 1, sizeof(*set->ps.kind));
-	set->ps.order = calloc(n + 1, sizeof(*set->ps.order));
-	set->keys = calloc(n + 1, sizeof(*set->keys));
-	if (!set->ps.paths || !set->ps.kind || !set->ps.order || !set->keys)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < n; i++) {
-		const char *p = paths->v[i];
-		size_t len = strlen(p);
-
-		while (len && p[len - 1] == '/')
-			len--;
-		set->ps.kind[i] = len && p[len] == '/' ? GM_COMMITS_DIR :
-				  GM_COMMITS_ANY;
-		if (!(set->ps.paths[i] = strndup(p, len)))
-			return gm_error_set(GM_ERROR, "out of memory");
-		set->ps.order[set->ps.nr++] = i;
-		if (gm_graph_path_set(&set->keys[i], p, len) < 0)
-			return GM_ERROR;
-	}
-	gm_commits_paths_sort(&set->ps);
-	return 0;
+	if (!error && !(set->keys = calloc(paths->nr + 1, sizeof(*set->keys))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < set->ps.nr && !error; i++)
+		error = gm_graph_path_set(&set->keys[i], set->ps.paths[i],
+					  strlen(set->ps.paths[i]));
+	return error;
 }
 
 static void pathset_release(struct pathset *set)
 {
-	for (size_t i = 0; set->ps.paths && i < set->ps.nr; i++) {
-		free(set->ps.paths[i]);
+	for (size_t i = 0; set->keys && i < set->ps.nr; i++)
 		gm_graph_path_release(&set->keys[i]);
-	}
-	free(set->ps.paths);
-	free(set->ps.order);
-	free(set->ps.kind);
 	free(set->keys);
-}
-
-static void walk_release(struct walk *w)
-{
-	gm_commits_walk_release(&w->cw);
-	gm_commits_close(&w->src);
-	gm_objects_rules_free(w->rules);
-	free(w->ch.v);
-	gm_strmap_release(&w->people);
-	gm_strmap_release(&w->committers);
-	free(w->last_commit);
-	free(w->touched);
-	gm_strvec_release(&w->changed);
-	gm_buf_release(&w->key);
-	gm_buf_release(&w->lc);
-	gm_buf_release(&w->name);
-	gm_buf_release(&w->email);
+	gm_commits_paths_release(&set->ps);
 }
 
 /* The walk's state, reading under the rules git reads commits by. */
@@ -475,7 +435,7 @@ static int walk_restart(struct walk *w, enum gm_commits_mode mode,
 				     empty);
 }
 
-/* The walk's outcome into `*out`, or NULL on `error`, which it returns. */
+/* The outcome into `*out` (NULL on `error`, returned); the walk freed. */
 static int walk_close(struct walk *w, int error, struct gm_history **out)
 {
 	if (error) {
@@ -485,29 +445,49 @@ static int walk_close(struct walk *w, int error, struct gm_history **out)
 		w->h->shallow = w->src.shallow;
 		w->h->unreadable += w->src.unreadable;
 	}
-	walk_release(w);
+	gm_commits_walk_release(&w->cw);
+	gm_commits_close(&w->src);
+	gm_objects_rules_free(w->rules);
+	free(w->ch.v);
+	gm_strmap_release(&w->people);
+	gm_strmap_release(&w->committers);
+	free(w->last_commit);
+	free(w->touched);
+	gm_strvec_release(&w->changed);
+	gm_buf_release(&w->key);
+	gm_buf_release(&w->lc);
+	gm_buf_release(&w->name);
+	gm_buf_release(&w->email);
 	*out = w->h;
 	return error;
 }
 
 /*
  * The walk of `files` over the window, counting; with signals over the
- * long window, the commits past the first older than the window (which
- * git log --since=WINDOW never reaches) weighed for long_rev only.
+ * long window back from its end (opts->until, else the time of `start`),
+ * the commits past the first older than the window (which git log
+ * --since=WINDOW never reaches) weighed for long_rev only.
  */
 static int walk_files(struct walk *w, const git_oid *start,
-		      const struct pathset *files, int64_t end)
+		      const struct pathset *files)
 {
 	const struct gm_history_options *o = w->opts;
-	int64_t since = o->signals && end - GM_HISTORY_LONG < o->since ?
-			end - GM_HISTORY_LONG : o->since;
+	int64_t end = o->until;
 	struct gm_commits_item it;
 	bool aged = false, counted;
 	const char *text;
 	int error;
 
-	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start, since,
-			     !files->ps.nr);
+	if (end == INT64_MAX) {
+		if ((error = gm_commits_item(&w->src, start, &it)) < 0)
+			return error == GM_ERROR ? error : gm_error_set(
+				GM_ERROR, "cannot read the start commit");
+		end = it.time;
+		gm_commits_item_release(&it);
+	}
+	error = walk_restart(w, GM_COMMITS_SIMPLIFY, start,
+			     o->signals && end - GM_HISTORY_LONG < o->since ?
+			     end - GM_HISTORY_LONG : o->since, !files->ps.nr);
 	while (!error && (error = gm_commits_walk_next(&w->cw, &it, NULL)) > 0) {
 		aged |= it.time < o->since;
 		error = walk_commit(w, files, &it, &counted);
@@ -570,26 +550,11 @@ static int walk_author(struct walk *w, const git_oid *start)
 	return error;
 }
 
-/* The committer time of `start` into `*out`. */
-static int start_time(struct walk *w, const git_oid *start, int64_t *out)
-{
-	struct gm_commits_item it;
-	int error = gm_commits_item(&w->src, start, &it);
-
-	if (error < 0)
-		return error == GM_ERROR ? error :
-			gm_error_set(GM_ERROR, "cannot read the start commit");
-	*out = it.time;
-	gm_commits_item_release(&it);
-	return 0;
-}
-
 int gm_history_walk(struct gm_history **out, git_repository *repo,
 		    const git_oid *start, const struct gm_strvec *paths,
 		    const struct gm_history_options *opts)
 {
 	struct pathset files;
-	int64_t end = opts->until;
 	struct walk w;
 	int error;
 
@@ -598,10 +563,8 @@ int gm_history_walk(struct gm_history **out, git_repository *repo,
 	error = walk_open(&w, repo, opts);
 	if (!error)
 		error = pathset_prepare(&files, paths);
-	if (!error && end == INT64_MAX)
-		error = start_time(&w, start, &end);
 	if (!error)
-		error = walk_files(&w, start, &files, end);
+		error = walk_files(&w, start, &files);
 	if (!error && opts->signals && opts->author && paths->nr)
 		error = walk_author(&w, start);
 	if (!error && w.email.len &&

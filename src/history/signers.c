@@ -16,18 +16,6 @@
 #include "gm/trailer.h"
 #include "gm/window.h"
 
-/* ==================== the script's reading of a log entry ==================== */
-
-static void signers_facts_release(struct gm_signers_facts *facts)
-{
-	gm_strvec_release(&facts->commits);
-	for (size_t i = 0; i < facts->nr_roles; i++) {
-		for (size_t k = 0; k < facts->roles[i].nr; k++)
-			free(facts->roles[i].v[k].who);
-		free(facts->roles[i].v);
-	}
-}
-
 /* ==================== a run's history ==================== */
 
 /* whether the file gets the signoff step. */
@@ -55,6 +43,7 @@ int gm_signers_since(int64_t *out, const char *since)
 	return error == GM_EINVALID ? GM_EUSAGE : error;
 }
 
+/* Each file's steps, and the walk of those that get signoffs. */
 static int report_walk(struct gm_signers_report *r,
 		       const struct gm_signers_request *req,
 		       struct gm_strvec *paths)
@@ -62,6 +51,8 @@ static int report_walk(struct gm_signers_report *r,
 	int error = 0;
 
 	for (size_t i = 0; i < req->files->nr && !error; i++) {
+		r->steps[i].blamed = req->blame &&
+				     strcmp(req->files->v[i], "&STDIN");
 		r->steps[i].walked = SIZE_MAX;
 		if (!wants_signoffs(req, i))
 			continue;
@@ -81,24 +72,6 @@ static int report_walk(struct gm_signers_report *r,
 				       req->serial });
 }
 
-/* --git-blame's blames and their commits, for every file but "&STDIN". */
-static int report_blame(struct gm_signers_report *r,
-			const struct gm_signers_request *req)
-{
-	struct gm_blame_request br = {
-		req->repo, req->start, req->workdir, req->ranges,
-		req->nr_ranges, req->all_signature_types,
-	};
-	int error;
-
-	if ((error = gm_blame_run(&r->blame, &br, req->files)) < 0 ||
-	    (error = gm_blame_read_commits(r->blame, &br)) < 0)
-		return error;
-	for (size_t i = 0; i < req->files->nr; i++)
-		r->steps[i].blamed = strcmp(req->files->v[i], "&STDIN") != 0;
-	return 0;
-}
-
 int gm_signers_collect(struct gm_signers_report **out,
 		       const struct gm_signers_request *req)
 {
@@ -113,7 +86,11 @@ int gm_signers_collect(struct gm_signers_report **out,
 	}
 	r->nr_steps = req->files->nr;
 	if ((error = report_walk(r, req, &paths)) < 0 ||
-	    (req->blame && (error = report_blame(r, req)) < 0))
+	    (req->blame &&
+	     (error = gm_blame_run(&r->blame, &(struct gm_blame_request){
+			req->repo, req->start, req->workdir, req->ranges,
+			req->nr_ranges, req->all_signature_types },
+			req->files)) < 0))
 		goto out;
 	if (r->walk && !(r->facts = calloc(paths.nr, sizeof(*r->facts))))
 		error = gm_error_set(GM_ERROR, "out of memory");
@@ -131,8 +108,16 @@ void gm_signers_report_free(struct gm_signers_report *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nr_facts; i++)
-		signers_facts_release(&r->facts[i]);
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		struct gm_signers_facts *f = &r->facts[i];
+
+		gm_strvec_release(&f->commits);
+		for (size_t k = 0; k < f->nr_roles; k++) {
+			for (size_t j = 0; j < f->roles[k].nr; j++)
+				free(f->roles[k].v[j].who);
+			free(f->roles[k].v);
+		}
+	}
 	free(r->facts);
 	free(r->steps);
 	gm_blame_free(r->blame);
@@ -162,28 +147,24 @@ static bool is_stat_like(const char *s)
 	return true;
 }
 
-/* One line of the script's output, white space at its start removed. */
+/* Output line `s` (`len` bytes, then '\n' or NUL), blanks at its start cut. */
 static int classify_line(struct gm_signers_commit *out, const char *s,
 			 size_t len, bool all_types, bool body)
 {
-	struct gm_buf line = GM_BUF_INIT;
 	int error = 0;
 
 	while (len && gm_email_isspace((unsigned char)*s))
 		s++, len--;
 	if (!len)
 		return 0;
-	if ((error = gm_buf_put(&line, s, len)) < 0)
-		return error;
-	if (is_commit_line(line.ptr))
+	if (is_commit_line(s))
 		out->commit_lines++;
-	if (!strncmp(line.ptr, "GitAuthor: ", 11))
-		error = gm_strvec_push(&out->authors, line.ptr);
-	if (!error && gm_trailer_is_signature(line.ptr, line.len, all_types))
-		error = gm_strvec_push(&out->signatures, line.ptr);
-	if (!error && body && is_stat_like(line.ptr))
-		error = gm_strvec_push(&out->stat_like, line.ptr);
-	gm_buf_release(&line);
+	if (!strncmp(s, "GitAuthor: ", 11))
+		error = gm_strvec_pushn(&out->authors, s, len);
+	if (!error && gm_trailer_is_signature(s, len, all_types))
+		error = gm_strvec_pushn(&out->signatures, s, len);
+	if (!error && body && is_stat_like(s))
+		error = gm_strvec_pushn(&out->stat_like, s, len);
 	return error;
 }
 
@@ -264,12 +245,6 @@ void gm_signers_commit_release(struct gm_signers_commit *c)
 
 /* ==================== the walk ==================== */
 
-/*
- * gm_signers_walk(): the commits of the window, and for each non-merge
- * one the files it changed at their current paths, renames followed,
- * on the history engine (commits.c).
- */
-
 /* A change of one file in one commit, its numstat still to count. */
 struct pending {
 	size_t path, touch;
@@ -282,8 +257,7 @@ struct walk {
 	struct gm_objects_rules *rules;	/* how git reads commits here */
 	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
-	char **paths;		/* per file: its current path, no final '/' */
-	struct gm_commits_paths all;	/* every file */
+	struct gm_commits_paths all;	/* every file, at its current path */
 	struct gm_window *win;	/* the commits of the window, compared */
 	bool *moved;		/* per file: not where the window compares it */
 	struct gm_commits_paths away;	/* the files moved */
@@ -302,8 +276,8 @@ struct walk {
  */
 static void walk_move(struct walk *w, size_t f, char *path)
 {
-	free(w->paths[f]);
-	w->paths[f] = path;
+	free(w->all.paths[f]);
+	w->all.paths[f] = path;
 	gm_commits_paths_sort(&w->all);
 	if (!w->moved[f]) {
 		w->moved[f] = true;
@@ -329,7 +303,7 @@ static int note_touch(struct walk *w, size_t k,
 	t->commit = k;
 	t->added = t->deleted = -1;
 	if (w->all.kind[c->path] == GM_COMMITS_FILE && !renamed &&
-	    !(t->path = strdup(w->paths[c->path])))
+	    !(t->path = strdup(w->all.paths[c->path])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p = &w->pending[w->nr_pending++];
 	*p = (struct pending){ c->path, file->nr_touches++, c->a, c->b };
@@ -360,7 +334,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		if (w->all.kind[c->path] == GM_COMMITS_FILE && !c->a.found &&
 		    c->b.found &&
 		    (error = gm_follow_source(&source, w->follow, ta, tb,
-					      w->paths[c->path], &c->b.id,
+					      w->all.paths[c->path], &c->b.id,
 					      c->b.mode)) < 0)
 			break;
 		if ((error = note_touch(w, k, c, source != NULL)) < 0 ||
@@ -428,40 +402,33 @@ static const git_oid *blob_of(const struct walk *w,
 }
 
 /*
- * The blobs the line counts read, those a partial clone lacks fetched in
- * one go, as git log --numstat fetches them.
+ * The line counts of the touches counted, their blobs that a partial
+ * clone lacks fetched first in one go, as git log --numstat fetches them.
  */
-static int count_fetch(struct walk *w)
-{
-	git_oid *ids = malloc(2 * w->nr_pending * sizeof(*ids));
-	size_t nr = 0;
-	int error;
-
-	if (!ids)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < w->nr_pending; i++) {
-		const struct pending *p = &w->pending[i];
-		const struct gm_commits_entry *e[] = { &p->a, &p->b };
-
-		if (!w->s->files[p->path].touches[p->touch].path)
-			continue;	/* not counted */
-		for (size_t k = 0; k < 2; k++)
-			if (blob_of(w, e[k]))
-				ids[nr++] = *blob_of(w, e[k]);
-	}
-	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
-	free(ids);
-	return error;
-}
-
 static int count_all(struct walk *w)
 {
 	struct gm_repo_numstat *n = NULL;
+	git_oid *ids;
+	size_t nr = 0;
 	int error;
 
 	if (!w->nr_pending)
 		return 0;
-	if ((error = count_fetch(w)) < 0 ||
+	if (!(ids = malloc(2 * w->nr_pending * sizeof(*ids))))
+		return gm_error_set(GM_ERROR, "out of memory");
+	for (size_t i = 0; i < w->nr_pending; i++) {
+		const struct pending *p = &w->pending[i];
+
+		if (!w->s->files[p->path].touches[p->touch].path)
+			continue;	/* not counted */
+		if (blob_of(w, &p->a))
+			ids[nr++] = *blob_of(w, &p->a);
+		if (blob_of(w, &p->b))
+			ids[nr++] = *blob_of(w, &p->b);
+	}
+	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
+	free(ids);
+	if (error < 0 ||
 	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
 		return error;
 	for (size_t i = 0; i < w->nr_pending; i++) {
@@ -483,42 +450,30 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 {
 	struct gm_signers *s = w->s;
 	size_t n = files->nr;
+	int error;
 
 	s->files = calloc(n + 1, sizeof(*s->files));
-	w->paths = calloc(n + 1, sizeof(*w->paths));
-	w->all.kind = calloc(n + 1, sizeof(*w->all.kind));
-	w->all.order = calloc(n + 1, sizeof(*w->all.order));
 	w->away.order = calloc(n + 1, sizeof(*w->away.order));
 	w->moved = calloc(n + 1, sizeof(*w->moved));
-	if (!s->files || !w->paths || !w->all.kind || !w->all.order ||
-	    !w->away.order || !w->moved)
+	if (!s->files || !w->away.order || !w->moved)
 		return gm_error_set(GM_ERROR, "out of memory");
-	w->all.paths = w->away.paths = w->paths;
+	if ((error = gm_commits_paths_init(&w->all, files,
+					   GM_COMMITS_FILE)) < 0)
+		return error;
+	w->away.paths = w->all.paths;
 	w->away.kind = w->all.kind;
-	for (size_t i = 0; i < n; i++) {
-		const char *p = files->v[i];
-		size_t len = strlen(p);
-
-		s->nr_files++;
-		if (!(s->files[i].path = strdup(p)))
+	for (size_t i = 0; i < n; i++)
+		if (!(s->files[s->nr_files++].path = strdup(files->v[i])))
 			return gm_error_set(GM_ERROR, "out of memory");
-		while (len && p[len - 1] == '/')
-			len--;
-		w->all.kind[i] = len < strlen(p) || !len ? GM_COMMITS_DIR :
-				 GM_COMMITS_FILE;
-		if (!(w->paths[i] = strndup(p, len)))
-			return gm_error_set(GM_ERROR, "out of memory");
-		w->all.order[w->all.nr++] = i;
-	}
-	gm_commits_paths_sort(&w->all);
 	return 0;
 }
 
-/* The walk from `start`, over the commits of the window. */
-static int walk_run(struct walk *w, const git_oid *start)
+/* The walk of `files` from `start`, over the commits of the window. */
+static int walk_run(struct walk *w, const git_oid *start,
+		    const struct gm_strvec *files)
 {
 	const struct gm_window_options o = {
-		&w->src, &w->all, start, w->opts->since,
+		&w->src, &w->all, files, start, w->opts->since,
 		w->opts->serial ? NULL : w->opts->reopen,
 		w->opts->packs, w->rules, w->opts->graph,
 	};
@@ -530,23 +485,6 @@ static int walk_run(struct walk *w, const git_oid *start)
 	if (!error)
 		w->s->shallow |= gm_window_shallow(w->win) || w->src.shallow;
 	return error;
-}
-
-static void walk_release(struct walk *w)
-{
-	gm_window_free(w->win);
-	gm_commits_close(&w->src);
-	gm_objects_rules_free(w->rules);
-	for (size_t i = 0; w->paths && i < w->s->nr_files; i++)
-		free(w->paths[i]);
-	free(w->paths);
-	free(w->all.kind);
-	free(w->all.order);
-	free(w->moved);
-	free(w->away.order);
-	free(w->ch.v);
-	free(w->pending);
-	gm_follow_free(w->follow);
 }
 
 int gm_signers_walk(struct gm_signers **out, git_repository *repo,
@@ -570,11 +508,19 @@ int gm_signers_walk(struct gm_signers **out, git_repository *repo,
 				     opts->packs : NULL)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
-	error = walk_run(&w, start);
+	error = walk_run(&w, start, files);
 	if (!error)
 		error = count_all(&w);
 out:
-	walk_release(&w);
+	gm_window_free(w.win);
+	gm_commits_close(&w.src);
+	gm_objects_rules_free(w.rules);
+	gm_commits_paths_release(&w.all);
+	free(w.moved);
+	free(w.away.order);
+	free(w.ch.v);
+	free(w.pending);
+	gm_follow_free(w.follow);
 	if (error)
 		gm_signers_free(w.s);
 	else

@@ -177,39 +177,12 @@ static void ahead_free(struct ahead *a)
 	gm_commits_walk_release(&a->fd.walk);
 	gm_commits_close(&a->src);
 	gm_repo_free(a->repo);
-	for (size_t i = 0; a->paths.paths && i < a->paths.nr; i++)
-		free(a->paths.paths[a->paths.order[i]]);
-	free(a->paths.paths);
-	free(a->paths.order);
+	gm_commits_paths_release(&a->paths);
 	for (size_t i = 0; i < AHEAD_RING; i++)
 		free(a->ring[i].ch.v);
 	pthread_cond_destroy(&a->cond);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
-}
-
-/* A copy of `from`, its paths the copy's own. @return 0 or GM_ERROR. */
-static int paths_copy(struct gm_commits_paths *to,
-		      const struct gm_commits_paths *from)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < from->nr; i++)
-		if (from->order[i] + 1 > n)
-			n = from->order[i] + 1;
-	to->kind = from->kind;
-	if (!(to->order = calloc(from->nr + 1, sizeof(*to->order))) ||
-	    !(to->paths = calloc(n + 1, sizeof(*to->paths))))
-		return GM_ERROR;
-	to->nr = from->nr;
-	memcpy(to->order, from->order, from->nr * sizeof(*to->order));
-	for (size_t i = 0; i < from->nr; i++) {
-		size_t k = from->order[i];
-
-		if (!(to->paths[k] = strdup(from->paths[k])))
-			return GM_ERROR;
-	}
-	return 0;
 }
 
 /*
@@ -225,7 +198,7 @@ static struct ahead *ahead_start(const struct gm_window_options *o)
 		return NULL;
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->cond, NULL);
-	if (paths_copy(&a->paths, o->paths) < 0 ||
+	if (gm_commits_paths_init(&a->paths, o->files, GM_COMMITS_FILE) < 0 ||
 	    gm_repo_reopen(&a->repo, o->reopen) < 0 ||
 	    gm_commits_open(&a->src, gm_repo_git(a->repo), o->packs, o->rules,
 			    o->graph) < 0 ||
@@ -328,7 +301,7 @@ int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 
 bool gm_window_shallow(const struct gm_window *w)
 {
-	return w->ahead ? w->ahead->src.shallow : w->fd.walk.src && w->fd.walk.src->shallow;
+	return w->ahead ? w->ahead->src.shallow : w->fd.walk.src->shallow;
 }
 
 void gm_window_free(struct gm_window *w)
