@@ -17,30 +17,6 @@
 #define R "abcdef0123456789abcdef0123456789abcdef01"
 #define Z "0000000000000000000000000000000000000000"
 
-/*
- * The lines gm_blame_run() gives of `path` alone (all of it with `start`
- * and `len` 0, else -L start,+len), appended to `out`.
- */
-static int blame_lines(struct gm_strvec *out, git_repository *repo,
-		       const git_oid *newest, const char *workdir,
-		       const char *path, long start, long len)
-{
-	struct gm_patch_range r = { (char *)path, start, len };
-	struct gm_blame_request req = { repo, newest, workdir, &r,
-					start || len ? 1 : 0, false };
-	struct gm_strvec files = GM_STRVEC_INIT;
-	struct gm_blame *b = NULL;
-	int error = gm_strvec_push(&files, path);
-
-	if (!error)
-		error = gm_blame_run(&b, &req, &files);
-	for (size_t i = 0; !error && i < gm_blame_file_at(b, 0)->lines.nr; i++)
-		error = gm_strvec_push(out, gm_blame_file_at(b, 0)->lines.v[i]);
-	gm_blame_free(b);
-	gm_strvec_release(&files);
-	return error;
-}
-
 /* `text` parsed by gm_blame_parse(): the ids joined by ','. */
 static char *parsed(const char *text, int *error)
 {
@@ -141,16 +117,16 @@ START_TEST(test_blame_lines_work_tree)
 	strcat(workdir, "/");
 
 	/* at HEAD: "B" and "d" are the second commit's */
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "f.c", 0, 0),
-			 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "f.c", 0, 0), 0);
 	ck_assert_uint_eq(ids.nr, 2);
 	ck_assert_str_eq(ids.v[0], head);
 	ck_assert_str_eq(ids.v[1], head);
 	gm_strvec_release(&ids);
 
 	ck_assert_int_eq(gm_test_write_file(dir, "f.c", "a\nB\nX\nd\n"), 0);
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "f.c", 0, 0),
-			 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "f.c", 0, 0), 0);
 	got = gm_test_join(&ids, ",");
 	want = malloc(3 * sizeof(head) + 3);
 	ck_assert_ptr_nonnull(want);
@@ -160,24 +136,25 @@ START_TEST(test_blame_lines_work_tree)
 	gm_strvec_release(&ids);
 
 	/* -L 3,+1; -L 4,+9 runs past the end and stops there; -L 5,+1 */
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "f.c", 3, 1),
-			 0);
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "f.c", 4, 9),
-			 0);
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "f.c", 5, 1),
-			 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "f.c", 3, 1), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "f.c", 4, 9), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "f.c", 5, 1), 0);
 	ck_assert_uint_eq(ids.nr, 2);
 	ck_assert_str_eq(ids.v[0], Z);
 	ck_assert_str_eq(ids.v[1], head);
 	gm_strvec_release(&ids);
 
 	/* without the work tree: the commit's file */
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, NULL, "f.c", 0, 0), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, NULL,
+					     "f.c", 0, 0), 0);
 	ck_assert_uint_eq(ids.nr, 2);
 	gm_strvec_release(&ids);
 	/* no such file: nothing */
-	ck_assert_int_eq(blame_lines(&ids, repo, &id, workdir, "g.c", 0, 0),
-			 0);
+	ck_assert_int_eq(gm_test_blame_lines(&ids, repo, &id, workdir,
+					     "g.c", 0, 0), 0);
 	ck_assert_uint_eq(ids.nr, 0);
 
 	free(want);

@@ -826,30 +826,6 @@ START_TEST(test_signers_chief_penguin)
 }
 END_TEST
 
-/*
- * The lines gm_blame_run() gives of `path` alone (all of it with `start`
- * and `len` 0, else -L start,+len), appended to `out`.
- */
-static int blame_lines(struct gm_strvec *out, git_repository *repo,
-		       const git_oid *newest, const char *workdir,
-		       const char *path, long start, long len)
-{
-	struct gm_patch_range r = { (char *)path, start, len };
-	struct gm_blame_request req = { repo, newest, workdir, &r,
-					start || len ? 1 : 0, false };
-	struct gm_strvec files = GM_STRVEC_INIT;
-	struct gm_blame *b = NULL;
-	int error = gm_strvec_push(&files, path);
-
-	if (!error)
-		error = gm_blame_run(&b, &req, &files);
-	for (size_t i = 0; !error && i < gm_blame_file_at(b, 0)->lines.nr; i++)
-		error = gm_strvec_push(out, gm_blame_file_at(b, 0)->lines.v[i]);
-	gm_blame_free(b);
-	gm_strvec_release(&files);
-	return error;
-}
-
 /* blame lines against git blame -l, boundary (root) lines left out. */
 /* Our whole-file blame of `path` at HEAD: the ids, one a line; how many. */
 static size_t blame_ids(const struct trepo *r, const char *path, char *got)
@@ -858,8 +834,8 @@ static size_t blame_ids(const struct trepo *r, const char *path, char *got)
 	size_t n;
 
 	*got = '\0';
-	ck_assert_int_eq(blame_lines(&lines, r->repo, &r->head, NULL, path,
-					0, 0), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&lines, r->repo, &r->head, NULL,
+					     path, 0, 0), 0);
 	for (size_t i = 0; i < lines.nr; i++) {
 		strcat(got, lines.v[i]);
 		strcat(got, "\n");
@@ -916,11 +892,11 @@ START_TEST(test_signers_blame_lines)
 	/* lines 1, 3, 4 are the root's */
 	ck_assert_uint_eq(assert_blame_as_git(&r, "g.c"), 2);
 	/* -L 2,+1 and a range running past the end */
-	ck_assert_int_eq(blame_lines(&lines, r.repo, &r.head, NULL, "g.c", 5,
-					9), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&lines, r.repo, &r.head, NULL,
+					     "g.c", 5, 9), 0);
 	ck_assert_uint_eq(lines.nr, 1);
-	ck_assert_int_eq(blame_lines(&lines, r.repo, &r.head, NULL, "g.c", 6,
-					1), 0);
+	ck_assert_int_eq(gm_test_blame_lines(&lines, r.repo, &r.head, NULL,
+					     "g.c", 6, 1), 0);
 	ck_assert_uint_eq(lines.nr, 1);	/* past the end: nothing more */
 	gm_strvec_release(&lines);
 	trepo_free(&r);

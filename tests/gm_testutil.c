@@ -13,6 +13,7 @@
 
 #include <check.h>
 
+#include "gm/blame.h"
 #include "gm/buf.h"
 
 /* ==================== fixture A (spec §16) ==================== */
@@ -472,4 +473,28 @@ struct gm_prefetch *gm_test_prefetch_start(int argc, const char **argv,
 		p = gm_prefetch_start(loc, argc, argv, digest);
 	gm_repo_location_free(loc);
 	return p;
+}
+
+/*
+ * The lines gm_blame_run() gives of `path` alone (all of it with `start`
+ * and `len` 0, else -L start,+len), appended to `out`.
+ */
+int gm_test_blame_lines(struct gm_strvec *out, git_repository *repo,
+			const git_oid *newest, const char *workdir,
+			const char *path, long start, long len)
+{
+	struct gm_patch_range r = { (char *)path, start, len };
+	struct gm_blame_request req = { repo, newest, workdir, &r,
+					start || len ? 1 : 0, false };
+	struct gm_strvec files = GM_STRVEC_INIT;
+	struct gm_blame *b = NULL;
+	int error = gm_strvec_push(&files, path);
+
+	if (!error)
+		error = gm_blame_run(&b, &req, &files);
+	for (size_t i = 0; !error && i < gm_blame_file_at(b, 0)->lines.nr; i++)
+		error = gm_strvec_push(out, gm_blame_file_at(b, 0)->lines.v[i]);
+	gm_blame_free(b);
+	gm_strvec_release(&files);
+	return error;
 }

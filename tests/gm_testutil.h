@@ -141,4 +141,12 @@ int gm_test_run_binary(struct gm_test_run *r, const char *cwd,
 
 void gm_test_run_release(struct gm_test_run *r);
 
+/*
+ * The lines gm_blame_run() gives of `path` alone (all of it with `start`
+ * and `len` 0, else -L start,+len), appended to `out`.
+ */
+int gm_test_blame_lines(struct gm_strvec *out, git_repository *repo,
+			const git_oid *newest, const char *workdir,
+			const char *path, long start, long len);
+
 #endif /* GM_TESTUTIL_H */
