@@ -414,13 +414,14 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 
 	*out = NULL;
 	*nr = 0;
-	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0 ||
-	    (error = gm_repo_packs(&packs, r)) < 0 ||
-	    (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0)
+	if ((error = repo_dir_tree(r, dir, strlen(dir), &top)) < 0)
 		return error;
 	if (!top)
 		return gm_error_set(GM_ENOTFOUND, "'%s' is not a directory",
 				    dir);
+	if ((error = gm_repo_packs(&packs, r)) < 0 ||
+	    (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0)
+		return error;
 	error = gm_buf_printf(&path, "%s%s", dir, *dir ? "/" : "");
 	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND) {
 		gm_repo_files_free(f.files, f.nr);
