@@ -435,19 +435,14 @@ static bool regex_match(struct st *st, pcre2_code *code, const char *s,
  * The literal text every path a value's regex matches starts with: up to
  * the first wildcard or regex character; nothing with an alternation.
  */
-static size_t literal_prefix(const char *v, size_t vlen, bool plain)
+static size_t literal_prefix(const char *v, size_t vlen)
 {
-	size_t n;
+	size_t n = 0;
 
-	if (plain)
-		for (n = 0; n < vlen && v[n] != '*' && v[n] != '?'; n++)
-			;
-	else if (memchr(v, '|', vlen))
+	if (memchr(v, '|', vlen))
 		return 0;
-	else
-		for (n = 0; n < vlen && !strchr("*?" PATTERN_REGEX_CHARS, v[n]);
-		     n++)
-			;
+	while (n < vlen && !strchr("*?" PATTERN_REGEX_CHARS, v[n]))
+		n++;
 	/* a {n,m} after a character may make it optional */
 	if (n && n < vlen && v[n] == '{')
 		n--;
@@ -503,7 +498,7 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 	    (error = gm_buf_put(&glob, v, vlen)) < 0 ||
 	    (slash && (error = gm_buf_putc(&glob, '/')) < 0))
 		goto out;
-	lit = literal_prefix(glob.ptr, glob.len, plain);
+	lit = literal_prefix(glob.ptr, glob.len);
 	if (!plain &&
 	    !(code = pcre2_compile((PCRE2_SPTR)re.ptr, re.len, 0, &rc,
 				   &(PCRE2_SIZE){ 0 }, NULL)))
