@@ -1014,38 +1014,23 @@ static int key_cmp(const struct gm_buf *a, const struct gm_buf *b)
  * Which headers of one file keep their place: the longest run of them
  * already in order (a longest non-decreasing subsequence), the one of
  * the earliest headers where there are several. `len[k]` is the length
- * of the longest run starting at header k, found from the end by
- * patience sorting (`best[l]`: the greatest key a run of l + 1 starts
- * with); the run is then taken greedily from the start.
+ * of the longest run starting at header k, found from the end; the run
+ * is then taken greedily from the start.
  */
 static int order_keep(const struct gm_buf *keys, size_t n, unsigned char *keep)
 {
 	size_t *len = calloc(n + 1, sizeof(*len));
-	size_t *best = calloc(n + 1, sizeof(*best));
-	size_t nr_best = 0, need = 0, cur = SIZE_MAX;
+	size_t need = 0, cur = SIZE_MAX;
 
-	if (!len || !best) {
-		free(len);
-		free(best);
+	if (!len)
 		return gm_error_set(GM_ERROR, "out of memory");
-	}
 	for (size_t k = n; k-- > 0;) {
-		size_t lo = 0, hi = nr_best;
-
-		while (lo < hi) {	/* the runs a key k can start */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (key_cmp(&keys[best[mid]], &keys[k]) >= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		len[k] = lo + 1;
-		best[lo] = k;
-		if (lo == nr_best)
-			nr_best++;
+		for (size_t j = k + 1; j < n; j++)
+			if (len[j] > len[k] && key_cmp(&keys[j], &keys[k]) >= 0)
+				len[k] = len[j];
+		if (++len[k] > need)
+			need = len[k];
 	}
-	need = nr_best;
 	for (size_t k = 0; k < n && need; k++)
 		if (len[k] == need &&
 		    (cur == SIZE_MAX || key_cmp(&keys[k], &keys[cur]) >= 0)) {
@@ -1054,7 +1039,6 @@ static int order_keep(const struct gm_buf *keys, size_t n, unsigned char *keep)
 			need--;
 		}
 	free(len);
-	free(best);
 	return 0;
 }
 
