@@ -672,7 +672,8 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_history_window(&ho.since, &ho.until, s->since,
 				       s->until, "12.months.ago")) < 0 ||
-	    (s->args->nr && (error = covering(&wanted, &uo, r, m, s->args)) < 0) ||
+	    (s->args->nr &&
+	     (error = covering(&wanted, &uo, r, m, s->args)) < 0) ||
 	    (s->mailmap && (error = gm_ident_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
 		goto out;

@@ -68,7 +68,6 @@ struct st {
 	size_t nr_jobs, alloc_jobs;
 	struct gm_strmap job_of;	/* value -> job index + 1 */
 	_Atomic size_t next_job;	/* the next for the workers to take */
-	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
 	size_t *headers, nr_headers;	/* the section headers seen */
 	struct st_place *places;	/* per line; NULL: no order check */
@@ -657,7 +656,7 @@ static void *worker(void *payload)
 	while ((k = atomic_fetch_add(&st->next_job, 1)) < st->nr_jobs)
 		if (st->jobs[k].kind == JOB_GIT)
 			gm_net_git_check(&st->jobs[k].link,
-					 &st->jobs[k].patterns, &st->net);
+					 &st->jobs[k].patterns, &st->in->net);
 	return NULL;
 }
 
@@ -707,27 +706,24 @@ static void skip_offline(struct st *st, struct gm_net_link *const *links)
 		job->link.network = job->link.unreached = true;
 		job->link.result = GM_ENOTFOUND;
 		snprintf(job->link.why, sizeof(job->link.why), "%s", why);
-		gm_progress_add(st->net.progress, 1);
+		gm_progress_add(st->in->net.progress, 1);
 	}
 }
 
 /*
- * Run the jobs: the HTTP ones in->jobs at a time in this thread, beside
- * them the git ones on in->jobs threads; wait for all.
+ * Run the jobs: the HTTP ones in->net.parallel at a time in this thread,
+ * beside them the git ones on as many threads; wait for all.
  */
 static int run_jobs(struct st *st)
 {
-	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1, nr_git = 0;
+	int parallel = st->in->net.parallel;
+	size_t nr = parallel > 0 ? (size_t)parallel : 1, nr_git = 0;
 	size_t nr_http = 0, started = 0;
 	struct gm_net_link **links = NULL;
 	pthread_t *threads = NULL;
 	int error = 0;
 
-	st->net.timeout_ms = st->in->timeout_ms;
-	st->net.parallel = (int)nr;
-	st->net.insecure = st->in->insecure;
-	st->net.progress = st->in->progress;
-	gm_progress_total(st->net.progress, st->nr_jobs);
+	gm_progress_total(st->in->net.progress, st->nr_jobs);
 	if (!st->nr_jobs)
 		return 0;
 	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))) ||
@@ -750,7 +746,7 @@ static int run_jobs(struct st *st)
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
-	error = gm_net_http_check(links, nr_http, &st->net);
+	error = gm_net_http_check(links, nr_http, &st->in->net);
 	if (!started)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)

@@ -92,7 +92,8 @@ int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 	struct gm_matches *mt = NULL;
 	int error = owners_view(&copy, &lines, m);
 
-	if (!error && (error = gm_unowned_match(&mt, &copy, o, files, nr)) == 0)
+	if (!error &&
+	    (error = gm_unowned_match(&mt, &copy, o, files, nr)) == 0)
 		for (size_t i = 0; i < nr; i++)
 			owned[i] = mt->files[i].nr_sections > 0;
 	gm_matches_free(mt);
