@@ -311,10 +311,9 @@ static struct gm_activity *count_wanted(const struct gm_maintainers *m,
 	ho.mailmap = mm;
 	uo.isdir = repo_isdir;
 	uo.payload = r;
-	uo.wanted = wanted;
 	ck_assert_int_eq(gm_activity_count(&a, gm_repo_git(r),
-					   gm_repo_commit_id(r), m, &uo, &ho),
-			 0);
+					   gm_repo_commit_id(r), m, &uo, wanted,
+					   &ho), 0);
 	git_mailmap_free(mm);
 	gm_repo_free(r);
 	return a;

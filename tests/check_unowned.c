@@ -14,61 +14,51 @@
 
 /* ==================== claims against the matcher ==================== */
 
-/* Every claim, as one bit per (section, file). */
-struct claim_bits {
-	unsigned char *bits;
-	size_t nr_files;
-	size_t calls;
-};
-
-static int record_claim(size_t section, size_t file, void *payload)
-{
-	struct claim_bits *cb = payload;
-	unsigned char *bit = &cb->bits[section * cb->nr_files + file];
-
-	ck_assert_msg(!*bit, "claim of section %zu on file %zu reported twice",
-		      section, file);
-	*bit = 1;
-	cb->calls++;
-	return 0;
-}
-
 /*
- * Whether gm_unowned_claims() reports exactly the sections that
- * gm_match_files() finds for each file (R-40, R-42), with no K: line.
+ * Whether gm_unowned_match() reports exactly the sections that
+ * gm_match_files() finds for each file (R-40, R-42), with no K: line,
+ * each once.
  */
 static void check_against_matcher(const struct gm_maintainers *m,
 				  struct gm_test_dirs *dirs,
 				  const struct gm_strvec *files, int depth)
 {
 	struct gm_unowned_opts o = GM_UNOWNED_OPTS_INIT;
-	struct claim_bits cb = { NULL, files->nr, 0 };
 	struct gm_match_ctx *ctx = gm_test_match_ctx(m, dirs);
-	struct gm_matches *mt = NULL;
-	size_t expected = 0;
+	struct gm_matches *mt = NULL, *got = NULL;
+	unsigned char *bits = calloc(m->nr_sections + 1, 1);
 
 	o.isdir = gm_test_isdir;
 	o.payload = dirs;
 	o.pattern_depth = depth;
-	cb.bits = calloc(m->nr_sections * files->nr + 1, 1);
-	ck_assert_ptr_nonnull(cb.bits);
-	ck_assert_int_eq(gm_unowned_claims(m, &o, (const char *const *)files->v,
-					   files->nr, record_claim, &cb), 0);
+	ck_assert_ptr_nonnull(bits);
+	ck_assert_int_eq(gm_unowned_match(&got, m, &o,
+					  (const char *const *)files->v,
+					  files->nr), 0);
 	ck_assert_int_eq(gm_match_files(&mt, m, ctx, files, depth), 0);
 	for (size_t i = 0; i < files->nr; i++) {
 		const struct gm_match_file *f = &mt->files[i];
+		const struct gm_match_file *g = &got->files[i];
 
+		memset(bits, 0, m->nr_sections + 1);
+		for (size_t k = 0; k < g->nr_sections; k++) {
+			ck_assert_msg(!bits[g->sections[k]],
+				      "claim of section %zu on file %zu "
+				      "reported twice", g->sections[k], i);
+			bits[g->sections[k]] = 1;
+		}
 		for (size_t k = 0; k < f->nr_sections; k++)
-			ck_assert_msg(cb.bits[f->sections[k] * files->nr + i],
+			ck_assert_msg(bits[f->sections[k]],
 				      "'%s' (depth %d): no claim of '%s'",
 				      files->v[i], depth,
 				      m->sections[f->sections[k]].name);
-		expected += f->nr_sections;
+		/* and nothing more */
+		ck_assert_uint_eq(g->nr_sections, f->nr_sections);
 	}
-	ck_assert_uint_eq(cb.calls, expected);	/* and nothing more */
+	gm_matches_free(got);
 	gm_matches_free(mt);
 	gm_match_ctx_free(ctx);
-	free(cb.bits);
+	free(bits);
 }
 
 static const char *const fixture_files[] = {
@@ -366,27 +356,31 @@ END_TEST
 
 START_TEST(test_unowned_catch_all_rule)
 {
-	static const char text[] =
-		"STAR ONLY\nM:\tA <a@example.com>\nF:\t*\n\n"
-		"BOTH\nM:\tB <b@example.com>\nF:\t*/\nF:\t*\n\n"
-		"BOTH AND MORE\nM:\tC <c@example.com>\nF:\tx\nF:\t*\nF:\t*/\n"
-		"X:\tdrivers/\n\n"
-		"NAMED THE REST\nM:\tD <d@example.com>\nF:\t*/\n";
 	static const struct {
-		const char *name;
+		const char *text;
 		bool catch_all;
 	} want[] = {
-		{ "STAR ONLY", false }, { "BOTH", true },
-		{ "BOTH AND MORE", true },	/* its others still claim */
-		{ "NAMED THE REST", false },	/* the name does not count */
+		{ "STAR ONLY\nM:\tA <a@example.com>\nF:\t*\n", false },
+		{ "BOTH\nM:\tB <b@example.com>\nF:\t*/\nF:\t*\n", true },
+		/* its others still claim */
+		{ "BOTH AND MORE\nM:\tC <c@example.com>\nF:\tx\nF:\t*\n"
+		  "F:\t*/\nX:\tdrivers/\n", true },
+		/* the name does not count */
+		{ "NAMED THE REST\nM:\tD <d@example.com>\nF:\t*/\n", false },
 	};
-	struct gm_maintainers *m = gm_test_parse(text);
+	static const char *const paths[] = { "d/y", "x", "y" };
+	struct gm_unowned_opts o = GM_UNOWNED_OPTS_INIT;
 
-	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
-		ck_assert_msg(gm_unowned_is_catch_all(m, gm_test_section(m,
-				      want[i].name)) == want[i].catch_all,
-			      "%s", want[i].name);
-	gm_maintainers_free(m);
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		struct gm_maintainers *m = gm_test_parse(want[i].text);
+		unsigned char owned[3];
+
+		/* a catch-all's two lines claim "y" and "d/y" for no one */
+		ck_assert_int_eq(gm_unowned_mark(owned, m, &o, paths, 3), 0);
+		ck_assert_msg(!(owned[0] || owned[2]) == want[i].catch_all,
+			      "%s", want[i].text);
+		gm_maintainers_free(m);
+	}
 }
 END_TEST
 

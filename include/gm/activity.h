@@ -59,14 +59,14 @@ struct gm_activity {
 
 /**
  * Walk from `start` over the window of `ho` and count, for each section
- * `s` of `m` with `uo->wanted[s]` (all if NULL), its commits and its
- * M:/R: people's; the claims are gm_match_files()'s with `uo`'s
- * directory test (that of the tree at `start`) and pattern depth. On success `*out` belongs
+ * `s` of `m` with `wanted[s]` (all if NULL), its commits and its
+ * M:/R: people's; the claims are gm_unowned_match()'s with `uo` (the
+ * directory test that of the tree at `start`). On success `*out` belongs
  * to the caller (gm_activity_free()). @return 0 or GM_ERROR.
  */
 int gm_activity_count(struct gm_activity **out, git_repository *repo,
 		      const git_oid *start, const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *uo,
+		      const struct gm_unowned_opts *uo, const bool *wanted,
 		      const struct gm_history_options *ho);
 
 void gm_activity_free(struct gm_activity *a);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "gm/mailmap.h"
+#include "gm/net.h"
 #include "gm/pattern.h"
 #include "gm/repo.h"
 #include "gm/strvec.h"
@@ -48,15 +49,13 @@ struct gm_selftest_input {
 	gm_pattern_isdir_fn isdir;	/* the directory test of F:/X: */
 	void *isdir_payload;
 	struct gm_mailmap *mailmap;	/* the tree's .mailmap, or NULL */
-	int timeout_ms;			/* per link */
-	int jobs;			/* links checked at once */
-	bool insecure;			/* accept any TLS certificate */
-	struct gm_progress *progress;	/* counts the links, or NULL */
+	struct gm_net_options net;	/* the links' checks; `parallel` of
+					   them at once */
 };
 
 #define GM_SELFTEST_INPUT_INIT \
-	{ NULL, 0, GM_STRVEC_INIT, NULL, NULL, NULL, GM_SELFTEST_TIMEOUT_MS, 8, \
-	  false, NULL }
+	{ NULL, 0, GM_STRVEC_INIT, NULL, NULL, NULL, \
+	  { GM_SELFTEST_TIMEOUT_MS, 8, false, NULL } }
 
 /**
  * The checks `words` names (the value of --self-test=): words made of
@@ -86,14 +85,15 @@ void gm_selftest_release(struct gm_selftest_input *in);
 /**
  * Run `checks` on `in` and print the warnings to `out`; notes about links
  * that cannot be checked here go to `err` (may be NULL). `*nr` gets the
- * number of warnings printed. The links and scm checks run `in->jobs` at
- * a time (the HTTP ones on libcurl in the caller's thread, the git ones
- * on threads), each link within `in->timeout_ms`. When no link reaches
+ * number of warnings printed. The links and scm checks run
+ * `in->net.parallel` at a time (the HTTP ones on libcurl in the caller's
+ * thread, the git ones on threads), each within `in->net.timeout_ms`.
+ * When no link reaches
  * its server (names that do not resolve, no connection), one line
  * "warning: network unreachable: links not checked (<reason>)" goes to
  * `err` instead of a warning per link, and those links count as none;
  * when the first names do not resolve (gm_net_offline()) no link is
- * tried. `in->progress` counts the links checked out of all.
+ * tried. `in->net.progress` counts the links checked out of all.
  * @return 0 or GM_ERROR (out of memory, a write error).
  */
 int gm_selftest_run(const struct gm_selftest_input *in, unsigned checks,

@@ -58,9 +58,9 @@ enum gm_ts_family {
 /*
  * One setting the script gives: an option of the tool (its long name, as
  * gm_options_parse() reads it), to what, and where. First come the
- * defaults the script starts elsewhere than 6.1 (the initialiser of the
- * variable its GetOptions entry binds), then the behaviours of later
- * Linux scripts, then what a fork does.
+ * behaviours of later Linux scripts, then the defaults the script starts
+ * elsewhere than 6.1 (the initialiser of the variable its GetOptions
+ * entry binds), then what a fork does.
  */
 struct gm_ts_setting {
 	const char *option;	/* "git-fallback", "s", ... */

@@ -26,63 +26,35 @@ struct gm_matches;
  * call's own context, so calls may run in several threads at once.
  */
 
-/**
- * Called for each claim: section `section` claims `files[file]`. Return
- * 0 to go on, or a negative error, which stops the run and is returned.
- */
-typedef int (*gm_unowned_claim_fn)(size_t section, size_t file,
-				   void *payload);
-
 /* How the claims are looked for. */
 struct gm_unowned_opts {
 	gm_pattern_isdir_fn isdir;	/* R-12 in the files' tree, or NULL */
 	void *payload;			/* for isdir */
 	int pattern_depth;		/* --pattern-depth, 0: no limit */
-	const bool *wanted;		/* per section; NULL: all of them */
-	bool skip_catch_all;		/* see gm_unowned_claims() */
 };
 
-#define GM_UNOWNED_OPTS_INIT { NULL, NULL, 0, NULL, false }
+#define GM_UNOWNED_OPTS_INIT { NULL, NULL, 0 }
 
 /**
- * The matcher's answer for `o` on `files[0..nr)` (as gm_unowned_claims()
- * takes them, the sections not wanted claiming nothing), into `*out`
- * (gm_matches_free()). @return 0 or GM_ERROR.
+ * The sections that claim each of `files[0..nr)` (sorted by byte order,
+ * unique, relative to the top, naming files, not directories), the
+ * matcher's answer for `o`, into `*out` (gm_matches_free()). The model is
+ * only read. @return 0 or GM_ERROR.
  */
 int gm_unowned_match(struct gm_matches **out, const struct gm_maintainers *m,
 		     const struct gm_unowned_opts *o, const char *const *files,
 		     size_t nr);
-
-/**
- * Report every claim of a section `s` with `o->wanted[s]` on
- * `files[0..nr)`, which are sorted by byte order, unique, relative to the
- * top, and name files, not directories. With `o->skip_catch_all`, the two
- * F: lines that make a section a catch-all (gm_unowned_is_catch_all())
- * are not tried: its other lines are. Claims come file by file in
- * order, each (section, file) once. The model is only read.
- * @return 0, GM_ERROR (out of memory), or the error `fn` returned.
- */
-int gm_unowned_claims(const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *o,
-		      const char *const *files, size_t nr,
-		      gm_unowned_claim_fn fn, void *payload);
 
 /** The first of the sorted files[0..nr) not below prefix[0..len). */
 size_t gm_unowned_lower_bound(const char *const *files, size_t nr,
 			      const char *prefix, size_t len);
 
 /**
- * Whether section `s` is a catch-all, "THE REST" (R-45): it has both of
- * the F: lines that together match every path, `*` and `*` with a
- * trailing '/'. Its name does not matter.
- */
-bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s);
-
-/**
  * Set `owned[i]` to 1 for every file of `files[0..nr)` (as for
- * gm_unowned_claims(), with `o`'s directory test and pattern depth) that
- * a section with an M: line claims, but for the two lines that make a
- * section a catch-all; the others to 0. @return 0 or GM_ERROR.
+ * gm_unowned_match()) that a section with an M: line claims, but for the
+ * two F: lines that make a section a catch-all, "THE REST" (R-45): `*`
+ * and `*` with a trailing '/', both in it (its name does not matter); the
+ * others to 0. @return 0 or GM_ERROR.
  */
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
@@ -103,7 +75,7 @@ struct gm_unowned_dirs {
 };
 
 /**
- * Sum the files of `files[0..nr)` (sorted, as for gm_unowned_claims())
+ * Sum the files of `files[0..nr)` (sorted, as for gm_unowned_match())
  * with `owned[i]` 0 by directory, each in the shallowest directory all of
  * whose files are unowned, else in its own. `*out` is the caller's
  * (gm_unowned_dirs_release()). @return 0 or GM_ERROR.

@@ -141,12 +141,12 @@ static int cli_self_test(struct cli *c)
 	if ((error = gm_selftest_parse_checks(&checks, c->opts.self_test)) < 0 ||
 	    (error = held_open(&out)) < 0)
 		return error;
-	in.insecure = c->opts.links_insecure;
+	in.net.insecure = c->opts.links_insecure;
 	if ((error = held_open(&notes)) < 0)
 		goto out;
 	gm_progress_start(&progress, gm_progress_wanted(c->opts.progress),
 			  stderr, "Checking MAINTAINERS: links", "checked", 0);
-	in.progress = progress;
+	in.net.progress = progress;
 	if (!(error = gm_selftest_load(&in, c->repo, checks,
 				       c->opts.maintainer_path,
 				       c->opts.find_maintainer_files,

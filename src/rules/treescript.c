@@ -166,25 +166,16 @@ static void ts_bind(struct ts_var *vars, const char *s, size_t len,
 	size_t names = 0;
 
 	/* "kf|keywords-in-file!", "git-since=s", "self-test:s" */
-	while (names < len && s[names] != '!' && s[names] != '+' &&
-	       s[names] != '=' && s[names] != ':')
+	while (names < len && !memchr("!+=:", s[names], 4))
 		names++;
-	while (names > 0) {
-		size_t one = 0;
-
-		while (one < names && s[one] != '|')
-			one++;
+	for (size_t at = 0, one; at < names; at += one + 1) {
+		for (one = 0; at + one < names && s[at + one] != '|'; one++)
+			;
 		for (size_t i = 0; i < TS_NR; i++)
 			if (!vars[i].name[0] &&
-			    (ts_name_is(s, one, ts_options[i].name) ||
-			     ts_name_is(s, one, ts_options[i].alias)))
+			    (ts_name_is(s + at, one, ts_options[i].name) ||
+			     ts_name_is(s + at, one, ts_options[i].alias)))
 				memcpy(vars[i].name, var, strlen(var) + 1);
-		s += one;
-		names -= one;
-		if (names) {	/* the '|' */
-			s++;
-			names--;
-		}
 	}
 }
 

@@ -332,25 +332,23 @@ out:
 
 int gm_activity_count(struct gm_activity **out, git_repository *repo,
 		      const git_oid *start, const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *uo,
+		      const struct gm_unowned_opts *uo, const bool *wanted,
 		      const struct gm_history_options *ho)
 {
 	struct gm_activity *a = calloc(1, sizeof(*a));
 	struct gm_strmap keys = GM_STRMAP_INIT;
-	struct gm_unowned_opts all = *uo;	/* every section's claims */
 	struct gm_history *h = NULL;
 	struct gm_matches *o = NULL;
 	struct seen sn;
 	int error;
 
 	memset(&sn, 0, sizeof(sn));
-	all.wanted = NULL;
 	if (!a)
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = sections_init(a, m, uo->wanted, &keys, ho->mailmap)) < 0 ||
+	if ((error = sections_init(a, m, wanted, &keys, ho->mailmap)) < 0 ||
 	    (error = gm_history_each(&h, repo, start, ho, seen_commit,
 				     &sn)) < 0 ||
-	    (error = gm_unowned_match(&o, m, &all,
+	    (error = gm_unowned_match(&o, m, uo,
 				      (const char *const *)sn.paths.v,
 				      sn.paths.nr)) < 0 ||
 	    (error = tally_all(a, m, h, &sn, o, &keys)) < 0)
@@ -617,36 +615,29 @@ int gm_activity_write(FILE *f, const struct gm_activity *a,
 
 /* ==================== the mode ==================== */
 
-static int mark_covering(size_t section, size_t file, void *payload)
-{
-	bool *wanted = payload;
-
-	(void)file;
-	wanted[section] = true;
-	return 0;
-}
-
-/* Into uo->wanted: the sections that claim a file at or below `args`. */
-static int covering(struct gm_unowned_opts *uo, struct gm_repo *r,
-		    const struct gm_maintainers *m,
+/* Into `*wanted`: the sections that claim a file at or below `args`. */
+static int covering(bool **wanted, const struct gm_unowned_opts *uo,
+		    struct gm_repo *r, const struct gm_maintainers *m,
 		    const struct gm_strvec *args)
 {
 	struct gm_strvec all = GM_STRVEC_INIT;
+	struct gm_matches *mt = NULL;
 	const char **files = NULL;
-	bool *wanted;
 	size_t nr = 0;
 	int error;
 
-	wanted = calloc(m->nr_sections ? m->nr_sections : 1, sizeof(*wanted));
-	if (!wanted)
+	*wanted = calloc(m->nr_sections ? m->nr_sections : 1, sizeof(**wanted));
+	if (!*wanted)
 		return gm_error_set(GM_ERROR, "out of memory");
 	if ((error = gm_repo_files(r, &all)) == 0 &&
-	    (error = gm_unowned_select(&files, &nr, r, &all, args)) == 0)
-		error = gm_unowned_claims(m, uo, files, nr, mark_covering,
-					  wanted);
+	    (error = gm_unowned_select(&files, &nr, r, &all, args)) == 0 &&
+	    (error = gm_unowned_match(&mt, m, uo, files, nr)) == 0)
+		for (size_t i = 0; i < nr; i++)
+			for (size_t k = 0; k < mt->files[i].nr_sections; k++)
+				(*wanted)[mt->files[i].sections[k]] = true;
+	gm_matches_free(mt);
 	free(files);
 	gm_strvec_release(&all);
-	uo->wanted = wanted;	/* the caller frees it */
 	return error;
 }
 
@@ -672,6 +663,7 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	struct gm_history_options ho = GM_HISTORY_OPTIONS_INIT;
 	struct gm_unowned_opts uo = GM_UNOWNED_OPTS_INIT;
 	git_mailmap *mm = NULL;
+	bool *wanted = NULL;
 	int error;
 
 	*out = NULL;
@@ -680,7 +672,8 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	uo.pattern_depth = s->pattern_depth;
 	if ((error = gm_history_window(&ho.since, &ho.until, s->since,
 				       s->until, "12.months.ago")) < 0 ||
-	    (s->args->nr && (error = covering(&uo, r, m, s->args)) < 0) ||
+	    (s->args->nr &&
+	     (error = covering(&wanted, &uo, r, m, s->args)) < 0) ||
 	    (s->mailmap && (error = gm_ident_mailmap(&mm, gm_repo_git(r),
 						       gm_repo_tree(r))) < 0))
 		goto out;
@@ -690,13 +683,13 @@ int gm_activity_read(struct gm_activity **out, int64_t *since,
 	if ((error = gm_repo_graph(&ho.graph, r)) < 0 ||
 	    (error = gm_repo_packs(&ho.packs, r)) < 0 ||
 	    (error = gm_activity_count(out, gm_repo_git(r),
-				       gm_repo_commit_id(r), m, &uo,
+				       gm_repo_commit_id(r), m, &uo, wanted,
 				       &ho)) < 0)
 		goto out;
 	error = add_warnings(warnings, *out);
 out:
 	gm_ident_mailmap_free(mm);
-	free((bool *)uo.wanted);
+	free(wanted);
 	return error;
 }
 

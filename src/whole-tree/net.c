@@ -49,11 +49,10 @@ static struct libcurl {
 	LC_FUNCTIONS(LC_POINTER)
 } lc;
 
-#define LC_SYMBOL(name) { "curl_" #name, offsetof(struct libcurl, name) },
-static const struct {
-	const char *name;
-	size_t offset;
-} lc_symbols[] = { LC_FUNCTIONS(LC_SYMBOL) };
+/* POSIX: a function's address fits a void * (dlsym()'s own example) */
+#define LC_SYMBOL(name)                                                   \
+	if (!why && !(*(void **)&lc.name = dlsym(lc.dl, "curl_" #name))) \
+		why = "a function is missing";
 
 void gm_net_shutdown(void)
 {
@@ -74,16 +73,7 @@ static void lc_load(void)
 		snprintf(lc.why, sizeof(lc.why), "%s", dlerror());
 		return;
 	}
-	for (size_t i = 0; i < sizeof(lc_symbols) / sizeof(*lc_symbols); i++) {
-		void *sym = dlsym(lc.dl, lc_symbols[i].name);
-
-		if (!sym) {
-			why = "a function is missing";
-			break;
-		}
-		/* POSIX: a function's address fits a void * */
-		memcpy((char *)&lc + lc_symbols[i].offset, &sym, sizeof(sym));
-	}
+	LC_FUNCTIONS(LC_SYMBOL)
 	if (!why && lc.version_info(CURLVERSION_NOW)->version_num < 0x075500)
 		why = "version 7.85 or later is needed";
 	if (!why && lc.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)

@@ -68,7 +68,6 @@ struct st {
 	size_t nr_jobs, alloc_jobs;
 	struct gm_strmap job_of;	/* value -> job index + 1 */
 	_Atomic size_t next_job;	/* the next for the workers to take */
-	struct gm_net_options net;
 	bool unreachable;		/* no link could reach its server */
 	size_t *headers, nr_headers;	/* the section headers seen */
 	struct st_place *places;	/* per line; NULL: no order check */
@@ -435,19 +434,14 @@ static bool regex_match(struct st *st, pcre2_code *code, const char *s,
  * The literal text every path a value's regex matches starts with: up to
  * the first wildcard or regex character; nothing with an alternation.
  */
-static size_t literal_prefix(const char *v, size_t vlen, bool plain)
+static size_t literal_prefix(const char *v, size_t vlen)
 {
-	size_t n;
+	size_t n = 0;
 
-	if (plain)
-		for (n = 0; n < vlen && v[n] != '*' && v[n] != '?'; n++)
-			;
-	else if (memchr(v, '|', vlen))
+	if (memchr(v, '|', vlen))
 		return 0;
-	else
-		for (n = 0; n < vlen && !strchr("*?" PATTERN_REGEX_CHARS, v[n]);
-		     n++)
-			;
+	while (n < vlen && !strchr("*?" PATTERN_REGEX_CHARS, v[n]))
+		n++;
 	/* a {n,m} after a character may make it optional */
 	if (n && n < vlen && v[n] == '{')
 		n--;
@@ -503,7 +497,7 @@ static int pattern_matches(struct st *st, const char *v, size_t vlen,
 	    (error = gm_buf_put(&glob, v, vlen)) < 0 ||
 	    (slash && (error = gm_buf_putc(&glob, '/')) < 0))
 		goto out;
-	lit = literal_prefix(glob.ptr, glob.len, plain);
+	lit = literal_prefix(glob.ptr, glob.len);
 	if (!plain &&
 	    !(code = pcre2_compile((PCRE2_SPTR)re.ptr, re.len, 0, &rc,
 				   &(PCRE2_SIZE){ 0 }, NULL)))
@@ -662,7 +656,7 @@ static void *worker(void *payload)
 	while ((k = atomic_fetch_add(&st->next_job, 1)) < st->nr_jobs)
 		if (st->jobs[k].kind == JOB_GIT)
 			gm_net_git_check(&st->jobs[k].link,
-					 &st->jobs[k].patterns, &st->net);
+					 &st->jobs[k].patterns, &st->in->net);
 	return NULL;
 }
 
@@ -712,27 +706,24 @@ static void skip_offline(struct st *st, struct gm_net_link *const *links)
 		job->link.network = job->link.unreached = true;
 		job->link.result = GM_ENOTFOUND;
 		snprintf(job->link.why, sizeof(job->link.why), "%s", why);
-		gm_progress_add(st->net.progress, 1);
+		gm_progress_add(st->in->net.progress, 1);
 	}
 }
 
 /*
- * Run the jobs: the HTTP ones in->jobs at a time in this thread, beside
- * them the git ones on in->jobs threads; wait for all.
+ * Run the jobs: the HTTP ones in->net.parallel at a time in this thread,
+ * beside them the git ones on as many threads; wait for all.
  */
 static int run_jobs(struct st *st)
 {
-	size_t nr = st->in->jobs > 0 ? (size_t)st->in->jobs : 1, nr_git = 0;
+	int parallel = st->in->net.parallel;
+	size_t nr = parallel > 0 ? (size_t)parallel : 1, nr_git = 0;
 	size_t nr_http = 0, started = 0;
 	struct gm_net_link **links = NULL;
 	pthread_t *threads = NULL;
 	int error = 0;
 
-	st->net.timeout_ms = st->in->timeout_ms;
-	st->net.parallel = (int)nr;
-	st->net.insecure = st->in->insecure;
-	st->net.progress = st->in->progress;
-	gm_progress_total(st->net.progress, st->nr_jobs);
+	gm_progress_total(st->in->net.progress, st->nr_jobs);
 	if (!st->nr_jobs)
 		return 0;
 	if (!(links = calloc(st->nr_jobs + 1, sizeof(*links))) ||
@@ -755,7 +746,7 @@ static int run_jobs(struct st *st)
 	while (started < nr &&
 	       !pthread_create(&threads[started], NULL, worker, st))
 		started++;
-	error = gm_net_http_check(links, nr_http, &st->net);
+	error = gm_net_http_check(links, nr_http, &st->in->net);
 	if (!started)
 		worker(st);	/* no thread to be had: all of it here */
 	for (size_t i = 0; i < started; i++)
@@ -1019,38 +1010,23 @@ static int key_cmp(const struct gm_buf *a, const struct gm_buf *b)
  * Which headers of one file keep their place: the longest run of them
  * already in order (a longest non-decreasing subsequence), the one of
  * the earliest headers where there are several. `len[k]` is the length
- * of the longest run starting at header k, found from the end by
- * patience sorting (`best[l]`: the greatest key a run of l + 1 starts
- * with); the run is then taken greedily from the start.
+ * of the longest run starting at header k, found from the end; the run
+ * is then taken greedily from the start.
  */
 static int order_keep(const struct gm_buf *keys, size_t n, unsigned char *keep)
 {
 	size_t *len = calloc(n + 1, sizeof(*len));
-	size_t *best = calloc(n + 1, sizeof(*best));
-	size_t nr_best = 0, need = 0, cur = SIZE_MAX;
+	size_t need = 0, cur = SIZE_MAX;
 
-	if (!len || !best) {
-		free(len);
-		free(best);
+	if (!len)
 		return gm_error_set(GM_ERROR, "out of memory");
-	}
 	for (size_t k = n; k-- > 0;) {
-		size_t lo = 0, hi = nr_best;
-
-		while (lo < hi) {	/* the runs a key k can start */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (key_cmp(&keys[best[mid]], &keys[k]) >= 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		len[k] = lo + 1;
-		best[lo] = k;
-		if (lo == nr_best)
-			nr_best++;
+		for (size_t j = k + 1; j < n; j++)
+			if (len[j] > len[k] && key_cmp(&keys[j], &keys[k]) >= 0)
+				len[k] = len[j];
+		if (++len[k] > need)
+			need = len[k];
 	}
-	need = nr_best;
 	for (size_t k = 0; k < n && need; k++)
 		if (len[k] == need &&
 		    (cur == SIZE_MAX || key_cmp(&keys[k], &keys[cur]) >= 0)) {
@@ -1059,7 +1035,6 @@ static int order_keep(const struct gm_buf *keys, size_t n, unsigned char *keep)
 			need--;
 		}
 	free(len);
-	free(best);
 	return 0;
 }
 

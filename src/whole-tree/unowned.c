@@ -37,14 +37,13 @@ static bool is_catch_all_line(const struct gm_mline *ml)
 }
 
 /*
- * `m` as the matcher is to see it for `o`: a copy sharing all but its
+ * `m` as gm_unowned_mark() is to see it: a copy sharing all but its
  * lines, in `*lines` (the caller's), where the F:/N: lines of the
- * sections not wanted, and with o->skip_catch_all the catch-alls' two
- * F: lines, are no tag lines.
+ * sections without an M: line, and the catch-alls' two F: lines (R-45),
+ * are no tag lines.
  */
-static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
-		      const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *o)
+static int owners_view(struct gm_maintainers *copy, struct gm_mline **lines,
+		       const struct gm_maintainers *m)
 {
 	*copy = *m;
 	*lines = malloc((m->nr_lines ? m->nr_lines : 1) * sizeof(**lines));
@@ -53,16 +52,15 @@ static int model_view(struct gm_maintainers *copy, struct gm_mline **lines,
 	memcpy(*lines, m->lines, m->nr_lines * sizeof(**lines));
 	for (size_t s = 0; s < m->nr_sections; s++) {
 		const struct gm_section *sec = &m->sections[s];
-		bool unwanted = o->wanted && !o->wanted[s];
+		bool catch_all = gm_maintainers_stars(m, sec->start, sec->end) ==
+				 (GM_STARS_FILES | GM_STARS_DIRS);
 
-		if (!unwanted &&
-		    !(o->skip_catch_all && gm_unowned_is_catch_all(m, s)))
-			continue;
 		for (size_t k = sec->start; k < sec->end; k++) {
 			struct gm_mline *ml = &(*lines)[k];
 
-			if (unwanted ? ml->tag == 'F' || ml->tag == 'N' :
-				       is_catch_all_line(ml))
+			if (sec->has_maintainer ?
+			    catch_all && is_catch_all_line(ml) :
+			    ml->tag == 'F' || ml->tag == 'N')
 				ml->tag = 0;
 		}
 	}
@@ -76,66 +74,30 @@ int gm_unowned_match(struct gm_matches **out, const struct gm_maintainers *m,
 {
 	/* borrowed: the matcher only reads the list */
 	struct gm_strvec view = { (char **)files, nr, 0 };
-	struct gm_maintainers copy;
-	struct gm_mline *lines = NULL;
 	struct gm_match_ctx *ctx = NULL;
-	int error = 0;
+	int error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload);
 
-	if ((o->wanted || o->skip_catch_all) &&
-	    (error = model_view(&copy, &lines, m, o)) == 0)
-		m = &copy;
-	if (!error &&
-	    (error = gm_match_ctx_new(&ctx, m, o->isdir, o->payload)) == 0)
+	if (!error)
 		error = gm_match_files(out, m, ctx, &view, o->pattern_depth);
 	gm_match_ctx_free(ctx);
-	free(lines);
 	return error;
-}
-
-int gm_unowned_claims(const struct gm_maintainers *m,
-		      const struct gm_unowned_opts *o,
-		      const char *const *files, size_t nr,
-		      gm_unowned_claim_fn fn, void *payload)
-{
-	struct gm_matches *mt = NULL;
-	int error = gm_unowned_match(&mt, m, o, files, nr);
-
-	for (size_t i = 0; !error && i < nr; i++)
-		for (size_t k = 0; !error && k < mt->files[i].nr_sections; k++)
-			error = fn(mt->files[i].sections[k], i, payload);
-	gm_matches_free(mt);
-	return error;
-}
-
-bool gm_unowned_is_catch_all(const struct gm_maintainers *m, size_t s)
-{
-	const struct gm_section *sec = &m->sections[s];
-
-	return gm_maintainers_stars(m, sec->start, sec->end) ==
-	       (GM_STARS_FILES | GM_STARS_DIRS);
 }
 
 int gm_unowned_mark(unsigned char *owned, const struct gm_maintainers *m,
 		    const struct gm_unowned_opts *o, const char *const *files,
 		    size_t nr)
 {
-	struct gm_unowned_opts mine = *o;
+	struct gm_maintainers copy;
+	struct gm_mline *lines = NULL;
 	struct gm_matches *mt = NULL;
-	bool *wanted = calloc(m->nr_sections ? m->nr_sections : 1,
-			      sizeof(*wanted));
-	int error;
+	int error = owners_view(&copy, &lines, m);
 
-	if (!wanted)
-		return gm_error_set(GM_ERROR, "out of memory");
-	for (size_t s = 0; s < m->nr_sections; s++)
-		wanted[s] = m->sections[s].has_maintainer;
-	mine.wanted = wanted;
-	mine.skip_catch_all = true;
-	if ((error = gm_unowned_match(&mt, m, &mine, files, nr)) == 0)
+	if (!error &&
+	    (error = gm_unowned_match(&mt, &copy, o, files, nr)) == 0)
 		for (size_t i = 0; i < nr; i++)
 			owned[i] = mt->files[i].nr_sections > 0;
 	gm_matches_free(mt);
-	free(wanted);
+	free(lines);
 	return error;
 }
 

@@ -4,7 +4,7 @@
  *     gm_claims_oracle TREE [STEP]
  *
  * reads TREE's MAINTAINERS from its HEAD, and checks for every file of
- * the tree (every STEP-th with STEP) that gm_unowned_claims() reports
+ * the tree (every STEP-th with STEP) that gm_unowned_match() reports
  * exactly the sections gm_match_files() finds for it, as `-f FILE` would
  * (R-40), and that gm_unowned_mark() owns it exactly when one of them has
  * an M: line and is no catch-all. Prints a summary; exit 0 if all agree,
@@ -41,6 +41,22 @@ static int keep_pair(size_t section, size_t file, void *payload)
 	p->v[p->nr][1] = section;
 	p->nr++;
 	return 0;
+}
+
+/* gm_unowned_match()'s claims on `files`, into `p`. */
+static int keep_pairs(const struct gm_maintainers *m,
+		      const struct gm_unowned_opts *o,
+		      const struct gm_strvec *files, struct pairs *p)
+{
+	struct gm_matches *mt = NULL;
+	int error = gm_unowned_match(&mt, m, o, (const char *const *)files->v,
+				     files->nr);
+
+	for (size_t i = 0; i < files->nr && !error; i++)
+		for (size_t k = 0; k < mt->files[i].nr_sections && !error; k++)
+			error = keep_pair(mt->files[i].sections[k], i, p);
+	gm_matches_free(mt);
+	return error;
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -89,13 +105,22 @@ out:
 	return error;
 }
 
+/* Whether section `s` is a catch-all: both F: lines of a star. */
+static bool is_catch_all(const struct gm_maintainers *m, size_t s)
+{
+	const struct gm_section *sec = &m->sections[s];
+
+	return gm_maintainers_stars(m, sec->start, sec->end) ==
+	       (GM_STARS_FILES | GM_STARS_DIRS);
+}
+
 /* Whether a catch-all section has lines beyond its two (mark check). */
 static bool plain_catch_alls(const struct gm_maintainers *m)
 {
 	for (size_t s = 0; s < m->nr_sections; s++) {
 		const struct gm_section *sec = &m->sections[s];
 
-		if (!gm_unowned_is_catch_all(m, s))
+		if (!is_catch_all(m, s))
 			continue;
 		for (size_t k = sec->start; k < sec->end; k++)
 			if (strchr("FXN", m->lines[k].tag) && m->lines[k].tag &&
@@ -123,7 +148,7 @@ static size_t compare_file(const struct gm_maintainers *m,
 		size_t s = f->sections[k];
 
 		want |= m->sections[s].has_maintainer &&
-			!gm_unowned_is_catch_all(m, s);
+			!is_catch_all(m, s);
 	}
 	while (*at + n < p->nr && p->v[*at + n][0] == file)
 		n++;
@@ -202,8 +227,7 @@ int main(int argc, char **argv)
 	o.isdir = isdir;
 	o.payload = r;
 	if (!(owned = malloc(files.nr + 1)) ||
-	    gm_unowned_claims(m, &o, (const char *const *)files.v, files.nr,
-			      keep_pair, &p) < 0 ||
+	    keep_pairs(m, &o, &files, &p) < 0 ||
 	    gm_unowned_mark(owned, m, &o, (const char *const *)files.v,
 			    files.nr) < 0) {
 fail:
