@@ -5,7 +5,7 @@
  * asked only when every other one lacks an object, fetches it and
  * answers "not found", upon which libgit2 re-scans its packs and finds
  * it there; a failed fetch stops the process (gm_error_die()), as
- * gm_repo_fetch_missing() says why.
+ * gm_repo_git_fetch_missing() says why.
  */
 #include "repo_internal.h"
 
@@ -288,10 +288,4 @@ int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 	if (error == GM_ENOTFOUND)
 		gm_error_die();	/* as a read of one of them would */
 	return error;
-}
-
-int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
-			  const char *what)
-{
-	return gm_repo_git_fetch_missing(r->repo, ids, nr, what);
 }

@@ -202,7 +202,7 @@ int gm_repo_list(struct gm_repo *r, const char *dir, struct gm_strvec *out)
 	if (!error)
 		gm_strvec_sort_uniq(out);
 	if (!error)
-		error = gm_repo_fetch_missing(r, blobs, nr, "a file");
+		error = gm_repo_git_fetch_missing(r->repo, blobs, nr, "a file");
 	free(blobs);
 	return error;
 }
@@ -259,12 +259,8 @@ int gm_repo_files(struct gm_repo *r, struct gm_strvec *out)
 	struct gm_buf path = GM_BUF_INIT;
 	int error = tree_walk(r, r->tree, &path, NULL, files_leaf, out);
 
-	/* tree order is byte order of the paths, unless the tree is bad */
-	for (size_t i = 1; !error && i < out->nr; i++)
-		if (strcmp(out->v[i - 1], out->v[i]) >= 0) {
-			gm_strvec_sort_uniq(out);
-			break;
-		}
+	if (!error)
+		gm_strvec_sort_uniq(out);	/* tree order, unless the tree is bad */
 	gm_buf_release(&path);
 	return error;
 }
@@ -355,7 +351,7 @@ static int find_fetch_blobs(struct gm_repo *r,
 	for (size_t i = 0; i < nr; i++)
 		if (found[i].mode != GIT_FILEMODE_COMMIT)	/* no submodule */
 			git_oid_cpy(&ids[n++], &found[i].id);
-	error = gm_repo_fetch_missing(r, ids, n, "a file");
+	error = gm_repo_git_fetch_missing(r->repo, ids, n, "a file");
 	free(ids);
 	return error;
 }

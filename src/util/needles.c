@@ -42,7 +42,6 @@ struct needle {
 struct gm_needles {
 	struct needle *v;
 	size_t nr, alloc;
-	size_t owners;
 	bool portable;			/* the hash alone, even with SSSE3 */
 	uint64_t filter[NEEDLE_BUCKETS / 64];
 	uint32_t head[NEEDLE_BUCKETS];	/* 1 + the bucket's first, or 0 */
@@ -157,14 +156,7 @@ int gm_needles_add(struct gm_needles *n, const char *s, size_t len,
 	nd->next = n->head[h];
 	n->head[h] = (uint32_t)++n->nr;
 	n->filter[h >> 6] |= (uint64_t)1 << (h & 63);
-	if (owner >= n->owners)
-		n->owners = owner + 1;
 	return 0;
-}
-
-size_t gm_needles_owners(const struct gm_needles *n)
-{
-	return n->owners;
 }
 
 static bool needle_at(const struct needle *nd, const char *t, size_t len,
