@@ -12,10 +12,8 @@
 #include <git2/sys/odb_backend.h>
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
