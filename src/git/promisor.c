@@ -190,31 +190,19 @@ static int promisor_fetch(struct promisor *p, const git_oid *ids, size_t nr,
 
 /* ==================== the backend ==================== */
 
-/* The miss of libgit2's every other backend: fetch it, or stop. */
-static int promisor_miss(git_odb_backend *b, const git_oid *id)
-{
-	struct promisor *p = (struct promisor *)b;
-
-	if (promisor_fetch(p, id, 1, "an object") < 0)
-		gm_error_die();
-	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
-}
-
+/*
+ * The miss of libgit2's every other backend (a header's too: libgit2
+ * reads the object when no backend gives its header): fetch it, or stop.
+ */
 static int promisor_read(void **data, size_t *len, git_object_t *type,
 			 git_odb_backend *b, const git_oid *id)
 {
 	(void)data;
 	(void)len;
 	(void)type;
-	return promisor_miss(b, id);
-}
-
-static int promisor_read_header(size_t *len, git_object_t *type,
-				git_odb_backend *b, const git_oid *id)
-{
-	(void)len;
-	(void)type;
-	return promisor_miss(b, id);
+	if (promisor_fetch((struct promisor *)b, id, 1, "an object") < 0)
+		gm_error_die();
+	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
 
 static void promisor_free(git_odb_backend *b)
@@ -249,7 +237,6 @@ int gm_repo_promisor_attach(git_repository *repo, const char *object_dir)
 	}
 	p->parent.version = GIT_ODB_BACKEND_VERSION;
 	p->parent.read = promisor_read;
-	p->parent.read_header = promisor_read_header;
 	p->parent.free = promisor_free;
 	if (git_odb_open(&p->fresh, dir.ptr) < 0 ||
 	    git_repository_odb(&odb, repo) < 0 ||

@@ -773,11 +773,8 @@ int gm_repo_worktree_read_at(const char *top, const char *path,
 			     struct gm_buf *out)
 {
 	struct gm_buf full = GM_BUF_INIT;
-	size_t len = strlen(top);
-	int error;
+	int error = gm_buf_printf(&full, "%s/%s", top, path);
 
-	error = gm_buf_printf(&full, "%s%s%s", top,
-			      len && top[len - 1] == '/' ? "" : "/", path);
 	if (!error)
 		error = gm_buf_read_regular(out, full.ptr, GM_BUF_MAX_READ - 1);
 	gm_buf_release(&full);
@@ -1022,7 +1019,7 @@ static int find_fetch_blobs(struct gm_repo *r,
 /*
  * The files of the index named f->name below `prefix` ("" or "a/b/"),
  * if the index stands for the whole tree (gm_index_find()): no tree is
- * read. GM_ENOTFOUND if it does not, or there is none.
+ * read. GM_ENOTFOUND, nothing kept, if it does not, or there is none.
  */
 static int find_in_index(struct gm_repo *r, struct find *f,
 			 const char *prefix)
@@ -1082,12 +1079,8 @@ int gm_repo_find(struct gm_repo *r, const char *dir, const char *name,
 	    (error = gm_pack_reader_new(&f.objs.pack, packs, FIND_CACHE)) < 0)
 		return error;
 	error = gm_buf_printf(&path, "%s%s", dir, *dir ? "/" : "");
-	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND) {
-		gm_repo_files_free(f.files, f.nr);
-		f.files = NULL;
-		f.nr = f.alloc = 0;
+	if (!error && (error = find_in_index(r, &f, path.ptr)) == GM_ENOTFOUND)
 		error = tree_walk(r, top, &path, ".git", find_leaf, &f);
-	}
 	gm_buf_release(&path);
 	gm_pack_reader_free(f.objs.pack);
 	if (error) {

@@ -87,11 +87,6 @@ int gm_buf_puts(struct gm_buf *b, const char *s)
 
 int gm_buf_putc(struct gm_buf *b, char c)
 {
-	if (b->len + 1 < b->alloc) {
-		b->ptr[b->len++] = c;
-		b->ptr[b->len] = '\0';
-		return 0;
-	}
 	return gm_buf_put(b, &c, 1);
 }
 
