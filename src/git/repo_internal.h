@@ -8,7 +8,7 @@
 /*
  * Add the settings of "git -c" (GIT_CONFIG_COUNT and its pairs,
  * GIT_CONFIG_PARAMETERS), as `git config --list` reads them, to the
- * configuration of `repo` as its highest level (config_env.c): git is
+ * configuration of `repo` as its highest level (run.c): git is
  * run once for each such environment, and only when either is set. @return 0, or
  * GM_EINVALID (git's message) for a list git refuses.
  */
