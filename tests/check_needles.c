@@ -28,7 +28,6 @@ START_TEST(test_needles_finds_each_literal)
 	unsigned char found[4] = { 0 };
 	const char *text = "if (ABS_MT_X) bpf_prog(); /* not RISCV */";
 
-	ck_assert_uint_eq(gm_needles_owners(nd), 4);
 	gm_needles_scan(nd, text, strlen(text), found);
 	ck_assert_int_eq(found[0], 0);
 	ck_assert_int_eq(found[1], 0);	/* case matters */
@@ -78,7 +77,6 @@ START_TEST(test_needles_owners_share)
 	ck_assert_int_eq(gm_needles_add(nd, "pstore", 6, false, 1), 0);
 	ck_assert_int_eq(gm_needles_add(nd, "ramoops", 7, false, 1), 0);
 	ck_assert_int_eq(gm_needles_add(nd, "ab", 2, false, 0), GM_EINVALID);
-	ck_assert_uint_eq(gm_needles_owners(nd), 2);
 	gm_needles_scan(nd, "a ramoops area", 14, found);
 	ck_assert_int_eq(found[0], 0);
 	ck_assert_int_eq(found[1], 1);

@@ -129,6 +129,35 @@ START_TEST(test_strmap_release_is_reusable)
 }
 END_TEST
 
+static size_t values_freed;
+
+static void count_free(void *v)
+{
+	values_freed += (uintptr_t)v;
+}
+
+/* Each value present is given to the function once; the map is empty. */
+START_TEST(test_strmap_release_values)
+{
+	struct gm_strmap m = GM_STRMAP_INIT;
+
+	for (uintptr_t i = 1; i <= 40; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "k%u", (unsigned)i);
+		ck_assert_int_eq(gm_strmap_put(&m, key, strlen(key),
+					       (void *)i), 0);
+	}
+	ck_assert_int_eq(gm_strmap_put(&m, "k1", 2, (void *)(uintptr_t)100),
+			 0);	/* replaces 1 */
+	values_freed = 0;
+	gm_strmap_release_values(&m, count_free);
+	ck_assert_uint_eq(values_freed, 40 * 41 / 2 - 1 + 100);
+	ck_assert_uint_eq(m.alloc, 0);
+	ck_assert(!gm_strmap_get(&m, "k2", 2, NULL));
+}
+END_TEST
+
 Suite *strmap_suite(void)
 {
 	Suite *s = suite_create("strmap");
@@ -140,6 +169,7 @@ Suite *strmap_suite(void)
 	tcase_add_test(tc, test_strmap_prefix_keys_are_distinct);
 	tcase_add_test(tc, test_strmap_many_keys);
 	tcase_add_test(tc, test_strmap_release_is_reusable);
+	tcase_add_test(tc, test_strmap_release_values);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,8 +1,6 @@
 #ifndef GM_IDENT_H
 #define GM_IDENT_H
 
-#include <stdint.h>
-
 #include <git2.h>
 
 #include "gm/buf.h"
@@ -15,7 +13,7 @@
 /**
  * The mailmap git would use at `tree` (NULL: none): its .mailmap, then
  * the blob named by mailmap.blob, then the file named by mailmap.file.
- * On success `*out` belongs to the caller (git_mailmap_free()).
+ * On success `*out` belongs to the caller (gm_ident_mailmap_free()).
  * @return 0 or GM_ERROR.
  */
 int gm_ident_mailmap(git_mailmap **out, git_repository *repo,

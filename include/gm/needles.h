@@ -33,9 +33,6 @@ int gm_needles_add(struct gm_needles *n, const char *s, size_t len,
 /** Scan with the portable code even where the CPU has faster (tests). */
 void gm_needles_portable(struct gm_needles *n);
 
-/** One past the largest owner added, the size `found` must have. */
-size_t gm_needles_owners(const struct gm_needles *n);
-
 /**
  * Set found[owner] to 1 for each owner with a literal in text[0..len);
  * other bytes of `found` are left as they are.

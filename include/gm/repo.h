@@ -79,8 +79,8 @@ int gm_git_run_limit(const char *const *argv, const struct gm_buf *in,
 		     struct gm_buf *out, struct gm_buf *err, int timeout_ms);
 
 /**
- * In a partial clone, fetch those of the `nr` objects `ids` that the
- * repository lacks, in one fetch per promisor remote, as git would one
+ * In a partial clone, fetch those of the `nr` objects `ids` that `repo`
+ * (opened by gm_repo_open()) lacks, in one fetch per promisor remote, as git would one
  * by one when reading them (what needs many asks here first); else
  * nothing. A missing object read later is fetched alone. One that
  * cannot be fetched ends the process, as in git, with one line "fatal:
@@ -89,10 +89,6 @@ int gm_git_run_limit(const char *const *argv, const struct gm_buf *in,
  * one, and a shorter answer must never be printed.
  * @return 0 or GM_ERROR (out of memory).
  */
-int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
-			  const char *what);
-
-/** gm_repo_fetch_missing() for `repo`, opened by gm_repo_open(). */
 int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 			      size_t nr, const char *what);
 

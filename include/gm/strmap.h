@@ -35,5 +35,7 @@ bool gm_strmap_get(const struct gm_strmap *m, const char *key, size_t len,
 		   void **value);
 /** Free the keys (not the values); the map is empty and reusable. */
 void gm_strmap_release(struct gm_strmap *m);
+/** gm_strmap_release(), each value given to `free_value` first. */
+void gm_strmap_release_values(struct gm_strmap *m, void (*free_value)(void *));
 
 #endif /* GM_STRMAP_H */

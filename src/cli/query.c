@@ -232,7 +232,8 @@ static int keywords_fetch_missing(const struct keywords_text *t, size_t n,
 		if (!t[i].read && t[i].in_tree &&
 		    t[i].entry.type == GIT_OBJECT_BLOB)
 			ids[nr++] = t[i].entry.id;
-	error = gm_repo_fetch_missing(r, ids, nr, "a file given with -f");
+	error = gm_repo_git_fetch_missing(gm_repo_git(r), ids, nr,
+					  "a file given with -f");
 	free(ids);
 	return error;
 }

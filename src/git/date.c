@@ -1,8 +1,6 @@
 #include "gm/date.h"
 
 #include <inttypes.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "gm/error.h"
 #include "gm/repo.h"

@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <iconv.h>
-#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 

@@ -5,8 +5,6 @@
 #include <fcntl.h>
 #include <libdeflate.h>
 #include <limits.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

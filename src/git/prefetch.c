@@ -9,11 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "gm/buf.h"
-#include "gm/repo.h"
 #include "gm/thread.h"
 
 /* Files of the command line read at the most, and their sizes. */

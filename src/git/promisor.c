@@ -5,17 +5,15 @@
  * asked only when every other one lacks an object, fetches it and
  * answers "not found", upon which libgit2 re-scans its packs and finds
  * it there; a failed fetch stops the process (gm_error_die()), as
- * gm_repo_fetch_missing() says why.
+ * gm_repo_git_fetch_missing() says why.
  */
 #include "repo_internal.h"
 
 #include <git2/sys/odb_backend.h>
 
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gm/buf.h"
 #include "gm/error.h"
@@ -192,31 +190,19 @@ static int promisor_fetch(struct promisor *p, const git_oid *ids, size_t nr,
 
 /* ==================== the backend ==================== */
 
-/* The miss of libgit2's every other backend: fetch it, or stop. */
-static int promisor_miss(git_odb_backend *b, const git_oid *id)
-{
-	struct promisor *p = (struct promisor *)b;
-
-	if (promisor_fetch(p, id, 1, "an object") < 0)
-		gm_error_die();
-	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
-}
-
+/*
+ * The miss of libgit2's every other backend (a header's too: libgit2
+ * reads the object when no backend gives its header): fetch it, or stop.
+ */
 static int promisor_read(void **data, size_t *len, git_object_t *type,
 			 git_odb_backend *b, const git_oid *id)
 {
 	(void)data;
 	(void)len;
 	(void)type;
-	return promisor_miss(b, id);
-}
-
-static int promisor_read_header(size_t *len, git_object_t *type,
-				git_odb_backend *b, const git_oid *id)
-{
-	(void)len;
-	(void)type;
-	return promisor_miss(b, id);
+	if (promisor_fetch((struct promisor *)b, id, 1, "an object") < 0)
+		gm_error_die();
+	return GIT_ENOTFOUND;	/* libgit2 re-scans its packs: there it is */
 }
 
 static void promisor_free(git_odb_backend *b)
@@ -251,7 +237,6 @@ int gm_repo_promisor_attach(git_repository *repo, const char *object_dir)
 	}
 	p->parent.version = GIT_ODB_BACKEND_VERSION;
 	p->parent.read = promisor_read;
-	p->parent.read_header = promisor_read_header;
 	p->parent.free = promisor_free;
 	if (git_odb_open(&p->fresh, dir.ptr) < 0 ||
 	    git_repository_odb(&odb, repo) < 0 ||
@@ -288,10 +273,4 @@ int gm_repo_git_fetch_missing(git_repository *repo, const git_oid *ids,
 	if (error == GM_ENOTFOUND)
 		gm_error_die();	/* as a read of one of them would */
 	return error;
-}
-
-int gm_repo_fetch_missing(struct gm_repo *r, const git_oid *ids, size_t nr,
-			  const char *what)
-{
-	return gm_repo_git_fetch_missing(r->repo, ids, nr, what);
 }

@@ -34,13 +34,6 @@ static int map_set(struct gm_strmap *m, const char *key, const char *value)
 	return 0;
 }
 
-static void map_release(struct gm_strmap *m)
-{
-	for (size_t i = 0; i < m->alloc; i++)
-		free(m->slots[i].value);
-	gm_strmap_release(m);
-}
-
 /* "text" + " <" + addr + ">" parsed back: the name the script would keep. */
 static int parse_pair(struct gm_buf *name, struct gm_buf *addr,
 		      const char *n, size_t nlen, const char *a, size_t alen)
@@ -227,7 +220,7 @@ void gm_mailmap_free(struct gm_mailmap *mm)
 {
 	if (!mm)
 		return;
-	map_release(&mm->names);
-	map_release(&mm->addresses);
+	gm_strmap_release_values(&mm->names, free);
+	gm_strmap_release_values(&mm->addresses, free);
 	free(mm);
 }

@@ -87,11 +87,6 @@ int gm_buf_puts(struct gm_buf *b, const char *s)
 
 int gm_buf_putc(struct gm_buf *b, char c)
 {
-	if (b->len + 1 < b->alloc) {
-		b->ptr[b->len++] = c;
-		b->ptr[b->len] = '\0';
-		return 0;
-	}
 	return gm_buf_put(b, &c, 1);
 }
 
@@ -188,31 +183,27 @@ int gm_buf_read_fd(struct gm_buf *b, int fd, const char *what)
 {
 	size_t start = b->len;
 	ssize_t n;
+	int error = 0;
 
-	for (;;) {
-		if (b->len - start >= GM_BUF_MAX_READ) {
-			b->len = start;
-			b->ptr[start] = '\0';
-			return gm_error_set(GM_EINVALID, "%s: larger than %zu bytes",
-					    what, (size_t)GM_BUF_MAX_READ);
-		}
-		if (gm_buf_grow(b, 65536) < 0)
+	while (!error) {
+		if (b->len - start >= GM_BUF_MAX_READ)
+			error = gm_error_set(GM_EINVALID, "%s: larger than %zu bytes",
+					     what, (size_t)GM_BUF_MAX_READ);
+		else if (gm_buf_grow(b, 65536) < 0)
 			return GM_ERROR;
-		n = read(fd, b->ptr + b->len, b->alloc - b->len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			b->len = start;
-			b->ptr[start] = '\0';
-			return gm_error_set(GM_ERROR, "cannot read %s: %s", what,
-					    strerror(errno));
-		}
-		if (n == 0)
+		else if ((n = read(fd, b->ptr + b->len,
+				   b->alloc - b->len - 1)) > 0)
+			b->len += (size_t)n;
+		else if (!n)
 			break;
-		b->len += (size_t)n;
+		else if (errno != EINTR)
+			error = gm_error_set(GM_ERROR, "cannot read %s: %s", what,
+					     strerror(errno));
 	}
+	if (error)
+		b->len = start;
 	b->ptr[b->len] = '\0';
-	return 0;
+	return error;
 }
 
 int gm_buf_read_regular(struct gm_buf *b, const char *path, size_t max)

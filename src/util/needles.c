@@ -16,8 +16,8 @@
  * Every window of three bytes, case-folded, is hashed into a bit filter
  * that the first three bytes of each literal have set; a set bit leads
  * to a chain of the literals with that hash, compared in full. One pass
- * over the text, whatever the number of literals, eight bytes loaded and
- * folded at a time. A window's key is its bytes in little-endian order.
+ * over the text, whatever the number of literals. A window's key is its
+ * bytes in little-endian order.
  */
 #define NEEDLE_BITS 15
 #define NEEDLE_BUCKETS ((uint32_t)1 << NEEDLE_BITS)
@@ -42,7 +42,6 @@ struct needle {
 struct gm_needles {
 	struct needle *v;
 	size_t nr, alloc;
-	size_t owners;
 	bool portable;			/* the hash alone, even with SSSE3 */
 	uint64_t filter[NEEDLE_BUCKETS / 64];
 	uint32_t head[NEEDLE_BUCKETS];	/* 1 + the bucket's first, or 0 */
@@ -65,22 +64,6 @@ static inline uint32_t needle_key(const unsigned char *s)
 {
 	return needle_fold(s[0]) | needle_fold(s[1]) << 8 |
 	       needle_fold(s[2]) << 16;
-}
-
-/* Eight bytes from `s`, the first lowest, each folded as needle_fold(). */
-static inline uint64_t needle_load8(const unsigned char *s)
-{
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t x, low, ge_a, gt_z;
-
-	memcpy(&x, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	low = x & 0x7f * ones;
-	ge_a = low + (0x80 - 'A') * ones;	/* bit 7: at least 'A' */
-	gt_z = low + (0x7f - 'Z') * ones;	/* bit 7: past 'Z' */
-	return x | (((ge_a ^ gt_z) & ~x & 0x80 * ones) >> 2);
 }
 
 int gm_needles_new(struct gm_needles **out)
@@ -157,14 +140,7 @@ int gm_needles_add(struct gm_needles *n, const char *s, size_t len,
 	nd->next = n->head[h];
 	n->head[h] = (uint32_t)++n->nr;
 	n->filter[h >> 6] |= (uint64_t)1 << (h & 63);
-	if (owner >= n->owners)
-		n->owners = owner + 1;
 	return 0;
-}
-
-size_t gm_needles_owners(const struct gm_needles *n)
-{
-	return n->owners;
 }
 
 static bool needle_at(const struct needle *nd, const char *t, size_t len,
@@ -280,24 +256,12 @@ static bool needles_have_ssse3(void)
 void gm_needles_scan(const struct gm_needles *n, const char *text, size_t len,
 		     unsigned char *found)
 {
-	const unsigned char *t = (const unsigned char *)text;
 	size_t i = 0;
 
 	if (!n->nr)
 		return;
 	if (!n->portable && needles_have_ssse3())
 		i = needles_scan_ssse3(n, text, len, found);
-	for (; i + 8 <= len; i += 6) {	/* the windows at i .. i + 5 */
-		uint64_t x = needle_load8(t + i);
-
-		for (unsigned k = 0; k < 6; k++) {
-			uint32_t h = needle_hash((uint32_t)(x >> 8 * k) &
-						 0xffffff);
-
-			if (needles_maybe(n, h))
-				needles_check(n, h, text, len, i + k, found);
-		}
-	}
 	for (; i + GM_NEEDLE_MIN <= len; i++)
 		needles_window(n, text, len, i, found);
 }

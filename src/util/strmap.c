@@ -108,3 +108,11 @@ void gm_strmap_release(struct gm_strmap *m)
 	free(m->slots);
 	*m = (struct gm_strmap)GM_STRMAP_INIT;
 }
+
+void gm_strmap_release_values(struct gm_strmap *m, void (*free_value)(void *))
+{
+	for (size_t i = 0; i < m->alloc; i++)
+		if (m->slots[i].key)
+			free_value(m->slots[i].value);
+	gm_strmap_release(m);
+}
