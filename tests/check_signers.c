@@ -307,14 +307,17 @@ static void assert_copied_from(const struct trepo *r, long since,
 /* The person entries of a rank as "addr (role)" lines. */
 static char *people(const struct gm_rank *rk)
 {
+	struct gm_buf roles = GM_BUF_INIT;
 	char *out = calloc(1, 8192);
 	size_t len = 0;
 
 	ck_assert_ptr_nonnull(out);
-	for (size_t i = 0; i < rk->people.nr; i++)
+	for (size_t i = 0; i < rk->people.nr; i++) {
+		ck_assert_int_eq(gm_rank_roles(&roles, &rk->people.v[i]), 0);
 		len += (size_t)snprintf(out + len, 8192 - len, "%s (%s)\n",
-					rk->people.v[i].addr,
-					rk->people.v[i].role);
+					rk->people.v[i].addr, roles.ptr);
+	}
+	gm_buf_release(&roles);
 	return out;
 }
 

@@ -78,7 +78,7 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	const struct gm_rank_list *lists[2] = { &rk->people, &rk->lists };
 	bool use[2] = { s->email, s->lists };
 	struct gm_strmap seen = GM_STRMAP_INIT;
-	struct gm_buf line = GM_BUF_INIT;
+	struct gm_buf line = GM_BUF_INIT, roles = GM_BUF_INIT;
 	int error = 0;
 
 	for (int k = 0; k < 2 && !error; k++) {
@@ -91,9 +91,11 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
 				continue;
 			gm_buf_reset(&line);
-			error = s->roles ?
-				gm_buf_printf(&line, "%s (%s)", e->addr, e->role) :
-				gm_buf_puts(&line, e->addr);
+			if (!s->roles)
+				error = gm_buf_puts(&line, e->addr);
+			else if (!(error = gm_rank_roles(&roles, e)))
+				error = gm_buf_printf(&line, "%s (%s)", e->addr,
+						      roles.ptr);
 			if (!error)
 				error = gm_strmap_put(&seen, e->addr,
 						      strlen(e->addr), NULL);
@@ -103,6 +105,7 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	}
 	gm_strmap_release(&seen);
 	gm_buf_release(&line);
+	gm_buf_release(&roles);
 	return error;
 }
 
