@@ -131,7 +131,7 @@ struct gm_rank {
 	struct gm_strvec scm, substatus, status, subsystem, web, bug;
 	const struct gm_strvec *ignore;		/* the caller's, or NULL */
 	struct gm_rank_memo *memo;		/* the caller's, or NULL */
-	struct gm_strvec warnings;		/* for stderr, in order */
+	struct gm_strvec warnings;		/* for stderr, raw, in order */
 	unsigned kind;				/* of the entries being added */
 	struct gm_strmap scopes;	/* --history: short section name ->
 					   1 (own part of the tree), 2 (all) */

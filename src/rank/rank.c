@@ -411,6 +411,10 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   struct gm_buf *reviewer, const char *suffix)
 {
 	const struct gm_rank_settings *o = rk->set;
+	static const char tags[] = "TWBS";
+	struct gm_strvec *groups[] = { &rk->scm, &rk->web, &rk->bug,
+		&rk->status };
+	const char *t;
 
 	switch (ml->tag) {
 	case 'L':
@@ -435,16 +439,10 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		     gm_buf_puts(reviewer, suffix) < 0))
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
-	case 'T':
-		return gm_strvec_pushf(&rk->scm, "%s%s", ml->value, suffix);
-	case 'W':
-		return gm_strvec_pushf(&rk->web, "%s%s", ml->value, suffix);
-	case 'B':
-		return gm_strvec_pushf(&rk->bug, "%s%s", ml->value, suffix);
-	case 'S':
-		return gm_strvec_pushf(&rk->status, "%s%s", ml->value, suffix);
-	default:
-		return 0;
+	default:	/* T:, W:, B:, S: */
+		t = ml->tag ? strchr(tags, ml->tag) : NULL;
+		return t ? gm_strvec_pushf(groups[t - tags], "%s%s", ml->value,
+					   suffix) : 0;
 	}
 }
 
@@ -1534,24 +1532,9 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 
 /* ==================== the last check ==================== */
 
-/* The string with control characters shown as \xHH, for a message. */
-static int escaped(struct gm_buf *out, const char *s)
-{
-	gm_buf_reset(out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		int error = (*p < ' ' || *p == 0x7f) ?
-			    gm_buf_printf(out, "\\x%02x", *p) :
-			    gm_buf_putc(out, (char)*p);
-
-		if (error < 0)
-			return error;
-	}
-	return 0;
-}
-
 static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 {
-	struct gm_buf addr = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_buf msg = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
@@ -1562,22 +1545,22 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 			l->v[j++] = *e;
 			continue;
 		}
-		/* the line itself too, when it says more than the address */
-		if (!error && !(error = escaped(&addr, e->addr)) &&
-		    !(error = rank_where(&msg, rk, e->source)) &&
+		/*
+		 * the line itself too, when it says more than the address;
+		 * control characters are shown when the warning is printed
+		 */
+		if (!error && !(error = rank_where(&msg, rk, e->source)) &&
 		    !(error = gm_buf_printf(&msg, "dropped malformed address '%s'",
-					    addr.ptr)) &&
+					    e->addr)) &&
 		    e->source &&
-		    (!*e->addr || !strstr(e->source->value, e->addr)) &&
-		    !(error = escaped(&addr, e->source->value)))
+		    (!*e->addr || !strstr(e->source->value, e->addr)))
 			error = gm_buf_printf(&msg, " (%c: %s)", e->source->tag,
-					      addr.ptr);
+					      e->source->value);
 		if (!error)
 			error = gm_strvec_push(&rk->warnings, msg.ptr);
 		entry_free(e);
 	}
 	l->nr = j;
-	gm_buf_release(&addr);
 	gm_buf_release(&msg);
 	return error;
 }
