@@ -265,14 +265,12 @@ static struct gm_check_item *item_new(struct gm_check_patch *p,
 static int merge(struct gm_check_patch *p, struct gm_check_item *it,
 		 const char *why, bool required)
 {
-	size_t n = strlen(it->why) + strlen(why) + 3;
-	char *joined = malloc(n);
+	struct gm_buf joined = GM_BUF_INIT;
 
-	if (!joined)
-		return gm_error_set(GM_ERROR, "out of memory");
-	snprintf(joined, n, "%s, %s", it->why, why);
+	if (gm_buf_printf(&joined, "%s, %s", it->why, why) < 0)
+		return GM_ERROR;
 	free(it->why);
-	it->why = joined;
+	it->why = gm_buf_detach(&joined, NULL);
 	if (required && it->verdict == GM_CHECK_ADVICE) {
 		it->verdict = GM_CHECK_MISSING;
 		p->missing++;
