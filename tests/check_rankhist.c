@@ -1,5 +1,5 @@
 /*
- * --history's ranking (gm_rank_history_score(), gm_rank_add_history()):
+ * --history's ranking (gm_rank_add_history()):
  * scores and cuts computed by hand from the rules in gm/rank.h.
  */
 #include <stdlib.h>
@@ -75,13 +75,52 @@ static const struct score_case {
 	{ GM_SCOPE_NONE, SIGNALS(t_test, 0, 4, 1), false, 0 },
 };
 
+/*
+ * MAINTAINERS that give P each scope: no section, M: of the catch-all
+ * while OWN has its own M:, R: of OWN, M: of OWN.
+ */
+static const char *const scope_fixtures[] = {
+	"OWN\nM:\tMae <mae@example.com>\nF:\town/\n",
+	"OWN\nM:\tMae <mae@example.com>\nF:\town/\n\n"
+	"THE REST\nM:\tP <p@example.com>\nF:\t*\nF:\t*/\n",
+	"OWN\nM:\tMae <mae@example.com>\nR:\tP <p@example.com>\nF:\town/\n",
+	"OWN\nM:\tP <p@example.com>\nF:\town/\n",
+};
+
+/* P's score and scope as gm_rank_add_history() gives them, no cut. */
 START_TEST(test_rankhist_score_table)
 {
 	const struct score_case *c = &score_cases[_i];
+	struct gm_history_person walked_p = c->person;
+	const struct gm_history h = { .commits = 1, .people = &walked_p,
+				      .nr_people = c->walked };
+	struct gm_options opts;
+	struct gm_rank_settings set;
+	struct gm_maintainers *m = gm_test_parse(scope_fixtures[c->scope]);
+	struct gm_rank rk;
+	const struct gm_rank_entry *p = NULL;
 
-	ck_assert_double_eq_tol(gm_rank_history_score(c->scope,
-					c->walked ? &c->person : NULL),
-				c->want, 1e-9);
+	gm_options_init(&opts);
+	opts.history = 1;
+	opts.max_recipients = 0;
+	ck_assert_int_eq(gm_options_finish(&opts), 0);
+	gm_query_rank_settings(&set, &opts);
+	gm_rank_init(&rk, &set, NULL);
+	for (size_t s = 0; s < m->nr_sections; s++)
+		ck_assert_int_eq(gm_rank_add_section(&rk, m, s), 0);
+	ck_assert_int_eq(gm_rank_normalize(&rk), 0);
+	ck_assert_int_eq(gm_rank_add_history(&rk, &h), 0);
+	ck_assert_uint_eq(rk.cut.nr, 0);
+	for (size_t i = 0; i < rk.people.nr; i++)
+		if (strstr(rk.people.v[i].addr, e_p))
+			p = &rk.people.v[i];
+	/* in no section and not walked, P is not ranked at all */
+	ck_assert(p || (c->scope == GM_SCOPE_NONE && !c->walked));
+	ck_assert_double_eq_tol(p ? p->score : 0, c->want, 1e-9);
+	ck_assert_int_eq(p ? p->scope : GM_SCOPE_NONE, c->scope);
+	gm_rank_release(&rk);
+	gm_maintainers_free(m);
+	gm_options_release(&opts);
 }
 END_TEST
 
@@ -182,12 +221,15 @@ static void env_release(struct env *e)
 
 static void assert_list(const struct gm_rank_list *l, const char *want)
 {
-	struct gm_buf b = GM_BUF_INIT;
+	struct gm_buf b = GM_BUF_INIT, roles = GM_BUF_INIT;
 
-	for (size_t i = 0; i < l->nr; i++)
-		gm_buf_printf(&b, "%s (%s)\n", l->v[i].addr, l->v[i].role);
+	for (size_t i = 0; i < l->nr; i++) {
+		ck_assert_int_eq(gm_rank_roles(&roles, &l->v[i]), 0);
+		gm_buf_printf(&b, "%s (%s)\n", l->v[i].addr, roles.ptr);
+	}
 	ck_assert_str_eq(b.len ? b.ptr : "", want);
 	gm_buf_release(&b);
+	gm_buf_release(&roles);
 }
 
 /* The people of `l`, one a line, without their roles. */

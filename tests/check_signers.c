@@ -307,14 +307,17 @@ static void assert_copied_from(const struct trepo *r, long since,
 /* The person entries of a rank as "addr (role)" lines. */
 static char *people(const struct gm_rank *rk)
 {
+	struct gm_buf roles = GM_BUF_INIT;
 	char *out = calloc(1, 8192);
 	size_t len = 0;
 
 	ck_assert_ptr_nonnull(out);
-	for (size_t i = 0; i < rk->people.nr; i++)
+	for (size_t i = 0; i < rk->people.nr; i++) {
+		ck_assert_int_eq(gm_rank_roles(&roles, &rk->people.v[i]), 0);
 		len += (size_t)snprintf(out + len, 8192 - len, "%s (%s)\n",
-					rk->people.v[i].addr,
-					rk->people.v[i].role);
+					rk->people.v[i].addr, roles.ptr);
+	}
+	gm_buf_release(&roles);
 	return out;
 }
 
@@ -322,14 +325,25 @@ static char *people(const struct gm_rank *rk)
 static char *assign(const struct gm_signers *s, size_t f,
 		    struct gm_options *o, struct gm_strvec *warnings)
 {
+	struct gm_signers_report *r = calloc(1, sizeof(*r));
 	struct gm_rank_settings set;
 	struct gm_rank rk;
 	char *out;
 
+	/* a report of file `f`'s signoffs alone, as gm_signers_collect() */
+	ck_assert_ptr_nonnull(r);
+	r->walk = (struct gm_signers *)s;
+	r->steps = calloc(1, sizeof(*r->steps));
+	r->facts = calloc(f + 1, sizeof(*r->facts));
+	ck_assert(r->steps && r->facts);
+	r->steps[0].walked = f;
+	r->nr_steps = 1;
 	o->rolestats = o->roles = 1;
 	gm_query_rank_settings(&set, o);
 	gm_rank_init(&rk, &set, NULL);
-	ck_assert_int_eq(gm_rank_add_signoffs(&rk, s, f, NULL), 0);
+	ck_assert_int_eq(gm_rank_add_git(&rk, r), 0);
+	r->walk = NULL;		/* the caller's */
+	gm_signers_report_free(r);
 	out = people(&rk);
 	for (size_t i = 0; warnings && i < rk.warnings.nr; i++)
 		gm_strvec_push(warnings, rk.warnings.v[i]);

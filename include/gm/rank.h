@@ -62,7 +62,7 @@ struct gm_rank_settings {
  * sources append to (R-66). Also the other output groups (R-84).
  *
  * Threads: one struct gm_rank belongs to one thread at a time; calls on
- * different rankings, and the two gm_rank_is_penguin_*() tests, may
+ * different rankings, and gm_rank_is_penguin_line(), may
  * run at the same time.
  */
 /* Where a person came from; an entry may have several. */
@@ -92,8 +92,7 @@ enum gm_rank_scope {
 
 struct gm_rank_entry {
 	char *addr;	/* "Name <addr>" or a bare address */
-	char *role;	/* the roles joined by commas, "" for none */
-	struct gm_strvec roles;	/* the same, one by one */
+	struct gm_strvec roles;	/* one by one, in the order given */
 	const struct gm_history_person *history;	/* activity, or NULL */
 	const struct gm_mline *source;	/* the M:/R:/L: line, or NULL */
 	unsigned kinds;		/* enum gm_rank_kind bits */
@@ -132,7 +131,7 @@ struct gm_rank {
 	struct gm_strvec scm, substatus, status, subsystem, web, bug;
 	const struct gm_strvec *ignore;		/* the caller's, or NULL */
 	struct gm_rank_memo *memo;		/* the caller's, or NULL */
-	struct gm_strvec warnings;		/* for stderr, in order */
+	struct gm_strvec warnings;		/* for stderr, raw, in order */
 	unsigned kind;				/* of the entries being added */
 	struct gm_strmap scopes;	/* --history: short section name ->
 					   1 (own part of the tree), 2 (all) */
@@ -154,6 +153,9 @@ struct gm_rank {
 void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 		  const struct gm_mailmap *mailmap);
 void gm_rank_release(struct gm_rank *rk);
+
+/** The roles of `e` joined by commas ("" for none) into `out`. */
+int gm_rank_roles(struct gm_buf *out, const struct gm_rank_entry *e);
 
 /**
  * Take the entries of section `s` (R-50..R-55): people, lists, T:, W:,
@@ -214,33 +216,24 @@ int gm_rank_finish(struct gm_rank *rk, const struct gm_strvec *file_emails);
  * "inactive" when the window has no commit they authored, committed or
  * are named in; the others the walk found are added. Then every person
  * (one entry per address, roles merged) gets a scope and a score
- * (gm_rank_history_score()), the people are ordered by score, the order
- * of the script kept in ties, and cut to the budget: --max-recipients
- * people (0: no cut), by default as many as were listed before (what
- * get_maintainer.pl would name; none if none were). The chief penguin and the signers of Fixes: commits are never
- * cut; the best of the others fill what they leave. The patch's author
- * (h->author) takes no place and counts in no budget but an unlimited
- * one. Those cut go to rk->cut, best first.
- * Sections are known by their names as the roles show them (cut by
+ * (how likely they are to review the patch: a weight for their scope,
+ * plus, from the walk, capped weights for their review lines in the
+ * window, their sign-offs and commits, the review lines on the author's
+ * other commits and on the files over two years; src/rank/rank.c's
+ * constants, chosen by bench/quality-fit, doc/quality.md). The people
+ * are ordered by score, the order of the script kept in ties, and cut
+ * to the budget: --max-recipients people (0: no cut), by default as
+ * many as were listed before (what get_maintainer.pl would name; none
+ * if none were). The chief penguin and the signers of Fixes: commits
+ * are never cut; the best of the others fill what they leave. The
+ * patch's author (h->author) takes no place and counts in no budget but
+ * an unlimited one. Those cut go to rk->cut, best first. Sections are
+ * known by their names as the roles show them (cut by
  * --section-name-max; "reviewer" alone with --no-reviewer-section).
- * Lists are not touched.
- * Trailer values the walk refused (h->rejected) are reported in one
- * warning. @return 0 or GM_ERROR.
+ * Lists are not touched. Trailer values the walk refused (h->rejected)
+ * are reported in one warning. @return 0 or GM_ERROR.
  */
 int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h);
-
-
-/**
- * How likely a person is to review the patch: a weight for their scope
- * (an own section's M: or R:, a catch-all's), plus, from the history
- * walk `p` (NULL: none), weights for their review lines in the window,
- * their sign-offs and commits, the review lines on the author's other
- * commits (author_rev) and on the files over two years (long_rev), each
- * capped. The weights are src/rank/rank.c's named constants, chosen by
- * bench/quality-fit (doc/quality.md).
- */
-double gm_rank_history_score(enum gm_rank_scope scope,
-			     const struct gm_history_person *p);
 
 /**
  * Drop every person and list that is not one RFC 5322 mailbox as
@@ -271,16 +264,6 @@ int gm_rank_dedup(struct gm_rank *rk, struct gm_buf *out, const char *s);
  */
 bool gm_rank_is_penguin_line(const struct gm_rank_settings *s,
 			     const char *line, size_t len);
-
-/**
- * R-79's removal test: whether the person string `entry` matches a chief
- * penguin's format_email(name, addr, usename), "Linus Torvalds
- * <torvalds@linux-foundation.org>" in Linux (the address alone when
- * `usename` is 0), as the script's unanchored regex does: anywhere in
- * it, case-sensitive, each '.' any byte. Penguins as above.
- */
-bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
-			      const char *entry, int usename);
 
 /**
  * The signers of one commit, as get_maintainer.pl takes them for a

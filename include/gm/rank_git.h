@@ -18,17 +18,6 @@
  */
 
 /**
- * vcs_file_signoffs() of the script (R-73..R-75) for file `f` of `s`:
- * the signer, author and line counts, normalised through rk's mailmap
- * and dedup tables in the script's order, given to rk as the roles
- * commit_signer, authored, added_lines and removed_lines. `facts`, if
- * not NULL, receives what was counted (gm_signers_report_free()).
- * @return 0 or GM_ERROR.
- */
-int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
-			 size_t f, struct gm_signers_facts *facts);
-
-/**
  * The script's history steps for every file of `r`, in file order
  * (R-71, R-78): each file's signoffs, then its blame, as `r` has them;
  * each walked file's facts into r->facts. Call after gm_rank_normalize()

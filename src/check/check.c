@@ -265,14 +265,12 @@ static struct gm_check_item *item_new(struct gm_check_patch *p,
 static int merge(struct gm_check_patch *p, struct gm_check_item *it,
 		 const char *why, bool required)
 {
-	size_t n = strlen(it->why) + strlen(why) + 3;
-	char *joined = malloc(n);
+	struct gm_buf joined = GM_BUF_INIT;
 
-	if (!joined)
-		return gm_error_set(GM_ERROR, "out of memory");
-	snprintf(joined, n, "%s, %s", it->why, why);
+	if (gm_buf_printf(&joined, "%s, %s", it->why, why) < 0)
+		return GM_ERROR;
 	free(it->why);
-	it->why = joined;
+	it->why = gm_buf_detach(&joined, NULL);
 	if (required && it->verdict == GM_CHECK_ADVICE) {
 		it->verdict = GM_CHECK_MISSING;
 		p->missing++;
@@ -341,15 +339,16 @@ int gm_check_recipients(struct gm_check *c, const char *name,
 	for (size_t i = 0; i + 1 < fixes->nr && !error; i += 2)
 		error = judge(c, p, &judged, fixes->v[i], fixes->v[i + 1],
 			      NULL, true);
-	for (size_t i = 0; i < rk->people.nr && !error; i++) {
-		const struct gm_rank_entry *e = &rk->people.v[i];
+	for (size_t i = 0; i < rk->people.nr + rk->lists.nr && !error; i++) {
+		bool list = i >= rk->people.nr;
+		const struct gm_rank_entry *e = list ?
+			&rk->lists.v[i - rk->people.nr] : &rk->people.v[i];
 
-		error = judge(c, p, &judged, e->addr, e->role, NULL,
-			      c->history || (e->kinds & must));
+		if (!(error = gm_rank_roles(&value, e)))
+			error = judge(c, p, &judged, e->addr, value.ptr,
+				      list ? e->source : NULL, list ||
+				      c->history || (e->kinds & must));
 	}
-	for (size_t i = 0; i < rk->lists.nr && !error; i++)
-		error = judge(c, p, &judged, rk->lists.v[i].addr,
-			      rk->lists.v[i].role, rk->lists.v[i].source, true);
 out:
 	gm_strmap_release(&judged);
 	gm_buf_release(&value);

@@ -32,39 +32,31 @@ static void output_text(FILE *f, const char *s, bool tab)
 	}
 }
 
-static int output_items(FILE *f, const char *const *items, size_t nr,
-			const struct gm_output_settings *s)
-{
-	for (size_t i = 0; i < nr; i++) {
-		if (!s->multiline && i)
-			output_text(f, s->separator, false);
-		output_text(f, items[i], false);
-		if (s->multiline)
-			fputc('\n', f);
-	}
-	if (!s->multiline)
-		fputc('\n', f);
-	return ferror(f) ? gm_error_set(GM_ERROR, "write error: %s",
-					strerror(errno)) : 0;
-}
-
-/* The strings of `sv` without later repeats. */
-static int output_group(FILE *f, const struct gm_strvec *sv,
+/* The strings of `sv` without later repeats, as R-83 prints them. */
+static int output_items(FILE *f, const struct gm_strvec *sv,
 			const struct gm_output_settings *s)
 {
 	struct gm_strmap seen = GM_STRMAP_INIT;
-	struct gm_strvec v = GM_STRVEC_INIT;
+	size_t n = 0;
 	int error = 0;
 
-	for (size_t i = 0; i < sv->nr && !error; i++)
-		if (!gm_strmap_get(&seen, sv->v[i], strlen(sv->v[i]), NULL) &&
-		    !(error = gm_strmap_put(&seen, sv->v[i], strlen(sv->v[i]),
-					    NULL)))
-			error = gm_strvec_push(&v, sv->v[i]);
-	if (!error)
-		error = output_items(f, (const char *const *)v.v, v.nr, s);
+	for (size_t i = 0; i < sv->nr && !error; i++) {
+		const char *v = sv->v[i];
+
+		if (gm_strmap_get(&seen, v, strlen(v), NULL) ||
+		    (error = gm_strmap_put(&seen, v, strlen(v), NULL)) < 0)
+			continue;
+		if (!s->multiline && n++)
+			output_text(f, s->separator, false);
+		output_text(f, v, false);
+		if (s->multiline)
+			fputc('\n', f);
+	}
 	gm_strmap_release(&seen);
-	gm_strvec_release(&v);
+	if (!s->multiline)
+		fputc('\n', f);
+	if (!error && ferror(f))
+		error = gm_error_set(GM_ERROR, "write error: %s", strerror(errno));
 	return error;
 }
 
@@ -78,7 +70,7 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	const struct gm_rank_list *lists[2] = { &rk->people, &rk->lists };
 	bool use[2] = { s->email, s->lists };
 	struct gm_strmap seen = GM_STRMAP_INIT;
-	struct gm_buf line = GM_BUF_INIT;
+	struct gm_buf line = GM_BUF_INIT, roles = GM_BUF_INIT;
 	int error = 0;
 
 	for (int k = 0; k < 2 && !error; k++) {
@@ -91,9 +83,11 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 			    gm_strmap_get(&seen, e->addr, strlen(e->addr), NULL))
 				continue;
 			gm_buf_reset(&line);
-			error = s->roles ?
-				gm_buf_printf(&line, "%s (%s)", e->addr, e->role) :
-				gm_buf_puts(&line, e->addr);
+			if (!s->roles)
+				error = gm_buf_puts(&line, e->addr);
+			else if (!(error = gm_rank_roles(&roles, e)))
+				error = gm_buf_printf(&line, "%s (%s)", e->addr,
+						      roles.ptr);
 			if (!error)
 				error = gm_strmap_put(&seen, e->addr,
 						      strlen(e->addr), NULL);
@@ -103,6 +97,7 @@ static int people_lines(struct gm_strvec *lines, const struct gm_rank *rk,
 	}
 	gm_strmap_release(&seen);
 	gm_buf_release(&line);
+	gm_buf_release(&roles);
 	return error;
 }
 
@@ -164,11 +159,11 @@ int gm_output_write(FILE *f, const struct gm_rank *rk,
 		error = people_lines(&lines, rk, s, s->to == s->cc ? 0 :
 				     s->to ? 1 : 2);
 	if (!error && lines.nr)
-		error = output_items(f, (const char *const *)lines.v, lines.nr, s);
+		error = output_items(f, &lines, s);
 	gm_strvec_release(&lines);
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(*wanted) && !error; i++)
 		if (wanted[i])
-			error = output_group(f, groups[i], s);
+			error = output_items(f, groups[i], s);
 	return error;
 }
 
@@ -564,9 +559,9 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 {
 	const char *s = doc, *end = doc + len;
 	bool in_string = false, escaped = false;
-	char *input = NULL;
+	char *line = NULL;
 	size_t n = 0;
-	FILE *f = open_memstream(&input, &n);
+	FILE *f = open_memstream(&line, &n);
 	int error;
 
 	if (!f)
@@ -574,23 +569,21 @@ int gm_output_batch_json(struct gm_buf *out, const char *path,
 	fputs("{\"input\": ", f);
 	gm_output_json_put(f, path);
 	fputs(", ", f);
-	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
-			    gm_buf_put(out, input, n);
-	free(input);
-	for (s = s < end && *s == '{' ? s + 1 : s; s < end && !error; s++) {
+	for (s = s < end && *s == '{' ? s + 1 : s; s < end; s++) {
 		if (!in_string && *s == '\n') {
 			while (s + 1 < end && s[1] == ' ')
 				s++;
 			continue;
 		}
-		if (in_string && !escaped && *s == '"')
-			in_string = false;
-		else if (!in_string && *s == '"')
-			in_string = true;
+		in_string ^= *s == '"' && !escaped;
 		escaped = in_string && !escaped && *s == '\\';
-		error = gm_buf_putc(out, *s);
+		fputc(*s, f);
 	}
-	return error ? error : gm_buf_putc(out, '\n');
+	fputc('\n', f);
+	error = fclose(f) ? gm_error_set(GM_ERROR, "out of memory") :
+			    gm_buf_put(out, line, n);
+	free(line);
+	return error;
 }
 
 void gm_output_message(FILE *f, const char *prefix, const char *msg)

@@ -40,7 +40,6 @@ void gm_rank_init(struct gm_rank *rk, const struct gm_rank_settings *set,
 static void entry_free(struct gm_rank_entry *e)
 {
 	free(e->addr);
-	free(e->role);
 	gm_strvec_release(&e->roles);
 }
 
@@ -89,11 +88,9 @@ static int list_push(struct gm_rank_list *l, const char *addr, size_t len,
 		return GM_ERROR;
 	e = &l->v[l->nr];
 	memset(e, 0, sizeof(*e));
-	e->addr = strndup(addr, len);
-	e->role = strdup(role);
-	if (!e->addr || !e->role || (*role && gm_strvec_push(&e->roles, role))) {
+	if (!(e->addr = strndup(addr, len)) ||
+	    (*role && gm_strvec_push(&e->roles, role))) {
 		free(e->addr);
-		free(e->role);
 		gm_strvec_release(&e->roles);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
@@ -414,6 +411,10 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		   struct gm_buf *reviewer, const char *suffix)
 {
 	const struct gm_rank_settings *o = rk->set;
+	static const char tags[] = "TWBS";
+	struct gm_strvec *groups[] = { &rk->scm, &rk->web, &rk->bug,
+		&rk->status };
+	const char *t;
 
 	switch (ml->tag) {
 	case 'L':
@@ -438,16 +439,10 @@ static int add_tag(struct gm_rank *rk, const struct gm_section *sec,
 		     gm_buf_puts(reviewer, suffix) < 0))
 			return GM_ERROR;
 		return push_people(rk, ml->value, reviewer->ptr);
-	case 'T':
-		return gm_strvec_pushf(&rk->scm, "%s%s", ml->value, suffix);
-	case 'W':
-		return gm_strvec_pushf(&rk->web, "%s%s", ml->value, suffix);
-	case 'B':
-		return gm_strvec_pushf(&rk->bug, "%s%s", ml->value, suffix);
-	case 'S':
-		return gm_strvec_pushf(&rk->status, "%s%s", ml->value, suffix);
-	default:
-		return 0;
+	default:	/* T:, W:, B:, S: */
+		t = ml->tag ? strchr(tags, ml->tag) : NULL;
+		return t ? gm_strvec_pushf(groups[t - tags], "%s%s", ml->value,
+					   suffix) : 0;
 	}
 }
 
@@ -523,6 +518,12 @@ static int add_section(struct gm_rank *rk, const struct gm_maintainers *m,
 /* The role that --drop-the-rest-supporter drops, as Xen's script has it. */
 #define REST_SUPPORTER "supporter:THE REST"
 
+/* Whether `role` is the one role of `e`. */
+static bool role_is(const struct gm_rank_entry *e, const char *role)
+{
+	return e->roles.nr == 1 && !strcmp(e->roles.v[0], role);
+}
+
 /*
  * Whether every file matched a section whose M: role is not it.
  * @return 1, 0 or GM_ERROR.
@@ -563,10 +564,10 @@ int gm_rank_drop_rest_supporter(struct gm_rank *rk,
 	if ((error = files_have_own_section(rk, m, matches)) <= 0)
 		return error;
 	for (size_t i = 0; i < l->nr && !other; i++)
-		other = strcmp(l->v[i].role, REST_SUPPORTER) &&
-			strcmp(l->v[i].role, "reviewer");
+		other = !role_is(&l->v[i], REST_SUPPORTER) &&
+			!role_is(&l->v[i], "reviewer");
 	for (size_t i = 0; other && i < l->nr; i++) {
-		if (strcmp(l->v[i].role, REST_SUPPORTER))
+		if (!role_is(&l->v[i], REST_SUPPORTER))
 			l->v[j++] = l->v[i];
 		else
 			entry_free(&l->v[i]);
@@ -684,20 +685,23 @@ int gm_rank_normalize(struct gm_rank *rk)
 
 /* ==================== roles from elsewhere ==================== */
 
-/* Append one role to an entry. */
-static int entry_add_role(struct gm_rank_entry *e, const char *role)
+int gm_rank_roles(struct gm_buf *out, const struct gm_rank_entry *e)
 {
-	struct gm_buf joined = GM_BUF_INIT;
+	int error = 0;
 
-	if (gm_buf_printf(&joined, "%s%s%s", e->role, *e->role ? "," : "",
-			  role) < 0 ||
-	    gm_strvec_push(&e->roles, role) < 0) {
-		gm_buf_release(&joined);
-		return GM_ERROR;
-	}
-	free(e->role);
-	e->role = gm_buf_detach(&joined, NULL);
-	return 0;
+	gm_buf_reset(out);
+	for (size_t i = 0; i < e->roles.nr && !error; i++)
+		error = gm_buf_printf(out, "%s%s", i ? "," : "", e->roles.v[i]);
+	return error;
+}
+
+/* Whether a role of `e` contains `role`, which has no comma. */
+static bool has_role(const struct gm_rank_entry *e, const char *role)
+{
+	for (size_t i = 0; i < e->roles.nr; i++)
+		if (strstr(e->roles.v[i], role))
+			return true;
+	return false;
 }
 
 /* add_role() of R-66: append `role` to every entry of the same person. */
@@ -722,10 +726,10 @@ static int add_role(struct gm_rank *rk, const char *line, const char *role)
 		} else {
 			same = !strcmp(fmt.ptr, e->addr);
 		}
-		if (!same || (*role && strstr(e->role, role)))
+		if (!same || (*role && has_role(e, role)))
 			continue;
 		e->kinds |= rk->kind;
-		error = entry_add_role(e, role);
+		error = gm_strvec_push(&e->roles, role);
 	}
 out:
 	gm_buf_release(&name);
@@ -906,8 +910,13 @@ static int chief_format(struct gm_buf *out, const char *chief, int usename)
 	return error;
 }
 
-bool gm_rank_is_penguin_entry(const struct gm_rank_settings *s,
-			      const char *entry, int usename)
+/*
+ * R-79's removal test: whether the person string `entry` matches a chief
+ * penguin's format_email(name, addr, usename) as the script's unanchored
+ * regex does: anywhere in it, case-sensitive, each '.' any byte.
+ */
+static bool is_penguin_entry(const struct gm_rank_settings *s,
+			     const char *entry, int usename)
 {
 	struct gm_buf fmt = GM_BUF_INIT;
 	size_t nr;
@@ -939,8 +948,7 @@ static int drop_chief(struct gm_rank *rk)
 	if (o->git_chief_penguins || error)
 		return error;
 	for (size_t i = 0; i < rk->people.nr; i++) {
-		if (gm_rank_is_penguin_entry(o, rk->people.v[i].addr,
-					     o->usename))
+		if (is_penguin_entry(o, rk->people.v[i].addr, o->usename))
 			entry_free(&rk->people.v[i]);
 		else
 			rk->people.v[j++] = rk->people.v[i];
@@ -1072,7 +1080,7 @@ static int history_roles(struct gm_rank_entry *e, const struct gm_rank *rk,
 		else if (!error && rk->set->rolestats)
 			error = gm_buf_printf(&role, ":%.4g", v[k]);
 		if (!error)
-			error = entry_add_role(e, role.ptr);
+			error = gm_strvec_push(&e->roles, role.ptr);
 	}
 	gm_buf_release(&role);
 	return error;
@@ -1111,7 +1119,7 @@ static int index_by_email(const struct gm_rank *rk, size_t from,
 }
 
 /*
- * --history's rule: the weights of gm_rank_history_score(), chosen by
+ * --history's rule: the weights of history_score(), chosen by
  * bench/quality-fit jointly with the walk's review signals on the seven
  * projects of doc/quality.md (there, each project's figures come from
  * weights chosen without it; these are the choice on all of them).
@@ -1133,8 +1141,9 @@ static double capped(double w, double v, double cap)
 	return w * (v < cap ? v : cap);
 }
 
-double gm_rank_history_score(enum gm_rank_scope scope,
-			     const struct gm_history_person *p)
+/* The score of gm_rank_add_history(): `p` the person's walk, or NULL. */
+static double history_score(enum gm_rank_scope scope,
+			    const struct gm_history_person *p)
 {
 	const double weight[] = { 0, W_CATCHALL, W_REVIEWER, W_MAINTAINER };
 	double s = weight[scope];
@@ -1199,7 +1208,7 @@ static int entry_merge(struct gm_rank_entry *to, struct gm_rank_entry *from)
 	for (size_t i = 0; i < from->roles.nr && !error; i++)
 		if (!gm_strvec_contains(&to->roles, from->roles.v[i]) &&
 		    strcmp(from->roles.v[i], "inactive"))
-			error = entry_add_role(to, from->roles.v[i]);
+			error = gm_strvec_push(&to->roles, from->roles.v[i]);
 	to->kinds |= from->kinds;
 	if (!to->history)
 		to->history = from->history;
@@ -1295,8 +1304,7 @@ static int history_cut(struct gm_rank *rk, size_t budget, char *author)
 		own |= (entry_sections(rk, &l->v[i]) & M_OWN) != 0;
 	for (size_t i = 0; i < l->nr; i++) {
 		l->v[i].scope = entry_scope(entry_sections(rk, &l->v[i]), own);
-		l->v[i].score = gm_rank_history_score(l->v[i].scope,
-						      l->v[i].history);
+		l->v[i].score = history_score(l->v[i].scope, l->v[i].history);
 		r[i] = &l->v[i];
 		kept += history_kept(&l->v[i]);
 	}
@@ -1498,11 +1506,13 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 		error = history_merge(rk, h, &listed);
 	if (!error)
 		error = people_merge(rk);
-	for (size_t i = 0; i < rk->people.nr && !error; i++)
-		if (!rk->people.v[i].history &&
-		    !address_in(h->committers.v, h->committers.nr,
-				rk->people.v[i].addr, &tmp))
-			error = entry_add_role(&rk->people.v[i], "inactive");
+	for (size_t i = 0; i < rk->people.nr && !error; i++) {
+		struct gm_rank_entry *e = &rk->people.v[i];
+
+		if (!e->history && !address_in(h->committers.v,
+					       h->committers.nr, e->addr, &tmp))
+			error = gm_strvec_push(&e->roles, "inactive");
+	}
 	/*
 	 * --max-recipients people (0: all), else as many as were listed,
 	 * none if none were (bench/quality's aim: no more than the script)
@@ -1522,24 +1532,9 @@ int gm_rank_add_history(struct gm_rank *rk, const struct gm_history *h)
 
 /* ==================== the last check ==================== */
 
-/* The string with control characters shown as \xHH, for a message. */
-static int escaped(struct gm_buf *out, const char *s)
-{
-	gm_buf_reset(out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		int error = (*p < ' ' || *p == 0x7f) ?
-			    gm_buf_printf(out, "\\x%02x", *p) :
-			    gm_buf_putc(out, (char)*p);
-
-		if (error < 0)
-			return error;
-	}
-	return 0;
-}
-
 static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 {
-	struct gm_buf addr = GM_BUF_INIT, msg = GM_BUF_INIT;
+	struct gm_buf msg = GM_BUF_INIT;
 	size_t j = 0;
 	int error = 0;
 
@@ -1550,22 +1545,22 @@ static int sanitize_list(struct gm_rank *rk, struct gm_rank_list *l)
 			l->v[j++] = *e;
 			continue;
 		}
-		/* the line itself too, when it says more than the address */
-		if (!error && !(error = escaped(&addr, e->addr)) &&
-		    !(error = rank_where(&msg, rk, e->source)) &&
+		/*
+		 * the line itself too, when it says more than the address;
+		 * control characters are shown when the warning is printed
+		 */
+		if (!error && !(error = rank_where(&msg, rk, e->source)) &&
 		    !(error = gm_buf_printf(&msg, "dropped malformed address '%s'",
-					    addr.ptr)) &&
+					    e->addr)) &&
 		    e->source &&
-		    (!*e->addr || !strstr(e->source->value, e->addr)) &&
-		    !(error = escaped(&addr, e->source->value)))
+		    (!*e->addr || !strstr(e->source->value, e->addr)))
 			error = gm_buf_printf(&msg, " (%c: %s)", e->source->tag,
-					      addr.ptr);
+					      e->source->value);
 		if (!error)
 			error = gm_strvec_push(&rk->warnings, msg.ptr);
 		entry_free(e);
 	}
 	l->nr = j;
-	gm_buf_release(&addr);
 	gm_buf_release(&msg);
 	return error;
 }

@@ -10,7 +10,6 @@
 #include "gm/email.h"
 #include "gm/error.h"
 #include "gm/mailmap.h"
-#include "gm/strmap.h"
 #include "gm/trailer.h"
 
 /* ==================== a file's log (vcs_file_signoffs) ==================== */
@@ -148,31 +147,10 @@ static int gather(struct file_lines *l, const struct gm_signers *s,
 			if (!error && stat_re_match(re, line.ptr, &a, &d))
 				error = push_stat(l, a, d);
 		}
-		if (!error && ids)
+		if (!error)
 			error = gm_strvec_push(ids, gm_signers_commit_hex(c, hex));
 	}
 	gm_buf_release(&line);
-	return error;
-}
-
-/* A memo of deduplicate_email() within one loop that repeats its calls. */
-static int dedup_memo(struct gm_rank *rk, struct gm_strmap *memo,
-		      struct gm_strvec *keep, const char *s, const char **out)
-{
-	struct gm_buf tmp = GM_BUF_INIT;
-	void *v;
-	int error;
-
-	if (gm_strmap_get(memo, s, strlen(s), &v)) {
-		*out = keep->v[(size_t)v - 1];
-		return 0;
-	}
-	if ((error = gm_rank_dedup(rk, &tmp, s)) == 0 &&
-	    (error = gm_strvec_push(keep, tmp.ptr)) == 0 &&
-	    (error = gm_strmap_put(memo, s, strlen(s),
-				   (void *)(uintptr_t)keep->nr)) == 0)
-		*out = keep->v[keep->nr - 1];
-	gm_buf_release(&tmp);
 	return error;
 }
 
@@ -183,8 +161,7 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 {
 	struct gm_strvec uniq = GM_STRVEC_INIT, tmp = GM_STRVEC_INIT;
 	struct gm_strvec added = GM_STRVEC_INIT, deleted = GM_STRVEC_INIT;
-	struct gm_strvec keep = GM_STRVEC_INIT;
-	struct gm_strmap memo = GM_STRMAP_INIT;
+	struct gm_buf who = GM_BUF_INIT;
 	long total_a = 0, total_d = 0;
 	int error = 0;
 
@@ -205,10 +182,8 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 		long a = 0, d = 0;
 
 		for (size_t i = 0; i < l->nr_stats && !error; i++) {
-			const char *who = NULL;
-
-			error = dedup_memo(rk, &memo, &keep, authors->v[i], &who);
-			if (!error && !strcmp(uniq.v[u], who)) {
+			error = gm_rank_dedup(rk, &who, authors->v[i]);
+			if (!error && !strcmp(uniq.v[u], who.ptr)) {
 				a += l->stats[i].a;
 				d += l->stats[i].d;
 			}
@@ -228,13 +203,18 @@ static int assign_lines(struct gm_rank *rk, struct gm_signers_facts *facts,
 	gm_strvec_release(&tmp);
 	gm_strvec_release(&added);
 	gm_strvec_release(&deleted);
-	gm_strvec_release(&keep);
-	gm_strmap_release(&memo);
+	gm_buf_release(&who);
 	return error;
 }
 
-int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
-			 size_t f, struct gm_signers_facts *facts)
+/*
+ * vcs_file_signoffs() of the script (R-73..R-75) for file `f` of `s`:
+ * the signer, author and line counts, given to rk as the roles
+ * commit_signer, authored, added_lines and removed_lines; what was
+ * counted into `facts`.
+ */
+static int add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
+			size_t f, struct gm_signers_facts *facts)
 {
 	const struct gm_signers_file *file = &s->files[f];
 	struct file_lines l;
@@ -244,12 +224,10 @@ int gm_rank_add_signoffs(struct gm_rank *rk, const struct gm_signers *s,
 	int error;
 
 	memset(&l, 0, sizeof(l));
-	if (facts) {
-		memset(facts, 0, sizeof(*facts));
-		facts->path = file->path;
-	}
+	memset(facts, 0, sizeof(*facts));
+	facts->path = file->path;
 	stat_re_init(&re, file->path);
-	error = gather(&l, s, file, &re, facts ? &facts->commits : NULL);
+	error = gather(&l, s, file, &re, &facts->commits);
 	if (error)
 		goto out;
 	if (!l.signatures.nr) {		/* raw author lines, no commits */
@@ -378,8 +356,7 @@ int gm_rank_add_git(struct gm_rank *rk, struct gm_signers_report *r)
 		size_t w = r->steps[i].walked;
 
 		if (w != SIZE_MAX) {
-			error = gm_rank_add_signoffs(rk, r->walk, w,
-						     &r->facts[w]);
+			error = add_signoffs(rk, r->walk, w, &r->facts[w]);
 			r->nr_facts = w + 1;
 		}
 		if (!error && r->steps[i].blamed)
