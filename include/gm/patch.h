@@ -34,11 +34,12 @@ struct gm_patch {
 	struct gm_patch_range *ranges;	/* hunks, for --git-blame */
 	size_t nr_ranges;
 	size_t alloc_ranges;
-	char *last_file;		/* of the last ---/+++ line, or NULL */
+	size_t last_file;	/* files.v[last_file - 1]: the last ---/+++
+				   line's; 0: none yet */
 };
 
 #define GM_PATCH_INIT { GM_STRVEC_INIT, GM_STRVEC_INIT, NULL, 0, 0, \
-			NULL, 0, 0, NULL }
+			NULL, 0, 0, 0 }
 
 /**
  * Parse one patch file (git diff, format-patch output, an mbox of several,

@@ -152,11 +152,9 @@ bool gm_regex_matches(const struct gm_regex *re, struct gm_regex_state *st,
 		      bool prefixed);
 
 /**
- * The two halves of gm_regex_matches(), for a caller that searches
- * `required` its own way: whether `s` has one of the literals every match
- * contains (true if none is known), and the regex engine's answer.
+ * gm_regex_matches() but the search for `required`, for a caller that
+ * searches them its own way: the regex engine's answer.
  */
-bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len);
 bool gm_regex_run(const struct gm_regex *re, struct gm_regex_state *st,
 		  struct gm_pattern_ctx *pc, const char *s, size_t len,
 		  bool prefixed);

@@ -40,7 +40,11 @@ struct gm_query_env {
 	struct gm_walk_dates dates;	/* read before threads share them */
 };
 
-/* What one thread keeps from question to question. */
+/*
+ * What one thread keeps from question to question: made as { env, repo }
+ * (`repo` must outlive it), the rest zero; the rules are not looked at
+ * before its first gm_query_run(), and may still be being read.
+ */
 struct gm_query_worker {
 	const struct gm_query_env *env;
 	struct gm_repo *repo;
@@ -78,13 +82,6 @@ int gm_query_env_load(struct gm_query_env *env, struct gm_repo *r);
 void gm_query_rank_settings(struct gm_rank_settings *s,
 			    const struct gm_options *o);
 
-/**
- * A worker of `env` on `repo` (which must outlive it); the rules are not
- * looked at before its first gm_query_run(), and may still be being read.
- */
-void gm_query_worker_init(struct gm_query_worker *w,
-			  const struct gm_query_env *env, struct gm_repo *repo);
-
 void gm_query_worker_release(struct gm_query_worker *w);
 
 /**
@@ -113,9 +110,9 @@ void gm_query_release(struct gm_query *q);
 
 /**
  * The callbacks with which gm_batch_run() answers each path as `-f PATH`
- * is answered, into `*out`: a worker of `env` (gm_query_worker_init())
- * per thread, and a question per path. The rules of `env` must
- * be finished, and `env` must outlive the run.
+ * is answered, into `*out`: a worker of `env` per thread, and a question
+ * per path. The rules of `env` must be finished, and `env` must outlive
+ * the run.
  */
 void gm_query_batch_answerer(struct gm_batch_answerer *out,
 			     struct gm_query_env *env);

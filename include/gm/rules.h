@@ -10,11 +10,9 @@
 
 /*
  * The rules of a run: the MAINTAINERS files the settings select (R-10),
- * parsed, and the .mailmap (R-20). This layer reads no repository: the
- * caller reads the texts (src/cli/rules_read.c) and hands them here.
- *
- * Threads: gm_rules_parse() and gm_rules_mailmap() on the same rules may
- * run at once (they write different fields); the digest, in any thread.
+ * parsed, and the .mailmap (R-20), read by src/cli/rules_read.c. The
+ * two fields may be written at once by different threads; the digest
+ * runs in any thread.
  */
 
 /* What of the command line the rules use. */
@@ -37,30 +35,6 @@ struct gm_rules {
  * @return 0 or GM_ERROR.
  */
 int gm_rules_path(const struct gm_rules_settings *s, struct gm_buf *out);
-
-/**
- * Whether the rules are read from the one file MAINTAINERS at the top
- * (the file the prefetch digests), whatever the tree holds.
- */
-bool gm_rules_is_default(const struct gm_rules_settings *s);
-
-/**
- * Parse the `n` MAINTAINERS texts `bufs`/`lens`, in order, into `rl->m`
- * (which must be NULL), each named by its path `names[i]` for messages.
- * @return 0 or the parser's error.
- */
-int gm_rules_parse(struct gm_rules *rl, const char *const *bufs,
-		   const size_t *lens, const char *const *names, size_t n);
-
-/** The error of a directory `dir` ("" for the top) with none in it. */
-int gm_rules_none_found(const char *dir);
-
-/**
- * The .mailmap `text` of `len` bytes into `rl->mailmap` (which must be
- * NULL), if `s` asks for it. @return 0 or the parser's error.
- */
-int gm_rules_mailmap(struct gm_rules *rl, const struct gm_rules_settings *s,
-		     const char *text, size_t len);
 
 /*
  * The prefetch's digest (struct gm_prefetch_digest) of the top

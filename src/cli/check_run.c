@@ -315,7 +315,7 @@ int gm_check_run(FILE *out, struct gm_strvec *warnings,
 	r.chk.approvals = !strcmp(o->check, "approvals");
 	r.chk.reviewers = o->check_reviewers;
 	r.chk.history = o->check_history;
-	gm_query_worker_init(&r.w, env, repo);
+	r.w = (struct gm_query_worker){ .env = env, .repo = repo };
 	error = run_args(&r, &o->args);
 	if (!error && !r.chk.nr)
 		error = gm_error_set(GM_EINVALID, "no patch to check");

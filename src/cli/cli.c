@@ -280,7 +280,8 @@ static int cli_query(struct cli *c)
 	struct gm_progress *progress = NULL;
 	int error;
 
-	gm_query_worker_init(&c->worker, &c->env, c->repo);
+	c->worker = (struct gm_query_worker){ .env = &c->env,
+					      .repo = c->repo };
 	if ((error = gm_query_init(q, &c->worker, false)) < 0)
 		return error;
 	error = gm_inputs_read(&q->inputs, c->repo, &c->env.inputs);

@@ -61,14 +61,6 @@ void gm_query_rank_settings(struct gm_rank_settings *s,
 	};
 }
 
-void gm_query_worker_init(struct gm_query_worker *w,
-			  const struct gm_query_env *env, struct gm_repo *repo)
-{
-	memset(w, 0, sizeof(*w));
-	w->env = env;
-	w->repo = repo;
-}
-
 void gm_query_worker_release(struct gm_query_worker *w)
 {
 	gm_match_ctx_free(w->match_ctx);
@@ -424,7 +416,7 @@ static int query_batch_worker_new(void **out, struct gm_repo *repo,
 
 	if (!(*out = w))
 		return gm_error_set(GM_ERROR, "out of memory");
-	gm_query_worker_init(w, payload, repo);
+	*w = (struct gm_query_worker){ .env = payload, .repo = repo };
 	return 0;
 }
 

@@ -13,81 +13,59 @@
 #include "gm/maintainers.h"
 #include "gm/strvec.h"
 
-/* The file `mpath`, or the files of the directory `mpath`. */
-static int read_listed(struct gm_rules_read *rr, struct gm_repo *r,
-		       const char *mpath, bool dir)
+/*
+ * The file `mpath`, the files of the directory `mpath` (R-10), or with
+ * --find-maintainer-files every MAINTAINERS below it, parsed in order.
+ */
+static int read_files(struct gm_rules_read *rr, struct gm_repo *r,
+		      const char *mpath, bool dir)
 {
 	struct gm_strvec paths = GM_STRVEC_INIT;
-	struct gm_repo_text *texts = NULL;
-	const char **bufs = NULL;
-	size_t *lens = NULL;
-	int error = dir ? gm_repo_list(r, mpath, &paths) :
-			  gm_strvec_push(&paths, mpath);
-
-	if (!error && !paths.nr)
-		error = gm_rules_none_found(mpath);
-	if (error)
-		goto out;
-	texts = malloc(paths.nr * sizeof(*texts));
-	bufs = calloc(paths.nr, sizeof(*bufs));
-	lens = calloc(paths.nr, sizeof(*lens));
-	if (!texts || !bufs || !lens) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < paths.nr; i++)
-		texts[i] = (struct gm_repo_text)GM_REPO_TEXT_INIT;
-	for (size_t i = 0; i < paths.nr && !error; i++) {
-		/* a directory reads as empty */
-		if (paths.v[i][strlen(paths.v[i]) - 1] != '/')
-			error = gm_repo_text(r, paths.v[i], NULL, &texts[i]);
-		bufs[i] = texts[i].ptr;
-		lens[i] = texts[i].len;
-	}
-	if (!error)
-		error = gm_rules_parse(rr->rules, bufs, lens,
-				       (const char *const *)paths.v, paths.nr);
-out:
-	for (size_t i = 0; texts && i < paths.nr; i++)
-		gm_repo_text_release(&texts[i]);
-	free(texts);
-	free(bufs);
-	free(lens);
-	gm_strvec_release(&paths);
-	return error;
-}
-
-/* Every file named MAINTAINERS below `dir` (--find-maintainer-files). */
-static int read_found(struct gm_rules_read *rr, struct gm_repo *r,
-		      const char *dir)
-{
 	struct gm_repo_file *files = NULL;
 	const char **bufs = NULL, **names = NULL;
 	size_t *lens = NULL, nr = 0;
-	int error = gm_repo_find(r, dir, "MAINTAINERS", &files, &nr);
+	int error;
 
+	if (dir && rr->set.find_maintainer_files)
+		error = gm_repo_find(r, mpath, "MAINTAINERS", &files, &nr);
+	else if (!(error = dir ? gm_repo_list(r, mpath, &paths) :
+			     gm_strvec_push(&paths, mpath)))
+		nr = paths.nr;
 	if (!error && !nr)
-		error = gm_rules_none_found(dir);
+		error = gm_error_set(GM_ENOTFOUND,
+				     "no MAINTAINERS files found in '%s'",
+				     *mpath ? mpath : ".");
 	if (error)
 		goto out;
+	if (paths.nr)
+		files = calloc(nr, sizeof(*files));
 	bufs = calloc(nr, sizeof(*bufs));
 	names = calloc(nr, sizeof(*names));
 	lens = calloc(nr, sizeof(*lens));
-	if (!bufs || !names || !lens) {
+	if (!files || !bufs || !names || !lens) {
 		error = gm_error_set(GM_ERROR, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr && !error; i++) {
+		if (paths.nr)
+			files[i].text = (struct gm_buf)GM_BUF_INIT;
+		names[i] = paths.nr ? paths.v[i] : files[i].path;
+		/* a directory reads as empty */
+		if (paths.nr && names[i][strlen(names[i]) - 1] != '/')
+			error = gm_repo_read(r, names[i], &files[i].text);
 		bufs[i] = files[i].text.ptr;
 		lens[i] = files[i].text.len;
-		names[i] = files[i].path;
 	}
-	error = gm_rules_parse(rr->rules, bufs, lens, names, nr);
+	if (!error)
+		error = gm_maintainers_parse(&rr->rules->m, bufs, lens, nr);
+	if (!error)
+		error = gm_maintainers_set_names(rr->rules->m, names, nr);
 out:
-	gm_repo_files_free(files, nr);
+	gm_repo_files_free(files, files ? nr : 0);
 	free(names);
 	free(bufs);
 	free(lens);
+	gm_strvec_release(&paths);
 	return error;
 }
 
@@ -105,13 +83,25 @@ static int read_maintainers(struct gm_rules_read *rr, struct gm_repo *r)
 	if (kind == GM_REPO_NONE)
 		error = gm_error_set(GM_ENOTFOUND, "no %s at %s", mpath.ptr,
 				     rr->set.rev ? rr->set.rev : "HEAD");
-	else if (kind == GM_REPO_TREE && rr->set.find_maintainer_files)
-		error = read_found(rr, r, mpath.ptr);
 	else
-		error = read_listed(rr, r, mpath.ptr, kind == GM_REPO_TREE);
+		error = read_files(rr, r, mpath.ptr, kind == GM_REPO_TREE);
 out:
 	gm_buf_release(&mpath);
 	return error;
+}
+
+/*
+ * Whether the rules are read from the one file MAINTAINERS at the top
+ * (the file the prefetch digests), whatever the tree holds.
+ */
+static bool is_default(const struct gm_rules_settings *s)
+{
+	struct gm_buf mpath = GM_BUF_INIT;
+	bool is = !s->find_maintainer_files && !gm_rules_path(s, &mpath) &&
+		  !strcmp(mpath.ptr, "MAINTAINERS");
+
+	gm_buf_release(&mpath);
+	return is;
 }
 
 static void *read_parser(void *payload)
@@ -145,7 +135,7 @@ void gm_rules_read_start(struct gm_rules_read *rr, struct gm_rules *rl,
 	 * The prefetched MAINTAINERS, if it is the one that would be read:
 	 * the default path, the blob of this commit, from this work tree.
 	 */
-	if (prefetch && gm_rules_is_default(&rr->set) &&
+	if (prefetch && is_default(&rr->set) &&
 	    gm_repo_lookup(r, "MAINTAINERS", &e) >= 0 &&
 	    e.type == GIT_OBJECT_BLOB && e.mode != GIT_FILEMODE_LINK)
 		rl->m = gm_prefetch_take(prefetch, gm_repo_workdir(r), &e.id);
@@ -164,8 +154,8 @@ static int read_mailmap(struct gm_rules_read *rr)
 	if (error == GM_ENOTFOUND || error == GM_EINVALID)
 		error = 0;
 	else if (!error)
-		error = gm_rules_mailmap(rr->rules, &rr->set, text.ptr,
-					 text.len);
+		error = gm_mailmap_from_buffer(&rr->rules->mailmap, text.ptr,
+					       text.len);
 	gm_buf_release(&text);
 	return error;
 }

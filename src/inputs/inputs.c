@@ -44,20 +44,6 @@ static int inputs_path_kind(struct gm_inputs *in, const char *path,
 	return k == GM_REPO_TREE ? 2 : k == GM_REPO_BLOB;
 }
 
-/* `path`, with `slash` a '/' after it, appended to `sv`. */
-static int inputs_push(struct gm_strvec *sv, const char *path, bool slash)
-{
-	struct gm_buf b = GM_BUF_INIT;
-	int error = gm_buf_puts(&b, path);
-
-	if (!error && slash)
-		error = gm_buf_putc(&b, '/');
-	if (!error)
-		error = gm_strvec_push(sv, b.ptr);
-	gm_buf_release(&b);
-	return error;
-}
-
 static int inputs_add_patch(struct gm_inputs *in, const char *arg,
 			    bool from_stdin);
 
@@ -225,14 +211,16 @@ static int inputs_add_path(struct gm_inputs *in, const char *arg,
 					"file '%s' not found in version control",
 					arg);
 	if (!error)
-		error = inputs_push(&in->files, rel, kind == 2 && *rel);
+		error = gm_strvec_pushf(&in->files, "%s%s", rel,
+					kind == 2 && *rel ? "/" : "");
 	/* K: does not see the content of exactly "MAINTAINERS" */
 	if (!error && kind == 1 && in->set.keywords &&
 	    in->set.keywords_in_file && strcmp(rel, "MAINTAINERS"))
 		error = gm_strvec_push(&in->keyword_files, rel);
 	if (!error)
-		error = inputs_push(&in->walk_paths, rel,
-				    *rel && len && arg[len - 1] == '/');
+		error = gm_strvec_pushf(&in->walk_paths, "%s%s", rel,
+					*rel && len && arg[len - 1] == '/' ?
+					"/" : "");
 	return error;
 }
 

@@ -262,7 +262,7 @@ static int add_range(struct gm_patch *p, const struct line *l)
 	r->start = hunk_number(l, &i);
 	i++;
 	r->len = hunk_number(l, &i);
-	if (!(r->file = strdup(p->last_file)))
+	if (!(r->file = strdup(p->files.v[p->last_file - 1])))
 		return gm_error_set(GM_ERROR, "out of memory");
 	p->nr_ranges++;
 	return 0;
@@ -302,11 +302,8 @@ static int parse_line(struct gm_patch *p, const struct line *l, size_t off,
 		error = parse_file_line(p, l, &taken);
 		*prefixed |= taken;
 		/* its last name is the file of the hunks after it */
-		if (!error && p->files.nr > before) {
-			free(p->last_file);
-			if (!(p->last_file = strdup(p->files.v[p->files.nr - 1])))
-				error = gm_error_set(GM_ERROR, "out of memory");
-		}
+		if (p->files.nr > before)
+			p->last_file = p->files.nr;
 	}
 	if (!taken && !error && (taken = is_hunk_header(l)))
 		error = add_range(p, l);
@@ -341,7 +338,6 @@ void gm_patch_release(struct gm_patch *p)
 	for (size_t i = 0; i < p->nr_ranges; i++)
 		free(p->ranges[i].file);
 	free(p->ranges);
-	free(p->last_file);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -693,18 +693,12 @@ bool gm_regex_matches(const struct gm_regex *re, struct gm_regex_state *st,
 		      struct gm_pattern_ctx *pc, const char *s, size_t len,
 		      bool prefixed)
 {
-	if (re->required.nr && !gm_regex_may_match(re, s, len))
-		return false;
-	return gm_regex_run(re, st, pc, s, len, prefixed);
-}
+	bool may = !re->required.nr;
 
-bool gm_regex_may_match(const struct gm_regex *re, const char *s, size_t len)
-{
-	for (size_t i = 0; i < re->required.nr; i++)
-		if (regex_contains(s, len, re->required.v[i],
-				   strlen(re->required.v[i]), re->caseless))
-			return true;
-	return !re->required.nr;
+	for (size_t i = 0; !may && i < re->required.nr; i++)
+		may = regex_contains(s, len, re->required.v[i],
+				     strlen(re->required.v[i]), re->caseless);
+	return may && gm_regex_run(re, st, pc, s, len, prefixed);
 }
 
 bool gm_regex_run(const struct gm_regex *re, struct gm_regex_state *st,

@@ -21,38 +21,6 @@ int gm_rules_path(const struct gm_rules_settings *s, struct gm_buf *out)
 	return 0;
 }
 
-bool gm_rules_is_default(const struct gm_rules_settings *s)
-{
-	struct gm_buf mpath = GM_BUF_INIT;
-	bool is = !s->find_maintainer_files && !gm_rules_path(s, &mpath) &&
-		  !strcmp(mpath.ptr, "MAINTAINERS");
-
-	gm_buf_release(&mpath);
-	return is;
-}
-
-int gm_rules_parse(struct gm_rules *rl, const char *const *bufs,
-		   const size_t *lens, const char *const *names, size_t n)
-{
-	int error = gm_maintainers_parse(&rl->m, bufs, lens, n);
-
-	return error ? error : gm_maintainers_set_names(rl->m, names, n);
-}
-
-int gm_rules_none_found(const char *dir)
-{
-	return gm_error_set(GM_ENOTFOUND, "no MAINTAINERS files found in '%s'",
-			    *dir ? dir : ".");
-}
-
-int gm_rules_mailmap(struct gm_rules *rl, const struct gm_rules_settings *s,
-		     const char *text, size_t len)
-{
-	if (!s->mailmap)
-		return 0;
-	return gm_mailmap_from_buffer(&rl->mailmap, text, len);
-}
-
 void *gm_rules_digest(const char *text, size_t len)
 {
 	struct gm_maintainers *m = NULL;
