@@ -217,14 +217,33 @@ struct candidate {
 	uint32_t nr;
 };
 
+/*
+ * A directory of a listing: its prefix (an offset in `names`), the trees
+ * it was listed from (`a`, against `b` or `same`), and the listing's
+ * files and directories under it, [f_start, f_end) and (itself, d_end).
+ */
+struct ldir {
+	size_t name;
+	const struct gm_objects_tree *a, *b;
+	bool same;
+	size_t f_start, f_end, d_end;
+};
+
 /* The files of a tree, recursively (listing_add()). */
 struct listing {
 	struct fentry *v;
 	size_t nr, alloc;
-	size_t *dirs;		/* per directory: its prefix, in `names` */
+	struct ldir *dirs;	/* in the order of their prefixes */
 	size_t nr_dirs, alloc_dirs;
 	struct gm_buf names;	/* the prefixes, each NUL-terminated */
 };
+
+static void listing_release(struct listing *l)
+{
+	free(l->v);
+	free(l->dirs);
+	gm_buf_release(&l->names);
+}
 
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
@@ -242,6 +261,8 @@ struct gm_follow {
 	struct listing ls;	/* the listing of the search under way */
 	bool listed;		/* ls lists listed_a against listed_b */
 	git_oid listed_a, listed_b;
+	struct listing prev;	/* the one before, whose parts ls reuses */
+	size_t prev_at;		/* the directory of prev reached */
 };
 
 #define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
@@ -288,6 +309,7 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		return gm_error_set(GM_ERROR, "out of memory");
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
+	gm_buf_init(&fc->prev.names);
 	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
 				   sizeof(uint64_t))) ||
 	    scratch_init(&fc->scratch) < 0) {
@@ -324,9 +346,8 @@ void gm_follow_free(struct gm_follow *fc)
 	follow_helper_free(fc->helper);
 	free(fc->dst.has);
 	free(fc->cand);
-	free(fc->ls.v);
-	free(fc->ls.dirs);
-	gm_buf_release(&fc->ls.names);
+	listing_release(&fc->ls);
+	listing_release(&fc->prev);
 	free(fc);
 }
 
@@ -773,15 +794,17 @@ static void follow_done(struct gm_follow *fc)
 
 static const char *listing_prefix(const struct listing *l, size_t d)
 {
-	return l->names.ptr + l->dirs[d];
+	return l->names.ptr + l->dirs[d].name;
 }
 
 /*
  * Add the directory `parent`'s prefix + `name` + "/" (NULL: the root,
- * "") to `l`.
+ * "") to `l`, listed from `a` against `b` or `same`.
  */
 static int listing_dir(struct listing *l, size_t parent, const char *name,
-		       size_t len, uint32_t *out)
+		       size_t len, const struct gm_objects_tree *a,
+		       const struct gm_objects_tree *b, bool same,
+		       uint32_t *out)
 {
 	size_t off = l->names.len;
 	int error = 0;
@@ -804,9 +827,63 @@ static int listing_dir(struct listing *l, size_t parent, const char *name,
 		error = gm_buf_putc(&l->names, '\0');
 	if (error)
 		return error;
-	l->dirs[l->nr_dirs] = off;
+	l->dirs[l->nr_dirs] = (struct ldir){ off, a, b, same, l->nr, l->nr,
+					     l->nr_dirs + 1 };
 	*out = (uint32_t)l->nr_dirs++;
 	return 0;
+}
+
+/*
+ * Directory `d` of the listing under way, just added, filled from the
+ * last listing if that listed the same trees there: its files and
+ * directories copied, renumbered. @return 1 if so, 0 if not, or GM_ERROR.
+ */
+static int listing_reuse(struct gm_follow *fc, uint32_t d)
+{
+	struct listing *l = &fc->ls;
+	const struct listing *p = &fc->prev;
+	const char *want = listing_prefix(l, d);
+	const struct ldir *pd, *nd = &l->dirs[d];
+	size_t n0, n1, nf, ndirs;
+	int c = 1;
+
+	while (fc->prev_at < p->nr_dirs &&
+	       (c = strcmp(listing_prefix(p, fc->prev_at), want)) < 0)
+		fc->prev_at++;
+	if (c || fc->prev_at >= p->nr_dirs)
+		return 0;
+	pd = &p->dirs[fc->prev_at];
+	if (pd->a != nd->a || pd->b != nd->b || pd->same != nd->same)
+		return 0;
+	nf = pd->f_end - pd->f_start;
+	ndirs = pd->d_end - fc->prev_at - 1;
+	n0 = ndirs ? p->dirs[fc->prev_at + 1].name : 0;
+	n1 = !ndirs ? 0 : pd->d_end < p->nr_dirs ? p->dirs[pd->d_end].name :
+						   p->names.len;
+	if ((nf && GM_ARRAY_GROW(l->v, l->nr + nf - 1, l->alloc) < 0) ||
+	    (ndirs && GM_ARRAY_GROW(l->dirs, l->nr_dirs + ndirs - 1,
+				    l->alloc_dirs) < 0) ||
+	    gm_buf_put(&l->names, p->names.ptr + n0, n1 - n0) < 0)
+		return GM_ERROR;
+	for (size_t k = 0; k < nf; k++) {
+		struct fentry *f = &l->v[l->nr + k];
+
+		*f = p->v[pd->f_start + k];
+		f->dir = f->dir - (uint32_t)fc->prev_at + d;
+	}
+	for (size_t k = 0; k < ndirs; k++) {
+		struct ldir *x = &l->dirs[l->nr_dirs + k];
+
+		*x = p->dirs[fc->prev_at + 1 + k];
+		x->name = x->name - n0 + (l->names.len - (n1 - n0));
+		x->f_start = x->f_start - pd->f_start + l->nr;
+		x->f_end = x->f_end - pd->f_start + l->nr;
+		x->d_end = x->d_end - fc->prev_at + d;
+	}
+	l->nr += nf;
+	l->nr_dirs += ndirs;
+	fc->prev_at = pd->d_end;
+	return 1;
 }
 
 /*
@@ -814,7 +891,8 @@ static int listing_dir(struct listing *l, size_t parent, const char *name,
  * order of the trees, each marked deleted unless tree `b` (NULL: none;
  * `same`: identical to `a`) has it as a file too: the sources of
  * --follow, which looks for copies of any file (find_copies_harder). An
- * unreadable subtree of `a` gives nothing; one of `b`, no file.
+ * unreadable subtree of `a` gives nothing; one of `b`, no file. What the
+ * last listing listed from the same trees is copied from it.
  */
 static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		       struct gm_objects_tree *b, bool same, uint32_t dir)
@@ -850,35 +928,49 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 			gm_oid_fromraw(&id, y->id);
 			sb = follow_tree(fc, &id);
 		}
-		error = listing_dir(l, dir, x->name, x->len, &sub);
-		if (!error)
+		error = listing_dir(l, dir, x->name, x->len, sa, sb, sub_same,
+				    &sub);
+		if (!error && (error = listing_reuse(fc, sub)) == 0)
 			error = listing_add(fc, sa, sb, sub_same, sub);
+		if (error < 0)
+			break;
+		error = 0;
+		l->dirs[sub].f_end = l->nr;
+		l->dirs[sub].d_end = l->nr_dirs;
 	}
 	return error;
 }
 
 /*
  * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
- * `tb` has them: the last search's if of the same trees.
+ * `tb` has them: the last search's if of the same trees, else one made
+ * with what that one listed from the same subtrees.
  * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
  */
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
 		       const git_oid *tb)
 {
 	struct gm_objects_tree *a, *b;
+	struct listing last;
 	uint32_t root = 0;
 	int error;
 
 	if (fc->listed && gm_oid_equal(&fc->listed_a, ta) &&
 	    gm_oid_equal(&fc->listed_b, tb))
 		return 1;
+	if (fc->listed) {	/* the last one, for its parts */
+		last = fc->ls;
+		fc->ls = fc->prev;
+		fc->prev = last;
+	}
 	fc->listed = false;
+	fc->prev_at = 0;
 	fc->ls.nr = fc->ls.nr_dirs = 0;
 	gm_buf_reset(&fc->ls.names);
 	if (!(a = follow_tree(fc, ta)))
 		return 0;
 	b = follow_tree(fc, tb);
-	if ((error = listing_dir(&fc->ls, 0, NULL, 0, &root)) < 0 ||
+	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
 	fc->listed_a = *ta;
@@ -1059,7 +1151,7 @@ found:
 		struct gm_buf path = GM_BUF_INIT;
 
 		if ((error = gm_buf_puts(&path, fc->ls.names.ptr +
-					 fc->ls.dirs[f->dir])) == 0 &&
+					 fc->ls.dirs[f->dir].name)) == 0 &&
 		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
 		    !(*out = gm_buf_detach(&path, NULL)))
 			error = gm_error_set(GM_ERROR, "out of memory");
