@@ -43,21 +43,14 @@ struct blobinfo {
 
 #define SIZE_UNKNOWN INT64_MIN
 
-/* What the searches know of a file of a tree they listed (its `info`). */
-struct tinfo {
-	struct blobinfo *b;	/* NULL: not looked up yet */
-	int64_t size;		/* b's: -1 unreadable, or SIZE_UNKNOWN */
-};
-
 /*
  * One file of the parent's tree, in the order of a recursive listing,
- * with what is known of it (its tree's `info`, copied so that a search
- * runs down the listing alone).
+ * with what is known of it.
  */
 struct fentry {
 	struct gm_objects_tree *t;
-	struct blobinfo *b;	/* as in struct tinfo */
-	int64_t size;
+	struct blobinfo *b;	/* NULL: not looked up yet */
+	int64_t size;		/* b's: -1 unreadable, or SIZE_UNKNOWN */
 	uint32_t i;		/* entry of t */
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
@@ -612,38 +605,24 @@ static bool size_may_match(size_t ss, size_t ds)
 }
 
 /*
- * Listing entry `f` (a regular file) looked up, in it and its tree's
- * info: its blob's facts, made if new (`*fresh`: its size is to be
- * read), and its size unless it is being read.
+ * Listing entry `f` (a regular file) looked up: its blob's facts, made if
+ * new (`*fresh`: its size is to be read), and its size unless it is being
+ * read.
  * @return 0 or GM_ERROR.
  */
 static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 {
-	struct tinfo *ti = f->t->info;
-	struct blobinfo *b;
 	git_oid id;
 
 	*fresh = false;
-	if (!ti) {
-		if (!(ti = malloc(f->t->nr * sizeof(*ti))))
+	gm_oid_fromraw(&id, f->t->v[f->i].id);
+	if (!(f->b = oidmap_get(&fc->blobs, &id))) {
+		if (!(f->b = blob_new(fc, &id)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		for (size_t k = 0; k < f->t->nr; k++)
-			ti[k] = (struct tinfo){ NULL, SIZE_UNKNOWN };
-		f->t->info = ti;
+		*fresh = true;
 	}
-	ti += f->i;
-	if (!ti->b) {
-		gm_oid_fromraw(&id, f->t->v[f->i].id);
-		if (!(b = oidmap_get(&fc->blobs, &id))) {
-			if (!(b = blob_new(fc, &id)))
-				return gm_error_set(GM_ERROR, "out of memory");
-			*fresh = true;
-		}
-		ti->b = b;
-	}
-	f->b = ti->b;
 	if (!*fresh && !f->b->queued)
-		ti->size = f->size = f->b->size;
+		f->size = f->b->size;
 	return 0;
 }
 
@@ -750,10 +729,8 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
 		struct fentry *f = &fc->ls.v[i];
 
-		if (f->regular && f->size == SIZE_UNKNOWN) {
+		if (f->regular && f->size == SIZE_UNKNOWN)
 			f->size = f->b->size;
-			((struct tinfo *)f->t->info)[f->i].size = f->size;
-		}
 	}
 	return error;
 }
@@ -908,13 +885,10 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		uint32_t sub = 0;
 
 		if (!gm_objects_is_tree(x->mode)) {
-			const struct tinfo *ti = a->info;
-
 			if ((error = GM_ARRAY_GROW(l->v, l->nr, l->alloc)) < 0)
 				break;
 			l->v[l->nr++] = (struct fentry){
-				a, ti ? ti[i].b : NULL,
-				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
+				a, NULL, SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
 				is_regular(x->mode)
 			};
