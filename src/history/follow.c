@@ -150,18 +150,6 @@ struct follow_helper {
 };
 
 /*
- * A destination's fingerprint, spread for scoring: its bytes by hash
- * (HASHBASE counts) and a bit per hash it has, the few a source's hash
- * is first tested against. Both zero between uses.
- */
-struct dst_table {
-	uint64_t *has;		/* HAS_WORDS */
-	uint32_t *count;	/* HASHBASE, after `has` */
-};
-
-#define HAS_WORDS ((HASHBASE + 63) / 64)
-
-/*
  * A fingerprint is a sequence of words, one per chunk hash: the hash in
  * the low FP_HASH_BITS bits and its bytes above them, or for FP_MANY
  * bytes or more, FP_MANY there and the bytes in the next word.
@@ -185,16 +173,18 @@ static inline uint32_t fp_next(const uint32_t *fp, uint32_t i, uint32_t *h,
 	return i;
 }
 
-/* Spread (or with `clear`, take back) the fingerprint `fp` of `nr` words. */
-static void dst_table_set(struct dst_table *t, const uint32_t *fp,
-			  uint32_t nr, bool clear)
+/*
+ * Spread (or with `clear`, take back) the fingerprint `fp` of `nr` words
+ * over `count`, its bytes by hash (HASHBASE counts, zero between uses).
+ */
+static void dst_set(uint32_t *count, const uint32_t *fp, uint32_t nr,
+		    bool clear)
 {
 	uint32_t h, bytes;
 
 	for (uint32_t i = 0; i < nr;) {
 		i = fp_next(fp, i, &h, &bytes);
-		t->count[h] = clear ? 0 : bytes;
-		t->has[h / 64] = clear ? 0 : t->has[h / 64] | (uint64_t)1 << h % 64;
+		count[h] = clear ? 0 : bytes;
 	}
 }
 
@@ -248,7 +238,7 @@ struct gm_follow {
 	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
-	struct dst_table dst;	/* the search's destination */
+	uint32_t *dst;		/* the search's destination (dst_set()) */
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
 	struct listing ls;	/* the listing of the search under way */
@@ -303,13 +293,11 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
 	gm_buf_init(&fc->prev.names);
-	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
-				   sizeof(uint64_t))) ||
+	if (!(fc->dst = calloc(HASHBASE, sizeof(*fc->dst))) ||
 	    scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
 	*out = fc;
 	/* a helper where there are packs and a second CPU */
 	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
@@ -337,7 +325,7 @@ void gm_follow_free(struct gm_follow *fc)
 	arena_release(&fc->arena);
 	free(fc->scratch.acc);
 	follow_helper_free(fc->helper);
-	free(fc->dst.has);
+	free(fc->dst);
 	free(fc->cand);
 	listing_release(&fc->ls);
 	listing_release(&fc->prev);
@@ -966,7 +954,7 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
  * fingerprint is `fp` (`nr` words) against one of `ds` bytes spread over
  * `dst`.
  */
-static int fp_score(const struct dst_table *dst, const uint32_t *fp,
+static int fp_score(const uint32_t *dst, const uint32_t *fp,
 		    uint32_t nr, size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
@@ -975,9 +963,7 @@ static int fp_score(const struct dst_table *dst, const uint32_t *fp,
 		uint32_t h, c, d;
 
 		i = fp_next(fp, i, &h, &c);
-		if (!(dst->has[h / 64] >> h % 64 & 1))
-			continue;
-		d = dst->count[h];
+		d = dst[h];
 		copied += c < d ? c : d;
 	}
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
@@ -996,7 +982,7 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	const struct fentry *f = &sc->fc->ls.v[c->src];
 
 	(void)wk;
-	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
+	c->score = fp_score(sc->fc->dst, c->fp, c->nr, (size_t)f->size,
 			    sc->dsize);
 	return 0;
 }
@@ -1082,7 +1068,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		return error;
 	}
 	dsize = (size_t)di->size;
-	dst_table_set(&fc->dst, di->fp, di->nr, false);
+	dst_set(fc->dst, di->fp, di->nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
@@ -1100,7 +1086,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}
-	dst_table_set(&fc->dst, di->fp, di->nr, true);
+	dst_set(fc->dst, di->fp, di->nr, true);
 	follow_done(fc);
 	if (error)
 		return error;
