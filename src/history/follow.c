@@ -242,8 +242,7 @@ struct gm_follow {
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
 	struct listing ls;	/* the listing of the search under way */
-	bool listed;		/* ls lists listed_a against listed_b */
-	git_oid listed_a, listed_b;
+	bool listed;		/* ls was made whole */
 	struct listing prev;	/* the one before, whose parts ls reuses */
 	size_t prev_at;		/* the directory of prev reached */
 };
@@ -905,8 +904,8 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 
 /*
  * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
- * `tb` has them: the last search's if of the same trees, else one made
- * with what that one listed from the same subtrees.
+ * `tb` has them, made with what the last one listed from the same
+ * subtrees.
  * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
  */
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
@@ -917,9 +916,6 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	uint32_t root = 0;
 	int error;
 
-	if (fc->listed && gm_oid_equal(&fc->listed_a, ta) &&
-	    gm_oid_equal(&fc->listed_b, tb))
-		return 1;
 	if (fc->listed) {	/* the last one, for its parts */
 		last = fc->ls;
 		fc->ls = fc->prev;
@@ -935,8 +931,6 @@ static int follow_list(struct gm_follow *fc, const git_oid *ta,
 	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
-	fc->listed_a = *ta;
-	fc->listed_b = *tb;
 	fc->listed = true;
 	return 1;
 }
