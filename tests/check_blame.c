@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <git2.h>
 
@@ -17,15 +18,48 @@
 #define R "abcdef0123456789abcdef0123456789abcdef01"
 #define Z "0000000000000000000000000000000000000000"
 
-/* `text` parsed by gm_blame_parse(): the ids joined by ','. */
+/*
+ * `text` as the whole-file output of a `git blame --porcelain` faked (a
+ * `git` first in PATH that prints it for blame), read by gm_blame_run():
+ * the ids of its lines joined by ','.
+ */
 static char *parsed(const char *text, int *error)
 {
+	static const struct gm_test_file one[] = { { "f.c", "a\n", 0 } };
+	static const struct gm_test_commit c[] = {
+		{ "root\n", 1600000000, one, 1 },
+	};
+	static const char fake[] = "#!/bin/sh\nfor a; do [ \"$a\" = blame ] "
+		"&& exec cat \"${0%/*}/out\"; done\nPATH=\"${PATH#*:}\" "
+		"exec git \"$@\"\n";
 	struct gm_strvec ids = GM_STRVEC_INIT;
-	char *s;
+	git_repository *repo = NULL;
+	char *dir = NULL, head[GIT_OID_HEXSZ + 1], *s, *path, *old, *work;
+	git_oid id;
 
-	*error = gm_blame_parse(&ids, text, strlen(text));
+	ck_assert_int_eq(gm_test_repo_create(&dir, head, c, 1), 0);
+	ck_assert_int_eq(git_repository_open(&repo, dir), 0);
+	ck_assert_int_eq(git_oid_fromstr(&id, head), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "bin/git", fake), 0);
+	ck_assert_int_eq(gm_test_write_file(dir, "bin/out", text), 0);
+	ck_assert_ptr_nonnull(path = malloc(strlen(dir) + 16));
+	ck_assert_int_eq(chmod(strcat(strcpy(path, dir), "/bin/git"), 0755), 0);
+	ck_assert_ptr_nonnull(old = strdup(getenv("PATH")));
+	ck_assert_ptr_nonnull(s = malloc(strlen(dir) + strlen(old) + 8));
+	sprintf(s, "%s/bin:%s", dir, old);
+	setenv("PATH", s, 1);
+	free(s);
+	ck_assert_ptr_nonnull(work = malloc(strlen(dir) + 2));
+	*error = gm_test_blame_lines(&ids, repo, &id, strcat(strcpy(work, dir),
+							   "/"), "f.c", 0, 0);
+	setenv("PATH", old, 1);
 	s = gm_test_join(&ids, ",");
 	gm_strvec_release(&ids);
+	free(old);
+	free(path);
+	free(work);
+	git_repository_free(repo);
+	gm_test_rmtree(dir);
 	return s;
 }
 

@@ -147,6 +147,39 @@ static char *our_log(const struct gm_signers *s, size_t f)
 }
 
 /* Whether two walks found the same commits, touches and renames. */
+/* What a test asks of a walk: gm_signers_request's fields for it. */
+struct walk_options {
+	int64_t since;
+	bool all_signature_types;
+	const struct gm_packs *packs;
+	const struct gm_graph *graph;
+	const struct gm_repo *reopen;
+	bool serial;
+};
+
+/* The --git walk of `files` from `start`, through gm_signers_collect(). */
+static int walk_files(struct gm_signers **out, git_repository *repo,
+		      const git_oid *start, const struct gm_strvec *files,
+		      const struct walk_options *so)
+{
+	struct gm_signers_request req = {
+		.repo = repo, .start = start, .files = files,
+		.packs = so->packs, .graph = so->graph, .reopen = so->reopen,
+		.git = true, .all_signature_types = so->all_signature_types,
+		.serial = so->serial, .since_at = &so->since,
+	};
+	struct gm_signers_report *r = NULL;
+	int error = gm_signers_collect(&r, &req);
+
+	*out = NULL;
+	if (r) {
+		*out = r->walk;
+		r->walk = NULL;
+	}
+	gm_signers_report_free(r);
+	return error;
+}
+
 static void assert_same_walk(const struct gm_signers *a,
 			     const struct gm_signers *b)
 {
@@ -184,7 +217,7 @@ static size_t ahead_jobs;
  * the threads forced on, and each seen to run.
  */
 static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
-		       struct gm_signers_options *so, const struct gm_signers *s)
+		       struct walk_options *so, const struct gm_signers *s)
 {
 	struct gm_signers *ahead = NULL;
 	struct gm_repo *repo = NULL;
@@ -197,7 +230,7 @@ static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 	ck_assert_int_eq(chdir(cwd), 0);
 	so->reopen = repo;
 	gm_thread_cpus_force(2);	/* the threads on, even on one CPU */
-	ck_assert_int_eq(gm_signers_walk(&ahead, r->repo, &r->head, files, so),
+	ck_assert_int_eq(walk_files(&ahead, r->repo, &r->head, files, so),
 			 0);
 	gm_thread_cpus_force(0);
 	/* the walk ahead's thread at least gave its outcome */
@@ -220,7 +253,7 @@ static void walk_ahead(const struct trepo *r, const struct gm_strvec *files,
 static struct gm_signers *walk(const struct trepo *r, long since,
 			       const char *const *paths)
 {
-	struct gm_signers_options so = { since, false, NULL, NULL, NULL, false };
+	struct walk_options so = { since, false, NULL, NULL, NULL, false };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *s = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
@@ -230,7 +263,7 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 
 	for (size_t i = 0; paths[i]; i++)
 		ck_assert_int_eq(gm_strvec_push(&files, paths[i]), 0);
-	ck_assert_int_eq(gm_signers_walk(&s, r->repo, &r->head, &files, &so),
+	ck_assert_int_eq(walk_files(&s, r->repo, &r->head, &files, &so),
 			 0);
 	ck_assert_uint_eq(s->nr_files, files.nr);
 	snprintf(objects, sizeof(objects), "%s/.git/objects", r->dir);
@@ -243,7 +276,7 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 		ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
 		ck_assert_uint_ge(gm_packs_count(ps), 1);
 		so.packs = ps;
-		ck_assert_int_eq(gm_signers_walk(&packed, r->repo, &r->head,
+		ck_assert_int_eq(walk_files(&packed, r->repo, &r->head,
 						 &files, &so), 0);
 		assert_same_walk(s, packed);
 		gm_signers_free(packed);
@@ -255,7 +288,7 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 	ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
 	ck_assert_uint_eq(gm_packs_count(ps), 1);
 	so.packs = ps;
-	ck_assert_int_eq(gm_signers_walk(&packed, r->repo, &r->head, &files,
+	ck_assert_int_eq(walk_files(&packed, r->repo, &r->head, &files,
 					 &so), 0);
 	assert_same_walk(s, packed);
 	gm_signers_free(packed);
@@ -265,7 +298,7 @@ static struct gm_signers *walk(const struct trepo *r, long since,
 	ck_assert_int_eq(gm_graph_open(&graph, dirs, 1, -1), 0);
 	ck_assert_ptr_nonnull(graph);
 	so.graph = graph;
-	ck_assert_int_eq(gm_signers_walk(&packed, r->repo, &r->head, &files,
+	ck_assert_int_eq(walk_files(&packed, r->repo, &r->head, &files,
 					 &so), 0);
 	assert_same_walk(s, packed);
 	gm_signers_free(packed);
@@ -451,7 +484,7 @@ START_TEST(test_signers_shallow_packed)
 		{ "Dee <dee@x.org>", "four\n\nSigned-off-by: Dee <dee@x.org>\n",
 		  T0 + 3 * DAY, { { "f.c", "1\n2\n3\n4\n" } } },
 	};
-	struct gm_signers_options so = { T0 - DAY, false, NULL, NULL, NULL, false };
+	struct walk_options so = { T0 - DAY, false, NULL, NULL, NULL, false };
 	struct gm_strvec files = GM_STRVEC_INIT;
 	struct gm_signers *alone = NULL, *packed = NULL;
 	struct gm_packs *ps = NULL;
@@ -469,13 +502,13 @@ START_TEST(test_signers_shallow_packed)
 	ck_assert_int_eq(git_repository_open(&clone, dir), 0);
 	ck_assert_int_eq(git_reference_name_to_id(&head, clone, "HEAD"), 0);
 	ck_assert_int_eq(gm_strvec_push(&files, "f.c"), 0);
-	ck_assert_int_eq(gm_signers_walk(&alone, clone, &head, &files, &so),
+	ck_assert_int_eq(walk_files(&alone, clone, &head, &files, &so),
 			 0);
 	snprintf(objects, sizeof(objects), "%s/.git/objects", dir);
 	ck_assert_int_eq(gm_packs_open(&ps, dirs, 1), 0);
 	ck_assert_uint_ge(gm_packs_count(ps), 1);
 	so.packs = ps;
-	ck_assert_int_eq(gm_signers_walk(&packed, clone, &head, &files, &so),
+	ck_assert_int_eq(walk_files(&packed, clone, &head, &files, &so),
 			 0);
 	assert_same_walk(alone, packed);
 	ck_assert(alone->shallow);

@@ -26,16 +26,6 @@
  * (gm_rank_add_git()).
  */
 
-/**
- * Append to `out` the id (hex) of every line of `git blame --porcelain`
- * output (`len` bytes at `buf`), in order, but for boundary lines: those
- * of a commit marked "boundary" (a root commit, unless blame.showRoot),
- * which the script's ^([0-9a-f]+) does not take from `git blame -l`.
- * @return 0, GM_EINVALID (with a message) for what git does not print,
- * or GM_ERROR.
- */
-int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len);
-
 /* What the blames of a run need. All borrowed. */
 struct gm_blame_request {
 	git_repository *repo;

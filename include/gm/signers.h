@@ -99,30 +99,6 @@ struct gm_packs;
 struct gm_graph;
 struct gm_repo;
 
-struct gm_signers_options {
-	int64_t since;			/* oldest committer time */
-	bool all_signature_types;	/* --git-all-signature-types */
-	const struct gm_packs *packs;	/* read first, if not NULL */
-	const struct gm_graph *graph;	/* parents and trees, if git reads it */
-	/* the repository, opened again for the line counts and, unless
-	   `serial`, for threads of the walk's own (the commits found ahead,
-	   the copy search's second reader) where there is a second CPU;
-	   NULL: one thread, the counts on the repository given */
-	const struct gm_repo *reopen;
-	bool serial;
-};
-
-/**
- * Walk from `start` and collect the history of each of `files` (paths
- * from the top; "dir/" for a directory, which is not followed). On
- * success `*out` belongs to the caller (gm_signers_free()).
- * May run beside other threads on a repository of its own.
- * @return 0 or GM_ERROR.
- */
-int gm_signers_walk(struct gm_signers **out, git_repository *repo,
-		    const git_oid *start, const struct gm_strvec *files,
-		    const struct gm_signers_options *opts);
-
 /* The counts behind one role of one file, before any threshold. */
 struct gm_signers_count {
 	char *who;		/* after the mailmap */
@@ -158,15 +134,19 @@ struct gm_signers_request {
 	const struct gm_matches *matches;	/* for the exact mark, R-43 */
 	const struct gm_patch_range *ranges;	/* the patches' hunks */
 	size_t nr_ranges;
-	const struct gm_packs *packs;	/* its packs, or NULL */
+	const struct gm_packs *packs;	/* its packs, read first, or NULL */
 	const struct gm_graph *graph;	/* its commit-graph, or NULL */
-	const struct gm_repo *reopen;	/* as gm_signers_options's */
+	/* the repository, opened again for the line counts and, unless
+	   `serial`, for threads of the walk's own (the commits found ahead,
+	   the copy search's second reader) where there is a second CPU;
+	   NULL: one thread, the counts on the repository given */
+	const struct gm_repo *reopen;
 	bool git;			/* --git: every file's signoffs */
 	bool git_fallback;		/* --git-fallback */
 	bool blame;			/* --git-blame */
 	bool all_signature_types;	/* --git-all-signature-types */
 	const char *since;		/* --git-since; NULL: a year ago */
-	bool serial;			/* as gm_signers_options's */
+	bool serial;
 	bool fallback_maintainers;	/* the fallback for *MAINTAINERS too */
 	const int64_t *since_at;	/* `since` read, or NULL: read here */
 };

@@ -116,37 +116,34 @@ static int porcelain_read(struct porcelain *pl, const char *buf, size_t len)
 	return error;
 }
 
-int gm_blame_parse(struct gm_strvec *out, const char *buf, size_t len)
-{
-	struct porcelain pl = PORCELAIN_INIT;
-	int error = porcelain_read(&pl, buf, len);
-
-	for (size_t i = 0; i < pl.ids.nr && !error; i++)
-		if (!gm_strvec_contains(&pl.boundary, pl.ids.v[i]))
-			error = gm_strvec_push(out, pl.ids.v[i]);
-	porcelain_release(&pl);
-	return error;
-}
-
 /*
- * The lines of several -L ranges from one git blame's output, range after
- * range, as one run a range prints them: each range's lines in order
- * (lines past the end are not there), a line in two ranges twice.
+ * Append to `out` the id (hex) of every line of `git blame --porcelain`
+ * output (`len` bytes at `buf`), but for boundary lines: those of a
+ * commit marked "boundary" (a root commit, unless blame.showRoot), which
+ * the script's ^([0-9a-f]+) does not take from `git blame -l`. With no
+ * ranges (`nr` 0), in the output's order; else range after range, as one
+ * run a range prints them: each range's lines in order (lines past the
+ * end are not there), a line in two ranges twice.
+ * @return 0, GM_EINVALID (with a message) for what git does not print,
+ * or GM_ERROR.
  */
-static int porcelain_ranges(struct gm_strvec *out, const char *buf,
-			    size_t len, const struct gm_patch_range *const *r,
-			    size_t nr)
+static int porcelain_lines(struct gm_strvec *out, const char *buf,
+			   size_t len, const struct gm_patch_range *const *r,
+			   size_t nr)
 {
 	struct porcelain pl = PORCELAIN_INIT;
 	size_t *at = NULL, last = 0;	/* at[line]: its index + 1 */
 	int error = porcelain_read(&pl, buf, len);
 
-	for (size_t i = 0; i < pl.ids.nr; i++)
+	for (size_t i = 0; i < pl.ids.nr && !error && !nr; i++)
+		if (!gm_strvec_contains(&pl.boundary, pl.ids.v[i]))
+			error = gm_strvec_push(out, pl.ids.v[i]);
+	for (size_t i = 0; i < pl.ids.nr && nr; i++)
 		if (pl.finals[i] > 0 && (size_t)pl.finals[i] > last)
 			last = (size_t)pl.finals[i];
-	if (!error && !(at = calloc(last + 1, sizeof(*at))))
+	if (!error && nr && !(at = calloc(last + 1, sizeof(*at))))
 		error = gm_error_set(GM_ERROR, "out of memory");
-	for (size_t i = 0; i < pl.ids.nr && !error; i++)
+	for (size_t i = 0; i < pl.ids.nr && !error && nr; i++)
 		if (pl.finals[i] > 0)
 			at[pl.finals[i]] = i + 1;
 	for (size_t k = 0; k < nr && !error; k++)
@@ -172,16 +169,6 @@ struct blame_job {
 	struct gm_buf out;
 	int status;		/* its exit status (0: ok); -1: it could not run */
 };
-
-
-/* The lines the script counts of a job that ran, appended to `out`. */
-static int job_lines(struct gm_strvec *out, const struct blame_job *j)
-{
-	if (!j->nr_ranges)
-		return gm_blame_parse(out, j->out.ptr, j->out.len);
-	return porcelain_ranges(out, j->out.ptr, j->out.len, j->ranges,
-				j->nr_ranges);
-}
 
 #define WIDTH_MAX 16
 
@@ -389,8 +376,10 @@ static int blame_all(struct gm_blame *b, const struct gm_blame_request *req,
 		}
 		for (size_t i = from; i < to && !error; i++)
 			if (!v[i].status)
-				error = job_lines(&b->files[v[i].file].lines,
-						  &v[i]);
+				error = porcelain_lines(
+					&b->files[v[i].file].lines,
+					v[i].out.ptr, v[i].out.len,
+					v[i].ranges, v[i].nr_ranges);
 	}
 	for (size_t k = 0; k < nr; k++) {
 		if (v[k].owns_ranges)

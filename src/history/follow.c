@@ -43,21 +43,14 @@ struct blobinfo {
 
 #define SIZE_UNKNOWN INT64_MIN
 
-/* What the searches know of a file of a tree they listed (its `info`). */
-struct tinfo {
-	struct blobinfo *b;	/* NULL: not looked up yet */
-	int64_t size;		/* b's: -1 unreadable, or SIZE_UNKNOWN */
-};
-
 /*
  * One file of the parent's tree, in the order of a recursive listing,
- * with what is known of it (its tree's `info`, copied so that a search
- * runs down the listing alone).
+ * with what is known of it.
  */
 struct fentry {
 	struct gm_objects_tree *t;
-	struct blobinfo *b;	/* as in struct tinfo */
-	int64_t size;
+	struct blobinfo *b;	/* NULL: not looked up yet */
+	int64_t size;		/* b's: -1 unreadable, or SIZE_UNKNOWN */
 	uint32_t i;		/* entry of t */
 	uint32_t dir;		/* its directory, in `dirs` */
 	bool deleted;		/* not in the commit: a rename, not a copy */
@@ -157,18 +150,6 @@ struct follow_helper {
 };
 
 /*
- * A destination's fingerprint, spread for scoring: its bytes by hash
- * (HASHBASE counts) and a bit per hash it has, the few a source's hash
- * is first tested against. Both zero between uses.
- */
-struct dst_table {
-	uint64_t *has;		/* HAS_WORDS */
-	uint32_t *count;	/* HASHBASE, after `has` */
-};
-
-#define HAS_WORDS ((HASHBASE + 63) / 64)
-
-/*
  * A fingerprint is a sequence of words, one per chunk hash: the hash in
  * the low FP_HASH_BITS bits and its bytes above them, or for FP_MANY
  * bytes or more, FP_MANY there and the bytes in the next word.
@@ -192,16 +173,18 @@ static inline uint32_t fp_next(const uint32_t *fp, uint32_t i, uint32_t *h,
 	return i;
 }
 
-/* Spread (or with `clear`, take back) the fingerprint `fp` of `nr` words. */
-static void dst_table_set(struct dst_table *t, const uint32_t *fp,
-			  uint32_t nr, bool clear)
+/*
+ * Spread (or with `clear`, take back) the fingerprint `fp` of `nr` words
+ * over `count`, its bytes by hash (HASHBASE counts, zero between uses).
+ */
+static void dst_set(uint32_t *count, const uint32_t *fp, uint32_t nr,
+		    bool clear)
 {
 	uint32_t h, bytes;
 
 	for (uint32_t i = 0; i < nr;) {
 		i = fp_next(fp, i, &h, &bytes);
-		t->count[h] = clear ? 0 : bytes;
-		t->has[h / 64] = clear ? 0 : t->has[h / 64] | (uint64_t)1 << h % 64;
+		count[h] = clear ? 0 : bytes;
 	}
 }
 
@@ -217,14 +200,33 @@ struct candidate {
 	uint32_t nr;
 };
 
+/*
+ * A directory of a listing: its prefix (an offset in `names`), the trees
+ * it was listed from (`a`, against `b` or `same`), and the listing's
+ * files and directories under it, [f_start, f_end) and (itself, d_end).
+ */
+struct ldir {
+	size_t name;
+	const struct gm_objects_tree *a, *b;
+	bool same;
+	size_t f_start, f_end, d_end;
+};
+
 /* The files of a tree, recursively (listing_add()). */
 struct listing {
 	struct fentry *v;
 	size_t nr, alloc;
-	size_t *dirs;		/* per directory: its prefix, in `names` */
+	struct ldir *dirs;	/* in the order of their prefixes */
 	size_t nr_dirs, alloc_dirs;
 	struct gm_buf names;	/* the prefixes, each NUL-terminated */
 };
+
+static void listing_release(struct listing *l)
+{
+	free(l->v);
+	free(l->dirs);
+	gm_buf_release(&l->names);
+}
 
 struct gm_follow {
 	const struct gm_objects *objs;	/* borrowed */
@@ -236,12 +238,13 @@ struct gm_follow {
 	struct follow_helper *helper;	/* NULL: one thread */
 	struct blobinfo **temps;	/* fingerprints over the bound */
 	size_t nr_temps, alloc_temps;
-	struct dst_table dst;	/* the search's destination */
+	uint32_t *dst;		/* the search's destination (dst_set()) */
 	struct candidate *cand;	/* the files of the listing scored */
 	size_t nr_cand, alloc_cand;
 	struct listing ls;	/* the listing of the search under way */
-	bool listed;		/* ls lists listed_a against listed_b */
-	git_oid listed_a, listed_b;
+	bool listed;		/* ls was made whole */
+	struct listing prev;	/* the one before, whose parts ls reuses */
+	size_t prev_at;		/* the directory of prev reached */
 };
 
 #define FOLLOW_CACHE_SPANS ((size_t)8 << 20)
@@ -288,13 +291,12 @@ int gm_follow_new(struct gm_follow **out, const struct gm_objects *objs,
 		return gm_error_set(GM_ERROR, "out of memory");
 	fc->objs = objs;
 	gm_buf_init(&fc->ls.names);
-	if (!(fc->dst.has = calloc(HAS_WORDS + (HASHBASE + 1) / 2,
-				   sizeof(uint64_t))) ||
+	gm_buf_init(&fc->prev.names);
+	if (!(fc->dst = calloc(HASHBASE, sizeof(*fc->dst))) ||
 	    scratch_init(&fc->scratch) < 0) {
 		gm_follow_free(fc);
 		return gm_error_set(GM_ERROR, "out of memory");
 	}
-	fc->dst.count = (uint32_t *)(fc->dst.has + HAS_WORDS);
 	*out = fc;
 	/* a helper where there are packs and a second CPU */
 	if (!gm_packs_count(packs) || gm_thread_cpus() < 2 ||
@@ -322,11 +324,10 @@ void gm_follow_free(struct gm_follow *fc)
 	arena_release(&fc->arena);
 	free(fc->scratch.acc);
 	follow_helper_free(fc->helper);
-	free(fc->dst.has);
+	free(fc->dst);
 	free(fc->cand);
-	free(fc->ls.v);
-	free(fc->ls.dirs);
-	gm_buf_release(&fc->ls.names);
+	listing_release(&fc->ls);
+	listing_release(&fc->prev);
 	free(fc);
 }
 
@@ -591,38 +592,24 @@ static bool size_may_match(size_t ss, size_t ds)
 }
 
 /*
- * Listing entry `f` (a regular file) looked up, in it and its tree's
- * info: its blob's facts, made if new (`*fresh`: its size is to be
- * read), and its size unless it is being read.
+ * Listing entry `f` (a regular file) looked up: its blob's facts, made if
+ * new (`*fresh`: its size is to be read), and its size unless it is being
+ * read.
  * @return 0 or GM_ERROR.
  */
 static int entry_look_up(struct gm_follow *fc, struct fentry *f, bool *fresh)
 {
-	struct tinfo *ti = f->t->info;
-	struct blobinfo *b;
 	git_oid id;
 
 	*fresh = false;
-	if (!ti) {
-		if (!(ti = malloc(f->t->nr * sizeof(*ti))))
+	gm_oid_fromraw(&id, f->t->v[f->i].id);
+	if (!(f->b = oidmap_get(&fc->blobs, &id))) {
+		if (!(f->b = blob_new(fc, &id)))
 			return gm_error_set(GM_ERROR, "out of memory");
-		for (size_t k = 0; k < f->t->nr; k++)
-			ti[k] = (struct tinfo){ NULL, SIZE_UNKNOWN };
-		f->t->info = ti;
+		*fresh = true;
 	}
-	ti += f->i;
-	if (!ti->b) {
-		gm_oid_fromraw(&id, f->t->v[f->i].id);
-		if (!(b = oidmap_get(&fc->blobs, &id))) {
-			if (!(b = blob_new(fc, &id)))
-				return gm_error_set(GM_ERROR, "out of memory");
-			*fresh = true;
-		}
-		ti->b = b;
-	}
-	f->b = ti->b;
 	if (!*fresh && !f->b->queued)
-		ti->size = f->size = f->b->size;
+		f->size = f->b->size;
 	return 0;
 }
 
@@ -729,10 +716,8 @@ static int follow_sizes(struct gm_follow *fc, struct wants *w)
 	for (size_t i = 0; i < fc->ls.nr && !error; i++) {
 		struct fentry *f = &fc->ls.v[i];
 
-		if (f->regular && f->size == SIZE_UNKNOWN) {
+		if (f->regular && f->size == SIZE_UNKNOWN)
 			f->size = f->b->size;
-			((struct tinfo *)f->t->info)[f->i].size = f->size;
-		}
 	}
 	return error;
 }
@@ -773,15 +758,17 @@ static void follow_done(struct gm_follow *fc)
 
 static const char *listing_prefix(const struct listing *l, size_t d)
 {
-	return l->names.ptr + l->dirs[d];
+	return l->names.ptr + l->dirs[d].name;
 }
 
 /*
  * Add the directory `parent`'s prefix + `name` + "/" (NULL: the root,
- * "") to `l`.
+ * "") to `l`, listed from `a` against `b` or `same`.
  */
 static int listing_dir(struct listing *l, size_t parent, const char *name,
-		       size_t len, uint32_t *out)
+		       size_t len, const struct gm_objects_tree *a,
+		       const struct gm_objects_tree *b, bool same,
+		       uint32_t *out)
 {
 	size_t off = l->names.len;
 	int error = 0;
@@ -804,9 +791,63 @@ static int listing_dir(struct listing *l, size_t parent, const char *name,
 		error = gm_buf_putc(&l->names, '\0');
 	if (error)
 		return error;
-	l->dirs[l->nr_dirs] = off;
+	l->dirs[l->nr_dirs] = (struct ldir){ off, a, b, same, l->nr, l->nr,
+					     l->nr_dirs + 1 };
 	*out = (uint32_t)l->nr_dirs++;
 	return 0;
+}
+
+/*
+ * Directory `d` of the listing under way, just added, filled from the
+ * last listing if that listed the same trees there: its files and
+ * directories copied, renumbered. @return 1 if so, 0 if not, or GM_ERROR.
+ */
+static int listing_reuse(struct gm_follow *fc, uint32_t d)
+{
+	struct listing *l = &fc->ls;
+	const struct listing *p = &fc->prev;
+	const char *want = listing_prefix(l, d);
+	const struct ldir *pd, *nd = &l->dirs[d];
+	size_t n0, n1, nf, ndirs;
+	int c = 1;
+
+	while (fc->prev_at < p->nr_dirs &&
+	       (c = strcmp(listing_prefix(p, fc->prev_at), want)) < 0)
+		fc->prev_at++;
+	if (c || fc->prev_at >= p->nr_dirs)
+		return 0;
+	pd = &p->dirs[fc->prev_at];
+	if (pd->a != nd->a || pd->b != nd->b || pd->same != nd->same)
+		return 0;
+	nf = pd->f_end - pd->f_start;
+	ndirs = pd->d_end - fc->prev_at - 1;
+	n0 = ndirs ? p->dirs[fc->prev_at + 1].name : 0;
+	n1 = !ndirs ? 0 : pd->d_end < p->nr_dirs ? p->dirs[pd->d_end].name :
+						   p->names.len;
+	if ((nf && GM_ARRAY_GROW(l->v, l->nr + nf - 1, l->alloc) < 0) ||
+	    (ndirs && GM_ARRAY_GROW(l->dirs, l->nr_dirs + ndirs - 1,
+				    l->alloc_dirs) < 0) ||
+	    gm_buf_put(&l->names, p->names.ptr + n0, n1 - n0) < 0)
+		return GM_ERROR;
+	for (size_t k = 0; k < nf; k++) {
+		struct fentry *f = &l->v[l->nr + k];
+
+		*f = p->v[pd->f_start + k];
+		f->dir = f->dir - (uint32_t)fc->prev_at + d;
+	}
+	for (size_t k = 0; k < ndirs; k++) {
+		struct ldir *x = &l->dirs[l->nr_dirs + k];
+
+		*x = p->dirs[fc->prev_at + 1 + k];
+		x->name = x->name - n0 + (l->names.len - (n1 - n0));
+		x->f_start = x->f_start - pd->f_start + l->nr;
+		x->f_end = x->f_end - pd->f_start + l->nr;
+		x->d_end = x->d_end - fc->prev_at + d;
+	}
+	l->nr += nf;
+	l->nr_dirs += ndirs;
+	fc->prev_at = pd->d_end;
+	return 1;
 }
 
 /*
@@ -814,7 +855,8 @@ static int listing_dir(struct listing *l, size_t parent, const char *name,
  * order of the trees, each marked deleted unless tree `b` (NULL: none;
  * `same`: identical to `a`) has it as a file too: the sources of
  * --follow, which looks for copies of any file (find_copies_harder). An
- * unreadable subtree of `a` gives nothing; one of `b`, no file.
+ * unreadable subtree of `a` gives nothing; one of `b`, no file. What the
+ * last listing listed from the same trees is copied from it.
  */
 static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		       struct gm_objects_tree *b, bool same, uint32_t dir)
@@ -830,13 +872,10 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 		uint32_t sub = 0;
 
 		if (!gm_objects_is_tree(x->mode)) {
-			const struct tinfo *ti = a->info;
-
 			if ((error = GM_ARRAY_GROW(l->v, l->nr, l->alloc)) < 0)
 				break;
 			l->v[l->nr++] = (struct fentry){
-				a, ti ? ti[i].b : NULL,
-				ti ? ti[i].size : SIZE_UNKNOWN, (uint32_t)i, dir,
+				a, NULL, SIZE_UNKNOWN, (uint32_t)i, dir,
 				!same && !gm_objects_tree_find(b, x->name, x->len, -1),
 				is_regular(x->mode)
 			};
@@ -850,39 +889,48 @@ static int listing_add(struct gm_follow *fc, struct gm_objects_tree *a,
 			gm_oid_fromraw(&id, y->id);
 			sb = follow_tree(fc, &id);
 		}
-		error = listing_dir(l, dir, x->name, x->len, &sub);
-		if (!error)
+		error = listing_dir(l, dir, x->name, x->len, sa, sb, sub_same,
+				    &sub);
+		if (!error && (error = listing_reuse(fc, sub)) == 0)
 			error = listing_add(fc, sa, sb, sub_same, sub);
+		if (error < 0)
+			break;
+		error = 0;
+		l->dirs[sub].f_end = l->nr;
+		l->dirs[sub].d_end = l->nr_dirs;
 	}
 	return error;
 }
 
 /*
  * The listing of tree `ta` (fc->ls), its files marked deleted unless tree
- * `tb` has them: the last search's if of the same trees.
+ * `tb` has them, made with what the last one listed from the same
+ * subtrees.
  * @return 1, 0 if `ta` cannot be read, or GM_ERROR.
  */
 static int follow_list(struct gm_follow *fc, const git_oid *ta,
 		       const git_oid *tb)
 {
 	struct gm_objects_tree *a, *b;
+	struct listing last;
 	uint32_t root = 0;
 	int error;
 
-	if (fc->listed && gm_oid_equal(&fc->listed_a, ta) &&
-	    gm_oid_equal(&fc->listed_b, tb))
-		return 1;
+	if (fc->listed) {	/* the last one, for its parts */
+		last = fc->ls;
+		fc->ls = fc->prev;
+		fc->prev = last;
+	}
 	fc->listed = false;
+	fc->prev_at = 0;
 	fc->ls.nr = fc->ls.nr_dirs = 0;
 	gm_buf_reset(&fc->ls.names);
 	if (!(a = follow_tree(fc, ta)))
 		return 0;
 	b = follow_tree(fc, tb);
-	if ((error = listing_dir(&fc->ls, 0, NULL, 0, &root)) < 0 ||
+	if ((error = listing_dir(&fc->ls, 0, NULL, 0, a, b, false, &root)) < 0 ||
 	    (error = listing_add(fc, a, b, false, root)) < 0)
 		return error;
-	fc->listed_a = *ta;
-	fc->listed_b = *tb;
 	fc->listed = true;
 	return 1;
 }
@@ -900,7 +948,7 @@ static int candidate_cmp(const struct candidate *a, const struct candidate *b)
  * fingerprint is `fp` (`nr` words) against one of `ds` bytes spread over
  * `dst`.
  */
-static int fp_score(const struct dst_table *dst, const uint32_t *fp,
+static int fp_score(const uint32_t *dst, const uint32_t *fp,
 		    uint32_t nr, size_t ss, size_t ds)
 {
 	size_t max = ss > ds ? ss : ds, copied = 0;
@@ -909,9 +957,7 @@ static int fp_score(const struct dst_table *dst, const uint32_t *fp,
 		uint32_t h, c, d;
 
 		i = fp_next(fp, i, &h, &c);
-		if (!(dst->has[h / 64] >> h % 64 & 1))
-			continue;
-		d = dst->count[h];
+		d = dst[h];
 		copied += c < d ? c : d;
 	}
 	return ds && max ? (int)((double)copied * MAX_SCORE / (double)max) : 0;
@@ -930,7 +976,7 @@ static int score_one(void *ctx, size_t i, const struct worker *wk)
 	const struct fentry *f = &sc->fc->ls.v[c->src];
 
 	(void)wk;
-	c->score = fp_score(&sc->fc->dst, c->fp, c->nr, (size_t)f->size,
+	c->score = fp_score(sc->fc->dst, c->fp, c->nr, (size_t)f->size,
 			    sc->dsize);
 	return 0;
 }
@@ -1016,7 +1062,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		return error;
 	}
 	dsize = (size_t)di->size;
-	dst_table_set(&fc->dst, di->fp, di->nr, false);
+	dst_set(fc->dst, di->fp, di->nr, false);
 	for (int k = 0; k < 4; k++)
 		top[k] = (struct candidate){ 0, 0, SIZE_MAX, NULL, 0 };
 	error = follow_candidates(fc, dsize);
@@ -1034,7 +1080,7 @@ int gm_follow_source(char **out, struct gm_follow *fc, const git_oid *ta,
 		if (candidate_cmp(&top[worst], c) > 0)
 			top[worst] = *c;
 	}
-	dst_table_set(&fc->dst, di->fp, di->nr, true);
+	dst_set(fc->dst, di->fp, di->nr, true);
 	follow_done(fc);
 	if (error)
 		return error;
@@ -1059,7 +1105,7 @@ found:
 		struct gm_buf path = GM_BUF_INIT;
 
 		if ((error = gm_buf_puts(&path, fc->ls.names.ptr +
-					 fc->ls.dirs[f->dir])) == 0 &&
+					 fc->ls.dirs[f->dir].name)) == 0 &&
 		    (error = gm_buf_puts(&path, f->t->v[f->i].name)) == 0 &&
 		    !(*out = gm_buf_detach(&path, NULL)))
 			error = gm_error_set(GM_ERROR, "out of memory");

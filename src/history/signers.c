@@ -16,115 +16,6 @@
 #include "gm/trailer.h"
 #include "gm/window.h"
 
-/* ==================== a run's history ==================== */
-
-/* whether the file gets the signoff step. */
-static bool wants_signoffs(const struct gm_signers_request *req, size_t i)
-{
-	const char *path = req->files->v[i];
-	size_t len = strlen(path);
-
-	if (!strcmp(path, "&STDIN"))
-		return false;
-	if (req->git)
-		return true;
-	return req->git_fallback &&
-	       (req->fallback_maintainers ||
-		!(len >= 11 && !strcmp(path + len - 11, "MAINTAINERS"))) &&
-	       !(req->matches && i < req->matches->nr_files &&
-		 req->matches->files[i].exact);
-}
-
-int gm_signers_since(int64_t *out, const char *since)
-{
-	int error = gm_git_date(out, since ? since : "1-year-ago",
-				"--git-since");
-
-	return error == GM_EINVALID ? GM_EUSAGE : error;
-}
-
-/* Each file's steps, and the walk of those that get signoffs. */
-static int report_walk(struct gm_signers_report *r,
-		       const struct gm_signers_request *req,
-		       struct gm_strvec *paths)
-{
-	int error = 0;
-
-	for (size_t i = 0; i < req->files->nr && !error; i++) {
-		r->steps[i].blamed = req->blame &&
-				     strcmp(req->files->v[i], "&STDIN");
-		r->steps[i].walked = SIZE_MAX;
-		if (!wants_signoffs(req, i))
-			continue;
-		r->steps[i].walked = paths->nr;
-		error = gm_strvec_push(paths, req->files->v[i]);
-	}
-	if (error || !paths->nr)
-		return error;
-	if (req->since_at)
-		r->since = *req->since_at;
-	else if ((error = gm_signers_since(&r->since, req->since)) < 0)
-		return error;
-	return gm_signers_walk(&r->walk, req->repo, req->start, paths,
-			       &(struct gm_signers_options){
-				       r->since, req->all_signature_types,
-				       req->packs, req->graph, req->reopen,
-				       req->serial });
-}
-
-int gm_signers_collect(struct gm_signers_report **out,
-		       const struct gm_signers_request *req)
-{
-	struct gm_strvec paths = GM_STRVEC_INIT;
-	struct gm_signers_report *r = calloc(1, sizeof(*r));
-	int error = 0;
-
-	*out = NULL;
-	if (!r || !(r->steps = calloc(req->files->nr + 1, sizeof(*r->steps)))) {
-		error = gm_error_set(GM_ERROR, "out of memory");
-		goto out;
-	}
-	r->nr_steps = req->files->nr;
-	if ((error = report_walk(r, req, &paths)) < 0 ||
-	    (req->blame &&
-	     (error = gm_blame_run(&r->blame, &(struct gm_blame_request){
-			req->repo, req->start, req->workdir, req->ranges,
-			req->nr_ranges, req->all_signature_types },
-			req->files)) < 0))
-		goto out;
-	if (r->walk && !(r->facts = calloc(paths.nr, sizeof(*r->facts))))
-		error = gm_error_set(GM_ERROR, "out of memory");
-out:
-	gm_strvec_release(&paths);
-	if (error) {
-		gm_signers_report_free(r);
-		r = NULL;
-	}
-	*out = r;
-	return error;
-}
-
-void gm_signers_report_free(struct gm_signers_report *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->nr_facts; i++) {
-		struct gm_signers_facts *f = &r->facts[i];
-
-		gm_strvec_release(&f->commits);
-		for (size_t k = 0; k < f->nr_roles; k++) {
-			for (size_t j = 0; j < f->roles[k].nr; j++)
-				free(f->roles[k].v[j].who);
-			free(f->roles[k].v);
-		}
-	}
-	free(r->facts);
-	free(r->steps);
-	gm_blame_free(r->blame);
-	gm_signers_free(r->walk);
-	free(r);
-}
-
 /* ==================== a log entry, read ==================== */
 
 static bool is_commit_line(const char *s)
@@ -252,8 +143,8 @@ struct pending {
 };
 
 struct walk {
-	git_repository *repo;
-	const struct gm_signers_options *opts;
+	const struct gm_signers_request *req;
+	int64_t since;		/* the window's oldest committer time */
 	struct gm_objects_rules *rules;	/* how git reads commits here */
 	struct gm_commits src;		/* commits and trees, as git reads them */
 	struct gm_signers *s;
@@ -324,7 +215,7 @@ static int record(struct walk *w, struct gm_commits_item *it,
 		return GM_ERROR;
 	if ((error = gm_commits_item_text(&w->src, it, &text)) < 0 ||
 	    (error = gm_signers_commit_read(&s->commits[k], &it->id, text,
-					    w->opts->all_signature_types)) < 0)
+					    w->req->all_signature_types)) < 0)
 		return error;
 	s->nr_commits++;
 	for (size_t i = 0; i < ch->nr && !error; i++) {
@@ -426,10 +317,10 @@ static int count_all(struct walk *w)
 		if (blob_of(w, &p->b))
 			ids[nr++] = *blob_of(w, &p->b);
 	}
-	error = gm_repo_git_fetch_missing(w->repo, ids, nr, "a blob");
+	error = gm_repo_git_fetch_missing(w->req->repo, ids, nr, "a blob");
 	free(ids);
 	if (error < 0 ||
-	    (error = gm_repo_numstat_new(&n, w->opts->reopen, w->repo)) < 0)
+	    (error = gm_repo_numstat_new(&n, w->req->reopen, w->req->repo)) < 0)
 		return error;
 	for (size_t i = 0; i < w->nr_pending; i++) {
 		const struct pending *p = &w->pending[i];
@@ -468,14 +359,13 @@ static int walk_prepare(struct walk *w, const struct gm_strvec *files)
 	return 0;
 }
 
-/* The walk of `files` from `start`, over the commits of the window. */
-static int walk_run(struct walk *w, const git_oid *start,
-		    const struct gm_strvec *files)
+/* The walk of `files` from req->start, over the commits of the window. */
+static int walk_run(struct walk *w, const struct gm_strvec *files)
 {
 	const struct gm_window_options o = {
-		&w->src, &w->all, files, start, w->opts->since,
-		w->opts->serial ? NULL : w->opts->reopen,
-		w->opts->packs, w->rules, w->opts->graph,
+		&w->src, &w->all, files, w->req->start, w->since,
+		w->req->serial ? NULL : w->req->reopen,
+		w->req->packs, w->rules, w->req->graph,
 	};
 	const struct gm_window_commit *wc;
 	int error = gm_window_start(&w->win, &o);
@@ -487,28 +377,36 @@ static int walk_run(struct walk *w, const git_oid *start,
 	return error;
 }
 
-int gm_signers_walk(struct gm_signers **out, git_repository *repo,
-		    const git_oid *start, const struct gm_strvec *files,
-		    const struct gm_signers_options *opts)
+/*
+ * Walk from req->start over the commits since `since` and collect the
+ * history of each of `files` (paths from the top; "dir/" for a directory,
+ * which is not followed). On success `*out` belongs to the caller
+ * (gm_signers_free()). May run beside other threads on a repository of
+ * its own.
+ * @return 0 or GM_ERROR.
+ */
+static int signers_walk(struct gm_signers **out,
+			const struct gm_signers_request *req, int64_t since,
+			const struct gm_strvec *files)
 {
 	struct walk w;
 	int error;
 
 	*out = NULL;
 	memset(&w, 0, sizeof(w));
-	w.repo = repo;
-	w.opts = opts;
+	w.req = req;
+	w.since = since;
 	if (!(w.s = calloc(1, sizeof(*w.s))))
 		return gm_error_set(GM_ERROR, "out of memory");
-	if ((error = gm_objects_rules_load(&w.rules, repo)) < 0 ||
-	    (error = gm_commits_open(&w.src, repo, opts->packs, w.rules,
-				     opts->graph)) < 0 ||
+	if ((error = gm_objects_rules_load(&w.rules, req->repo)) < 0 ||
+	    (error = gm_commits_open(&w.src, req->repo, req->packs, w.rules,
+				     req->graph)) < 0 ||
 	    (error = gm_follow_new(&w.follow, &w.src.objs,
-				     opts->reopen && !opts->serial ?
-				     opts->packs : NULL)) < 0 ||
+				   req->reopen && !req->serial ?
+				   req->packs : NULL)) < 0 ||
 	    (error = walk_prepare(&w, files)) < 0)
 		goto out;
-	error = walk_run(&w, start, files);
+	error = walk_run(&w, files);
 	if (!error)
 		error = count_all(&w);
 out:
@@ -546,4 +444,109 @@ void gm_signers_free(struct gm_signers *s)
 	}
 	free(s->files);
 	free(s);
+}
+
+/* ==================== a run's history ==================== */
+
+/* whether the file gets the signoff step. */
+static bool wants_signoffs(const struct gm_signers_request *req, size_t i)
+{
+	const char *path = req->files->v[i];
+	size_t len = strlen(path);
+
+	if (!strcmp(path, "&STDIN"))
+		return false;
+	if (req->git)
+		return true;
+	return req->git_fallback &&
+	       (req->fallback_maintainers ||
+		!(len >= 11 && !strcmp(path + len - 11, "MAINTAINERS"))) &&
+	       !(req->matches && i < req->matches->nr_files &&
+		 req->matches->files[i].exact);
+}
+
+int gm_signers_since(int64_t *out, const char *since)
+{
+	int error = gm_git_date(out, since ? since : "1-year-ago",
+				"--git-since");
+
+	return error == GM_EINVALID ? GM_EUSAGE : error;
+}
+
+/* Each file's steps, and the walk of those that get signoffs. */
+static int report_walk(struct gm_signers_report *r,
+		       const struct gm_signers_request *req,
+		       struct gm_strvec *paths)
+{
+	int error = 0;
+
+	for (size_t i = 0; i < req->files->nr && !error; i++) {
+		r->steps[i].blamed = req->blame &&
+				     strcmp(req->files->v[i], "&STDIN");
+		r->steps[i].walked = SIZE_MAX;
+		if (!wants_signoffs(req, i))
+			continue;
+		r->steps[i].walked = paths->nr;
+		error = gm_strvec_push(paths, req->files->v[i]);
+	}
+	if (error || !paths->nr)
+		return error;
+	if (req->since_at)
+		r->since = *req->since_at;
+	else if ((error = gm_signers_since(&r->since, req->since)) < 0)
+		return error;
+	return signers_walk(&r->walk, req, r->since, paths);
+}
+
+int gm_signers_collect(struct gm_signers_report **out,
+		       const struct gm_signers_request *req)
+{
+	struct gm_strvec paths = GM_STRVEC_INIT;
+	struct gm_signers_report *r = calloc(1, sizeof(*r));
+	int error = 0;
+
+	*out = NULL;
+	if (!r || !(r->steps = calloc(req->files->nr + 1, sizeof(*r->steps)))) {
+		error = gm_error_set(GM_ERROR, "out of memory");
+		goto out;
+	}
+	r->nr_steps = req->files->nr;
+	if ((error = report_walk(r, req, &paths)) < 0 ||
+	    (req->blame &&
+	     (error = gm_blame_run(&r->blame, &(struct gm_blame_request){
+			req->repo, req->start, req->workdir, req->ranges,
+			req->nr_ranges, req->all_signature_types },
+			req->files)) < 0))
+		goto out;
+	if (r->walk && !(r->facts = calloc(paths.nr, sizeof(*r->facts))))
+		error = gm_error_set(GM_ERROR, "out of memory");
+out:
+	gm_strvec_release(&paths);
+	if (error) {
+		gm_signers_report_free(r);
+		r = NULL;
+	}
+	*out = r;
+	return error;
+}
+
+void gm_signers_report_free(struct gm_signers_report *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nr_facts; i++) {
+		struct gm_signers_facts *f = &r->facts[i];
+
+		gm_strvec_release(&f->commits);
+		for (size_t k = 0; k < f->nr_roles; k++) {
+			for (size_t j = 0; j < f->roles[k].nr; j++)
+				free(f->roles[k].v[j].who);
+			free(f->roles[k].v);
+		}
+	}
+	free(r->facts);
+	free(r->steps);
+	gm_blame_free(r->blame);
+	gm_signers_free(r->walk);
+	free(r);
 }
