@@ -22,7 +22,9 @@ struct gm_repo;
  * each call. Ahead, a thread of its own walks and compares up to a
  * thousand commits ahead of the caller, through a repository opened
  * again and a reader of its own, at the paths as they were at the
- * start: the caller compares itself the paths it changed since.
+ * start: the caller compares itself the paths it changed since, unless
+ * the commit says it was compared at the caller's paths (`current`), as
+ * some are where the caller would wait.
  */
 struct gm_window;
 
@@ -31,6 +33,7 @@ struct gm_window_commit {
 	git_oid id;
 	bool merge;		/* not compared */
 	bool current;		/* compared at the caller's paths, as they are */
+	bool open;		/* (not compared yet: the window's own) */
 	bool has_parent;	/* `ta` is its parent's tree, else none */
 	git_oid ta, tb;		/* the parent's tree, its own */
 	struct gm_commits_changes ch;	/* the paths that differ */

@@ -16,6 +16,13 @@
 #define AHEAD_RING 16384
 /* Commits it finds before it hands them over (and the caller wakes). */
 #define AHEAD_BATCH 32
+/*
+ * Commits it leaves uncompared for the caller while fewer than this many
+ * of those wait: a caller that would wait compares them itself, and the
+ * two share the comparing in runs of consecutive commits, whose trees
+ * each one's reader keeps.
+ */
+#define AHEAD_OPEN 64
 
 /* The walk over the window, and what it compares. */
 struct finder {
@@ -37,18 +44,32 @@ struct ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t made, taken;		/* ever, under `lock` */
+	size_t opens_taken;		/* uncompared ones taken, under `lock` */
 	bool done, stop, caller_waits, ahead_waits;
 	struct gm_window_commit ring[AHEAD_RING];
 };
 
 struct gm_window {
+	struct gm_commits *src;		/* the caller's */
+	const struct gm_commits_paths *paths;
 	struct finder fd;		/* alone */
 	struct gm_window_commit one;	/* alone: the commit found */
 	struct ahead *ahead;		/* NULL: alone */
 	size_t from, to;		/* ahead: the ring's taken, not yet given */
+	size_t opens_taken;		/* ahead: uncompared ones taken */
 };
 
 /* ==================== the walk ==================== */
+
+/* Compare `c` (not a merge) at `paths`, through `src`. */
+static int window_compare(struct gm_commits *src,
+			  const struct gm_commits_paths *paths,
+			  struct gm_window_commit *c)
+{
+	c->ch.nr = 0;
+	return gm_commits_diff(src, paths, c->has_parent ? &c->ta : NULL,
+			       &c->tb, &c->ch);
+}
 
 static int finder_start(struct finder *fd, struct gm_commits *src,
 			const struct gm_commits_paths *paths,
@@ -61,10 +82,12 @@ static int finder_start(struct finder *fd, struct gm_commits *src,
 
 /*
  * The next commit of the window into `out` (whose changes are emptied
- * first), its parents queued; a non-merge one compared.
+ * first), its parents queued; a non-merge one compared if `compare`,
+ * else left open.
  * @return 1, 0 once none is left, or an error.
  */
-static int finder_next(struct finder *fd, struct gm_window_commit *out)
+static int finder_next(struct finder *fd, struct gm_window_commit *out,
+		       bool compare)
 {
 	struct gm_commits_item it;
 	struct gm_commits_parents p = { .nr = 0 };
@@ -76,13 +99,13 @@ static int finder_next(struct finder *fd, struct gm_window_commit *out)
 	out->merge = p.nr > 1;
 	out->has_parent = p.nr_loaded > 0;
 	out->ch.nr = 0;
+	out->open = !out->merge && !compare;
 	if (error > 0 && !out->merge) {
 		out->tb = p.tree;
 		if (out->has_parent)
 			out->ta = p.trees[0];
-		error = gm_commits_diff(fd->walk.src, fd->paths,
-					out->has_parent ? &out->ta : NULL,
-					&out->tb, &out->ch);
+		if (compare)
+			error = window_compare(fd->walk.src, fd->paths, out);
 	}
 	gm_commits_parents_release(&p);
 	gm_commits_item_release(&it);
@@ -97,7 +120,7 @@ static int finder_next(struct finder *fd, struct gm_window_commit *out)
  * awaited. @return false if the caller stopped the walk.
  */
 static bool ahead_hand_over(struct ahead *a, size_t made, bool end,
-			    size_t *room)
+			    size_t *room, size_t *opens_taken)
 {
 	bool go;
 
@@ -112,6 +135,7 @@ static bool ahead_hand_over(struct ahead *a, size_t made, bool end,
 	}
 	a->ahead_waits = false;
 	*room = AHEAD_RING - (made - a->taken);
+	*opens_taken = a->opens_taken;
 	go = !a->stop;
 	pthread_mutex_unlock(&a->lock);
 	return go;
@@ -120,27 +144,28 @@ static bool ahead_hand_over(struct ahead *a, size_t made, bool end,
 static void *ahead_thread(void *arg)
 {
 	struct ahead *a = arg;
-	size_t made = 0, batch = 0, room = AHEAD_RING;
+	size_t made = 0, batch = 0, room = AHEAD_RING, opens = 0, taken = 0;
 	int error = 0, found;
 
 	for (;;) {
 		struct gm_window_commit *c = &a->ring[made % AHEAD_RING];
 
 		if ((!room || batch == AHEAD_BATCH) &&
-		    !ahead_hand_over(a, made, false, &room))
+		    !ahead_hand_over(a, made, false, &room, &taken))
 			break;
 		if (batch == AHEAD_BATCH)
 			batch = 0;
-		found = finder_next(&a->fd, c);
+		found = finder_next(&a->fd, c, opens - taken >= AHEAD_OPEN);
 		if (found <= 0) {
 			error = found;
 			break;
 		}
+		opens += c->open;
 		made++;
 		batch++;
 		room--;
 	}
-	ahead_hand_over(a, made, true, &room);
+	ahead_hand_over(a, made, true, &room, &taken);
 	gm_job_done(&a->job, error);
 	return NULL;
 }
@@ -208,6 +233,7 @@ static int ahead_take(struct gm_window *w)
 
 	pthread_mutex_lock(&a->lock);
 	a->taken = w->to;
+	a->opens_taken = w->opens_taken;
 	if (a->ahead_waits)
 		pthread_cond_signal(&a->cond);
 	while (a->made == a->taken && !a->done) {
@@ -232,6 +258,8 @@ int gm_window_start(struct gm_window **out, const struct gm_window_options *o)
 	*out = NULL;
 	if (!w)
 		return gm_error_set(GM_ERROR, "out of memory");
+	w->src = o->src;
+	w->paths = o->paths;
 	if (!(w->ahead = ahead_start(o)) &&
 	    (error = finder_start(&w->fd, o->src, o->paths, o->start,
 				  o->since)) < 0) {
@@ -244,11 +272,12 @@ int gm_window_start(struct gm_window **out, const struct gm_window_options *o)
 
 int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 {
+	struct gm_window_commit *c;
 	int error;
 
 	*out = NULL;
 	if (!w->ahead) {
-		error = finder_next(&w->fd, &w->one);
+		error = finder_next(&w->fd, &w->one, true);
 		w->one.current = true;
 		*out = error > 0 ? &w->one : NULL;
 		return error;
@@ -258,7 +287,15 @@ int gm_window_next(struct gm_window *w, const struct gm_window_commit **out)
 			error = ahead_stop(w->ahead);
 		return error;
 	}
-	*out = &w->ahead->ring[w->from++ % AHEAD_RING];
+	c = &w->ahead->ring[w->from++ % AHEAD_RING];
+	c->current = c->open;
+	if (c->open) {
+		w->opens_taken++;
+		if ((error = window_compare(w->src, w->paths, c)) < 0)
+			return error;
+		c->open = false;
+	}
+	*out = c;
 	return 1;
 }
 
