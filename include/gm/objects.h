@@ -115,8 +115,7 @@ struct gm_objects_entry {
  * A tree object read once and indexed: its entries in the object's
  * order, up to the first malformed one. `sorted` says they are in git's
  * order (each name once), which lookups by binary search rely on;
- * otherwise they scan. `info` is the caller's, an array of its own with
- * an element per entry, NULL until it makes it (and freed with the tree).
+ * otherwise they scan.
  */
 struct gm_objects_tree {
 	git_oid id;
@@ -124,7 +123,6 @@ struct gm_objects_tree {
 	struct gm_objects_entry *v;
 	size_t nr;
 	bool sorted;
-	void *info;
 };
 
 /** Tree `id` read and indexed; NULL if unreadable, no tree, or no memory. */

@@ -525,7 +525,6 @@ void gm_objects_tree_free(struct gm_objects_tree *t)
 		return;
 	free(t->raw);
 	free(t->v);
-	free(t->info);
 	free(t);
 }
 
