@@ -1059,34 +1059,11 @@ static const struct chief_entry_case chief_entry_cases[] = {
 	{ "", 0, false },
 };
 
-/*
- * Whether gm_rank_finish() drops the person `entry` as a chief penguin
- * (R-79) under `base` (NULL: Linux's penguin) with `usename`.
- */
-static bool dropped_as_penguin(const struct gm_rank_settings *base,
-			       const char *entry, int usename)
-{
-	struct gm_rank_settings s = { .penguins = base ? base->penguins : NULL,
-				      .email = true, .usename = usename };
-	struct gm_rank rk;
-	bool dropped;
-
-	gm_rank_init(&rk, &s, NULL);
-	rk.people.v = calloc(1, sizeof(*rk.people.v));
-	ck_assert_ptr_nonnull(rk.people.v);
-	rk.people.alloc = rk.people.nr = 1;
-	ck_assert_ptr_nonnull(rk.people.v[0].addr = strdup(entry));
-	ck_assert_int_eq(gm_rank_finish(&rk, NULL), 0);
-	dropped = rk.people.nr == 0;
-	gm_rank_release(&rk);
-	return dropped;
-}
-
 START_TEST(test_rank_chief_penguin_entry_table)
 {
 	const struct chief_entry_case *c = &chief_entry_cases[_i];
 
-	ck_assert_msg(dropped_as_penguin(NULL, c->entry, c->usename) ==
+	ck_assert_msg(gm_test_dropped_as_penguin(NULL, c->entry, c->usename) ==
 		      c->chief, "row %d '%s' usename %d", _i, c->entry,
 		      c->usename);
 }

@@ -996,29 +996,6 @@ START_TEST(test_treescript_apply_fields)
 }
 END_TEST
 
-/*
- * Whether gm_rank_finish() drops the person `entry` as a chief penguin
- * (R-79) under `base` (NULL: Linux's penguin) with `usename`.
- */
-static bool dropped_as_penguin(const struct gm_rank_settings *base,
-			       const char *entry, int usename)
-{
-	struct gm_rank_settings s = { .penguins = base ? base->penguins : NULL,
-				      .email = true, .usename = usename };
-	struct gm_rank rk;
-	bool dropped;
-
-	gm_rank_init(&rk, &s, NULL);
-	rk.people.v = calloc(1, sizeof(*rk.people.v));
-	ck_assert_ptr_nonnull(rk.people.v);
-	rk.people.alloc = rk.people.nr = 1;
-	ck_assert_ptr_nonnull(rk.people.v[0].addr = strdup(entry));
-	ck_assert_int_eq(gm_rank_finish(&rk, NULL), 0);
-	dropped = rk.people.nr == 0;
-	gm_rank_release(&rk);
-	return dropped;
-}
-
 START_TEST(test_treescript_penguin_tests)
 {
 	static const char *const argv[] = { "--git-chief-penguins" };
@@ -1041,13 +1018,13 @@ START_TEST(test_treescript_penguin_tests)
 	ck_assert(!gm_rank_is_penguin_line(&none,
 		"Signed-off-by: Tom Rini <trini@konsulko.com>", 44));
 	/* entries: "Tom RINI <trini@konsulko.com>" as written, '.' any */
-	ck_assert(!dropped_as_penguin(&s,
+	ck_assert(!gm_test_dropped_as_penguin(&s,
 		"Tom Rini <trini@konsulko.com>", 1));
-	ck_assert(dropped_as_penguin(&s,
+	ck_assert(gm_test_dropped_as_penguin(&s,
 		"x Tom RINI <trini@konsulkoXcom>", 1));
-	ck_assert(dropped_as_penguin(&s,
+	ck_assert(gm_test_dropped_as_penguin(&s,
 		"Tom Rini <trini@konsulko.com>", 0));
-	ck_assert(!dropped_as_penguin(&s,
+	ck_assert(!gm_test_dropped_as_penguin(&s,
 		"Linus Torvalds <torvalds@linux-foundation.org>", 1));
 	ck_assert_int_eq(gm_options_parse(&o, 1, (const char **)argv), 0);
 	gm_options_release(&o);

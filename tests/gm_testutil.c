@@ -498,3 +498,22 @@ int gm_test_blame_lines(struct gm_strvec *out, git_repository *repo,
 	gm_strvec_release(&files);
 	return error;
 }
+
+bool gm_test_dropped_as_penguin(const struct gm_rank_settings *base,
+				const char *entry, int usename)
+{
+	struct gm_rank_settings s = { .penguins = base ? base->penguins : NULL,
+				      .email = true, .usename = usename };
+	struct gm_rank rk;
+	bool dropped;
+
+	gm_rank_init(&rk, &s, NULL);
+	rk.people.v = calloc(1, sizeof(*rk.people.v));
+	ck_assert_ptr_nonnull(rk.people.v);
+	rk.people.alloc = rk.people.nr = 1;
+	ck_assert_ptr_nonnull(rk.people.v[0].addr = strdup(entry));
+	ck_assert_int_eq(gm_rank_finish(&rk, NULL), 0);
+	dropped = rk.people.nr == 0;
+	gm_rank_release(&rk);
+	return dropped;
+}

@@ -8,6 +8,7 @@
 #include <git2.h>
 
 #include "gm/prefetch.h"
+#include "gm/rank.h"
 #include "gm/repo.h"
 
 #include "gm/maintainers.h"
@@ -148,5 +149,12 @@ void gm_test_run_release(struct gm_test_run *r);
 int gm_test_blame_lines(struct gm_strvec *out, git_repository *repo,
 			const git_oid *newest, const char *workdir,
 			const char *path, long start, long len);
+
+/*
+ * Whether gm_rank_finish() drops the person `entry` as a chief penguin
+ * (R-79) under `base` (NULL: Linux's penguin) with `usename`.
+ */
+bool gm_test_dropped_as_penguin(const struct gm_rank_settings *base,
+				const char *entry, int usename);
 
 #endif /* GM_TESTUTIL_H */
