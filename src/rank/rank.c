@@ -51,15 +51,6 @@ static void list_release(struct gm_rank_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Release `m` and the values it holds, each malloc()ed. */
-static void pairs_release(struct gm_strmap *m)
-{
-	for (size_t i = 0; i < m->alloc; i++)
-		if (m->slots[i].key)
-			free(m->slots[i].value);
-	gm_strmap_release(m);
-}
-
 void gm_rank_release(struct gm_rank *rk)
 {
 	struct gm_strvec *groups[] = { &rk->scm, &rk->substatus, &rk->status,
@@ -72,8 +63,8 @@ void gm_rank_release(struct gm_rank *rk)
 	gm_strmap_release(&rk->seen_name);
 	gm_strmap_release(&rk->seen_addr);
 	gm_strmap_release(&rk->seen_list);
-	pairs_release(&rk->dedup_name);
-	pairs_release(&rk->dedup_addr);
+	gm_strmap_release_values(&rk->dedup_name, free);
+	gm_strmap_release_values(&rk->dedup_addr, free);
 	gm_strmap_release(&rk->scopes);
 	list_release(&rk->cut);
 	gm_history_people_free(rk->hist, rk->nr_hist);
@@ -207,8 +198,8 @@ static bool rank_rfc822_valid(struct gm_rank *rk, const char *value)
 void gm_rank_memo_release(struct gm_rank_memo *memo)
 {
 	gm_strmap_release(&memo->valid);
-	pairs_release(&memo->mapped);
-	pairs_release(&memo->persons);
+	gm_strmap_release_values(&memo->mapped, free);
+	gm_strmap_release_values(&memo->persons, free);
 	gm_buf_release(&memo->key);
 }
 
